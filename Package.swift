@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "trustx",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "trustx", targets: ["trustx"]),
+        .executable(name: "trustx-limbo", targets: ["trustx-limbo"]),
+        .executable(name: "trustx-bench", targets: ["trustx-bench"]),
+        .library(name: "TrustCore", targets: ["TrustCore"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .systemLibrary(
+            name: "CNcursesw",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncursesw5-dev"]), .brew(["ncurses"])]
+        ),
+        .target(name: "TrustCore", dependencies: ["COpenSSL"]),
+        .executableTarget(name: "trustx", dependencies: ["TrustCore"]),
+        .executableTarget(name: "trustx-limbo", dependencies: ["TrustCore"]),
+        .executableTarget(name: "trustx-bench", dependencies: ["TrustCore"]),
+        .executableTarget(
+            name: "trustx-fuzz",
+            dependencies: ["TrustCore"],
+            path: "Fuzz/trustx-fuzz"
+        ),
+        .testTarget(name: "TrustCoreTests", dependencies: ["TrustCore"]),
+    ]
+)

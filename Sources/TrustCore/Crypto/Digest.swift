@@ -1,0 +1,152 @@
+internal import COpenSSL
+
+/// Message digests through OpenSSL's one-shot functions (no EVP fetch per call).
+public enum Digest {
+    /// SHA-256 of `data`.
+    public static func sha256<C: Collection>(_ data: C) -> [UInt8] where C.Element == UInt8 {
+        withBytes(data) { digest(.sha256, $0) }
+    }
+
+    /// SHA-1 of `data` (fingerprints only).
+    public static func sha1<C: Collection>(_ data: C) -> [UInt8] where C.Element == UInt8 {
+        withBytes(data) { digest(.sha1, $0) }
+    }
+
+    static func withBytes<C: Collection, R>(_ data: C, _ body: (UnsafeRawBufferPointer) -> R) -> R
+    where C.Element == UInt8 {
+        if let r = data.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) { return r }
+        return Array(data).withUnsafeBytes(body)
+    }
+
+    static func digest(_ kind: HashKind, _ data: UnsafeRawBufferPointer) -> [UInt8] {
+        let p = data.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        return [UInt8](unsafeUninitializedCapacity: 64) { out, count in
+            switch kind {
+            case .md5:
+                _ = MD5(p, data.count, out.baseAddress)
+                count = 16
+            case .sha1:
+                _ = SHA1(p, data.count, out.baseAddress)
+                count = 20
+            case .sha224:
+                _ = SHA224(p, data.count, out.baseAddress)
+                count = 28
+            case .sha256:
+                _ = SHA256(p, data.count, out.baseAddress)
+                count = 32
+            case .sha384:
+                _ = SHA384(p, data.count, out.baseAddress)
+                count = 48
+            case .sha512:
+                _ = SHA512(p, data.count, out.baseAddress)
+                count = 64
+            }
+        }
+    }
+}
+
+/// The hash functions certificate signatures use.
+public enum HashKind: String, Sendable {
+    case md5, sha1, sha224, sha256, sha384, sha512
+
+    var nid: Int32 {
+        switch self {
+        case .md5: NID_md5
+        case .sha1: NID_sha1
+        case .sha224: NID_sha224
+        case .sha256: NID_sha256
+        case .sha384: NID_sha384
+        case .sha512: NID_sha512
+        }
+    }
+
+    var evp: OpaquePointer? {
+        switch self {
+        case .md5: EVP_md5()
+        case .sha1: EVP_sha1()
+        case .sha224: EVP_sha224()
+        case .sha256: EVP_sha256()
+        case .sha384: EVP_sha384()
+        case .sha512: EVP_sha512()
+        }
+    }
+
+    init?(oid: OID) {
+        switch oid {
+        case .sha1: self = .sha1
+        case .sha224: self = .sha224
+        case .sha256: self = .sha256
+        case .sha384: self = .sha384
+        case .sha512: self = .sha512
+        default: return nil
+        }
+    }
+}
+
+/// Standard base64 (RFC 4648 4), with padding.
+public enum Base64 {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    private static let reverse: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (i, c) in alphabet.enumerated() { table[Int(c)] = UInt8(i) }
+        return table
+    }()
+
+    /// Encodes `bytes`.
+    public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        let b = Array(bytes)
+        var out: [UInt8] = []
+        out.reserveCapacity((b.count + 2) / 3 * 4)
+        var i = 0
+        while i + 2 < b.count {
+            let v = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2])
+            out += [alphabet[Int(v >> 18)], alphabet[Int(v >> 12 & 63)], alphabet[Int(v >> 6 & 63)], alphabet[Int(v & 63)]]
+            i += 3
+        }
+        let rest = b.count - i
+        if rest == 1 {
+            let v = UInt32(b[i]) << 16
+            out += [alphabet[Int(v >> 18)], alphabet[Int(v >> 12 & 63)], 0x3D, 0x3D]
+        } else if rest == 2 {
+            let v = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8
+            out += [alphabet[Int(v >> 18)], alphabet[Int(v >> 12 & 63)], alphabet[Int(v >> 6 & 63)], 0x3D]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Decodes base64, ignoring ASCII whitespace; nil on any other invalid character or bad padding.
+    public static func decode<C: Collection>(_ text: C) -> [UInt8]? where C.Element == UInt8 {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count / 4 * 3)
+        var acc: UInt32 = 0
+        var n = 0
+        var padding = 0
+        for c in text {
+            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { continue }
+            if c == 0x3D {
+                padding += 1
+                continue
+            }
+            guard padding == 0 else { return nil }
+            let v = reverse[Int(c)]
+            guard v != 0xFF else { return nil }
+            acc = acc << 6 | UInt32(v)
+            n += 1
+            if n == 4 {
+                out += [UInt8(acc >> 16), UInt8(acc >> 8 & 0xFF), UInt8(acc & 0xFF)]
+                acc = 0
+                n = 0
+            }
+        }
+        switch (n, padding) {
+        case (0, 0): break
+        case (2, 2), (2, 0): out.append(UInt8(acc >> 4))
+        case (3, 1), (3, 0): out += [UInt8(acc >> 10), UInt8(acc >> 2 & 0xFF)]
+        default: return nil
+        }
+        return out
+    }
+
+    /// Decodes a base64 string.
+    public static func decode(_ text: String) -> [UInt8]? { decode(Array(text.utf8)) }
+}

@@ -1,0 +1,218 @@
+internal import COpenSSL
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Why certificates could not be loaded from a file.
+public enum LoadError: Error, Sendable, CustomStringConvertible {
+    /// The file could not be read (missing, permissions, a directory).
+    case unreadable(path: String, reason: String)
+    /// The content is not a certificate in any supported format, or is malformed.
+    case malformed(DecodingError)
+    /// A PKCS#12 file needs a password, or the one given is wrong.
+    case password(path: String, reason: String)
+
+    /// One line for the user.
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
+        case .malformed(let e): e.description
+        case .password(let path, let reason): "\(path): \(reason)"
+        }
+    }
+}
+
+/// Reads certificates from PEM (one or many), DER, PKCS#7 (.p7b/.p7c) and PKCS#12 (.p12/.pfx).
+public enum CertificateLoader {
+    /// Files larger than this are refused before reading: no certificate bundle is this big.
+    public static let maximumFileSize = 16 * 1024 * 1024
+
+    /// Loads every certificate in the file at `path`, in file order.
+    public static func load(path: String, password: String? = nil) throws(LoadError) -> [Certificate] {
+        let bytes = try readFile(path)
+        do {
+            return try decode(bytes, password: password, name: path)
+        } catch let e as DecodingError {
+            throw .malformed(e.file == nil ? e.inFile(path) : e)
+        } catch let e as LoadError {
+            throw e
+        } catch {
+            throw .malformed(DecodingError(offset: 0, reason: "\(error)", file: path))
+        }
+    }
+
+    /// Decodes certificates from bytes in any supported format.
+    public static func decode(_ bytes: [UInt8], password: String? = nil, name: String = "input") throws -> [Certificate] {
+        if PEM.looksLikePEM(bytes) {
+            let blocks = try PEM.blocks(in: bytes)
+            var certs: [Certificate] = []
+            for block in blocks {
+                switch block.label {
+                case "CERTIFICATE", "X509 CERTIFICATE", "TRUSTED CERTIFICATE":
+                    do {
+                        // A TRUSTED CERTIFICATE carries OpenSSL trust settings after the certificate.
+                        let der = block.label == "TRUSTED CERTIFICATE" ? firstElement(block.der) : block.der
+                        certs.append(try Certificate(der: der))
+                    } catch {
+                        throw DecodingError(offset: error.offset, reason: "in PEM block at byte \(block.offset): \(error.reason)")
+                    }
+                case "PKCS7":
+                    certs += try PKCS7.certificates(block.der)
+                default:
+                    continue
+                }
+            }
+            if certs.isEmpty { throw DecodingError(offset: 0, reason: "no CERTIFICATE block in PEM input") }
+            return certs
+        }
+        guard let first = bytes.first else { throw DecodingError(offset: 0, reason: "empty input") }
+        guard first == DERTag.sequence else {
+            throw DecodingError(offset: 0, reason: "neither PEM nor DER (first byte 0x\(hex(first)))")
+        }
+        if PKCS7.isPKCS7(bytes) { return try PKCS7.certificates(bytes) }
+        if PKCS12.isPKCS12(bytes) {
+            guard let password else {
+                throw LoadError.password(path: name, reason: "PKCS#12 file needs --password")
+            }
+            return try PKCS12.certificates(bytes, password: password, name: name)
+        }
+        return [try Certificate(der: bytes)]
+    }
+
+    static func firstElement(_ der: [UInt8]) -> [UInt8] {
+        var r = DERReader(der)
+        guard let node = try? r.readNode() else { return der }
+        return Array(der[node.fullRange])
+    }
+
+    /// Reads a whole file with POSIX calls (no Foundation on this path), refusing huge files.
+    public static func readFile(_ path: String) throws(LoadError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(path: path, reason: errnoText()) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .unreadable(path: path, reason: errnoText()) }
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(path: path, reason: "is a directory") }
+        if st.st_size > maximumFileSize {
+            throw .unreadable(path: path, reason: "larger than \(maximumFileSize / 1024 / 1024) MiB")
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(Int(st.st_size))
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, reason: errnoText())
+            }
+            if n == 0 { break }
+            out += chunk[0..<n]
+            if out.count > maximumFileSize {
+                throw .unreadable(path: path, reason: "larger than \(maximumFileSize / 1024 / 1024) MiB")
+            }
+        }
+        return out
+    }
+
+    static func errnoText() -> String {
+        guard let s = strerror(errno) else { return "error \(errno)" }
+        return String(cString: s)
+    }
+}
+
+/// PKCS#7 / CMS SignedData certificate bags (RFC 2315 9.1), decoded with the DER reader.
+enum PKCS7 {
+    static func isPKCS7(_ der: [UInt8]) -> Bool {
+        var r = DERReader(der)
+        guard let outer = try? r.read(DERTag.sequence, "ContentInfo") else { return false }
+        var c = r.reader(inside: outer)
+        guard let oidNode = try? c.read(DERTag.oid, "contentType"), let oid = try? c.objectIdentifier(oidNode) else {
+            return false
+        }
+        return oid == .pkcs7SignedData
+    }
+
+    static func certificates(_ der: [UInt8]) throws(DecodingError) -> [Certificate] {
+        var r = DERReader(der)
+        let outer = try r.read(DERTag.sequence, "a PKCS#7 ContentInfo")
+        var c = r.reader(inside: outer)
+        let oid = try c.objectIdentifier(try c.read(DERTag.oid, "contentType"))
+        guard oid == .pkcs7SignedData else { throw c.fail("PKCS#7 content is not SignedData") }
+        let explicit = try c.read(DERTag.contextSpecific(0, constructed: true), "[0] content")
+        var e = c.reader(inside: explicit)
+        let signed = try e.read(DERTag.sequence, "SignedData")
+        var s = e.reader(inside: signed)
+        _ = try s.read(DERTag.integer, "version")
+        _ = try s.read(DERTag.set, "digestAlgorithms")
+        _ = try s.read(DERTag.sequence, "contentInfo")
+        var certs: [Certificate] = []
+        if let bag = try s.readOptional(DERTag.contextSpecific(0, constructed: true)) {
+            var b = s.reader(inside: bag)
+            while !b.isAtEnd {
+                let node = try b.readNode()
+                guard node.tag == DERTag.sequence else { continue }
+                do {
+                    certs.append(try Certificate(der: Array(der[node.fullRange])))
+                } catch {
+                    throw DecodingError(offset: node.start + error.offset, reason: error.reason)
+                }
+            }
+        }
+        if certs.isEmpty { throw DecodingError(offset: 0, reason: "PKCS#7 file holds no certificates") }
+        return certs
+    }
+}
+
+/// PKCS#12 through OpenSSL, which owns the password-based decryption.
+enum PKCS12 {
+    static func isPKCS12(_ der: [UInt8]) -> Bool {
+        var r = DERReader(der)
+        guard let outer = try? r.read(DERTag.sequence, "PFX") else { return false }
+        var c = r.reader(inside: outer)
+        guard let v = try? c.read(DERTag.integer, "version"), (try? c.smallInteger(v)) == 3 else { return false }
+        return c.peekTag() == DERTag.sequence
+    }
+
+    static func certificates(_ der: [UInt8], password: String, name: String) throws -> [Certificate] {
+        defer { ERR_clear_error() }
+        let p12: OpaquePointer? = der.withUnsafeBufferPointer { buf in
+            var p: UnsafePointer<UInt8>? = buf.baseAddress
+            return d2i_PKCS12(nil, &p, buf.count)
+        }
+        guard let p12 else { throw DecodingError(offset: 0, reason: "PKCS#12 structure does not decode", file: name) }
+        defer { PKCS12_free(p12) }
+        var key: OpaquePointer?
+        var cert: OpaquePointer?
+        var ca: OpaquePointer?
+        guard PKCS12_parse(p12, password, &key, &cert, &ca) == 1 else {
+            throw LoadError.password(path: name, reason: "PKCS#12: wrong password or unsupported encryption")
+        }
+        defer {
+            if let key { EVP_PKEY_free(key) }
+            if let cert { X509_free(cert) }
+            if let ca { COpenSSL_sk_X509_pop_free(ca) }
+        }
+        var ders: [[UInt8]] = []
+        func add(_ x: OpaquePointer) {
+            let n = i2d_X509(x, nil)
+            guard n > 0 else { return }
+            var buf = [UInt8](repeating: 0, count: Int(n))
+            buf.withUnsafeMutableBufferPointer { b in
+                var p: UnsafeMutablePointer<UInt8>? = b.baseAddress
+                _ = i2d_X509(x, &p)
+            }
+            ders.append(buf)
+        }
+        if let cert { add(cert) }
+        if let ca {
+            for i in 0..<COpenSSL_sk_X509_num(ca) {
+                if let x = COpenSSL_sk_X509_value(ca, i) { add(x) }
+            }
+        }
+        if ders.isEmpty { throw DecodingError(offset: 0, reason: "PKCS#12 file holds no certificates", file: name) }
+        return try ders.map { try Certificate(der: $0) }
+    }
+}
