@@ -1,0 +1,44 @@
+/// `extended-key-usage`: the leaf may be used for TLS servers (Apple ExtendedKeyUsage, by anchor class).
+enum ExtendedKeyUsageCheck: PathCheck {
+    /// Apple requires an explicit serverAuth EKU on leaves issued after this under custom anchors.
+    static let customAnchorEKUCutoff = Timestamp(year: 2019, month: 6, day: 30, hour: 23)!
+
+    static func run(_ c: CheckContext, into steps: inout [Step]) {
+        let purpose = c.settings.requiredLeafPurpose ?? .serverAuth
+        guard c.isSSL || c.webpki else {
+            steps.append(Step(.extendedKeyUsage, 0, .skipped("Basic X.509 does not check extended key usage"),
+                .ekuNotChecked))
+            return
+        }
+        let leaf = c.certificates[0]
+        let names = leaf.extendedKeyUsage?.map(\.name) ?? []
+        if let eku = leaf.extendedKeyUsage {
+            if eku.contains(purpose) {
+                steps.append(Step(.extendedKeyUsage, 0, .passed, .ekuServerAuth))
+            } else if eku.contains(.anyExtendedKeyUsage) && !c.webpki && c.ruleClass == .custom
+                && leaf.notBefore <= customAnchorEKUCutoff
+            {
+                steps.append(Step(.extendedKeyUsage, 0, .passed, .caEKUAllows))
+            } else {
+                steps.append(Step(.extendedKeyUsage, 0, .failed, .ekuLacks(purpose: purpose.name, present: names)))
+            }
+        } else if c.webpki {
+            // RFC 5280 4.2.1.12: without the extension the key is not restricted.
+            steps.append(Step(.extendedKeyUsage, 0, .passed, .ekuAbsentAllowed))
+        } else if c.ruleClass == .system || leaf.notBefore > customAnchorEKUCutoff {
+            steps.append(Step(.extendedKeyUsage, 0, .failed, .ekuMissingRequired(anchorClass: c.ruleClass)))
+        } else {
+            steps.append(Step(.extendedKeyUsage, 0, .passed, .ekuAbsentAllowed))
+        }
+        // An intermediate's EKU, when present, constrains what it may issue.
+        for i in 1..<c.count where !c.isAnchor(i) {
+            guard let eku = c.certificates[i].extendedKeyUsage else { continue }
+            if eku.contains(purpose) || eku.contains(.anyExtendedKeyUsage) {
+                steps.append(Step(.extendedKeyUsage, i, .passed, .caEKUAllows))
+            } else {
+                steps.append(Step(.extendedKeyUsage, i, .failed,
+                    .caEKULacks(purpose: purpose.name, present: eku.map(\.name))))
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+/// `key-size`: Apple KeySize (SSL: RSA >= 2048, EC >= 256) and WeakKeySize (any policy: RSA >= 1024, EC >= 160).
+enum KeySizeCheck: PathCheck {
+    static func run(_ c: CheckContext, into steps: inout [Step]) {
+        for (i, cert) in c.certificates.enumerated() {
+            let key = cert.publicKey
+            let label = key.type.label
+            let (weak, ssl): (Int, Int)
+            switch key.type {
+            case .rsa, .dsa: (weak, ssl) = (1024, 2048)
+            case .ec: (weak, ssl) = (160, 256)
+            case .ed25519, .ed448: (weak, ssl) = (0, 0)
+            case .unknown:
+                steps.append(Step(.keySize, i, .failed, .keyUnknown(label: label)))
+                continue
+            }
+            if key.bits == 0 && weak > 0 {
+                steps.append(Step(.keySize, i, .failed, .keyUnknown(label: label)))
+            } else if key.bits < weak {
+                steps.append(Step(.keySize, i, .failed, .keyWeak(label: label, bits: key.bits, minimum: weak)))
+            } else if (c.isSSL || c.webpki) && key.bits < ssl {
+                steps.append(Step(.keySize, i, .failed, .keyTooSmall(label: label, bits: key.bits, minimum: ssl)))
+            } else {
+                steps.append(Step(.keySize, i, .passed, .keySizeOK(label: label, bits: key.bits)))
+            }
+        }
+    }
+}

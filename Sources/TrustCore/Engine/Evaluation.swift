@@ -1,0 +1,21 @@
+/// The result of evaluating one chain under one set of settings.
+public struct Evaluation: Sendable {
+    /// The certificates as presented, leaf first.
+    public var presented: [Certificate]
+    /// The path that was built and reported (the trusted one, or the best failed one).
+    public var path: BuiltPath
+    /// Every step, in check order.
+    public var steps: [Step]
+    /// The verdict.
+    public var verdict: Verdict
+    /// The settings evaluated under.
+    public var settings: TrustSettings
+    /// How many candidate paths were examined.
+    public var candidatePaths: Int
+
+    /// The failed steps.
+    public var failures: [Step] { steps.filter { $0.status == .failed } }
+
+    /// Steps about certificate `index` of the path.
+    public func steps(forCertificate index: Int) -> [Step] { steps.filter { $0.certificate == index } }
+}

@@ -1,0 +1,139 @@
+/// Re-enacts SecTrustEvaluateWithError: builds candidate paths, runs every check on them, picks
+/// the trusted path or the best failed one, and derives Apple's codes. A pure function of
+/// (chain, settings) apart from the signature cache, which only remembers results.
+public final class Evaluator: Sendable {
+    /// The signature cache shared by evaluations from this evaluator.
+    public let cache: SignatureCache
+
+    /// Creates an evaluator with its own (or a shared) signature cache.
+    public init(cache: SignatureCache = SignatureCache()) { self.cache = cache }
+
+    /// Every check, in report order.
+    static func runChecks(_ context: CheckContext, into steps: inout [Step]) {
+        ChainCheck.run(context, into: &steps)
+        ValidityCheck.run(context, into: &steps)
+        BasicConstraintsCheck.run(context, into: &steps)
+        KeyUsageCheck.run(context, into: &steps)
+        ExtendedKeyUsageCheck.run(context, into: &steps)
+        NameConstraintsCheck.run(context, into: &steps)
+        ExtensionsCheck.run(context, into: &steps)
+        HostnameCheck.run(context, into: &steps)
+        KeySizeCheck.run(context, into: &steps)
+        SignatureAlgorithmCheck.run(context, into: &steps)
+        ValidityPeriodCheck.run(context, into: &steps)
+    }
+
+    /// At most this many complete candidate paths are checked (pathological inputs).
+    static let maximumCandidatePaths = 64
+
+    /// Evaluates `chain` (leaf first, as a server presents it); nil when the chain is empty.
+    public func evaluate(chain: [Certificate], settings: TrustSettings) -> Evaluation? {
+        guard let leaf = chain.first else { return nil }
+        return evaluate(leaf: leaf, presented: Array(chain.dropFirst()), settings: settings, original: chain)
+    }
+
+    /// Evaluates `leaf` with the other presented certificates in any order.
+    public func evaluate(leaf: Certificate, presented: [Certificate], settings: TrustSettings) -> Evaluation {
+        evaluate(leaf: leaf, presented: presented, settings: settings, original: [leaf] + presented)
+    }
+
+    private func evaluate(leaf: Certificate, presented: [Certificate], settings: TrustSettings,
+        original: [Certificate]) -> Evaluation
+    {
+        var builder = PathBuilder(leaf: leaf, presented: presented, settings: settings, cache: cache)
+        var best: (path: BuiltPath, steps: [Step], score: Int, failures: Int)?
+        var examined = 0
+        builder.build { path in
+            examined += 1
+            var steps: [Step] = []
+            steps.reserveCapacity(16 * path.certificates.count)
+            let context = CheckContext(path: path, settings: settings)
+            Evaluator.runChecks(context, into: &steps)
+            var failures = 0
+            var datesOK = true
+            var hashOK = true
+            var keyOK = true
+            for s in steps where s.status == .failed {
+                failures += 1
+                switch s.id {
+                case .validity: datesOK = false
+                case .signatureAlgorithm: hashOK = false
+                case .keySize: keyOK = false
+                default: break
+                }
+            }
+            // SecCertificateServer.c's path score.
+            var score = 0
+            if path.isAnchored { score += 10_000 }
+            if path.endsSelfSigned { score += 1_000 }
+            if datesOK { score += 100 }
+            if hashOK { score += 10 }
+            if keyOK { score += 10 }
+            if best == nil || score > best!.score || (score == best!.score && failures < best!.failures) {
+                best = (path, steps, score, failures)
+            }
+            return failures == 0 || examined >= Evaluator.maximumCandidatePaths
+        }
+        // build always visits at least one path (the leaf alone).
+        var (path, steps, _, _) = best!
+        let evaluationPassed = !steps.contains { $0.status == .failed }
+        steps.append(pinStep(path: path, settings: settings, evaluationPassed: evaluationPassed))
+        let verdict = Evaluator.verdict(steps: steps, path: path, settings: settings)
+        return Evaluation(presented: original, path: path, steps: steps, verdict: verdict, settings: settings,
+            candidatePaths: examined)
+    }
+
+    func pinStep(path: BuiltPath, settings: TrustSettings, evaluationPassed: Bool) -> Step {
+        let pins = settings.pins
+        if pins.isEmpty { return Step(.pin, nil, .notApplicable, .noPins) }
+        guard evaluationPassed else {
+            return Step(.pin, nil, .skipped("pins are checked only after evaluation passes"), .pinNotChecked)
+        }
+        for (i, cert) in path.certificates.enumerated() where pins.digests.contains(cert.spkiSHA256) {
+            return Step(.pin, i, .passed, .pinMatched(pin: cert.spkiPin))
+        }
+        return Step(.pin, nil, .failed, .pinNotMatched(count: pins.digests.count))
+    }
+
+    /// Apple's priority rule: the highest-priority subtype anywhere wins; ties go to the lowest
+    /// certificate index (SecTrust.c).
+    static func verdict(steps: [Step], path: BuiltPath, settings: TrustSettings) -> Verdict {
+        var decisive: (Step, AppleFailure)?
+        var anyFailure = false
+        var fatal = false
+        for step in steps where step.status == .failed {
+            anyFailure = true
+            guard let failure = step.appleFailure else { continue }
+            if failure.fatal { fatal = true }
+            let index = step.certificate ?? path.certificates.count
+            if let (current, cf) = decisive {
+                let currentIndex = current.certificate ?? path.certificates.count
+                if failure.subtype > cf.subtype || (failure.subtype == cf.subtype && index < currentIndex) {
+                    decisive = (step, failure)
+                }
+            } else {
+                decisive = (step, failure)
+            }
+        }
+        let leafName = path.certificates[0].displayName
+        if !anyFailure {
+            let anchor = path.certificates[path.certificates.count - 1].displayName
+            let via = path.anchorClass == .system ? "a system root" : "a custom anchor"
+            return Verdict(trusted: true, osstatus: 0, resultType: .unspecified, urlError: nil, decisiveStep: nil,
+                summary: "Trusted: \(leafName) chains to \(anchor) (\(via)).")
+        }
+        let urlError = settings.delegateDecides ? -999 : -1202
+        guard let (step, failure) = decisive else {
+            // Evaluation itself passed; only the app's pin check failed.
+            return Verdict(trusted: false, osstatus: 0, resultType: .unspecified, urlError: urlError,
+                decisiveStep: steps.first { $0.status == .failed },
+                summary: "Not trusted: the chain evaluates, but no certificate in it has a pinned key; the delegate cancels (URLError -999).")
+        }
+        let resultType: TrustResultType = fatal ? .fatalTrustFailure : .recoverableTrustFailure
+        let name = OSStatusNames.name(failure.osstatus)
+        let index = step.certificate.map { " on certificate \($0)" } ?? ""
+        return Verdict(trusted: false, osstatus: failure.osstatus, resultType: resultType, urlError: urlError,
+            decisiveStep: step,
+            summary: "Not trusted: \(step.title)\(index) — \(failure.check), \(name) (\(failure.osstatus)); URLSession reports \(URLErrorNames.name(urlError)) (\(urlError)).")
+    }
+}

@@ -1,0 +1,315 @@
+/// Which class of anchor a path ends at; Apple's requirements differ by class.
+public enum AnchorClass: String, Hashable, Sendable {
+    /// A root of the system trust store.
+    case system
+    /// An anchor the app set (SecTrustSetAnchorCertificates).
+    case custom
+}
+
+/// What a step found, as a value. Text is rendered from it only when someone reads it.
+public enum Finding: Hashable, Sendable {
+    // chain
+    case chainComplete(length: Int)
+    case chainEndsSelfSigned(length: Int)
+    case issuerNotFound(issuer: String)
+    case depthExceeded(limit: Int)
+    // signature
+    case signatureValid(algorithm: String)
+    case signatureInvalid(candidate: String)
+    case signatureUnsupported(reason: String)
+    case anchorSignatureNotChecked
+    case selfSignatureInvalid
+    // validity
+    case withinValidity(notBefore: Timestamp, notAfter: Timestamp)
+    case expired(notAfter: Timestamp)
+    case notYetValid(notBefore: Timestamp)
+    // basic constraints
+    case leafNeedsNoCA
+    case isCA(pathLength: Int?)
+    case missingBasicConstraints
+    case notCA
+    case pathLengthExceeded(limit: Int, actual: Int)
+    case leafIsCA
+    case v1Issuer
+    // key usage
+    case keyUsageAbsent
+    case keyUsageAllowsCertSign
+    case keyUsageLacksCertSign(present: [String])
+    case leafKeyUsage(present: [String])
+    case leafKeyUsageLacksSignature(present: [String])
+    // extended key usage
+    case ekuServerAuth
+    case ekuMissingRequired(anchorClass: AnchorClass)
+    case ekuAbsentAllowed
+    case ekuLacks(purpose: String, present: [String])
+    case caEKUAllows
+    case caEKULacks(purpose: String, present: [String])
+    case ekuNotChecked
+    // name constraints
+    case noNameConstraints
+    case withinNameConstraints(count: Int)
+    case nameConstraintViolated(name: String, reason: String)
+    // extensions and compliance
+    case criticalExtensionsUnderstood
+    case unknownCriticalExtension(oid: String)
+    case compliant
+    case duplicateExtension(detail: String)
+    case nonCompliant(detail: String)
+    case emptySubject
+    case keyIdentifierMismatch
+    // anchor
+    case anchoredAt(anchorClass: AnchorClass, name: String)
+    case selfSignedNotTrusted(name: String)
+    case noAnchor
+    // hostname
+    case hostMatched(host: String, name: String)
+    case hostMismatch(host: String, explanation: String)
+    case hostNotChecked(reason: String)
+    // key size
+    case keySizeOK(label: String, bits: Int)
+    case keyTooSmall(label: String, bits: Int, minimum: Int)
+    case keyWeak(label: String, bits: Int, minimum: Int)
+    case keyUnknown(label: String)
+    // signature algorithm
+    case signatureAlgorithmOK(name: String)
+    case selfSignedHashExempt(name: String)
+    case sha1Signature(name: String)
+    case weakSignature(name: String)
+    // validity period maximum
+    case periodWithin(days: Int, maximumDays: Int, rule: String)
+    case periodTooLong(days: Int, maximumDays: Int, rule: String)
+    case periodNoMaximum(reason: String)
+    // pins
+    case pinMatched(pin: String)
+    case pinNotMatched(count: Int)
+    case pinNotChecked
+    case noPins
+
+    /// Apple's check key, subtype and OSStatus for failing findings.
+    public var appleFailure: AppleFailure? {
+        switch self {
+        case .issuerNotFound, .depthExceeded: AppleFailure("MissingIntermediate", .trust, -25318)
+        case .selfSignedNotTrusted, .noAnchor: AppleFailure("AnchorTrusted", .trust, -67843)
+        case .expired, .notYetValid: AppleFailure("TemporalValidity", .expired, -67818)
+        case .missingBasicConstraints, .v1Issuer: AppleFailure("BasicConstraints", .compliance, -67604)
+        case .notCA: AppleFailure("BasicConstraintsCA", .compliance, -67605)
+        case .leafIsCA: AppleFailure("BasicConstraintsCA", .compliance, -67605)
+        case .pathLengthExceeded: AppleFailure("BasicConstraintsPathLen", .compliance, -67611)
+        case .keyUsageLacksCertSign, .leafKeyUsageLacksSignature: AppleFailure("KeyUsage", .usage, -67608)
+        case .ekuMissingRequired, .ekuLacks, .caEKULacks: AppleFailure("ExtendedKeyUsage", .usage, -67609)
+        case .nameConstraintViolated: AppleFailure("NameConstraints", .compliance, -67689)
+        case .unknownCriticalExtension: AppleFailure("CriticalExtensions", .compliance, -67603)
+        case .duplicateExtension: AppleFailure("DuplicateExtension", .compliance, -67903)
+        case .nonCompliant: AppleFailure("CriticalExtensions", .compliance, -67603)
+        case .emptySubject: AppleFailure("NonEmptySubject", .compliance, -67655)
+        case .keyIdentifierMismatch: AppleFailure("IdLinkage", .compliance, -67610)
+        case .hostMismatch: AppleFailure("SSLHostname", .name, -67602)
+        case .keyTooSmall: AppleFailure("KeySize", .keySize, -67735)
+        case .keyWeak, .keyUnknown: AppleFailure("WeakKeySize", .keySize, -67735, fatal: true)
+        case .sha1Signature: AppleFailure("SignatureHashAlgorithms", .weakHash, -67815)
+        case .weakSignature: AppleFailure("WeakSignature", .weakHash, -67815, fatal: true)
+        case .periodTooLong: AppleFailure("ValidityPeriodMaximums", .compliance, -67901)
+        default: nil
+        }
+    }
+
+    /// One line, no newline.
+    public var title: String {
+        switch self {
+        case .chainComplete(let n): "Chain of \(n) certificate\(n == 1 ? "" : "s") built"
+        case .chainEndsSelfSigned(let n): "Chain of \(n) ends at a self-signed certificate"
+        case .issuerNotFound: "Issuer not found"
+        case .depthExceeded(let limit): "Chain longer than \(limit) intermediates"
+        case .signatureValid(let alg): "Signature verifies (\(alg))"
+        case .signatureInvalid: "A candidate issuer's signature does not verify"
+        case .signatureUnsupported: "Signature cannot be checked"
+        case .anchorSignatureNotChecked: "Anchor taken as trusted, its signature not checked"
+        case .selfSignatureInvalid: "Self-signature does not verify"
+        case .withinValidity: "Valid at the evaluation time"
+        case .expired(let t): "Expired on \(t.rfc3339)"
+        case .notYetValid(let t): "Not valid before \(t.rfc3339)"
+        case .leafNeedsNoCA: "Leaf: no CA constraint needed"
+        case .isCA(let p): p.map { "CA, path length at most \($0)" } ?? "CA"
+        case .missingBasicConstraints: "Issuer has no basicConstraints"
+        case .notCA: "Issuer is not a CA (cA = FALSE)"
+        case .pathLengthExceeded(let limit, let actual): "Path length \(actual) exceeds the limit \(limit)"
+        case .leafIsCA: "Leaf is a CA certificate"
+        case .v1Issuer: "Version 1 certificate used as an issuer"
+        case .keyUsageAbsent: "No keyUsage extension"
+        case .keyUsageAllowsCertSign: "keyUsage allows keyCertSign"
+        case .keyUsageLacksCertSign: "keyUsage lacks keyCertSign"
+        case .leafKeyUsage(let p): "keyUsage: \(p.isEmpty ? "none" : p.joined(separator: ", "))"
+        case .leafKeyUsageLacksSignature: "keyUsage does not allow digitalSignature"
+        case .ekuServerAuth: "Extended key usage includes serverAuth"
+        case .ekuMissingRequired: "No extended key usage, serverAuth required"
+        case .ekuAbsentAllowed: "No extended key usage (allowed for this certificate)"
+        case .ekuLacks(let purpose, _): "Extended key usage lacks \(purpose)"
+        case .caEKUAllows: "Issuer's extended key usage allows the purpose"
+        case .caEKULacks(let purpose, _): "Issuer's extended key usage excludes \(purpose)"
+        case .ekuNotChecked: "Extended key usage not checked"
+        case .noNameConstraints: "No name constraints on the path"
+        case .withinNameConstraints: "Names within every issuer's constraints"
+        case .nameConstraintViolated(let name, _): "Name \(name) violates a name constraint"
+        case .criticalExtensionsUnderstood: "Every critical extension understood"
+        case .unknownCriticalExtension(let oid): "Unknown critical extension \(oid)"
+        case .compliant: "Encoding is standards compliant"
+        case .duplicateExtension: "Duplicate extension"
+        case .nonCompliant: "Not standards compliant"
+        case .emptySubject: "Empty subject"
+        case .keyIdentifierMismatch: "Authority key identifier does not match the issuer's"
+        case .anchoredAt(let cls, _): cls == .system ? "Anchored at a system root" : "Anchored at a custom anchor"
+        case .selfSignedNotTrusted: "Self-signed certificate is not a trusted anchor"
+        case .noAnchor: "No trusted anchor reached"
+        case .hostMatched(let host, let name): "\(host) matches \(name)"
+        case .hostMismatch(let host, _): "\(host) matches no subjectAltName"
+        case .hostNotChecked: "Host name not checked"
+        case .keySizeOK(let label, let bits): "\(label) \(bits) bits"
+        case .keyTooSmall(let label, let bits, let min): "\(label) \(bits) bits, below \(min)"
+        case .keyWeak(let label, let bits, let min): "\(label) \(bits) bits, weak (below \(min))"
+        case .keyUnknown(let label): "\(label) key of unknown size"
+        case .signatureAlgorithmOK(let name): "\(name)"
+        case .selfSignedHashExempt(let name): "\(name) on a self-signed certificate (exempt)"
+        case .sha1Signature(let name): "SHA-1 signature (\(name))"
+        case .weakSignature(let name): "Weak signature hash (\(name))"
+        case .periodWithin(let days, let max, _): "Lifetime \(days) days, within \(max)"
+        case .periodTooLong(let days, let max, _): "Lifetime \(days) days, over the \(max)-day maximum"
+        case .periodNoMaximum: "No lifetime maximum applies"
+        case .pinMatched: "Pinned key found in the chain"
+        case .pinNotMatched: "No certificate in the chain has a pinned key"
+        case .pinNotChecked: "Pins not checked: evaluation failed first"
+        case .noPins: "No pins set"
+        }
+    }
+
+    /// The rule in plain words, citing its source.
+    public var detail: String {
+        switch self {
+        case .chainComplete:
+            "Every certificate's issuer was found, up to a trusted anchor (RFC 5280 6.1; SecTrust path building)."
+        case .chainEndsSelfSigned:
+            "Issuers were found up to a self-signed certificate; whether that one is trusted is the anchor step."
+        case .issuerNotFound(let issuer):
+            "No certificate named \(issuer) was presented, set as an anchor or found in the trust store. Apple reports MissingIntermediate (errSecCreateChainFailed); Apple's SSL policy would also try the AIA caIssuers URL."
+        case .depthExceeded(let limit):
+            "Path building stops after \(limit) intermediates (a bound against loops and denial of service)."
+        case .signatureValid:
+            "The issuer's public key verifies this certificate's signature (RFC 5280 6.1.3 (a)(1))."
+        case .signatureInvalid(let candidate):
+            "The signature does not verify with the key of candidate issuer \(candidate); Apple discards that path and reports the best remaining one (SecCertificateServer.c)."
+        case .signatureUnsupported(let reason):
+            "\(reason). The path through this issuer is discarded."
+        case .anchorSignatureNotChecked:
+            "An anchor is trusted as configured; its own signature is not part of path validation (RFC 5280 6.1.1 (d))."
+        case .selfSignatureInvalid:
+            "The certificate names itself as issuer but its signature does not verify with its own key."
+        case .withinValidity(let nb, let na):
+            "Valid from \(nb.rfc3339) to \(na.rfc3339) (RFC 5280 4.1.2.5; Apple TemporalValidity)."
+        case .expired(let na):
+            "The evaluation time is after notAfter \(na.rfc3339). Apple reports TemporalValidity: errSecCertificateExpired (-67818)."
+        case .notYetValid(let nb):
+            "The evaluation time is before notBefore \(nb.rfc3339). Apple reports this as TemporalValidity too: errSecCertificateExpired (-67818), not errSecCertificateNotValidYet."
+        case .leafNeedsNoCA:
+            "basicConstraints matters for issuers; a leaf is not required to carry it."
+        case .isCA:
+            "basicConstraints cA = TRUE lets this certificate issue others (RFC 5280 4.2.1.9)."
+        case .missingBasicConstraints:
+            "A version 3 issuer must assert basicConstraints cA = TRUE (RFC 5280 4.2.1.9; Apple BasicConstraints, errSecNoBasicConstraints)."
+        case .notCA:
+            "This certificate signed another but basicConstraints says it is not a CA (RFC 5280 6.1.4 (k); Apple BasicConstraintsCA, errSecNoBasicConstraintsCA)."
+        case .pathLengthExceeded(let limit, let actual):
+            "pathLenConstraint \(limit) allows at most \(limit) intermediates below this CA; \(actual) follow (RFC 5280 6.1.4 (l)-(m); Apple BasicConstraintsPathLen)."
+        case .leafIsCA:
+            "A server certificate must not be a CA certificate (CA/Browser Forum BR 7.1.2.7.8)."
+        case .v1Issuer:
+            "A version 1 certificate has no basicConstraints, so it cannot be shown to be a CA (RFC 5280 6.1.4 (k))."
+        case .keyUsageAbsent:
+            "Without a keyUsage extension the key is not restricted; Apple checks keyCertSign only when keyUsage is present (Apple KeyUsage)."
+        case .keyUsageAllowsCertSign:
+            "keyUsage includes keyCertSign, so the key may sign certificates (RFC 5280 4.2.1.3)."
+        case .keyUsageLacksCertSign(let present):
+            "This key signed a certificate but keyUsage (\(present.joined(separator: ", "))) lacks keyCertSign (RFC 5280 6.1.4 (n); Apple KeyUsage, errSecInvalidKeyUsageForPolicy)."
+        case .leafKeyUsage:
+            "The leaf's keyUsage is shown for reference; Apple's SSL policy does not restrict it."
+        case .leafKeyUsageLacksSignature(let present):
+            "A TLS server key must allow digitalSignature (or keyEncipherment for RSA key exchange); keyUsage is \(present.joined(separator: ", ")) (RFC 5280 4.2.1.3)."
+        case .ekuServerAuth:
+            "extKeyUsage contains id-kp-serverAuth (RFC 5280 4.2.1.12; Apple ExtendedKeyUsage)."
+        case .ekuMissingRequired(let cls):
+            cls == .system
+                ? "Chains to system roots need a leaf whose extKeyUsage explicitly contains serverAuth; a missing EKU fails (Apple ExtendedKeyUsage, errSecInvalidExtendedKeyUsage)."
+                : "Leaves issued after 2019-06-30 under custom anchors must carry extKeyUsage with serverAuth (Apple, HT210176; errSecInvalidExtendedKeyUsage)."
+        case .ekuAbsentAllowed:
+            "No extKeyUsage: leaves issued before 2019-07-01 under custom anchors are not required to carry one (Apple HT210176)."
+        case .ekuLacks(let purpose, let present):
+            "extKeyUsage (\(present.joined(separator: ", "))) does not include \(purpose) (RFC 5280 4.2.1.12; Apple ExtendedKeyUsage, errSecInvalidExtendedKeyUsage)."
+        case .caEKUAllows:
+            "An issuer's extKeyUsage, when present, must include the purpose or anyExtendedKeyUsage (Apple ExtendedKeyUsage)."
+        case .caEKULacks(let purpose, let present):
+            "This issuer's extKeyUsage (\(present.joined(separator: ", "))) excludes \(purpose), which constrains everything below it (Apple ExtendedKeyUsage, errSecInvalidExtendedKeyUsage)."
+        case .ekuNotChecked:
+            "Basic X.509 does not check extended key usage (SecPolicyCreateBasicX509)."
+        case .noNameConstraints:
+            "No certificate on the path carries nameConstraints."
+        case .withinNameConstraints(let count):
+            "Subject and subjectAltName entries fall within the \(count) constraint set\(count == 1 ? "" : "s") above (RFC 5280 4.2.1.10)."
+        case .nameConstraintViolated(_, let reason):
+            "\(reason) (RFC 5280 4.2.1.10; Apple NameConstraints, errSecInvalidName)."
+        case .criticalExtensionsUnderstood:
+            "Every extension marked critical is one the evaluator understands (RFC 5280 4.2)."
+        case .unknownCriticalExtension(let oid):
+            "A critical extension (\(oid)) that is not understood must cause rejection (RFC 5280 4.2; Apple CriticalExtensions, errSecUnknownCriticalExtensionFlag)."
+        case .compliant:
+            "No duplicate, malformed or inconsistent fields."
+        case .duplicateExtension(let d):
+            "\(d): an extension may appear only once (RFC 5280 4.2; Apple DuplicateExtension, errSecCertificateDuplicateExtension)."
+        case .nonCompliant(let d):
+            "\(d). Apple reports the certificate as not standards compliant."
+        case .emptySubject:
+            "A CA, or a leaf without a critical subjectAltName, needs a non-empty subject (RFC 5280 4.1.2.6; Apple NonEmptySubject, errSecInvalidSubjectName)."
+        case .keyIdentifierMismatch:
+            "The authorityKeyIdentifier names a different key than the issuer's subjectKeyIdentifier (Apple IdLinkage, errSecInvalidIDLinkage)."
+        case .anchoredAt(let cls, let name):
+            cls == .system
+                ? "The path ends at \(name), a root of the system trust store."
+                : "The path ends at \(name), one of the custom anchors (SecTrustSetAnchorCertificates). Any certificate can be an anchor; processing stops there."
+        case .selfSignedNotTrusted(let name):
+            "The path ends at the self-signed \(name), which is neither a custom anchor nor a trusted system root (Apple AnchorTrusted, errSecNotTrusted)."
+        case .noAnchor:
+            "The path does not reach a trusted anchor."
+        case .hostMatched:
+            "A subjectAltName entry matches the requested host (Apple SSLHostname; RFC 6125)."
+        case .hostMismatch(_, let explanation):
+            "\(explanation) (Apple SSLHostname, errSecHostNameMismatch)."
+        case .hostNotChecked(let reason):
+            reason
+        case .keySizeOK:
+            "Apple's SSL policy requires RSA keys of at least 2048 bits and EC keys of at least 256 bits on every certificate (Apple KeySize)."
+        case .keyTooSmall(let label, let bits, let min):
+            "\(label) \(bits)-bit keys are below Apple's SSL minimum of \(min) bits for every certificate on the path (Apple KeySize, errSecUnsupportedKeySize)."
+        case .keyWeak(let label, let bits, let min):
+            "\(label) \(bits)-bit keys are below the minimum of \(min) for any policy (Apple WeakKeySize, errSecUnsupportedKeySize; fatal)."
+        case .keyUnknown(let label):
+            "The size of this \(label) key cannot be determined."
+        case .signatureAlgorithmOK:
+            "The signature uses a SHA-2 (or stronger) hash (Apple SignatureHashAlgorithms)."
+        case .selfSignedHashExempt:
+            "The hash of a self-signed certificate's own signature is not relied upon, so weak hashes are allowed there."
+        case .sha1Signature:
+            "Apple's SSL policy rejects SHA-1 signatures on every certificate except self-signed ones (Apple SignatureHashAlgorithms, errSecInvalidDigestAlgorithm)."
+        case .weakSignature:
+            "MD2, MD4 and MD5 signatures are rejected under every policy (Apple WeakSignature, errSecInvalidDigestAlgorithm; fatal)."
+        case .periodWithin(_, _, let rule), .periodTooLong(_, _, let rule):
+            "\(rule) (Apple ValidityPeriodMaximums, errSecCertificateValidityPeriodTooLong)."
+        case .periodNoMaximum(let reason):
+            reason
+        case .pinMatched(let pin):
+            "A certificate of the built chain has SPKI SHA-256 sha256//\(pin); pins are checked after evaluation passed, on the built chain."
+        case .pinNotMatched(let count):
+            "None of the \(count) pin\(count == 1 ? "" : "s") matches the SPKI SHA-256 of any certificate in the built chain; the app's delegate cancels the challenge (URLError -999)."
+        case .pinNotChecked:
+            "Pins are only meaningful after normal evaluation passes; checking them instead of evaluation is a classic mistake."
+        case .noPins:
+            "No SPKI pins are configured."
+        }
+    }
+}

@@ -1,0 +1,158 @@
+/// A candidate issuer that path building discarded, and why.
+public struct RejectedIssuer: Hashable, Sendable {
+    /// Index in the path of the certificate whose issuer was sought.
+    public var childIndex: Int
+    /// The candidate.
+    public var candidate: Certificate
+    /// Why it was discarded.
+    public var reason: SignatureCheckResult
+}
+
+/// A path from the leaf towards an anchor, as path building produced it.
+public struct BuiltPath: Sendable {
+    /// Leaf first.
+    public var certificates: [Certificate]
+    /// Where each certificate came from.
+    public var sources: [CertificateSource]
+    /// The anchor class, when the last certificate is a trusted anchor.
+    public var anchorClass: AnchorClass?
+    /// Whether the last certificate is self-signed (checked only when it is not an anchor).
+    public var endsSelfSigned: Bool
+    /// Whether building stopped at the depth bound.
+    public var depthExceeded: Bool
+    /// Candidates discarded along this path (bad or unverifiable signatures).
+    public var rejected: [RejectedIssuer]
+
+    /// Whether the path ends at a trusted anchor.
+    public var isAnchored: Bool { anchorClass != nil }
+}
+
+/// Builds candidate paths in Apple's order of preference: anchors first, then issuers whose
+/// subjectKeyIdentifier matches the child's authorityKeyIdentifier, then presented order.
+/// Order of presentation does not matter; extra and duplicate certificates are ignored; loops
+/// and the depth bound end a path; a bad signature discards the candidate.
+struct PathBuilder {
+    let leaf: Certificate
+    let pool: [Certificate]
+    let settings: TrustSettings
+    let cache: SignatureCache
+    let anchorSet: Set<[UInt8]>
+    /// A hard bound on the work one evaluation may do, whatever the input (denial of service).
+    var budget = 2048
+    static let defaultMaximumIntermediates = 16
+
+    init(leaf: Certificate, presented: [Certificate], settings: TrustSettings, cache: SignatureCache) {
+        self.leaf = leaf
+        self.settings = settings
+        self.cache = cache
+        var seen = Set<[UInt8]>([leaf.sha256])
+        var pool: [Certificate] = []
+        for cert in presented where seen.insert(cert.sha256).inserted { pool.append(cert) }
+        self.pool = pool
+        self.anchorSet = Set(settings.anchors.map(\.sha256))
+    }
+
+    func anchorClass(of cert: Certificate) -> AnchorClass? {
+        if anchorSet.contains(cert.sha256) { return .custom }
+        if settings.trustsSystemAnchors, let store = settings.systemStore, store.contains(cert) { return .system }
+        return nil
+    }
+
+    /// Candidate issuers of `child`, best first, with their source.
+    func candidates(for child: Certificate) -> [(Certificate, CertificateSource)] {
+        var out: [(Certificate, CertificateSource, Int)] = []
+        let aki = child.authorityKeyIdentifier?.keyIdentifier
+        func rank(_ c: Certificate, _ base: Int) -> Int {
+            var r = base
+            if let aki, let ski = c.subjectKeyIdentifier { r += aki == ski ? 0 : 50 }
+            if anchorClass(of: c) != nil { r -= 100 }
+            return r
+        }
+        for a in settings.anchors where a.subject.matches(child.issuer) {
+            out.append((a, .anchor, rank(a, 0)))
+        }
+        for (i, c) in pool.enumerated() where c.subject.matches(child.issuer) {
+            out.append((c, .presented, rank(c, 10 + i)))
+        }
+        if let store = settings.systemStore {
+            for c in store.certificates(withSubject: child.issuer) {
+                out.append((c, .systemStore, rank(c, 5)))
+            }
+        }
+        // Stable sort by rank, then drop duplicates (the same certificate from two sources).
+        let sorted = out.enumerated().sorted { ($0.element.2, $0.offset) < ($1.element.2, $1.offset) }
+        var seen = Set<[UInt8]>()
+        var result: [(Certificate, CertificateSource)] = []
+        for (_, item) in sorted where seen.insert(item.0.sha256).inserted { result.append((item.0, item.1)) }
+        return result
+    }
+
+    /// Walks paths depth first in preference order, handing each finished one to `visit`,
+    /// which returns true to stop.
+    mutating func build(_ visit: (BuiltPath) -> Bool) {
+        let limit = settings.maximumIntermediates ?? PathBuilder.defaultMaximumIntermediates
+        var path = BuiltPath(certificates: [leaf], sources: [.presented], anchorClass: nil, endsSelfSigned: false,
+            depthExceeded: false, rejected: [])
+        path.anchorClass = anchorClass(of: leaf)
+        if path.anchorClass != nil {
+            path.sources[0] = .presented
+            _ = visit(path)
+            return
+        }
+        var stop = false
+        extend(&path, limit: limit, stop: &stop, visit)
+    }
+
+    private mutating func extend(_ path: inout BuiltPath, limit: Int, stop: inout Bool,
+        _ visit: (BuiltPath) -> Bool)
+    {
+        guard !stop else { return }
+        budget -= 1
+        let child = path.certificates[path.certificates.count - 1]
+        var extended = false
+        if budget > 0 {
+            let intermediates = path.certificates.count - 1
+            for (candidate, source) in candidates(for: child) {
+                if stop { return }
+                if path.certificates.contains(where: { $0.sha256 == candidate.sha256 }) { continue }
+                let cls = anchorClass(of: candidate)
+                // The bound counts certificates between leaf and anchor.
+                if cls == nil && intermediates >= limit {
+                    path.depthExceeded = true
+                    continue
+                }
+                if cls != nil && intermediates > limit {
+                    path.depthExceeded = true
+                    continue
+                }
+                let sig = cache.check(child, signedBy: candidate)
+                guard sig == .valid else {
+                    path.rejected.append(RejectedIssuer(childIndex: path.certificates.count - 1, candidate: candidate,
+                        reason: sig))
+                    continue
+                }
+                extended = true
+                path.certificates.append(candidate)
+                path.sources.append(source)
+                if let cls {
+                    path.anchorClass = cls
+                    if visit(path) { stop = true }
+                    path.anchorClass = nil
+                } else {
+                    extend(&path, limit: limit, stop: &stop, visit)
+                }
+                path.certificates.removeLast()
+                path.sources.removeLast()
+                let depth = path.certificates.count - 1
+                path.rejected.removeAll { $0.childIndex > depth }
+                budget -= 1
+                if budget <= 0 { break }
+            }
+        }
+        if !extended && !stop {
+            var finished = path
+            finished.endsSelfSigned = child.isSelfIssued && cache.check(child, signedBy: child) == .valid
+            if visit(finished) { stop = true }
+        }
+    }
+}

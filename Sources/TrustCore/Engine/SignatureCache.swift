@@ -1,0 +1,32 @@
+import Synchronization
+
+/// Remembers signature results by (issuer key, signed certificate), so re-evaluating after a
+/// settings change verifies nothing again. Shared by every evaluation of one session.
+public final class SignatureCache: Sendable {
+    struct Key: Hashable {
+        var issuerSPKI: [UInt8]
+        var certificate: [UInt8]
+    }
+
+    private let results = Mutex<[Key: SignatureCheckResult]>([:])
+    private let verifications = Atomic<Int>(0)
+
+    /// Creates an empty cache.
+    public init() {}
+
+    /// The result of checking that `issuerKey` signed `certificate`, verified at most once.
+    public func check(_ certificate: Certificate, signedBy issuer: Certificate) -> SignatureCheckResult {
+        let key = Key(issuerSPKI: issuer.spkiSHA256, certificate: certificate.sha256)
+        if let hit = results.withLock({ $0[key] }) { return hit }
+        let result = SignatureVerifier.verify(certificate, signedBy: issuer.publicKey)
+        verifications.add(1, ordering: .relaxed)
+        results.withLock { $0[key] = result }
+        return result
+    }
+
+    /// How many signatures were actually verified (not served from the cache).
+    public var verificationCount: Int { verifications.load(ordering: .relaxed) }
+
+    /// Forgets every result (for cold benchmarks).
+    public func removeAll() { results.withLock { $0.removeAll() } }
+}

@@ -1,0 +1,129 @@
+/// The policy a trust object is created with.
+public enum TrustPolicy: Hashable, Sendable {
+    /// SecPolicyCreateSSL(true, host): server trust, with a host-name check when `host` is non-nil.
+    case ssl(host: String?)
+    /// SecPolicyCreateBasicX509(): chain, signatures, validity and compliance only.
+    case basicX509
+
+    /// Whether this is an SSL policy (with or without host).
+    public var isSSL: Bool { if case .ssl = self { true } else { false } }
+
+    /// The host the SSL policy checks, if any.
+    public var host: String? { if case .ssl(let h) = self { h } else { nil } }
+
+    /// How Apple's API spells it.
+    public var appleName: String {
+        switch self {
+        case .ssl(let host?): "SecPolicyCreateSSL(true, \"\(host)\")"
+        case .ssl(nil): "SecPolicyCreateSSL(true, nil)"
+        case .basicX509: "SecPolicyCreateBasicX509()"
+        }
+    }
+
+    /// The command-line name: `ssl`, `ssl-no-host` or `basic`.
+    public var identifier: String {
+        switch self {
+        case .ssl(let h): h == nil ? "ssl-no-host" : "ssl"
+        case .basicX509: "basic"
+        }
+    }
+}
+
+/// Which rule set the checks follow.
+public enum RuleProfile: String, Hashable, Sendable, CaseIterable {
+    /// Apple's SecTrust rules (the default everywhere).
+    case apple
+    /// RFC 5280 and CA/Browser Forum rules, as x509-limbo expects.
+    case webpki
+}
+
+/// Where a certificate of the evaluated path came from.
+public enum CertificateSource: String, Hashable, Sendable {
+    /// Presented by the server, or given as the chain.
+    case presented = "server"
+    /// A custom anchor.
+    case anchor = "anchor"
+    /// The system trust store.
+    case systemStore = "anchor-store"
+    /// Fetched through the AIA caIssuers URL.
+    case aia = "aia"
+    /// Read from a file.
+    case file = "file"
+}
+
+/// A set of SPKI SHA-256 pins.
+public struct PinSet: Hashable, Sendable {
+    /// The pinned SHA-256 digests of DER SubjectPublicKeyInfo.
+    public var digests: [[UInt8]]
+
+    /// Creates a pin set.
+    public init(digests: [[UInt8]] = []) { self.digests = digests }
+
+    /// Whether no pins are set.
+    public var isEmpty: Bool { digests.isEmpty }
+
+    /// Parses `sha256//BASE64` or bare base64 of a 32-byte digest; nil when it is neither.
+    public static func parse(_ text: String) -> [UInt8]? {
+        var body = Substring(text)
+        if body.hasPrefix("sha256//") { body = body.dropFirst(8) }
+        guard let bytes = Base64.decode(Array(body.utf8)), bytes.count == 32 else { return nil }
+        return bytes
+    }
+}
+
+/// Everything that shapes one evaluation besides the presented chain.
+public struct TrustSettings: Sendable {
+    /// Custom anchors (SecTrustSetAnchorCertificates). Any certificate can be one.
+    public var anchors: [Certificate]
+    /// SecTrustSetAnchorCertificatesOnly: when custom anchors are set and this is true (Apple's
+    /// default once anchors are set), system roots are not trusted.
+    public var anchorsOnly: Bool
+    /// The system trust store; nil for none at all.
+    public var systemStore: (any IssuerSource)?
+    /// The policy.
+    public var policy: TrustPolicy
+    /// SPKI pins checked by the app's delegate after evaluation (the seed article's TrustDelegate).
+    public var pins: PinSet
+    /// The evaluation time.
+    public var time: Timestamp
+    /// The rule profile.
+    public var profile: RuleProfile
+    /// A bound on the number of intermediates between leaf and anchor (x509-limbo's max_chain_depth).
+    public var maximumIntermediates: Int?
+    /// The extended key usage required of the leaf under the webpki profile (serverAuth by default).
+    public var requiredLeafPurpose: OID?
+
+    /// Creates settings; by default SSL without host, system anchors, the `apple` profile.
+    public init(
+        anchors: [Certificate] = [], anchorsOnly: Bool = true, systemStore: (any IssuerSource)? = nil,
+        policy: TrustPolicy = .ssl(host: nil), pins: PinSet = PinSet(), time: Timestamp,
+        profile: RuleProfile = .apple, maximumIntermediates: Int? = nil, requiredLeafPurpose: OID? = nil
+    ) {
+        self.anchors = anchors
+        self.anchorsOnly = anchorsOnly
+        self.systemStore = systemStore
+        self.policy = policy
+        self.pins = pins
+        self.time = time
+        self.profile = profile
+        self.maximumIntermediates = maximumIntermediates
+        self.requiredLeafPurpose = requiredLeafPurpose
+    }
+
+    /// Whether system roots are trusted as anchors in this configuration.
+    public var trustsSystemAnchors: Bool { systemStore != nil && (anchors.isEmpty || !anchorsOnly) }
+
+    /// Whether the app decides trust in a delegate (custom anchors or pins), which is what turns a
+    /// rejection into URLError -999 instead of -1202.
+    public var delegateDecides: Bool { !anchors.isEmpty || !pins.isEmpty }
+}
+
+/// A source of candidate issuers: the system trust store, in practice.
+public protocol IssuerSource: Sendable {
+    /// Certificates whose subject matches `name`.
+    func certificates(withSubject name: DistinguishedName) -> [Certificate]
+    /// Whether this exact certificate is in the source.
+    func contains(_ certificate: Certificate) -> Bool
+    /// A one-line description of where it reads from.
+    var location: String { get }
+}
