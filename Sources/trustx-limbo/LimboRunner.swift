@@ -26,7 +26,7 @@ struct LimboRunner {
         }
     }
 
-    func run(_ t: LimboTestcase) -> (result: LimboVerdict, context: String) {
+    func run(_ t: LimboTestcase, trace: Bool = false) -> (result: LimboVerdict, context: String) {
         if let crls = t.crls, !crls.isEmpty {
             return (.skipped, "CRLs are not implemented: trustx does not check revocation")
         }
@@ -80,9 +80,25 @@ struct LimboRunner {
             anchors: anchors, anchorsOnly: true, systemStore: nil, policy: policy, time: time, profile: .webpki,
             maximumIntermediates: t.max_chain_depth, requiredLeafPurpose: purpose)
         let evaluation = evaluator.evaluate(leaf: leaf, presented: intermediates, settings: settings)
+        if trace {
+            var text = "\(evaluation.candidatePaths) candidate path(s); reported path:\n"
+            for (i, cert) in evaluation.path.certificates.enumerated() { text += "  [\(i)] \(cert.subject)\n" }
+            for step in evaluation.steps {
+                text += "  \(step.id.rawValue) [\(step.certificate.map(String.init) ?? "-")] \(step.status.identifier): \(step.title) — \(step.detail)\n"
+            }
+            FileHandle.standardError.write(Data(text.utf8))
+        }
         if !evaluation.verdict.trusted {
-            let failed = evaluation.failures.map { step in
-                step.certificate.map { "[\($0)] \(step.title)" } ?? step.title
+            var failed: [String] = []
+            for step in evaluation.failures {
+                var text = step.certificate.map { "[\($0)] \(step.title)" } ?? step.title
+                switch step.finding {
+                case .nonCompliant(let detail), .duplicateExtension(let detail): text += ": \(detail)"
+                case .nameConstraintViolated(_, let reason): text += ": \(reason)"
+                default: break
+                }
+                if !failed.contains(text) { failed.append(text) }
+                if failed.count == 8 { break }
             }
             return (.failure, (notes + failed).joined(separator: "; "))
         }

@@ -11,8 +11,13 @@ if let i = arguments.firstIndex(of: "--failures") {
     showFailures = true
     arguments.remove(at: i)
 }
+var onlyID: String?
+if let i = arguments.firstIndex(of: "--id"), i + 1 < arguments.count {
+    onlyID = arguments[i + 1]
+    arguments.removeSubrange(i...(i + 1))
+}
 if arguments.contains("--help") || arguments.contains("-h") {
-    print("OVERVIEW: Runs an x509-limbo testcase file with the webpki profile.\n\n\(usage)\n\nARGUMENTS:\n  <file>      The limbo JSON file.\n\nOPTIONS:\n  --failures  Print each mismatching testcase to standard error.\n  -h, --help  Show help information.")
+    print("OVERVIEW: Runs an x509-limbo testcase file with the webpki profile.\n\n\(usage)\n\nARGUMENTS:\n  <file>      The limbo JSON file.\n\nOPTIONS:\n  --failures  Print each mismatching testcase to standard error.\n  --id <id>   Run only this testcase and print every step to standard error.\n  -h, --help  Show help information.")
     exit(0)
 }
 guard arguments.count == 1 else {
@@ -41,8 +46,8 @@ var results: [LimboResult] = []
 var tally = Tally()
 var failureReport = ""
 let started = Date()
-for testcase in limbo.testcases {
-    let outcome = runner.run(testcase)
+for testcase in limbo.testcases where onlyID == nil || testcase.id == onlyID {
+    let outcome = runner.run(testcase, trace: onlyID != nil)
     results.append(LimboResult(id: testcase.id, actual_result: outcome.result.rawValue, context: outcome.context))
     tally.add(expected: testcase.expected_result, actual: outcome.result)
     if showFailures, outcome.result != .skipped, outcome.result.rawValue != testcase.expected_result {
