@@ -16,14 +16,14 @@ enum ExtendedKeyUsageCheck: PathCheck {
         if subscriber, let eku = leaf.extendedKeyUsage, eku.contains(.anyExtendedKeyUsage) {
             // CA/Browser Forum BR 7.1.2.7.10 (subscriber extKeyUsage): "anyExtendedKeyUsage MUST
             // NOT" be present.
-            steps.append(Step(.extendedKeyUsage, 0, .failed, .ekuLacks(purpose: purpose.name + " without anyExtendedKeyUsage (CA/Browser Forum BR 7.1.2.7.10)", present: names)))
+            steps.append(Step(.extendedKeyUsage, 0, .failed, .nonCompliant(detail: "subscriber extKeyUsage (\(names.joined(separator: ", "))) contains anyExtendedKeyUsage (CA/Browser Forum BR 7.1.2.7.10)")))
         } else if subscriber, leaf.extension(.extKeyUsage)?.critical == true {
             // CA/Browser Forum BR 7.1.2.7.6 (subscriber extensions): extKeyUsage "MUST" be present,
             // critical "N".
-            steps.append(Step(.extendedKeyUsage, 0, .failed, .ekuLacks(purpose: purpose.name + " in a non-critical extKeyUsage (CA/Browser Forum BR 7.1.2.7.6)", present: names)))
+            steps.append(Step(.extendedKeyUsage, 0, .failed, .nonCompliant(detail: "subscriber extKeyUsage is marked critical (CA/Browser Forum BR 7.1.2.7.6)")))
         } else if subscriber, leaf.extendedKeyUsage == nil {
             // CA/Browser Forum BR 7.1.2.7.6 (subscriber extensions): extKeyUsage "MUST" be present.
-            steps.append(Step(.extendedKeyUsage, 0, .failed, .ekuMissingRequired(anchorClass: c.ruleClass)))
+            steps.append(Step(.extendedKeyUsage, 0, .failed, .nonCompliant(detail: "subscriber certificate has no extKeyUsage (CA/Browser Forum BR 7.1.2.7.6)")))
         } else if let eku = leaf.extendedKeyUsage {
             if eku.contains(purpose) {
                 steps.append(Step(.extendedKeyUsage, 0, .passed, .ekuServerAuth))
@@ -38,7 +38,7 @@ enum ExtendedKeyUsageCheck: PathCheck {
             // RFC 5280 4.2.1.12: without the extension the key is not restricted.
             steps.append(Step(.extendedKeyUsage, 0, .passed, .ekuAbsentAllowed))
         } else if c.ruleClass == .system || leaf.notBefore > customAnchorEKUCutoff {
-            steps.append(Step(.extendedKeyUsage, 0, .failed, .ekuMissingRequired(anchorClass: c.ruleClass)))
+            steps.append(Step(.extendedKeyUsage, 0, .failed, .nonCompliant(detail: "subscriber certificate has no extKeyUsage (CA/Browser Forum BR 7.1.2.7.6)")))
         } else {
             steps.append(Step(.extendedKeyUsage, 0, .passed, .ekuAbsentAllowed))
         }
@@ -46,8 +46,7 @@ enum ExtendedKeyUsageCheck: PathCheck {
         if c.webpki, c.count > 1, c.isAnchor(c.count - 1), c.certificates[c.count - 1].isSelfIssued,
             let eku = c.certificates[c.count - 1].extendedKeyUsage
         {
-            steps.append(Step(.extendedKeyUsage, c.count - 1, .failed,
-                .caEKULacks(purpose: "no extKeyUsage on a root (CA/Browser Forum BR 7.1.2.1.2)", present: eku.map(\.name))))
+            steps.append(Step(.extendedKeyUsage, c.count - 1, .failed, .nonCompliant(detail: "root certificate carries extKeyUsage (\(eku.map(\.name).joined(separator: ", "))) (CA/Browser Forum BR 7.1.2.1.2)")))
         }
         // An intermediate's EKU, when present, constrains what it may issue.
         for i in 1..<c.count where !c.isAnchor(i) {
