@@ -1,11 +1,13 @@
 import Foundation
 import TrustCore
 
-/// Maps one x509-limbo testcase onto trustx settings and evaluates it with the `webpki` profile.
+/// Maps one x509-limbo testcase onto trustx settings and evaluates it (the `webpki` profile by default).
 struct LimboRunner {
     static let version = "0.1.0"
 
     let evaluator = Evaluator()
+    /// The rule profile (webpki for conformance runs; apple to compare engine versions).
+    let profile: RuleProfile
     let now = Timestamp(secondsSinceEpoch: Int64(Date().timeIntervalSince1970))
 
     /// limbo's KnownEKUs, by name.
@@ -77,7 +79,7 @@ struct LimboRunner {
         }
 
         let settings = TrustSettings(
-            anchors: anchors, anchorsOnly: true, systemStore: nil, policy: policy, time: time, profile: .webpki,
+            anchors: anchors, anchorsOnly: true, systemStore: nil, policy: policy, time: time, profile: profile,
             maximumIntermediates: t.max_chain_depth, requiredLeafPurpose: purpose)
         let evaluation = evaluator.evaluate(leaf: leaf, presented: intermediates, settings: settings)
         if trace {
@@ -100,7 +102,8 @@ struct LimboRunner {
                 if !failed.contains(text) { failed.append(text) }
                 if failed.count == 8 { break }
             }
-            return (.failure, (notes + failed).joined(separator: "; "))
+            let code = "\(evaluation.verdict.osstatusName) (\(evaluation.verdict.osstatus))"
+            return (.failure, ([code] + notes + failed).joined(separator: "; "))
         }
         // limbo's key_usage: the leaf's keyUsage, when present, must assert each listed bit.
         if let required = t.key_usage, !required.isEmpty, let ku = leaf.keyUsage {

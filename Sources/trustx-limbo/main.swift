@@ -3,7 +3,7 @@
 import Foundation
 import TrustCore
 
-let usage = "USAGE: trustx-limbo <file> [--failures]"
+let usage = "USAGE: trustx-limbo <file> [--failures] [--id <id>] [--profile <profile>]"
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var showFailures = false
@@ -11,13 +11,22 @@ if let i = arguments.firstIndex(of: "--failures") {
     showFailures = true
     arguments.remove(at: i)
 }
+var profile = RuleProfile.webpki
+if let i = arguments.firstIndex(of: "--profile"), i + 1 < arguments.count {
+    guard let p = RuleProfile(rawValue: arguments[i + 1]) else {
+        FileHandle.standardError.write(Data("Error: unknown profile \(arguments[i + 1]) (apple or webpki).\n\(usage)\nSee 'trustx-limbo --help' for more information.\n".utf8))
+        exit(64)
+    }
+    profile = p
+    arguments.removeSubrange(i...(i + 1))
+}
 var onlyID: String?
 if let i = arguments.firstIndex(of: "--id"), i + 1 < arguments.count {
     onlyID = arguments[i + 1]
     arguments.removeSubrange(i...(i + 1))
 }
 if arguments.contains("--help") || arguments.contains("-h") {
-    print("OVERVIEW: Runs an x509-limbo testcase file with the webpki profile.\n\n\(usage)\n\nARGUMENTS:\n  <file>      The limbo JSON file.\n\nOPTIONS:\n  --failures  Print each mismatching testcase to standard error.\n  --id <id>   Run only this testcase and print every step to standard error.\n  -h, --help  Show help information.")
+    print("OVERVIEW: Runs an x509-limbo testcase file with the webpki profile.\n\n\(usage)\n\nARGUMENTS:\n  <file>      The limbo JSON file.\n\nOPTIONS:\n  --failures  Print each mismatching testcase to standard error.\n  --id <id>   Run only this testcase and print every step to standard error.\n  --profile <profile>\n              The rule profile: apple or webpki. (default: webpki)\n  -h, --help  Show help information.")
     exit(0)
 }
 guard arguments.count == 1 else {
@@ -41,7 +50,7 @@ do {
     exit(65)
 }
 
-let runner = LimboRunner()
+let runner = LimboRunner(profile: profile)
 var results: [LimboResult] = []
 var tally = Tally()
 var failureReport = ""
