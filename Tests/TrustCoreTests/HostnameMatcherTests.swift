@@ -423,37 +423,12 @@ final class HostnameMatcherTests: XCTestCase {
             PublicSuffixList.punycodeEncode("他们为什么不说中文".unicodeScalars.map(\.value)), "ihqwcrb4cv8a8dqg056pqjye")
     }
 
-    // MARK: Cost
-
-    func testLoadingTheListAndMatchingAreCheap() throws {
-        var start = timespec()
-        var stop = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &start)
+    func testTheSystemListLoadsItsICANNRules() throws {
         let list = try XCTUnwrap(PublicSuffixList(path: PublicSuffixList.defaultPath))
-        clock_gettime(CLOCK_MONOTONIC, &stop)
-        let loadMicros = Double(stop.tv_sec - start.tv_sec) * 1e6 + Double(stop.tv_nsec - start.tv_nsec) / 1e3
+        // Debian's list holds several thousand ICANN rules; a parse that drops sections would not.
         XCTAssertGreaterThan(list.ruleCount, 5000)
-
-        let names = ["www.apple.com", "apple.com", "*.icloud.com", "*.test.apple.com"]
-        let iterations = 5_000
-        var matched = 0
-        clock_gettime(CLOCK_MONOTONIC, &start)
-        for _ in 0..<iterations {
-            if HostnameMatcher.match(
-                host: "good.test.apple.com", dnsNames: names, ipAddresses: [], commonNames: ["www.apple.com"],
-                rules: .apple, publicSuffixes: list
-            ).matched {
-                matched += 1
-            }
-        }
-        clock_gettime(CLOCK_MONOTONIC, &stop)
-        let matchNanos = (Double(stop.tv_sec - start.tv_sec) * 1e9 + Double(stop.tv_nsec - start.tv_nsec)) / Double(iterations)
-        XCTAssertEqual(matched, iterations)
-        print("PSL load: \(Int(loadMicros)) us, \(list.ruleCount) rules; wildcard match: \(Int(matchNanos)) ns")
-        // Only catches pathological regressions: debug builds on a shared machine are 50 to 100
-        // times slower than release (release: about 3 ms to load, well under 1 us per match).
-        XCTAssertLessThan(loadMicros, 1_000_000)
-        XCTAssertLessThan(matchNanos, 250_000)
+        XCTAssertTrue(list.isPublicSuffix("co.uk"))
+        XCTAssertFalse(list.isPublicSuffix("example.co.uk"))
     }
 }
 

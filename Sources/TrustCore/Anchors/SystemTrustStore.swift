@@ -740,3 +740,5 @@ public final class SystemTrustStore: Sendable {
         }
     }
 }
+
+extension SystemTrustStore: IssuerSource {}
