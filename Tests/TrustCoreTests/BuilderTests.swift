@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import XCTest
 
 @testable import TrustCore
@@ -191,5 +193,45 @@ final class BuilderTests: XCTestCase {
         XCTAssertEqual(v6[17], 0)
         XCTAssertThrowsError(try GeneralName.ipSubnet("10.0.0.0/33"))
         XCTAssertThrowsError(try GeneralName.ip("not-an-ip"))
+    }
+
+    func testOneKeyPairSignsFromManyThreadsAtOnce() throws {
+        // KeyPair is Sendable: concurrent signing must be safe and every signature valid.
+        let key = try KeyPair.generate(.ecP256)
+        let root = try TestPKI.root(key: key)
+        let builder = TestPKI.leafBuilder(TestPKI.host, key: key, notBefore: TestPKI.now, lifetime: .days(10)) { _ in }
+        let results = Mutex<[SignatureCheckResult]>([])
+        DispatchQueue.concurrentPerform(iterations: 32) { _ in
+            let outcome: SignatureCheckResult
+            if let cert = try? builder.sign(issuerKey: key, issuer: root.certificate) {
+                outcome = SignatureVerifier.verify(cert, signedBy: root.certificate.publicKey)
+            } else {
+                outcome = .unsupported("signing failed")
+            }
+            results.withLock { $0.append(outcome) }
+        }
+        XCTAssertEqual(results.withLock { $0 }, [SignatureCheckResult](repeating: .valid, count: 32))
+    }
+
+    func testMultiValuedRDNsAreWrittenAsOneSet() throws {
+        let key = try KeyPair.generate(.ecP256)
+        let name = NameBuilder(rdns: [[.country("US")], [.organization("Acme"), .organizationalUnit("Ops")], [.commonName("x")]])
+        let cert = try CertificateBuilder(subject: name, publicKey: key, notBefore: TestPKI.now,
+            notAfter: TestPKI.now + .days(1)).selfSign(key: key)
+        XCTAssertEqual(cert.subject.rdns.count, 3)
+        XCTAssertEqual(cert.subject.rdns[1].count, 2)
+        XCTAssertTrue(cert.isSelfIssued)
+    }
+
+    func testEveryGeneralNameTypeRoundTripsThroughTheDecoder() throws {
+        let dirName = try TestPKI.root("Directory").certificate.subject
+        let names: [GeneralName] = [
+            .otherName(type: OID(dotted: "1.3.6.1.4.1.311.20.2.3")!, value: DERWriter.encode { $0.utf8String("u@example.com") }),
+            .rfc822Name("x@example.com"), .dnsName("a.example.com"), .directoryName(dirName),
+            .uri("https://example.com/"), .ipAddress([192, 0, 2, 1]), .registeredID(OID(dotted: "1.2.3.4")!),
+        ]
+        let leaf = try TestPKI.selfSignedLeaf { $0.subjectAltNames = .init(names) }
+        XCTAssertEqual(leaf.certificate.subjectAltNames, names)
+        XCTAssertEqual(leaf.certificate.complianceIssues, [])
     }
 }

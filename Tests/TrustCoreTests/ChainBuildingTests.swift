@@ -176,6 +176,92 @@ final class ChainBuildingTests: XCTestCase {
         XCTAssertLessThanOrEqual(e.path.certificates.count, 3)
     }
 
+    // MARK: - Choosing among candidate paths (apple-trust.md 3: the best failed path)
+
+    /// Two intermediates with one name and one key (so both verify the leaf) but different issuers.
+    private func twin(_ issuer: Issued, key: KeyPair, notBefore: Timestamp = TestPKI.now - .days(180),
+        notAfter: Timestamp = TestPKI.now + .days(1825)) throws -> Certificate
+    {
+        try TestPKI.intermediate("Shared Intermediate", issuer: issuer, key: key, notBefore: notBefore,
+            notAfter: notAfter).certificate
+    }
+
+    func testBestFailedPathPrefersOneEndingSelfSignedOverAMissingIssuer() throws {
+        let key = try KeyPair.generate(.ecP256)
+        let untrustedRoot = try TestPKI.root("Untrusted Root")
+        let ghost = try TestPKI.root("Ghost Root")
+        let viaGhost = try twin(ghost, key: key)
+        let viaRoot = try twin(untrustedRoot, key: key)
+        let leaf = try TestPKI.leaf(issuer: Issued(certificate: viaRoot, key: key))
+        let e = try evaluate([leaf.certificate, viaGhost, viaRoot, untrustedRoot.certificate], TestPKI.ssl())
+        XCTAssertEqual(e.path.certificates, [leaf.certificate, viaRoot, untrustedRoot.certificate])
+        XCTAssertEqual(e.failureSummaries, ["anchor@2:failed(-67843)"])
+        XCTAssertEqual(e.verdict.osstatus, -67843)
+        XCTAssertEqual(e.candidatePaths, 2)
+    }
+
+    func testBestFailedPathPrefersAnAnchoredPathEvenWithBadDates() throws {
+        let key = try KeyPair.generate(.ecP256)
+        let anchor = try TestPKI.root("Anchor Root")
+        let untrustedRoot = try TestPKI.root("Untrusted Root")
+        let expiredUnderAnchor = try twin(anchor, key: key, notBefore: TestPKI.now - .days(800),
+            notAfter: TestPKI.now - .days(1))
+        let viaUntrusted = try twin(untrustedRoot, key: key)
+        let leaf = try TestPKI.leaf(issuer: Issued(certificate: viaUntrusted, key: key))
+        let e = try evaluate([leaf.certificate, viaUntrusted, untrustedRoot.certificate, expiredUnderAnchor],
+            TestPKI.ssl(anchors: [anchor.certificate]))
+        XCTAssertEqual(e.path.certificates, [leaf.certificate, expiredUnderAnchor, anchor.certificate])
+        XCTAssertEqual(e.failureSummaries, ["validity@1:failed(-67818)"])
+        assertVerdict(e, trusted: false, osstatus: -67818, urlError: -999)
+    }
+
+    func testBestFailedPathPrefersValidDatesAmongUnanchoredPaths() throws {
+        let key = try KeyPair.generate(.ecP256)
+        let rootA = try TestPKI.root("Root A")
+        let rootB = try TestPKI.root("Root B")
+        let expired = try twin(rootA, key: key, notBefore: TestPKI.now - .days(800), notAfter: TestPKI.now - .days(1))
+        let valid = try twin(rootB, key: key)
+        let leaf = try TestPKI.leaf(issuer: Issued(certificate: valid, key: key))
+        let e = try evaluate([leaf.certificate, expired, rootA.certificate, valid, rootB.certificate], TestPKI.ssl())
+        XCTAssertEqual(e.path.certificates, [leaf.certificate, valid, rootB.certificate])
+        XCTAssertEqual(e.failureSummaries, ["anchor@2:failed(-67843)"])
+    }
+
+    func testReissuedIntermediateWithValidDatesIsUsedWhenTheExpiredOneIsPresentedFirst() throws {
+        let key = try KeyPair.generate(.ecP256)
+        let root = try TestPKI.root()
+        let expired = try twin(root, key: key, notBefore: TestPKI.now - .days(800), notAfter: TestPKI.now - .days(1))
+        let renewed = try twin(root, key: key)
+        let leaf = try TestPKI.leaf(issuer: Issued(certificate: renewed, key: key))
+        let e = try evaluate([leaf.certificate, expired, renewed], TestPKI.ssl(anchors: [root.certificate]))
+        XCTAssertEqual(e.path.certificates, [leaf.certificate, renewed, root.certificate])
+        assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
+    }
+
+    func testCrossSignedIntermediateReachesTheTrustedRootDirectly() throws {
+        // New root X is cross-signed by old root Y; the server sends the cross certificate.
+        let newRoot = try TestPKI.root("New Root")
+        let oldRoot = try TestPKI.root("Old Root")
+        let cross = try TestPKI.intermediate("New Root", issuer: oldRoot, key: newRoot.key).certificate
+        let int = try TestPKI.intermediate(issuer: newRoot)
+        let leaf = try TestPKI.leaf(issuer: int)
+        let presented = [leaf.certificate, int.certificate, cross]
+        let toNew = try evaluate(presented, TestPKI.ssl(anchors: [newRoot.certificate]))
+        XCTAssertEqual(toNew.path.certificates, [leaf.certificate, int.certificate, newRoot.certificate])
+        assertVerdict(toNew, trusted: true, osstatus: 0, urlError: nil)
+        let toOld = try evaluate(presented, TestPKI.ssl(anchors: [oldRoot.certificate]))
+        XCTAssertEqual(toOld.path.certificates, [leaf.certificate, int.certificate, cross, oldRoot.certificate])
+        assertVerdict(toOld, trusted: true, osstatus: 0, urlError: nil)
+    }
+
+    func testLeafThatIsItselfACustomAnchorIsTrustedAlone() throws {
+        // "Any certificate in the custom anchors is an anchor, self-signed or not."
+        let c = try TestPKI.chain()
+        let e = try evaluate(c.presented, TestPKI.ssl(anchors: [c.leaf.certificate]))
+        XCTAssertEqual(e.path.certificates, [c.leaf.certificate])
+        assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
+    }
+
     func testEmptyChainHasNoEvaluation() {
         XCTAssertNil(sharedEvaluator.evaluate(chain: [], settings: TestPKI.ssl()))
     }
