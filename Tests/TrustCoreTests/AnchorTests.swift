@@ -25,13 +25,15 @@ final class AnchorTests: XCTestCase {
     func testSelfSignedLeafSetAsAnchorIsTrusted() throws {
         let leaf = try TestPKI.selfSignedLeaf()
         let e = try evaluate([leaf.certificate], TestPKI.ssl(anchors: [leaf.certificate]))
-        XCTAssertEqual(e.stepSummaries, [
-            "chain@-:passed", "signature@0:not-applicable", "anchor@0:passed",
-            "validity@0:passed", "basic-constraints@0:not-applicable", "key-usage@0:passed",
-            "extended-key-usage@0:passed", "name-constraints@-:not-applicable",
-            "critical-extensions@0:passed", "compliance@0:passed", "hostname@0:passed", "key-size@0:passed",
-            "signature-algorithm@0:passed", "validity-period-maximum@0:passed", "pin@-:not-applicable",
-        ])
+        XCTAssertEqual(
+            e.stepSummaries,
+            [
+                "chain@-:passed", "signature@0:not-applicable", "anchor@0:passed",
+                "validity@0:passed", "basic-constraints@0:not-applicable", "key-usage@0:passed",
+                "extended-key-usage@0:passed", "name-constraints@-:not-applicable",
+                "critical-extensions@0:passed", "compliance@0:passed", "hostname@0:passed", "key-size@0:passed",
+                "signature-algorithm@0:passed", "validity-period-maximum@0:passed", "pin@-:not-applicable",
+            ])
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
     }
 
@@ -84,7 +86,8 @@ final class AnchorTests: XCTestCase {
         let leaf = try TestPKI.leaf(issuer: root, notBefore: TestPKI.date(2019, 6, 1), lifetime: .days(1000)) {
             $0.extendedKeyUsage = nil
         }
-        let e = try evaluate([leaf.certificate], TestPKI.ssl(anchors: [root.certificate], time: TestPKI.date(2020, 1, 1)))
+        let e = try evaluate(
+            [leaf.certificate], TestPKI.ssl(anchors: [root.certificate], time: TestPKI.date(2020, 1, 1)))
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
         XCTAssertEqual(e.step(.extendedKeyUsage, 0)?.status, .passed)
         XCTAssertEqual(e.step(.validityPeriodMaximum, 0)?.status, .notApplicable)
@@ -96,7 +99,8 @@ final class AnchorTests: XCTestCase {
         let cutoff = TestPKI.date(2019, 6, 30, hour: 23)
         for (notBefore, passes) in [(cutoff, true), (cutoff + .seconds(1), false)] {
             let leaf = try TestPKI.leaf(issuer: root, notBefore: notBefore) { $0.extendedKeyUsage = nil }
-            let e = try evaluate([leaf.certificate],
+            let e = try evaluate(
+                [leaf.certificate],
                 TestPKI.ssl(anchors: [root.certificate], time: TestPKI.date(2020, 1, 1)))
             XCTAssertEqual(e.step(.extendedKeyUsage, 0)?.status, passes ? .passed : .failed, "\(notBefore)")
         }
@@ -148,7 +152,8 @@ final class AnchorTests: XCTestCase {
     func testAnchorCertificatesOnlyFalseAddsTheSystemRootsBack() throws {
         let c = try TestPKI.chain()
         let other = try TestPKI.root("App Root")
-        let e = try evaluate(c.presented,
+        let e = try evaluate(
+            c.presented,
             TestPKI.ssl(anchors: [other.certificate], system: [c.root.certificate], anchorsOnly: false))
         XCTAssertEqual(e.path.anchorClass, .system)
         XCTAssertEqual(e.step(.anchor, 2)?.status, .passed)
@@ -166,7 +171,8 @@ final class AnchorTests: XCTestCase {
     func testSystemAnchoredLeafIssuedBeforeJuly2019StillNeedsEKU() throws {
         let root = try TestPKI.root(notBefore: TestPKI.date(2018, 1, 1), notAfter: TestPKI.date(2030, 1, 1))
         let leaf = try TestPKI.leaf(issuer: root, notBefore: TestPKI.date(2019, 1, 1)) { $0.extendedKeyUsage = nil }
-        let e = try evaluate([leaf.certificate], TestPKI.ssl(system: [root.certificate], time: TestPKI.date(2019, 6, 1)))
+        let e = try evaluate(
+            [leaf.certificate], TestPKI.ssl(system: [root.certificate], time: TestPKI.date(2019, 6, 1)))
         XCTAssertEqual(e.step(.extendedKeyUsage, 0)?.status, .failed)
     }
 

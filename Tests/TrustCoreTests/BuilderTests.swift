@@ -45,12 +45,15 @@ final class BuilderTests: XCTestCase {
     func testTimesUseUTCTimeThrough2049AndGeneralizedTimeFrom2050() {
         let last = TestPKI.date(2049, 12, 31) + .hours(23) + .seconds(3599)
         XCTAssertEqual(DERWriter.encode { $0.time(last) }, [0x17, 13] + Array("491231235959Z".utf8))
-        XCTAssertEqual(DERWriter.encode { $0.time(TestPKI.date(2050, 1, 1)) }, [0x18, 15] + Array("20500101000000Z".utf8))
-        XCTAssertEqual(DERWriter.encode { $0.time(TestPKI.date(1999, 2, 3)) }, [0x17, 13] + Array("990203000000Z".utf8))
+        XCTAssertEqual(
+            DERWriter.encode { $0.time(TestPKI.date(2050, 1, 1)) }, [0x18, 15] + Array("20500101000000Z".utf8))
+        XCTAssertEqual(
+            DERWriter.encode { $0.time(TestPKI.date(1999, 2, 3)) }, [0x17, 13] + Array("990203000000Z".utf8))
     }
 
     func testSetOfSortsItsElements() {
-        XCTAssertEqual(DERWriter.encode { $0.setOf([[0x02, 0x01, 0x05], [0x02, 0x01, 0x01]]) },
+        XCTAssertEqual(
+            DERWriter.encode { $0.setOf([[0x02, 0x01, 0x05], [0x02, 0x01, 0x01]]) },
             [0x31, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x05])
     }
 
@@ -62,8 +65,9 @@ final class BuilderTests: XCTestCase {
         let root = try dir.writePEM("root.pem", [chain.root.certificate])
         let int = try dir.writePEM("int.pem", [chain.intermediate.certificate])
         let leaf = try dir.writePEM("leaf.pem", [chain.leaf.certificate])
-        let out = try Shell.output("openssl verify -x509_strict -purpose sslserver -verify_hostname www.example.com "
-            + "-attime \(TestPKI.now.secondsSinceEpoch) -CAfile \(root) -untrusted \(int) \(leaf)")
+        let out = try Shell.output(
+            "openssl verify -x509_strict -purpose sslserver -verify_hostname www.example.com "
+                + "-attime \(TestPKI.now.secondsSinceEpoch) -CAfile \(root) -untrusted \(int) \(leaf)")
         XCTAssertEqual(out, "\(leaf): OK\n")
     }
 
@@ -74,9 +78,12 @@ final class BuilderTests: XCTestCase {
             let key = try TestPKI.sharedKey(kind)
             let root = try TestPKI.root("Root \(kind)", key: key)
             let leaf = try TestPKI.leaf(issuer: root)
-            XCTAssertEqual(root.certificate.signatureAlgorithm.oid, SignatureAlgorithm.standard(for: kind).oid, "\(kind)")
-            XCTAssertEqual(leaf.certificate.signatureAlgorithm.oid, SignatureAlgorithm.standard(for: kind).oid, "\(kind)")
-            XCTAssertEqual(SignatureVerifier.verify(leaf.certificate, signedBy: root.certificate.publicKey), .valid, "\(kind)")
+            XCTAssertEqual(
+                root.certificate.signatureAlgorithm.oid, SignatureAlgorithm.standard(for: kind).oid, "\(kind)")
+            XCTAssertEqual(
+                leaf.certificate.signatureAlgorithm.oid, SignatureAlgorithm.standard(for: kind).oid, "\(kind)")
+            XCTAssertEqual(
+                SignatureVerifier.verify(leaf.certificate, signedBy: root.certificate.publicKey), .valid, "\(kind)")
             XCTAssertEqual(root.certificate.publicKey.der, key.spkiDER, "\(kind)")
             let r = try dir.writePEM("root.pem", [root.certificate])
             let l = try dir.writePEM("leaf.pem", [leaf.certificate])
@@ -88,20 +95,23 @@ final class BuilderTests: XCTestCase {
     func testWeakSignatureAlgorithmsAreWrittenAsRequestedAndVerify() throws {
         let rsa = try TestPKI.sharedKey(.rsa(bits: 2048))
         let ec = try KeyPair.generate(.ecP256)
-        for (algorithm, key) in [(SignatureAlgorithm.sha1WithRSA, rsa), (.md5WithRSA, rsa), (.ecdsaWithSHA1, ec),
-            (.sha384WithRSA, rsa), (.sha512WithRSA, rsa), (.ecdsaWithSHA384, ec), (.ecdsaWithSHA512, ec)]
-        {
+        for (algorithm, key) in [
+            (SignatureAlgorithm.sha1WithRSA, rsa), (.md5WithRSA, rsa), (.ecdsaWithSHA1, ec),
+            (.sha384WithRSA, rsa), (.sha512WithRSA, rsa), (.ecdsaWithSHA384, ec), (.ecdsaWithSHA512, ec),
+        ] {
             let root = try TestPKI.root(key: key) { $0.signatureAlgorithm = algorithm }
             XCTAssertEqual(root.certificate.signatureAlgorithm.oid, algorithm.oid)
             XCTAssertEqual(root.certificate.signatureAlgorithm.der, algorithm.der)
-            XCTAssertEqual(SignatureVerifier.verify(root.certificate, signedBy: root.certificate.publicKey), .valid,
+            XCTAssertEqual(
+                SignatureVerifier.verify(root.certificate, signedBy: root.certificate.publicKey), .valid,
                 "\(algorithm)")
         }
     }
 
     func testSigningWithAnAlgorithmThatDoesNotFitTheKeyThrows() throws {
         let key = try KeyPair.generate(.ecP256)
-        var b = CertificateBuilder(subject: NameBuilder(commonName: "x"), publicKey: key, notBefore: TestPKI.now,
+        var b = CertificateBuilder(
+            subject: NameBuilder(commonName: "x"), publicKey: key, notBefore: TestPKI.now,
             notAfter: TestPKI.now + .days(1))
         b.signatureAlgorithm = .sha256WithRSA
         XCTAssertThrowsError(try b.selfSign(key: key)) { error in
@@ -132,8 +142,10 @@ final class BuilderTests: XCTestCase {
         let key = try KeyPair.generate(.ecP256)
         let dir = try TemporaryDirectory()
         let keyFile = try dir.write("key.pem", key.privateKeyPEM())
-        let out = try Shell.output("openssl req -x509 -new -key \(keyFile) -subj /CN=x -days 1 -outform DER | base64 -w0")
-        let theirs = try Certificate(der: try XCTUnwrap(Base64.decode(out.trimmingCharacters(in: .whitespacesAndNewlines))))
+        let out = try Shell.output(
+            "openssl req -x509 -new -key \(keyFile) -subj /CN=x -days 1 -outform DER | base64 -w0")
+        let theirs = try Certificate(
+            der: try XCTUnwrap(Base64.decode(out.trimmingCharacters(in: .whitespacesAndNewlines))))
         XCTAssertEqual(theirs.subjectKeyIdentifier, key.keyIdentifier)
         let ours = try TestPKI.root(key: key)
         XCTAssertEqual(ours.certificate.subjectKeyIdentifier, key.keyIdentifier)
@@ -177,8 +189,10 @@ final class BuilderTests: XCTestCase {
 
     func testNameBuilderAcceptsShortNamesAndDottedOIDs() throws {
         let name = try XCTUnwrap(NameBuilder(pairs: [("C", "US"), ("O", "Acme"), ("2.5.4.11", "Ops"), ("CN", "host")]))
-        let cert = try CertificateBuilder(subject: name, publicKey: KeyPair.generate(.ecP256),
-            notBefore: TestPKI.now, notAfter: TestPKI.now + .days(1)).selfSign(key: KeyPair.generate(.ecP256))
+        let cert = try CertificateBuilder(
+            subject: name, publicKey: KeyPair.generate(.ecP256),
+            notBefore: TestPKI.now, notAfter: TestPKI.now + .days(1)
+        ).selfSign(key: KeyPair.generate(.ecP256))
         XCTAssertEqual(cert.subject.description, "C=US, O=Acme, OU=Ops, CN=host")
         XCTAssertEqual(cert.subject.attributes.first?.valueTag, 0x13, "countryName is a PrintableString")
         XCTAssertNil(NameBuilder(pairs: [("Nonsense", "x")]))
@@ -215,9 +229,13 @@ final class BuilderTests: XCTestCase {
 
     func testMultiValuedRDNsAreWrittenAsOneSet() throws {
         let key = try KeyPair.generate(.ecP256)
-        let name = NameBuilder(rdns: [[.country("US")], [.organization("Acme"), .organizationalUnit("Ops")], [.commonName("x")]])
-        let cert = try CertificateBuilder(subject: name, publicKey: key, notBefore: TestPKI.now,
-            notAfter: TestPKI.now + .days(1)).selfSign(key: key)
+        let name = NameBuilder(rdns: [
+            [.country("US")], [.organization("Acme"), .organizationalUnit("Ops")], [.commonName("x")],
+        ])
+        let cert = try CertificateBuilder(
+            subject: name, publicKey: key, notBefore: TestPKI.now,
+            notAfter: TestPKI.now + .days(1)
+        ).selfSign(key: key)
         XCTAssertEqual(cert.subject.rdns.count, 3)
         XCTAssertEqual(cert.subject.rdns[1].count, 2)
         XCTAssertTrue(cert.isSelfIssued)
@@ -226,7 +244,9 @@ final class BuilderTests: XCTestCase {
     func testEveryGeneralNameTypeRoundTripsThroughTheDecoder() throws {
         let dirName = try TestPKI.root("Directory").certificate.subject
         let names: [GeneralName] = [
-            .otherName(type: OID(dotted: "1.3.6.1.4.1.311.20.2.3")!, value: DERWriter.encode { $0.utf8String("u@example.com") }),
+            .otherName(
+                type: OID(dotted: "1.3.6.1.4.1.311.20.2.3")!, value: DERWriter.encode { $0.utf8String("u@example.com") }
+            ),
             .rfc822Name("x@example.com"), .dnsName("a.example.com"), .directoryName(dirName),
             .uri("https://example.com/"), .ipAddress([192, 0, 2, 1]), .registeredID(OID(dotted: "1.2.3.4")!),
         ]

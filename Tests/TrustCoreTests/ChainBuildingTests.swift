@@ -7,24 +7,26 @@ final class ChainBuildingTests: XCTestCase {
     func testCompleteChainToACustomAnchorIsTrustedWithEveryStepReported() throws {
         let c = try TestPKI.chain()
         let e = try evaluate(c.presented, TestPKI.ssl(anchors: [c.root.certificate]))
-        XCTAssertEqual(e.stepSummaries, [
-            "chain@-:passed",
-            "signature@0:passed", "signature@1:passed", "signature@2:not-applicable",
-            "anchor@2:passed",
-            "validity@0:passed", "validity@1:passed", "validity@2:passed",
-            "basic-constraints@0:not-applicable", "basic-constraints@1:passed", "basic-constraints@2:passed",
-            "key-usage@0:passed", "key-usage@1:passed", "key-usage@2:passed",
-            "extended-key-usage@0:passed",
-            "name-constraints@-:not-applicable",
-            "critical-extensions@0:passed", "compliance@0:passed",
-            "critical-extensions@1:passed", "compliance@1:passed",
-            "critical-extensions@2:passed", "compliance@2:passed",
-            "hostname@0:passed",
-            "key-size@0:passed", "key-size@1:passed", "key-size@2:passed",
-            "signature-algorithm@0:passed", "signature-algorithm@1:passed", "signature-algorithm@2:passed",
-            "validity-period-maximum@0:passed",
-            "pin@-:not-applicable",
-        ])
+        XCTAssertEqual(
+            e.stepSummaries,
+            [
+                "chain@-:passed",
+                "signature@0:passed", "signature@1:passed", "signature@2:not-applicable",
+                "anchor@2:passed",
+                "validity@0:passed", "validity@1:passed", "validity@2:passed",
+                "basic-constraints@0:not-applicable", "basic-constraints@1:passed", "basic-constraints@2:passed",
+                "key-usage@0:passed", "key-usage@1:passed", "key-usage@2:passed",
+                "extended-key-usage@0:passed",
+                "name-constraints@-:not-applicable",
+                "critical-extensions@0:passed", "compliance@0:passed",
+                "critical-extensions@1:passed", "compliance@1:passed",
+                "critical-extensions@2:passed", "compliance@2:passed",
+                "hostname@0:passed",
+                "key-size@0:passed", "key-size@1:passed", "key-size@2:passed",
+                "signature-algorithm@0:passed", "signature-algorithm@1:passed", "signature-algorithm@2:passed",
+                "validity-period-maximum@0:passed",
+                "pin@-:not-applicable",
+            ])
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil, resultType: .unspecified)
         XCTAssertEqual(e.pathNames, ["www.example.com", "Test Intermediate", "Test Root"])
         XCTAssertEqual(e.path.sources, [.presented, .presented, .anchor])
@@ -59,8 +61,10 @@ final class ChainBuildingTests: XCTestCase {
     func testExtraAndDuplicateCertificatesAreIgnored() throws {
         let c = try TestPKI.chain()
         let stranger = try TestPKI.root("Unrelated Root").certificate
-        let chain = [c.leaf.certificate, stranger, c.intermediate.certificate, c.intermediate.certificate,
-            c.leaf.certificate, c.root.certificate]
+        let chain = [
+            c.leaf.certificate, stranger, c.intermediate.certificate, c.intermediate.certificate,
+            c.leaf.certificate, c.root.certificate,
+        ]
         let e = try evaluate(chain, TestPKI.ssl(anchors: [c.root.certificate]))
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
         XCTAssertEqual(e.pathNames, ["www.example.com", "Test Intermediate", "Test Root"])
@@ -110,9 +114,11 @@ final class ChainBuildingTests: XCTestCase {
 
     func testIntermediateSignedByTheWrongKeyStopsThePathBelowTheAnchor() throws {
         let root = try TestPKI.root()
-        let int = try TestPKI.intermediate(issuer: Issued(certificate: root.certificate, key: KeyPair.generate(.ecP256)))
+        let int = try TestPKI.intermediate(
+            issuer: Issued(certificate: root.certificate, key: KeyPair.generate(.ecP256)))
         let leaf = try TestPKI.leaf(issuer: int)
-        let e = try evaluate([leaf.certificate, int.certificate, root.certificate], TestPKI.ssl(anchors: [root.certificate]))
+        let e = try evaluate(
+            [leaf.certificate, int.certificate, root.certificate], TestPKI.ssl(anchors: [root.certificate]))
         XCTAssertEqual(e.pathNames, ["www.example.com", "Test Intermediate"])
         XCTAssertEqual(e.failureSummaries, ["chain@1:failed(-25318)", "signature@1:failed"])
         assertVerdict(e, trusted: false, osstatus: -25318, urlError: -999)
@@ -126,7 +132,8 @@ final class ChainBuildingTests: XCTestCase {
         // Without a subjectKeyIdentifier the stale one is not ranked below the good one.
         let stale = try TestPKI.intermediate(issuer: root) { $0.subjectKeyIdentifier = .omitted }
         let leaf = try TestPKI.leaf(issuer: good)
-        let e = try evaluate([leaf.certificate, stale.certificate, good.certificate],
+        let e = try evaluate(
+            [leaf.certificate, stale.certificate, good.certificate],
             TestPKI.ssl(anchors: [root.certificate]))
         XCTAssertEqual(e.path.certificates, [leaf.certificate, good.certificate, root.certificate])
         XCTAssertEqual(e.failureSummaries, [])
@@ -138,7 +145,8 @@ final class ChainBuildingTests: XCTestCase {
         let good = try TestPKI.intermediate(issuer: root)
         let other = try TestPKI.intermediate(issuer: root)
         let leaf = try TestPKI.leaf(issuer: good)
-        let e = try evaluate([leaf.certificate, other.certificate, good.certificate],
+        let e = try evaluate(
+            [leaf.certificate, other.certificate, good.certificate],
             TestPKI.ssl(anchors: [root.certificate]))
         XCTAssertEqual(e.path.certificates, [leaf.certificate, good.certificate, root.certificate])
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
@@ -150,7 +158,8 @@ final class ChainBuildingTests: XCTestCase {
         let i1 = try TestPKI.intermediate("Int 1", issuer: root)
         let i2 = try TestPKI.intermediate("Int 2", issuer: i1)
         let leaf = try TestPKI.leaf(issuer: i2)
-        let e = try evaluate([leaf.certificate, i1.certificate, i2.certificate], TestPKI.ssl(anchors: [root.certificate]))
+        let e = try evaluate(
+            [leaf.certificate, i1.certificate, i2.certificate], TestPKI.ssl(anchors: [root.certificate]))
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
         XCTAssertEqual(e.pathNames, ["www.example.com", "Int 2", "Int 1", "Test Root"])
     }
@@ -162,7 +171,8 @@ final class ChainBuildingTests: XCTestCase {
         let nameA = TestPKI.name("CA A")
         let nameB = TestPKI.name("CA B")
         func ca(_ subject: NameBuilder, _ key: KeyPair, issuer: NameBuilder, issuerKey: KeyPair) throws -> Certificate {
-            var b = CertificateBuilder(subject: subject, publicKey: key, notBefore: TestPKI.now - .days(10),
+            var b = CertificateBuilder(
+                subject: subject, publicKey: key, notBefore: TestPKI.now - .days(10),
                 notAfter: TestPKI.now + .days(100))
             b.basicConstraints = .init(isCA: true)
             return try b.sign(issuerKey: issuerKey, issuerName: issuer, issuerKeyIdentifier: issuerKey.keyIdentifier)
@@ -179,11 +189,14 @@ final class ChainBuildingTests: XCTestCase {
     // MARK: - Choosing among candidate paths (apple-trust.md 3: the best failed path)
 
     /// Two intermediates with one name and one key (so both verify the leaf) but different issuers.
-    private func twin(_ issuer: Issued, key: KeyPair, notBefore: Timestamp = TestPKI.now - .days(180),
-        notAfter: Timestamp = TestPKI.now + .days(1825)) throws -> Certificate
-    {
-        try TestPKI.intermediate("Shared Intermediate", issuer: issuer, key: key, notBefore: notBefore,
-            notAfter: notAfter).certificate
+    private func twin(
+        _ issuer: Issued, key: KeyPair, notBefore: Timestamp = TestPKI.now - .days(180),
+        notAfter: Timestamp = TestPKI.now + .days(1825)
+    ) throws -> Certificate {
+        try TestPKI.intermediate(
+            "Shared Intermediate", issuer: issuer, key: key, notBefore: notBefore,
+            notAfter: notAfter
+        ).certificate
     }
 
     func testBestFailedPathPrefersOneEndingSelfSignedOverAMissingIssuer() throws {
@@ -204,11 +217,13 @@ final class ChainBuildingTests: XCTestCase {
         let key = try KeyPair.generate(.ecP256)
         let anchor = try TestPKI.root("Anchor Root")
         let untrustedRoot = try TestPKI.root("Untrusted Root")
-        let expiredUnderAnchor = try twin(anchor, key: key, notBefore: TestPKI.now - .days(800),
+        let expiredUnderAnchor = try twin(
+            anchor, key: key, notBefore: TestPKI.now - .days(800),
             notAfter: TestPKI.now - .days(1))
         let viaUntrusted = try twin(untrustedRoot, key: key)
         let leaf = try TestPKI.leaf(issuer: Issued(certificate: viaUntrusted, key: key))
-        let e = try evaluate([leaf.certificate, viaUntrusted, untrustedRoot.certificate, expiredUnderAnchor],
+        let e = try evaluate(
+            [leaf.certificate, viaUntrusted, untrustedRoot.certificate, expiredUnderAnchor],
             TestPKI.ssl(anchors: [anchor.certificate]))
         XCTAssertEqual(e.path.certificates, [leaf.certificate, expiredUnderAnchor, anchor.certificate])
         XCTAssertEqual(e.failureSummaries, ["validity@1:failed(-67818)"])

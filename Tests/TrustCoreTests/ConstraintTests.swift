@@ -9,7 +9,8 @@ final class ConstraintTests: XCTestCase {
     /// Leaf under an intermediate configured by `configure`, anchored at a fresh root.
     private func evaluateUnder(
         intermediate configure: (inout CertificateBuilder) -> Void,
-        leaf configureLeaf: (inout CertificateBuilder) -> Void = { _ in }, policy: TrustPolicy = .ssl(host: TestPKI.host)
+        leaf configureLeaf: (inout CertificateBuilder) -> Void = { _ in },
+        policy: TrustPolicy = .ssl(host: TestPKI.host)
     ) throws -> Evaluation {
         let root = try TestPKI.root()
         let int = try TestPKI.intermediate(issuer: root, configure: configure)
@@ -56,7 +57,8 @@ final class ConstraintTests: XCTestCase {
         let dir = try TemporaryDirectory()
         let r = try dir.writePEM("root.pem", [root.certificate])
         let l = try dir.writePEM("leaf.pem", [leaf.certificate])
-        let strict = try Shell.run("openssl verify -x509_strict -attime \(TestPKI.now.secondsSinceEpoch) -CAfile \(r) \(l)")
+        let strict = try Shell.run(
+            "openssl verify -x509_strict -attime \(TestPKI.now.secondsSinceEpoch) -CAfile \(r) \(l)")
         XCTAssertNotEqual(strict.status, 0)
         XCTAssertTrue((strict.text + strict.stderr).contains("error 92"), strict.text + strict.stderr)
         let lax = try Shell.run("openssl verify -attime \(TestPKI.now.secondsSinceEpoch) -CAfile \(r) \(l)")
@@ -88,10 +90,13 @@ final class ConstraintTests: XCTestCase {
     func testPathLengthConstraintExceededFails() throws {
         // Int 1 allows no intermediate below it; Int 2 is one.
         let root = try TestPKI.root()
-        let i1 = try TestPKI.intermediate("Int 1", issuer: root) { $0.basicConstraints = .init(isCA: true, pathLength: 0) }
+        let i1 = try TestPKI.intermediate("Int 1", issuer: root) {
+            $0.basicConstraints = .init(isCA: true, pathLength: 0)
+        }
         let i2 = try TestPKI.intermediate("Int 2", issuer: i1)
         let leaf = try TestPKI.leaf(issuer: i2)
-        let e = try evaluate([leaf.certificate, i2.certificate, i1.certificate], TestPKI.ssl(anchors: [root.certificate]))
+        let e = try evaluate(
+            [leaf.certificate, i2.certificate, i1.certificate], TestPKI.ssl(anchors: [root.certificate]))
         XCTAssertEqual(e.failureSummaries, ["basic-constraints@2:failed(-67611)"])
         XCTAssertEqual(e.step(.basicConstraints, 2)?.finding, .pathLengthExceeded(limit: 0, actual: 1))
         assertVerdict(e, trusted: false, osstatus: -67611, urlError: -999)
@@ -134,16 +139,19 @@ final class ConstraintTests: XCTestCase {
     }
 
     func testMismatchedAuthorityKeyIdentifierFailsIdLinkage() throws {
-        let e = try evaluateUnder(intermediate: { _ in }, leaf: {
-            $0.authorityKeyIdentifier = .explicit([UInt8](repeating: 0xAB, count: 20))
-        })
+        let e = try evaluateUnder(
+            intermediate: { _ in },
+            leaf: {
+                $0.authorityKeyIdentifier = .explicit([UInt8](repeating: 0xAB, count: 20))
+            })
         XCTAssertEqual(e.failures.map(\.osstatus), [-67610])
         XCTAssertEqual(e.failures.first?.appleFailure?.check, "IdLinkage")
         assertVerdict(e, trusted: false, osstatus: -67610, urlError: -999)
     }
 
     func testMissingKeyIdentifiersAreNotALinkageFailure() throws {
-        let e = try evaluateUnder(intermediate: { $0.subjectKeyIdentifier = .omitted },
+        let e = try evaluateUnder(
+            intermediate: { $0.subjectKeyIdentifier = .omitted },
             leaf: { $0.authorityKeyIdentifier = .omitted })
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
     }
@@ -155,10 +163,12 @@ final class ConstraintTests: XCTestCase {
     }
 
     func testLeafWithEmptySubjectAndCriticalSANIsAccepted() throws {
-        let e = try evaluateUnder(intermediate: { _ in }, leaf: {
-            $0.subject = .empty
-            $0.subjectAltNames?.critical = true
-        })
+        let e = try evaluateUnder(
+            intermediate: { _ in },
+            leaf: {
+                $0.subject = .empty
+                $0.subjectAltNames?.critical = true
+            })
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
     }
 

@@ -13,15 +13,20 @@ final class DecodingTests: XCTestCase {
         let issuerKey = try TestPKI.sharedKey(.rsa(bits: 2048))
         let issuer = try TestPKI.root("Every Extension Issuer", key: issuerKey)
         let key = try TestPKI.sharedKey(.rsa(bits: 2048))
-        var b = CertificateBuilder(subject: [.country("US"), .organization("Acme"), .organizationalUnit("Ops"),
-            .commonName("every.example.com")], publicKey: key, notBefore: TestPKI.date(2025, 1, 2, hour: 3),
+        var b = CertificateBuilder(
+            subject: [
+                .country("US"), .organization("Acme"), .organizationalUnit("Ops"),
+                .commonName("every.example.com"),
+            ], publicKey: key, notBefore: TestPKI.date(2025, 1, 2, hour: 3),
             notAfter: TestPKI.date(2026, 1, 2, hour: 3))
         b.serialNumber = [0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF]
         b.basicConstraints = .init(isCA: true, pathLength: 3)
         b.keyUsage = .init([.digitalSignature, .keyCertSign])
         b.extendedKeyUsage = .init([.serverAuth, .clientAuth])
-        b.subjectAltNames = .init([.dnsName("a.example.com"), .dnsName("*.b.example.com"), try .ip("10.0.0.1"),
-            try .ip("2001:db8::1"), .rfc822Name("x@example.com"), .uri("https://example.com/p")])
+        b.subjectAltNames = .init([
+            .dnsName("a.example.com"), .dnsName("*.b.example.com"), try .ip("10.0.0.1"),
+            try .ip("2001:db8::1"), .rfc822Name("x@example.com"), .uri("https://example.com/p"),
+        ])
         b.nameConstraints = .init(permitted: [.dnsName("example.com")], excluded: [try .ipSubnet("10.0.0.0/8")])
         b.caIssuersURLs = ["http://ca.example.com/issuer.cer"]
         b.ocspURLs = ["http://ocsp.example.com"]
@@ -31,7 +36,9 @@ final class DecodingTests: XCTestCase {
         let crlDP = DERWriter.encode { w in
             w.sequence { w in
                 w.sequence { w in
-                    w.contextSpecific(0) { w in w.contextSpecific(0) { $0.generalName(.uri("http://crl.example.com/ca.crl")) } }
+                    w.contextSpecific(0) { w in
+                        w.contextSpecific(0) { $0.generalName(.uri("http://crl.example.com/ca.crl")) }
+                    }
                 }
             }
         }
@@ -64,12 +71,16 @@ final class DecodingTests: XCTestCase {
         XCTAssertEqual(cert.nameConstraints?.excluded, [GeneralSubtree(base: .ipAddress([10, 0, 0, 0, 255, 0, 0, 0]))])
         XCTAssertEqual(cert.subjectKeyIdentifier, try TestPKI.sharedKey(.rsa(bits: 2048)).keyIdentifier)
         XCTAssertNotNil(cert.authorityKeyIdentifier?.keyIdentifier)
-        XCTAssertEqual(cert.authorityInfoAccess, [
-            AccessDescription(method: OID.ocsp, location: .uri("http://ocsp.example.com")),
-            AccessDescription(method: OID.caIssuers, location: .uri("http://ca.example.com/issuer.cer")),
-        ])
-        XCTAssertEqual(cert.extension(OID.certificatePolicies)?.decoded, .certificatePolicies([OID(dotted: "2.23.140.1.2.1")!]))
-        XCTAssertEqual(cert.extension(OID.crlDistributionPoints)?.decoded,
+        XCTAssertEqual(
+            cert.authorityInfoAccess,
+            [
+                AccessDescription(method: OID.ocsp, location: .uri("http://ocsp.example.com")),
+                AccessDescription(method: OID.caIssuers, location: .uri("http://ca.example.com/issuer.cer")),
+            ])
+        XCTAssertEqual(
+            cert.extension(OID.certificatePolicies)?.decoded, .certificatePolicies([OID(dotted: "2.23.140.1.2.1")!]))
+        XCTAssertEqual(
+            cert.extension(OID.crlDistributionPoints)?.decoded,
             .crlDistributionPoints([.uri("http://crl.example.com/ca.crl")]))
         let unknown = try XCTUnwrap(cert.extension(OID(dotted: "1.3.6.1.4.1.55555.2")!))
         XCTAssertFalse(unknown.isKnown)
@@ -83,17 +94,20 @@ final class DecodingTests: XCTestCase {
         let cert = try everyExtensionCertificate()
         let dir = try TemporaryDirectory()
         let file = try dir.writePEM("every.pem", [cert])
-        let fields = try Shell.output("openssl x509 -in \(file) -noout -serial -subject -issuer -dates -dateopt iso_8601 "
-            + "-fingerprint -sha256 -nameopt sep_comma_plus_space,sname")
+        let fields = try Shell.output(
+            "openssl x509 -in \(file) -noout -serial -subject -issuer -dates -dateopt iso_8601 "
+                + "-fingerprint -sha256 -nameopt sep_comma_plus_space,sname")
         let lines = fields.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines, [
-            "serial=" + hexString(cert.serialNumber).uppercased(),
-            "subject=" + cert.subject.description,
-            "issuer=" + cert.issuer.description,
-            "notBefore=" + cert.notBefore.rfc3339.replacingOccurrences(of: "T", with: " "),
-            "notAfter=" + cert.notAfter.rfc3339.replacingOccurrences(of: "T", with: " "),
-            "sha256 Fingerprint=" + hexString(cert.sha256, separator: ":").uppercased(),
-        ])
+        XCTAssertEqual(
+            lines,
+            [
+                "serial=" + hexString(cert.serialNumber).uppercased(),
+                "subject=" + cert.subject.description,
+                "issuer=" + cert.issuer.description,
+                "notBefore=" + cert.notBefore.rfc3339.replacingOccurrences(of: "T", with: " "),
+                "notAfter=" + cert.notAfter.rfc3339.replacingOccurrences(of: "T", with: " "),
+                "sha256 Fingerprint=" + hexString(cert.sha256, separator: ":").uppercased(),
+            ])
 
         let san = try Shell.output("openssl x509 -in \(file) -noout -ext subjectAltName")
         let ours = (cert.subjectAltNames ?? []).map { name -> String in
@@ -103,14 +117,19 @@ final class DecodingTests: XCTestCase {
             case .uri(let u): return "URI:" + u
             case .ipAddress(let a) where a.count == 16:
                 // openssl writes IPv6 uncompressed, uppercase, without leading zeros.
-                let groups = stride(from: 0, to: 16, by: 2).map { String(Int(a[$0]) << 8 | Int(a[$0 + 1]), radix: 16).uppercased() }
+                let groups = stride(from: 0, to: 16, by: 2).map {
+                    String(Int(a[$0]) << 8 | Int(a[$0 + 1]), radix: 16).uppercased()
+                }
                 return "IP Address:" + groups.joined(separator: ":")
             case .ipAddress(let a): return "IP Address:" + formatIPAddress(a)
             default: return name.valueText
             }
         }
-        XCTAssertEqual(san.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) },
-            ["X509v3 Subject Alternative Name: ", ours.joined(separator: ", ")].map { $0.trimmingCharacters(in: .whitespaces) })
+        XCTAssertEqual(
+            san.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) },
+            ["X509v3 Subject Alternative Name: ", ours.joined(separator: ", ")].map {
+                $0.trimmingCharacters(in: .whitespaces)
+            })
 
         let text = try Shell.output("openssl x509 -in \(file) -noout -text")
         XCTAssertTrue(text.contains("Public-Key: (\(cert.publicKey.bits) bit)"), text)
@@ -123,7 +142,8 @@ final class DecodingTests: XCTestCase {
         XCTAssertTrue(text.contains("CA Issuers - URI:http://ca.example.com/issuer.cer"), text)
         XCTAssertTrue(text.contains("Policy: 2.23.140.1.2.1"), text)
         XCTAssertTrue(text.contains("URI:http://crl.example.com/ca.crl"), text)
-        XCTAssertTrue(text.contains(hexString(try XCTUnwrap(cert.subjectKeyIdentifier), separator: ":").uppercased()), text)
+        XCTAssertTrue(
+            text.contains(hexString(try XCTUnwrap(cert.subjectKeyIdentifier), separator: ":").uppercased()), text)
     }
 
     func testKeyBitsAgreeWithOpenSSLForEveryKeyKind() throws {
@@ -134,7 +154,8 @@ final class DecodingTests: XCTestCase {
             let text = try Shell.output("openssl x509 -in \(file) -noout -text")
             XCTAssertTrue(text.contains("Public-Key: (\(cert.publicKey.bits) bit)"), "\(kind): \(cert.publicKey.bits)")
         }
-        XCTAssertEqual(try TestPKI.selfSignedLeaf(key: TestPKI.sharedKey(.ed25519)).certificate.publicKey.type, .ed25519)
+        XCTAssertEqual(
+            try TestPKI.selfSignedLeaf(key: TestPKI.sharedKey(.ed25519)).certificate.publicKey.type, .ed25519)
         XCTAssertEqual(try TestPKI.selfSignedLeaf(key: TestPKI.sharedKey(.ed448)).certificate.publicKey.type, .ed448)
     }
 
@@ -147,9 +168,10 @@ final class DecodingTests: XCTestCase {
     // MARK: - Robustness
 
     /// The DecodingError `body` throws; fails the test if it throws nothing or something else.
-    private func decodingError(_ what: String, file: StaticString = #filePath, line: UInt = #line,
-        _ body: () throws -> Void) -> DecodingError?
-    {
+    private func decodingError(
+        _ what: String, file: StaticString = #filePath, line: UInt = #line,
+        _ body: () throws -> Void
+    ) -> DecodingError? {
         do {
             try body()
             XCTFail("\(what): no error", file: file, line: line)
@@ -234,7 +256,8 @@ final class DecodingTests: XCTestCase {
                 // signature that no longer covers these bytes.
                 let e = try evaluate([mutated, c.intermediate.certificate], settings)
                 if e.verdict.trusted {
-                    XCTAssertEqual(SignatureVerifier.verify(mutated, signedBy: c.intermediate.certificate.publicKey),
+                    XCTAssertEqual(
+                        SignatureVerifier.verify(mutated, signedBy: c.intermediate.certificate.publicKey),
                         .valid, "byte \(i) ^ \(flip)")
                 }
             }
@@ -293,7 +316,8 @@ final class DecodingTests: XCTestCase {
         XCTAssertEqual(decodingError("empty") { _ = try CertificateLoader.decode([]) }?.reason, "empty input")
         XCTAssertEqual(decodingError("text") { _ = try CertificateLoader.decode(Array("hello".utf8)) }?.offset, 0)
         let onlyKey = Array("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n".utf8)
-        XCTAssertEqual(decodingError("no cert") { _ = try CertificateLoader.decode(onlyKey) }?.reason,
+        XCTAssertEqual(
+            decodingError("no cert") { _ = try CertificateLoader.decode(onlyKey) }?.reason,
             "no CERTIFICATE block in PEM input")
     }
 }

@@ -108,8 +108,9 @@ final class FormatsTests: XCTestCase {
         let leaf = try dir.writePEM("leaf.pem", [chain.leaf.certificate])
         let cas = try dir.writePEM("cas.pem", [chain.intermediate.certificate, chain.root.certificate])
         let p12 = dir.path + "/bundle\(extraOptions).p12"
-        _ = try Shell.output("openssl pkcs12 -export \(extraOptions) -in \(leaf) -inkey \(key) -certfile \(cas) "
-            + "-passout pass:x -out \(p12)")
+        _ = try Shell.output(
+            "openssl pkcs12 -export \(extraOptions) -in \(leaf) -inkey \(key) -certfile \(cas) "
+                + "-passout pass:x -out \(p12)")
         return p12
     }
 }

@@ -11,7 +11,9 @@ final class HostnameEvaluationTests: XCTestCase {
         return try evaluate([leaf.certificate], TestPKI.ssl(host, anchors: [root.certificate]))
     }
 
-    private func assertMatches(_ host: String, _ names: [GeneralName], file: StaticString = #filePath, line: UInt = #line)
+    private func assertMatches(
+        _ host: String, _ names: [GeneralName], file: StaticString = #filePath, line: UInt = #line
+    )
         throws
     {
         let e = try evaluateHost(host, san: names)
@@ -19,11 +21,13 @@ final class HostnameEvaluationTests: XCTestCase {
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil, file: file, line: line)
     }
 
-    private func assertMismatch(_ host: String, _ names: [GeneralName]?, cn: String = "leaf",
-        file: StaticString = #filePath, line: UInt = #line) throws
-    {
+    private func assertMismatch(
+        _ host: String, _ names: [GeneralName]?, cn: String = "leaf",
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let e = try evaluateHost(host, san: names, cn: cn)
-        XCTAssertEqual(e.failureSummaries, ["hostname@0:failed(-67602)"], "\(host) vs \(String(describing: names))",
+        XCTAssertEqual(
+            e.failureSummaries, ["hostname@0:failed(-67602)"], "\(host) vs \(String(describing: names))",
             file: file, line: line)
         assertVerdict(e, trusted: false, osstatus: -67602, urlError: -999, file: file, line: line)
         XCTAssertEqual(e.verdict.osstatusName, "errSecHostNameMismatch", file: file, line: line)

@@ -68,8 +68,10 @@ final class KeyAndHashTests: XCTestCase {
     }
 
     private func leafWithSPKI(_ spki: [UInt8], issuer: Issued) throws -> Certificate {
-        var b = TestPKI.leafBuilder(TestPKI.host, key: issuer.key, notBefore: TestPKI.now - .days(30),
-            lifetime: .days(365)) { _ in }
+        var b = TestPKI.leafBuilder(
+            TestPKI.host, key: issuer.key, notBefore: TestPKI.now - .days(30),
+            lifetime: .days(365)
+        ) { _ in }
         b.subjectPublicKeyInfo = spki
         return try b.sign(issuerKey: issuer.key, issuer: issuer.certificate)
     }

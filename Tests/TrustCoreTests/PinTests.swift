@@ -7,7 +7,8 @@ import XCTest
 final class PinTests: XCTestCase {
     func testMatchingLeafPinOnAPassingChainIsTrusted() throws {
         let c = try TestPKI.chain()
-        let e = try evaluate(c.presented, TestPKI.ssl(anchors: [c.root.certificate], pins: [c.leaf.certificate.spkiSHA256]))
+        let e = try evaluate(
+            c.presented, TestPKI.ssl(anchors: [c.root.certificate], pins: [c.leaf.certificate.spkiSHA256]))
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
         XCTAssertEqual(e.step(.pin, 0)?.status, .passed)
         XCTAssertEqual(e.step(.pin, 0)?.finding, .pinMatched(pin: c.leaf.certificate.spkiPin))
@@ -25,7 +26,8 @@ final class PinTests: XCTestCase {
     func testWrongPinOnAPassingChainIsCancelledWithoutAnOSStatus() throws {
         let c = try TestPKI.chain()
         let stranger = try KeyPair.generate(.ecP256)
-        let e = try evaluate(c.presented,
+        let e = try evaluate(
+            c.presented,
             TestPKI.ssl(anchors: [c.root.certificate], pins: [Digest.sha256(stranger.spkiDER)]))
         XCTAssertEqual(e.failureSummaries, ["pin@-:failed"])
         assertVerdict(e, trusted: false, osstatus: 0, urlError: -999)
@@ -35,14 +37,16 @@ final class PinTests: XCTestCase {
     func testWrongPinCancelsEvenUnderDefaultSystemAnchors() throws {
         // Pins alone make the delegate the decider: -999, not -1202.
         let c = try TestPKI.chain()
-        let e = try evaluate(c.presented, TestPKI.ssl(system: [c.root.certificate], pins: [[UInt8](repeating: 7, count: 32)]))
+        let e = try evaluate(
+            c.presented, TestPKI.ssl(system: [c.root.certificate], pins: [[UInt8](repeating: 7, count: 32)]))
         XCTAssertFalse(e.verdict.trusted)
         XCTAssertEqual(e.verdict.urlError, -999)
     }
 
     func testMatchingPinOnAFailingChainIsNotChecked() throws {
         let c = try TestPKI.chain()
-        let e = try evaluate(c.presented,
+        let e = try evaluate(
+            c.presented,
             TestPKI.ssl("wrong.example.com", anchors: [c.root.certificate], pins: [c.leaf.certificate.spkiSHA256]))
         XCTAssertEqual(e.step(.pin, nil)?.status.identifier, "skipped")
         XCTAssertEqual(e.step(.pin, nil)?.finding, .pinNotChecked)
@@ -70,8 +74,9 @@ final class PinTests: XCTestCase {
         for kind in kinds {
             let cert = try TestPKI.selfSignedLeaf(key: TestPKI.sharedKey(kind)).certificate
             let file = try dir.writePEM("cert.pem", [cert])
-            let out = try Shell.output("openssl x509 -pubkey -noout -in \(file) | openssl pkey -pubin -outform der "
-                + "| openssl dgst -sha256 -binary | base64")
+            let out = try Shell.output(
+                "openssl x509 -pubkey -noout -in \(file) | openssl pkey -pubin -outform der "
+                    + "| openssl dgst -sha256 -binary | base64")
             XCTAssertEqual(cert.spkiPin, out.trimmingCharacters(in: .whitespacesAndNewlines), "\(kind)")
             XCTAssertEqual(PinSet.parse("sha256//" + cert.spkiPin), cert.spkiSHA256, "\(kind)")
         }

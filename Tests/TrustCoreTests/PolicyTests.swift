@@ -31,13 +31,15 @@ final class PolicyTests: XCTestCase {
     func testSSLReportsEveryRuleBasicX509Skips() throws {
         let (chain, root) = try sslOnlyViolations()
         let e = try evaluate(chain, TestPKI.ssl(anchors: [root]))
-        XCTAssertEqual(e.failureSummaries, [
-            "extended-key-usage@0:failed(-67609)",
-            "hostname@0:failed(-67602)",
-            "key-size@1:failed(-67735)",
-            "signature-algorithm@1:failed(-67815)",
-            "validity-period-maximum@0:failed(-67901)",
-        ])
+        XCTAssertEqual(
+            e.failureSummaries,
+            [
+                "extended-key-usage@0:failed(-67609)",
+                "hostname@0:failed(-67602)",
+                "key-size@1:failed(-67735)",
+                "signature-algorithm@1:failed(-67815)",
+                "validity-period-maximum@0:failed(-67901)",
+            ])
         // KeySize outranks everything else present.
         assertVerdict(e, trusted: false, osstatus: -67735, urlError: -999, resultType: .recoverableTrustFailure)
         XCTAssertEqual(e.verdict.decisiveStep?.summary, "key-size@1:failed(-67735)")
@@ -63,31 +65,34 @@ final class PolicyTests: XCTestCase {
         XCTAssertEqual(noAnchor.failureSummaries, ["anchor@2:failed(-67843)"])
         let missing = try evaluate([c.leaf.certificate], TestPKI.basic(anchors: [c.root.certificate]))
         XCTAssertEqual(missing.failureSummaries, ["chain@0:failed(-25318)"])
-        let expired = try evaluate(c.presented, TestPKI.basic(anchors: [c.root.certificate], time: TestPKI.now + .days(400)))
+        let expired = try evaluate(
+            c.presented, TestPKI.basic(anchors: [c.root.certificate], time: TestPKI.now + .days(400)))
         XCTAssertEqual(expired.failureSummaries, ["validity@0:failed(-67818)"])
     }
 
     func testBasicX509StepSequenceForAValidChain() throws {
         let c = try TestPKI.chain()
         let e = try evaluate(c.presented, TestPKI.basic(anchors: [c.root.certificate]))
-        XCTAssertEqual(e.stepSummaries, [
-            "chain@-:passed",
-            "signature@0:passed", "signature@1:passed", "signature@2:not-applicable",
-            "anchor@2:passed",
-            "validity@0:passed", "validity@1:passed", "validity@2:passed",
-            "basic-constraints@0:not-applicable", "basic-constraints@1:passed", "basic-constraints@2:passed",
-            "key-usage@0:passed", "key-usage@1:passed", "key-usage@2:passed",
-            "extended-key-usage@0:skipped",
-            "name-constraints@-:not-applicable",
-            "critical-extensions@0:passed", "compliance@0:passed",
-            "critical-extensions@1:passed", "compliance@1:passed",
-            "critical-extensions@2:passed", "compliance@2:passed",
-            "hostname@0:skipped",
-            "key-size@0:passed", "key-size@1:passed", "key-size@2:passed",
-            "signature-algorithm@0:passed", "signature-algorithm@1:passed", "signature-algorithm@2:passed",
-            "validity-period-maximum@0:skipped",
-            "pin@-:not-applicable",
-        ])
+        XCTAssertEqual(
+            e.stepSummaries,
+            [
+                "chain@-:passed",
+                "signature@0:passed", "signature@1:passed", "signature@2:not-applicable",
+                "anchor@2:passed",
+                "validity@0:passed", "validity@1:passed", "validity@2:passed",
+                "basic-constraints@0:not-applicable", "basic-constraints@1:passed", "basic-constraints@2:passed",
+                "key-usage@0:passed", "key-usage@1:passed", "key-usage@2:passed",
+                "extended-key-usage@0:skipped",
+                "name-constraints@-:not-applicable",
+                "critical-extensions@0:passed", "compliance@0:passed",
+                "critical-extensions@1:passed", "compliance@1:passed",
+                "critical-extensions@2:passed", "compliance@2:passed",
+                "hostname@0:skipped",
+                "key-size@0:passed", "key-size@1:passed", "key-size@2:passed",
+                "signature-algorithm@0:passed", "signature-algorithm@1:passed", "signature-algorithm@2:passed",
+                "validity-period-maximum@0:skipped",
+                "pin@-:not-applicable",
+            ])
     }
 
     func testPolicyNamesMatchApplesAPI() {

@@ -8,18 +8,22 @@ import XCTest
 final class PriorityTests: XCTestCase {
     func testUntrustedRootWrongHostAndExpiryReportNotTrusted() throws {
         let c = try TestPKI.chain()
-        let e = try evaluate(c.presented + [c.root.certificate],
+        let e = try evaluate(
+            c.presented + [c.root.certificate],
             TestPKI.ssl("wrong.example.com", time: TestPKI.now + .days(400)))
-        XCTAssertEqual(e.failureSummaries, [
-            "anchor@2:failed(-67843)", "validity@0:failed(-67818)", "hostname@0:failed(-67602)",
-        ])
+        XCTAssertEqual(
+            e.failureSummaries,
+            [
+                "anchor@2:failed(-67843)", "validity@0:failed(-67818)", "hostname@0:failed(-67602)",
+            ])
         assertVerdict(e, trusted: false, osstatus: -67843, urlError: -1202, resultType: .recoverableTrustFailure)
         XCTAssertEqual(e.verdict.decisiveStep?.id, .anchor)
     }
 
     func testWrongHostAndExpiryReportHostNameMismatch() throws {
         let c = try TestPKI.chain()
-        let e = try evaluate(c.presented,
+        let e = try evaluate(
+            c.presented,
             TestPKI.ssl("wrong.example.com", anchors: [c.root.certificate], time: TestPKI.now + .days(400)))
         XCTAssertEqual(e.failureSummaries, ["validity@0:failed(-67818)", "hostname@0:failed(-67602)"])
         assertVerdict(e, trusted: false, osstatus: -67602, urlError: -999)
@@ -35,7 +39,8 @@ final class PriorityTests: XCTestCase {
 
     func testTiesGoToTheLowestCertificateIndex() throws {
         let root = try TestPKI.root()
-        let int = try TestPKI.intermediate(issuer: root, notBefore: TestPKI.now - .days(400),
+        let int = try TestPKI.intermediate(
+            issuer: root, notBefore: TestPKI.now - .days(400),
             notAfter: TestPKI.now - .days(2))
         let leaf = try TestPKI.leaf(issuer: int, notBefore: TestPKI.now - .days(400))
         let e = try evaluate([leaf.certificate, int.certificate], TestPKI.ssl(anchors: [root.certificate]))
@@ -59,7 +64,8 @@ final class PriorityTests: XCTestCase {
         let int = try TestPKI.intermediate(issuer: root) { $0.signatureAlgorithm = .sha1WithRSA }
         let leaf = try TestPKI.leaf(issuer: int) { $0.rawExtensions = [unknownCriticalExtension] }
         let e = try evaluate([leaf.certificate, int.certificate], TestPKI.ssl(anchors: [root.certificate]))
-        XCTAssertEqual(e.failureSummaries, ["critical-extensions@0:failed(-67603)", "signature-algorithm@1:failed(-67815)"])
+        XCTAssertEqual(
+            e.failureSummaries, ["critical-extensions@0:failed(-67603)", "signature-algorithm@1:failed(-67815)"])
         XCTAssertEqual(e.verdict.osstatus, -67815)
     }
 

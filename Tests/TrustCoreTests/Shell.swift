@@ -26,7 +26,8 @@ enum Shell {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: Array(stdout),
+        return Result(
+            status: process.terminationStatus, stdout: Array(stdout),
             stderr: String(decoding: stderr, as: UTF8.self))
     }
 

@@ -113,7 +113,8 @@ enum TestPKI {
         _ host: String, key: KeyPair, notBefore: Timestamp, lifetime: Span,
         configure: (inout CertificateBuilder) -> Void
     ) -> CertificateBuilder {
-        var b = CertificateBuilder(subject: name(host), publicKey: key, notBefore: notBefore,
+        var b = CertificateBuilder(
+            subject: name(host), publicKey: key, notBefore: notBefore,
             notAfter: notBefore + lifetime)
         b.keyUsage = .init([.digitalSignature])
         b.extendedKeyUsage = .init([.serverAuth])
@@ -152,7 +153,8 @@ enum TestPKI {
         _ host: String? = host, anchors: [Certificate] = [], system: [Certificate]? = nil, anchorsOnly: Bool = true,
         pins: [[UInt8]] = [], time: Timestamp = now
     ) -> TrustSettings {
-        TrustSettings(anchors: anchors, anchorsOnly: anchorsOnly, systemStore: system.map { TestStore(roots: $0) },
+        TrustSettings(
+            anchors: anchors, anchorsOnly: anchorsOnly, systemStore: system.map { TestStore(roots: $0) },
             policy: .ssl(host: host), pins: PinSet(digests: pins), time: time)
     }
 
@@ -160,7 +162,8 @@ enum TestPKI {
     static func basic(anchors: [Certificate] = [], system: [Certificate]? = nil, time: Timestamp = now)
         -> TrustSettings
     {
-        TrustSettings(anchors: anchors, systemStore: system.map { TestStore(roots: $0) }, policy: .basicX509,
+        TrustSettings(
+            anchors: anchors, systemStore: system.map { TestStore(roots: $0) }, policy: .basicX509,
             time: time)
     }
 }

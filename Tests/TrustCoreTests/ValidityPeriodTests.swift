@@ -6,14 +6,17 @@ import XCTest
 /// System roots: 825 days + 1 h from 2018-03-01, 398 days from 2020-09-01. Custom anchors:
 /// 825 days + 1 h from 2019-06-30T23:00Z.
 final class ValidityPeriodTests: XCTestCase {
-    private let root2017 = Result { try TestPKI.root(notBefore: TestPKI.date(2017, 1, 1), notAfter: TestPKI.date(2040, 1, 1)) }
+    private let root2017 = Result {
+        try TestPKI.root(notBefore: TestPKI.date(2017, 1, 1), notAfter: TestPKI.date(2040, 1, 1))
+    }
 
     /// The validity-period-maximum step of a leaf issued at `notBefore` for `lifetime`,
     /// evaluated one day after issue under the given anchor class.
     private func periodStep(notBefore: Timestamp, lifetime: Span, system: Bool) throws -> Step? {
         let root = try root2017.get()
         let leaf = try TestPKI.leaf(issuer: root, notBefore: notBefore, lifetime: lifetime)
-        let settings = system
+        let settings =
+            system
             ? TestPKI.ssl(system: [root.certificate], time: notBefore + .days(1))
             : TestPKI.ssl(anchors: [root.certificate], time: notBefore + .days(1))
         return try evaluate([leaf.certificate], settings).step(.validityPeriodMaximum, 0)
@@ -21,7 +24,8 @@ final class ValidityPeriodTests: XCTestCase {
 
     func testCustomAnchorLeafMayLast825DaysAndAnHour() throws {
         let start = TestPKI.now - .days(30)
-        XCTAssertEqual(try periodStep(notBefore: start, lifetime: .days(825) + .hours(1), system: false)?.status, .passed)
+        XCTAssertEqual(
+            try periodStep(notBefore: start, lifetime: .days(825) + .hours(1), system: false)?.status, .passed)
         let over = try periodStep(notBefore: start, lifetime: .days(825) + .hours(1) + .seconds(1), system: false)
         XCTAssertEqual(over?.summary, "validity-period-maximum@0:failed(-67901)")
     }
@@ -48,22 +52,27 @@ final class ValidityPeriodTests: XCTestCase {
     func testSystemRootLeafIssuedFromSeptember2020MayLast398Days() throws {
         let start = TestPKI.date(2020, 9, 1)
         XCTAssertEqual(try periodStep(notBefore: start, lifetime: .days(398), system: true)?.status, .passed)
-        XCTAssertEqual(try periodStep(notBefore: start, lifetime: .days(398) + .seconds(1), system: true)?.summary,
+        XCTAssertEqual(
+            try periodStep(notBefore: start, lifetime: .days(398) + .seconds(1), system: true)?.summary,
             "validity-period-maximum@0:failed(-67901)")
-        XCTAssertEqual(try periodStep(notBefore: start, lifetime: .days(400), system: true)?.summary,
+        XCTAssertEqual(
+            try periodStep(notBefore: start, lifetime: .days(400), system: true)?.summary,
             "validity-period-maximum@0:failed(-67901)")
     }
 
     func testSystemRootLeafIssuedBeforeSeptember2020MayLast825Days() throws {
         let start = TestPKI.date(2020, 8, 31)
         XCTAssertEqual(try periodStep(notBefore: start, lifetime: .days(800), system: true)?.status, .passed)
-        XCTAssertEqual(try periodStep(notBefore: start, lifetime: .days(825) + .hours(1), system: true)?.status, .passed)
-        XCTAssertEqual(try periodStep(notBefore: start, lifetime: .days(826), system: true)?.summary,
+        XCTAssertEqual(
+            try periodStep(notBefore: start, lifetime: .days(825) + .hours(1), system: true)?.status, .passed)
+        XCTAssertEqual(
+            try periodStep(notBefore: start, lifetime: .days(826), system: true)?.summary,
             "validity-period-maximum@0:failed(-67901)")
     }
 
     func testCustomAnchorsAreNotHeldToThe398DayRule() throws {
-        XCTAssertEqual(try periodStep(notBefore: TestPKI.now - .days(30), lifetime: .days(700), system: false)?.status,
+        XCTAssertEqual(
+            try periodStep(notBefore: TestPKI.now - .days(30), lifetime: .days(700), system: false)?.status,
             .passed)
     }
 

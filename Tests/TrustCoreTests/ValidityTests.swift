@@ -35,7 +35,8 @@ final class ValidityTests: XCTestCase {
 
     func testExpiredIntermediateIsReportedOnItsIndex() throws {
         let root = try TestPKI.root()
-        let int = try TestPKI.intermediate(issuer: root, notBefore: TestPKI.now - .days(400),
+        let int = try TestPKI.intermediate(
+            issuer: root, notBefore: TestPKI.now - .days(400),
             notAfter: TestPKI.now - .days(1))
         let leaf = try TestPKI.leaf(issuer: int)
         let e = try evaluate([leaf.certificate, int.certificate], TestPKI.ssl(anchors: [root.certificate]))
@@ -57,9 +58,10 @@ final class ValidityTests: XCTestCase {
         let root = try TestPKI.root()
         let leaf = try TestPKI.leaf(issuer: root)
         let cert = leaf.certificate
-        for (time, valid) in [(cert.notBefore, true), (cert.notAfter, true), (cert.notBefore - .seconds(1), false),
-            (cert.notAfter + .seconds(1), false)]
-        {
+        for (time, valid) in [
+            (cert.notBefore, true), (cert.notAfter, true), (cert.notBefore - .seconds(1), false),
+            (cert.notAfter + .seconds(1), false),
+        ] {
             let e = try evaluate([cert], TestPKI.ssl(anchors: [root.certificate], time: time))
             XCTAssertEqual(e.step(.validity, 0)?.status, valid ? .passed : .failed, "\(time)")
         }

@@ -32,7 +32,9 @@ public struct NameBuilder: Hashable, Sendable, ExpressibleByArrayLiteral {
         /// `CN=`
         public static func commonName(_ value: String) -> Attribute { Attribute(type: .commonName, value: value) }
         /// `O=`
-        public static func organization(_ value: String) -> Attribute { Attribute(type: .organizationName, value: value) }
+        public static func organization(_ value: String) -> Attribute {
+            Attribute(type: .organizationName, value: value)
+        }
         /// `OU=`
         public static func organizationalUnit(_ value: String) -> Attribute {
             Attribute(type: .organizationalUnitName, value: value)
@@ -486,13 +488,15 @@ public struct CertificateBuilder: Sendable {
     public func sign(issuerKey: KeyPair, issuerName: NameBuilder, issuerKeyIdentifier: [UInt8]?) throws(BuilderError)
         -> Certificate
     {
-        try decode(signedDER(issuerKey: issuerKey, issuerNameDER: issuerName.der, issuerKeyIdentifier: issuerKeyIdentifier))
+        try decode(
+            signedDER(issuerKey: issuerKey, issuerNameDER: issuerName.der, issuerKeyIdentifier: issuerKeyIdentifier))
     }
 
     /// The DER of the certificate signed by `issuerKey` under `issuer`'s subject, undecoded.
     /// - Throws: `BuilderError`.
     public func signedDER(issuerKey: KeyPair, issuer: Certificate) throws(BuilderError) -> [UInt8] {
-        try signedDER(issuerKey: issuerKey, issuerNameDER: issuer.subject.der,
+        try signedDER(
+            issuerKey: issuerKey, issuerNameDER: issuer.subject.der,
             issuerKeyIdentifier: issuer.subjectKeyIdentifier ?? issuerKey.keyIdentifier)
     }
 
@@ -566,46 +570,55 @@ public struct CertificateBuilder: Sendable {
     func encodedExtensions(issuerKeyIdentifier: [UInt8]?) -> [[UInt8]] {
         var out: [[UInt8]] = []
         func add(_ oid: OID, _ critical: Bool, _ value: [UInt8]) {
-            out.append(DERWriter.encode { w in
-                w.sequence { w in
-                    w.oid(oid)
-                    // DER omits a DEFAULT FALSE (X.690 11.5).
-                    if critical { w.boolean(true) }
-                    w.octetString(value)
-                }
-            })
+            out.append(
+                DERWriter.encode { w in
+                    w.sequence { w in
+                        w.oid(oid)
+                        // DER omits a DEFAULT FALSE (X.690 11.5).
+                        if critical { w.boolean(true) }
+                        w.octetString(value)
+                    }
+                })
         }
         if let bc = basicConstraints {
-            add(.basicConstraints, bc.critical, DERWriter.encode { w in
-                w.sequence { w in
-                    if bc.isCA { w.boolean(true) }
-                    if let p = bc.pathLength { w.integer(p) }
-                }
-            })
+            add(
+                .basicConstraints, bc.critical,
+                DERWriter.encode { w in
+                    w.sequence { w in
+                        if bc.isCA { w.boolean(true) }
+                        if let p = bc.pathLength { w.integer(p) }
+                    }
+                })
         }
         if let ku = keyUsage {
             add(.keyUsage, ku.critical, DERWriter.encode { $0.namedBits(Set(ku.bits.map(\.rawValue))) })
         }
         if let eku = extendedKeyUsage {
-            add(.extKeyUsage, eku.critical, DERWriter.encode { w in
-                w.sequence { w in for p in eku.purposes { w.oid(p.oid) } }
-            })
+            add(
+                .extKeyUsage, eku.critical,
+                DERWriter.encode { w in
+                    w.sequence { w in for p in eku.purposes { w.oid(p.oid) } }
+                })
         }
         if let san = subjectAltNames {
-            add(.subjectAltName, san.critical, DERWriter.encode { w in
-                w.sequence { w in for n in san.names { w.generalName(n) } }
-            })
+            add(
+                .subjectAltName, san.critical,
+                DERWriter.encode { w in
+                    w.sequence { w in for n in san.names { w.generalName(n) } }
+                })
         }
         if let nc = nameConstraints {
-            add(.nameConstraints, nc.critical, DERWriter.encode { w in
-                w.sequence { w in
-                    for (number, bases) in [(UInt8(0), nc.permitted), (1, nc.excluded)] where !bases.isEmpty {
-                        w.contextSpecific(number) { w in
-                            for base in bases { w.sequence { $0.generalName(base) } }
+            add(
+                .nameConstraints, nc.critical,
+                DERWriter.encode { w in
+                    w.sequence { w in
+                        for (number, bases) in [(UInt8(0), nc.permitted), (1, nc.excluded)] where !bases.isEmpty {
+                            w.contextSpecific(number) { w in
+                                for base in bases { w.sequence { $0.generalName(base) } }
+                            }
                         }
                     }
-                }
-            })
+                })
         }
         switch subjectKeyIdentifier {
         case .automatic:
@@ -622,27 +635,31 @@ public struct CertificateBuilder: Sendable {
         case .omitted: aki = nil
         }
         if let aki {
-            add(.authorityKeyIdentifier, false, DERWriter.encode { w in
-                w.sequence { $0.element(tag: 0x80, content: aki) }
-            })
+            add(
+                .authorityKeyIdentifier, false,
+                DERWriter.encode { w in
+                    w.sequence { $0.element(tag: 0x80, content: aki) }
+                })
         }
         if !caIssuersURLs.isEmpty || !ocspURLs.isEmpty {
-            add(.authorityInfoAccess, false, DERWriter.encode { w in
-                w.sequence { w in
-                    for url in ocspURLs {
-                        w.sequence { w in
-                            w.oid(.ocsp)
-                            w.generalName(.uri(url))
+            add(
+                .authorityInfoAccess, false,
+                DERWriter.encode { w in
+                    w.sequence { w in
+                        for url in ocspURLs {
+                            w.sequence { w in
+                                w.oid(.ocsp)
+                                w.generalName(.uri(url))
+                            }
+                        }
+                        for url in caIssuersURLs {
+                            w.sequence { w in
+                                w.oid(.caIssuers)
+                                w.generalName(.uri(url))
+                            }
                         }
                     }
-                    for url in caIssuersURLs {
-                        w.sequence { w in
-                            w.oid(.caIssuers)
-                            w.generalName(.uri(url))
-                        }
-                    }
-                }
-            })
+                })
         }
         for raw in rawExtensions { add(raw.oid, raw.critical, raw.value) }
         return out

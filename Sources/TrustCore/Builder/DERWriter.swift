@@ -54,9 +54,10 @@ public struct DERWriter: Sendable {
 
     /// Writes a context-specific `[number]` element; constructed for EXPLICIT tagging and for
     /// IMPLICIT tagging of constructed types.
-    public mutating func contextSpecific(_ number: UInt8, constructed isConstructed: Bool = true,
-        _ body: (inout DERWriter) throws -> Void) rethrows
-    {
+    public mutating func contextSpecific(
+        _ number: UInt8, constructed isConstructed: Bool = true,
+        _ body: (inout DERWriter) throws -> Void
+    ) rethrows {
         try constructed(tag: 0x80 | (isConstructed ? 0x20 : 0) | number, body)
     }
 

@@ -28,7 +28,9 @@ public enum BuilderError: Error, Sendable, Equatable, CustomStringConvertible {
             ERR_error_string_n(code, &buffer, buffer.count)
             messages.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        return .openssl(operation: operation, detail: messages.isEmpty ? "no OpenSSL error recorded" : messages.joined(separator: "; "))
+        return .openssl(
+            operation: operation,
+            detail: messages.isEmpty ? "no OpenSSL error recorded" : messages.joined(separator: "; "))
     }
 }
 
