@@ -38,7 +38,7 @@ enum ExtendedKeyUsageCheck: PathCheck {
             // RFC 5280 4.2.1.12: without the extension the key is not restricted.
             steps.append(Step(.extendedKeyUsage, 0, .passed, .ekuAbsentAllowed))
         } else if c.ruleClass == .system || leaf.notBefore > customAnchorEKUCutoff {
-            steps.append(Step(.extendedKeyUsage, 0, .failed, .nonCompliant(detail: "subscriber certificate has no extKeyUsage (CA/Browser Forum BR 7.1.2.7.6)")))
+            steps.append(Step(.extendedKeyUsage, 0, .failed, .ekuMissingRequired(anchorClass: c.ruleClass)))
         } else {
             steps.append(Step(.extendedKeyUsage, 0, .passed, .ekuAbsentAllowed))
         }
