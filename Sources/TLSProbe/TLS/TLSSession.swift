@@ -158,7 +158,8 @@ final class TLSSession {
 
     var allowedVersions: String {
         options.minimumVersion == options.maximumVersion
-            ? options.minimumVersion.description : "\(options.minimumVersion)-\(options.maximumVersion)"
+            ? options.minimumVersion.description
+            : "\(options.minimumVersion)-\(options.maximumVersion.description.dropFirst(4))"
     }
 
     func partial(peer: String?) -> PartialHandshake {
@@ -239,7 +240,8 @@ final class TLSSession {
         }
         if observer.serverHelloSeen, observer.serverVersion.map({ $0 < options.minimumVersion || $0 > options.maximumVersion }) ?? true {
             let chose = observer.serverVersion?.description
-                ?? observer.serverWireVersion.map { "version 0x\(String($0, radix: 16))" } ?? "an unknown version"
+                ?? observer.serverWireVersion.map { $0 == 0x0300 ? "SSL 3.0" : "version 0x\(String($0, radix: 16))" }
+                ?? "an unknown version"
             return error(.noCommonVersion, "the server chose \(chose), but only \(allowedVersions) is allowed", details: errors)
         }
         if reasons.contains(SSL_R_UNSUPPORTED_PROTOCOL) || reasons.contains(SSL_R_NO_PROTOCOLS_AVAILABLE) {
@@ -249,6 +251,9 @@ final class TLSSession {
             return error(.noCommonCipher, "no cipher suite in common with the server", details: errors)
         }
         let why = errors.first.map { " (\($0.text))" } ?? ""
+        if !observer.serverHelloSeen, let first = firstBytes.first, (20...24).contains(first) {
+            return error(.malformedHandshake, "the server answered the ClientHello with malformed TLS\(why)", details: errors)
+        }
         if !observer.serverHelloSeen {
             let head = firstBytes.prefix(8).map { String(format2: $0) }.joined(separator: " ")
             return error(.malformedHandshake, "the server's answer is not TLS (first bytes: \(head))\(why)", details: errors)

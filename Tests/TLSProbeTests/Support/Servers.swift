@@ -8,7 +8,7 @@ import XCTest
 
 /// Runs a command to completion and returns its exit status and output.
 @discardableResult
-func run(_ args: [String], cwd: String? = nil, stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
+func runCommand(_ args: [String], cwd: String? = nil, stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     p.arguments = args

@@ -42,7 +42,7 @@ final class TestPKI: Sendable {
 
     @discardableResult
     func sh(_ args: [String]) throws -> String {
-        let r = try run(args, cwd: dir)
+        let r = try runCommand(args, cwd: dir)
         guard r.status == 0 else {
             throw NSError(domain: "pki", code: Int(r.status), userInfo: [NSLocalizedDescriptionKey: "\(args.joined(separator: " ")): \(r.err)"])
         }
