@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TrustCore
 import XCTest
 
@@ -207,5 +208,29 @@ final class HandshakeTests: XCTestCase {
             XCTAssertEqual(e.urlError, -1200)
             XCTAssertTrue(e.message.contains("256 KiB"), e.message)
         }
+    }
+
+    /// The API is blocking and thread-safe: probes on several threads at once each get their own
+    /// sockets and OpenSSL objects.
+    func testConcurrentProbes() throws {
+        let port = try server(leafArgs + ["-cert_chain", "int.pem"])
+        let expected = [try pki.der("leaf"), try pki.der("int")]
+        let results = Mutex<[[[UInt8]]]>([])
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            let chain = (try? Probe.handshake(with: ProbeTarget(host: "127.0.0.1", port: port),
+                options: ProbeOptions(timeout: .seconds(5))))?.presentedChain ?? []
+            results.withLock { $0.append(chain) }
+        }
+        XCTAssertEqual(results.withLock { $0 }, Array(repeating: expected, count: 6))
+    }
+
+    /// A name goes through getaddrinfo on the resolver thread; `localhost` may yield ::1 first,
+    /// which refuses, and then 127.0.0.1. The name is sent as SNI.
+    func testHostNameIsResolvedAndSentAsSNI() throws {
+        let port = try server(leafArgs)
+        let h = try probe("localhost:\(port)")
+        XCTAssertEqual(h.sni, "localhost")
+        XCTAssertEqual(h.peerAddress, "127.0.0.1:\(port)")
+        XCTAssertEqual(h.presentedChain, [try pki.der("leaf")])
     }
 }
