@@ -9,7 +9,8 @@ public enum Probe {
     {
         _ = ignoreSIGPIPE
         guard options.minimumVersion <= options.maximumVersion else {
-            throw ProbeError(.invalidOption,
+            throw ProbeError(
+                .invalidOption,
                 "the minimum TLS version (\(options.minimumVersion)) is above the maximum (\(options.maximumVersion))")
         }
         guard options.timeout > .zero else { throw ProbeError(.invalidOption, "the timeout must be positive") }
@@ -29,7 +30,8 @@ public enum Probe {
             case .notFound(let reason):
                 throw ProbeError(.unknownHost, "cannot find \(what)host '\(dial.host)': \(reason)")
             case .timedOut:
-                throw ProbeError(.timedOut, "timed out after \(deadline.totalSecondsText) looking up \(what)host '\(dial.host)'")
+                throw ProbeError(
+                    .timedOut, "timed out after \(deadline.totalSecondsText) looking up \(what)host '\(dial.host)'")
             }
         }
         let resolveMs = watch.lap()
@@ -40,12 +42,16 @@ public enum Probe {
         } catch {
             switch error {
             case .refused(let address):
-                throw ProbeError(.connectionRefused, "\(what)\(address) refused the connection: nothing listens on that port")
+                throw ProbeError(
+                    .connectionRefused, "\(what)\(address) refused the connection: nothing listens on that port")
             case .unreachable(let address, let errno):
-                throw ProbeError(.cannotConnect, "cannot connect to \(what)\(address): \(NetFailure.system(errno).text)")
+                throw ProbeError(
+                    .cannotConnect, "cannot connect to \(what)\(address): \(NetFailure.system(errno).text)")
             case .timedOut(let address):
-                throw ProbeError(.timedOut,
-                    "timed out after \(deadline.totalSecondsText) connecting to \(what)\(address.isEmpty ? dial.description : address)")
+                throw ProbeError(
+                    .timedOut,
+                    "timed out after \(deadline.totalSecondsText) connecting to \(what)\(address.isEmpty ? dial.description : address)"
+                )
             }
         }
         let connectMs = watch.lap()
@@ -54,7 +60,8 @@ public enum Probe {
         func withPeer(_ e: ProbeError) -> ProbeError {
             var e = e
             if e.partial == nil {
-                e.partial = PartialHandshake(version: nil, presentedChain: [], clientCertificateRequested: false,
+                e.partial = PartialHandshake(
+                    version: nil, presentedChain: [], clientCertificateRequested: false,
                     acceptableClientCANames: [], clientCertificateSent: false, peerAddress: peer)
             } else {
                 e.partial?.peerAddress = peer
@@ -81,7 +88,8 @@ public enum Probe {
         let handshakeMs = watch.lap()
 
         guard let version = session.version, let cipher = session.cipher else {
-            throw withPeer(ProbeError(.malformedHandshake, "the handshake ended without a negotiated version and cipher"))
+            throw withPeer(
+                ProbeError(.malformedHandshake, "the handshake ended without a negotiated version and cipher"))
         }
         let observer = session.observer
         let result = Handshake(
@@ -90,7 +98,8 @@ public enum Probe {
             alpn: session.alpn, ocsp: session.ocspStaple, scts: session.scts,
             clientCertificateRequested: observer.certificateRequested, acceptableClientCANames: session.clientCANames(),
             clientCertificateSent: observer.clientCertificateSent,
-            timings: Timings(resolveMs: resolveMs, connectMs: connectMs, preambleMs: preambleMs, handshakeMs: handshakeMs))
+            timings: Timings(
+                resolveMs: resolveMs, connectMs: connectMs, preambleMs: preambleMs, handshakeMs: handshakeMs))
         session.shutdown(connection, deadline: deadline)
         return result
     }

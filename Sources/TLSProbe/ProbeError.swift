@@ -73,9 +73,10 @@ public struct ProbeError: Error, Sendable, CustomStringConvertible {
     public var partial: PartialHandshake?
 
     /// Creates an error with the kind's URLError code.
-    public init(_ kind: Kind, _ message: String, alert: TLSAlert? = nil, details: [String] = [],
-        partial: PartialHandshake? = nil)
-    {
+    public init(
+        _ kind: Kind, _ message: String, alert: TLSAlert? = nil, details: [String] = [],
+        partial: PartialHandshake? = nil
+    ) {
         self.kind = kind
         self.message = message
         self.urlError = kind.urlError

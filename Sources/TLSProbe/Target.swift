@@ -92,9 +92,10 @@ public struct ProbeTarget: Hashable, Sendable {
     public var sni: ServerNameIndication
 
     /// Creates a target.
-    public init(host: String, port: UInt16 = 443, path: String? = nil, connectTo: Endpoint? = nil,
-        sni: ServerNameIndication = .automatic)
-    {
+    public init(
+        host: String, port: UInt16 = 443, path: String? = nil, connectTo: Endpoint? = nil,
+        sni: ServerNameIndication = .automatic
+    ) {
         self.host = host
         self.port = port
         self.path = path

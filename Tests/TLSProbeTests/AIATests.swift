@@ -50,7 +50,8 @@ final class AIATests: XCTestCase {
                 sleep(4)
                 return
             }
-            var head = "HTTP/1.1 \(reply.status) X\r\nConnection: close\r\n" + reply.headers.map { $0 + "\r\n" }.joined()
+            var head =
+                "HTTP/1.1 \(reply.status) X\r\nConnection: close\r\n" + reply.headers.map { $0 + "\r\n" }.joined()
             if reply.chunked {
                 head += "Transfer-Encoding: chunked\r\n\r\n"
                 var body: [UInt8] = []
@@ -69,28 +70,35 @@ final class AIATests: XCTestCase {
         return http.port
     }
 
-    func fetcher(maximumFetches: Int = 4) -> AIAFetcher { AIAFetcher(maximumFetches: maximumFetches, allowHost: loopbackOnly) }
+    func fetcher(maximumFetches: Int = 4) -> AIAFetcher {
+        AIAFetcher(maximumFetches: maximumFetches, allowHost: loopbackOnly)
+    }
 
     func testHandshakeThenFetchTheMissingIntermediate() throws {
         let intDER = try pki.der("int")
         let port = startHTTP(["/int.der": Reply(headers: ["Content-Type: application/pkix-cert"], body: intDER)])
-        try pki.issue("aialeaf", subject: "/CN=127.0.0.1", by: "int", ext: TestPKI.serverExt(aia: "http://127.0.0.1:\(port)/int.der"))
+        try pki.issue(
+            "aialeaf", subject: "/CN=127.0.0.1", by: "int",
+            ext: TestPKI.serverExt(aia: "http://127.0.0.1:\(port)/int.der"))
         let server = try OpenSSLServer(["-cert", "aialeaf.pem", "-key", "aialeaf.key"], cwd: pki.dir)
         servers.append(server)
 
-        let h = try Probe.handshake(with: ProbeTarget(host: "127.0.0.1", port: server.port), options: ProbeOptions(timeout: .seconds(5)))
+        let h = try Probe.handshake(
+            with: ProbeTarget(host: "127.0.0.1", port: server.port), options: ProbeOptions(timeout: .seconds(5)))
         XCTAssertEqual(h.presentedChain.count, 1, "the server leaves out its intermediate")
         let presented = try h.presentedChain.map { try Certificate(der: $0) }
         XCTAssertEqual(AIAFetcher.caIssuersURLs(of: presented[0]), ["http://127.0.0.1:\(port)/int.der"])
 
-        let result = fetcher().completeChain(presented: presented, anchors: [try pki.certificate("root")], timeout: .seconds(3))
+        let result = fetcher().completeChain(
+            presented: presented, anchors: [try pki.certificate("root")], timeout: .seconds(3))
         XCTAssertEqual(result.fetched.map(\.der), [intDER])
         XCTAssertEqual(result.attempts.count, 1)
         XCTAssertEqual(result.attempts.first?.outcome, .fetched(1))
         XCTAssertEqual(result.attempts.first?.subject, presented[0].subject.description)
 
         // With the intermediate presented nothing is fetched.
-        let complete = fetcher().completeChain(presented: presented + [try pki.certificate("int")], anchors: [try pki.certificate("root")])
+        let complete = fetcher().completeChain(
+            presented: presented + [try pki.certificate("int")], anchors: [try pki.certificate("root")])
         XCTAssertTrue(complete.attempts.isEmpty)
         XCTAssertTrue(complete.fetched.isEmpty)
     }
@@ -121,7 +129,8 @@ final class AIATests: XCTestCase {
             "/away": Reply(status: 302, headers: ["Location: http://192.0.2.1/int.der"]),
             "/tls": Reply(status: 302, headers: ["Location: https://127.0.0.1/int.der"]),
         ])
-        XCTAssertEqual(try fetcher().fetch("http://127.0.0.1:\(port)/r1").get().map(\.der), [intDER], "3 redirects are followed")
+        XCTAssertEqual(
+            try fetcher().fetch("http://127.0.0.1:\(port)/r1").get().map(\.der), [intDER], "3 redirects are followed")
         XCTAssertThrowsError(try fetcher().fetch("http://127.0.0.1:\(port)/loop").get()) {
             XCTAssertTrue(($0 as! AIAError).message.contains("more than 3 redirects"), "\($0)")
         }
@@ -160,9 +169,11 @@ final class AIATests: XCTestCase {
     func testIterativeFetchingAndItsCountBound() throws {
         // leaf2 -> int2 -> int -> root, where leaf2 points at int2 and int2 points at int.
         let port = startHTTP([:])
-        try pki.issue("int2", subject: "/CN=Probe Test Intermediate 2", by: "int",
+        try pki.issue(
+            "int2", subject: "/CN=Probe Test Intermediate 2", by: "int",
             ext: TestPKI.caExt + "authorityInfoAccess=caIssuers;URI:http://127.0.0.1:\(port)/int.der\n")
-        try pki.issue("leaf2", subject: "/CN=leaf2", by: "int2", ext: TestPKI.serverExt(aia: "http://127.0.0.1:\(port)/int2.der"))
+        try pki.issue(
+            "leaf2", subject: "/CN=leaf2", by: "int2", ext: TestPKI.serverExt(aia: "http://127.0.0.1:\(port)/int2.der"))
         let intDER = try pki.der("int")
         let int2DER = try pki.der("int2")
         routes.set(["/int.der": Reply(body: intDER), "/int2.der": Reply(body: int2DER)])

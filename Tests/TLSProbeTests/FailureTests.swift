@@ -24,9 +24,10 @@ final class FailureTests: XCTestCase {
     }
 
     @discardableResult
-    func expectFailure(_ target: String, timeout: Int = 2, options: ProbeOptions? = nil, _ kind: ProbeError.Kind,
-        _ urlError: Int?, file: StaticString = #filePath, line: UInt = #line) throws -> ProbeError
-    {
+    func expectFailure(
+        _ target: String, timeout: Int = 2, options: ProbeOptions? = nil, _ kind: ProbeError.Kind,
+        _ urlError: Int?, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> ProbeError {
         let options = options ?? ProbeOptions(timeout: .seconds(timeout))
         let start = Date()
         do {
@@ -58,7 +59,9 @@ final class FailureTests: XCTestCase {
     }
 
     func testServerThatNeverAnswers() throws {
-        let port = serve { fd in _ = Wire.receive(fd); sleep(4) }
+        let port = serve { fd in
+            _ = Wire.receive(fd); sleep(4)
+        }
         let e = try expectFailure("127.0.0.1:\(port)", .timedOut, -1001)
         XCTAssertTrue(e.message.contains("no answer to the ClientHello"), e.message)
     }
@@ -151,7 +154,8 @@ final class FailureTests: XCTestCase {
             header += [UInt8](repeating: 0, count: 16380)
             while Wire.send(fd, header) {}
         }
-        let options = ProbeOptions(timeout: .seconds(2), maximumCertificateListBytes: 16 * 1024 * 1024,
+        let options = ProbeOptions(
+            timeout: .seconds(2), maximumCertificateListBytes: 16 * 1024 * 1024,
             maximumHandshakeBytes: 512 * 1024)
         let e = try expectFailure("127.0.0.1:\(port)", options: options, .oversizedHandshake, -1200)
         XCTAssertTrue(e.message.contains("512 KiB"), e.message)

@@ -33,10 +33,12 @@ final class HandshakeTests: XCTestCase {
         let chain = try pki.bundle("odd-chain.pem", ["root", "int", "int"])
         let port = try server(leafArgs + ["-cert_chain", chain, "-alpn", "http/1.1"])
         let h = try probe("127.0.0.1:\(port)")
-        XCTAssertEqual(h.presentedChain, [try pki.der("leaf"), try pki.der("root"), try pki.der("int"), try pki.der("int")])
+        XCTAssertEqual(
+            h.presentedChain, [try pki.der("leaf"), try pki.der("root"), try pki.der("int"), try pki.der("int")])
         XCTAssertEqual(h.version, .tls1_3)
         XCTAssertEqual(h.cipher.ianaName, h.cipher.openSSLName, "TLS 1.3 suites have one name")
-        XCTAssertTrue(h.cipher.ianaName.hasPrefix("TLS_AES_") || h.cipher.ianaName.hasPrefix("TLS_CHACHA20"), h.cipher.ianaName)
+        XCTAssertTrue(
+            h.cipher.ianaName.hasPrefix("TLS_AES_") || h.cipher.ianaName.hasPrefix("TLS_CHACHA20"), h.cipher.ianaName)
         XCTAssertEqual(h.group, "x25519", "OpenSSL 3.0's first default group")
         XCTAssertEqual(h.alpn, "http/1.1")
         XCTAssertNil(h.sni, "no SNI for an IP literal")
@@ -66,7 +68,9 @@ final class HandshakeTests: XCTestCase {
         XCTAssertEqual(h.group, "x25519")
 
         let start = Date()
-        XCTAssertThrowsError(try probe("127.0.0.1:\(port)", ProbeOptions(timeout: .seconds(3), minimumVersion: .tls1_3))) { e in
+        XCTAssertThrowsError(
+            try probe("127.0.0.1:\(port)", ProbeOptions(timeout: .seconds(3), minimumVersion: .tls1_3))
+        ) { e in
             let e = e as! ProbeError
             XCTAssertEqual(e.kind, .noCommonVersion, e.message)
             XCTAssertEqual(e.urlError, -1200)
@@ -85,8 +89,11 @@ final class HandshakeTests: XCTestCase {
     /// Security level 0 and the legacy cipher list: an RSA-1024/SHA-1 TLS 1.0 server is still seen.
     func testLegacyServerIsObserved() throws {
         let dir = pki.dir
-        try pki.sh(["openssl", "req", "-x509", "-newkey", "rsa:1024", "-sha1", "-nodes", "-keyout", "weak.key", "-out", "weak.pem",
-            "-subj", "/CN=weak", "-days", "2"])
+        try pki.sh([
+            "openssl", "req", "-x509", "-newkey", "rsa:1024", "-sha1", "-nodes", "-keyout", "weak.key", "-out",
+            "weak.pem",
+            "-subj", "/CN=weak", "-days", "2",
+        ])
         let port = try server(["-cert", "weak.pem", "-key", "weak.key", "-tls1", "-cipher", "ALL:@SECLEVEL=0"])
         let h = try probe("127.0.0.1:\(port)", ProbeOptions(timeout: .seconds(5), minimumVersion: .tls1_0))
         XCTAssertEqual(h.version, .tls1_0)
@@ -130,13 +137,16 @@ final class HandshakeTests: XCTestCase {
         }
         XCTAssertLessThan(Date().timeIntervalSince(start), 4)
 
-        let p12 = ProbeOptions(timeout: .seconds(5), clientIdentity: .pkcs12(path: pki.path("client.p12"), password: "secret"))
+        let p12 = ProbeOptions(
+            timeout: .seconds(5), clientIdentity: .pkcs12(path: pki.path("client.p12"), password: "secret"))
         let h = try probe("127.0.0.1:\(port)", p12)
         XCTAssertTrue(h.clientCertificateRequested)
         XCTAssertTrue(h.clientCertificateSent)
         XCTAssertEqual(h.acceptableClientCANames, ["CN=Probe Client CA,O=Probe"])
 
-        let pem = ProbeOptions(timeout: .seconds(5), clientIdentity: .pem(certificatePath: pki.path("client.pem"), keyPath: pki.path("client.key")))
+        let pem = ProbeOptions(
+            timeout: .seconds(5),
+            clientIdentity: .pem(certificatePath: pki.path("client.pem"), keyPath: pki.path("client.key")))
         XCTAssertTrue(try probe("127.0.0.1:\(port)", pem).clientCertificateSent)
 
         let wrong = ProbeOptions(clientIdentity: .pkcs12(path: pki.path("client.p12"), password: "wrong"))
@@ -147,7 +157,8 @@ final class HandshakeTests: XCTestCase {
     }
 
     func testMutualTLS12WithoutCertificate() throws {
-        let port = try server(leafArgs + ["-tls1_2", "-Verify", "1", "-CAfile", "clientca.pem", "-verify_return_error"])
+        let port = try server(
+            leafArgs + ["-tls1_2", "-Verify", "1", "-CAfile", "clientca.pem", "-verify_return_error"])
         XCTAssertThrowsError(try probe("127.0.0.1:\(port)", ProbeOptions(timeout: .seconds(3)))) { e in
             let e = e as! ProbeError
             XCTAssertEqual(e.kind, .clientCertificateRequired, e.message)
@@ -155,7 +166,8 @@ final class HandshakeTests: XCTestCase {
             XCTAssertEqual(e.alert?.code, 40, "TLS 1.2: handshake_failure")
             XCTAssertEqual(e.partial?.version, .tls1_2)
         }
-        let leafAsClient = ProbeOptions(timeout: .seconds(3),
+        let leafAsClient = ProbeOptions(
+            timeout: .seconds(3),
             clientIdentity: .pem(certificatePath: pki.path("leaf.pem"), keyPath: pki.path("leaf.key")))
         XCTAssertThrowsError(try probe("127.0.0.1:\(port)", leafAsClient)) { e in
             let e = e as! ProbeError
@@ -217,8 +229,10 @@ final class HandshakeTests: XCTestCase {
         let expected = [try pki.der("leaf"), try pki.der("int")]
         let results = Mutex<[[[UInt8]]]>([])
         DispatchQueue.concurrentPerform(iterations: 6) { _ in
-            let chain = (try? Probe.handshake(with: ProbeTarget(host: "127.0.0.1", port: port),
-                options: ProbeOptions(timeout: .seconds(5))))?.presentedChain ?? []
+            let chain =
+                (try? Probe.handshake(
+                    with: ProbeTarget(host: "127.0.0.1", port: port),
+                    options: ProbeOptions(timeout: .seconds(5))))?.presentedChain ?? []
             results.withLock { $0.append(chain) }
         }
         XCTAssertEqual(results.withLock { $0 }, Array(repeating: expected, count: 6))

@@ -71,7 +71,9 @@ final class ProxyTests: XCTestCase {
             a.sin_port = proxyPort.bigEndian
             a.sin_addr.s_addr = inet_addr("127.0.0.1")
             let rc = withUnsafePointer(to: &a) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             close(fd)
             if rc == 0 { return }
@@ -81,7 +83,8 @@ final class ProxyTests: XCTestCase {
     }
 
     func testHandshakeThroughTheProxy() throws {
-        let options = ProbeOptions(timeout: .seconds(5),
+        let options = ProbeOptions(
+            timeout: .seconds(5),
             proxy: .http(try ProxyAddress.parse("http://127.0.0.1:\(proxyPort)")))
         let h = try Probe.handshake(with: ProbeTarget(host: "127.0.0.1", port: target.port), options: options)
         XCTAssertEqual(h.presentedChain, [try pki.der("leaf")])
@@ -105,7 +108,9 @@ final class ProxyTests: XCTestCase {
         let other = try OpenSSLServer(["-cert", "leaf.pem", "-key", "leaf.key"], cwd: pki.dir)
         let options = ProbeOptions(timeout: .seconds(3), proxy: .http(try ProxyAddress.parse("127.0.0.1:\(proxyPort)")))
         let start = Date()
-        XCTAssertThrowsError(try Probe.handshake(with: ProbeTarget(host: "127.0.0.1", port: other.port), options: options)) { e in
+        XCTAssertThrowsError(
+            try Probe.handshake(with: ProbeTarget(host: "127.0.0.1", port: other.port), options: options)
+        ) { e in
             let e = e as! ProbeError
             XCTAssertEqual(e.kind, .proxyFailed, e.message)
             XCTAssertEqual(e.urlError, -1004)
@@ -116,8 +121,11 @@ final class ProxyTests: XCTestCase {
     }
 
     func testProxyNotListening() throws {
-        let options = ProbeOptions(timeout: .seconds(2), proxy: .http(try ProxyAddress.parse("127.0.0.1:\(freePort())")))
-        XCTAssertThrowsError(try Probe.handshake(with: ProbeTarget(host: "127.0.0.1", port: target.port), options: options)) { e in
+        let options = ProbeOptions(
+            timeout: .seconds(2), proxy: .http(try ProxyAddress.parse("127.0.0.1:\(freePort())")))
+        XCTAssertThrowsError(
+            try Probe.handshake(with: ProbeTarget(host: "127.0.0.1", port: target.port), options: options)
+        ) { e in
             let e = e as! ProbeError
             XCTAssertEqual(e.kind, .connectionRefused, e.message)
             XCTAssertTrue(e.message.hasPrefix("the proxy "), e.message)

@@ -41,7 +41,11 @@ final class StartTLSTests: XCTestCase {
             while let line = Wire.readLine(fd) {
                 let cmd = line.uppercased()
                 if cmd.hasPrefix("EHLO") || cmd.hasPrefix("HELO") {
-                    _ = Wire.send(fd, offerTLS ? "250-fake.test\r\n250-PIPELINING\r\n250 STARTTLS\r\n" : "250-fake.test\r\n250 PIPELINING\r\n")
+                    _ = Wire.send(
+                        fd,
+                        offerTLS
+                            ? "250-fake.test\r\n250-PIPELINING\r\n250 STARTTLS\r\n"
+                            : "250-fake.test\r\n250 PIPELINING\r\n")
                 } else if cmd == "STARTTLS" {
                     guard offerTLS else { _ = Wire.send(fd, "502 no\r\n"); continue }
                     _ = Wire.send(fd, "220 2.0.0 Ready to start TLS\r\n")
@@ -89,7 +93,9 @@ final class StartTLSTests: XCTestCase {
                 _ = Wire.send(fd, "500 unknown\r\n")
             }
         case .postgres:
-            guard let request = Wire.readExactly(fd, 8), request == [0, 0, 0, 8, 0x04, 0xD2, 0x16, 0x2F] else { return false }
+            guard let request = Wire.readExactly(fd, 8), request == [0, 0, 0, 8, 0x04, 0xD2, 0x16, 0x2F] else {
+                return false
+            }
             _ = Wire.send(fd, offerTLS ? "S" : "N")
             return offerTLS
         }
@@ -107,15 +113,18 @@ final class StartTLSTests: XCTestCase {
         XCTAssertGreaterThan(h.timings.preambleMs, 0)
 
         // The outside client agrees the fake speaks the protocol.
-        let r = try runCommand(["timeout", "10", "openssl", "s_client", "-connect", "127.0.0.1:\(port)", "-starttls", proto.rawValue],
+        let r = try runCommand(
+            ["timeout", "10", "openssl", "s_client", "-connect", "127.0.0.1:\(port)", "-starttls", proto.rawValue],
             stdin: "")
         XCTAssertTrue(r.out.contains("Cipher is"), "s_client -starttls \(proto.rawValue): \(r.out) \(r.err)")
 
         // And a server that will not upgrade is reported as such.
         let refusing = try fake(proto, offerTLS: false)
-        XCTAssertThrowsError(try Probe.handshake(with: ProbeTarget(host: "127.0.0.1", port: refusing),
-            options: ProbeOptions(timeout: .seconds(2), startTLS: proto)))
-        { e in
+        XCTAssertThrowsError(
+            try Probe.handshake(
+                with: ProbeTarget(host: "127.0.0.1", port: refusing),
+                options: ProbeOptions(timeout: .seconds(2), startTLS: proto))
+        ) { e in
             let e = e as! ProbeError
             XCTAssertEqual(e.kind, .startTLSFailed, "\(proto): \(e.message)")
             XCTAssertEqual(e.urlError, -1200)

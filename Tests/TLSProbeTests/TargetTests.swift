@@ -28,9 +28,10 @@ final class TargetTests: XCTestCase {
     }
 
     func testRejectedTargets() {
-        for bad in ["", ":443", "example.com:0", "example.com:70000", "example.com:x", "exa mple.com", "[::1", "[nope]:1",
-            "gopher://example.com", "2001:db8::1:443x", "a\r\nb"]
-        {
+        for bad in [
+            "", ":443", "example.com:0", "example.com:70000", "example.com:x", "exa mple.com", "[::1", "[nope]:1",
+            "gopher://example.com", "2001:db8::1:443x", "a\r\nb",
+        ] {
             XCTAssertThrowsError(try ProbeTarget.parse(bad), bad) { e in
                 let e = e as! ProbeError
                 XCTAssertEqual(e.kind, .invalidTarget, bad)
@@ -83,7 +84,9 @@ final class TargetTests: XCTestCase {
 
     func testInvalidOptionsFailBeforeConnecting() throws {
         let t = try parse("127.0.0.1:9")
-        XCTAssertThrowsError(try Probe.handshake(with: t, options: ProbeOptions(minimumVersion: .tls1_3, maximumVersion: .tls1_2))) {
+        XCTAssertThrowsError(
+            try Probe.handshake(with: t, options: ProbeOptions(minimumVersion: .tls1_3, maximumVersion: .tls1_2))
+        ) {
             XCTAssertEqual(($0 as! ProbeError).kind, .invalidOption)
             XCTAssertNil(($0 as! ProbeError).urlError)
         }

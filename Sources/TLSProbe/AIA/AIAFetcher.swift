@@ -14,9 +14,10 @@ public struct AIAFetcher: Sendable {
     public var allowHost: @Sendable (String) -> Bool
 
     /// Creates a fetcher with the default bounds: 64 KiB, 4 fetches, 3 redirects, any host.
-    public init(maximumResponseBytes: Int = 64 * 1024, maximumFetches: Int = 4, maximumRedirects: Int = 3,
-        allowHost: @escaping @Sendable (String) -> Bool = { _ in true })
-    {
+    public init(
+        maximumResponseBytes: Int = 64 * 1024, maximumFetches: Int = 4, maximumRedirects: Int = 3,
+        allowHost: @escaping @Sendable (String) -> Bool = { _ in true }
+    ) {
         self.maximumResponseBytes = maximumResponseBytes
         self.maximumFetches = maximumFetches
         self.maximumRedirects = maximumRedirects
@@ -40,9 +41,10 @@ public struct AIAFetcher: Sendable {
     /// anchors (or `issuers`, the system store), a self-issued certificate is reached, or a bound
     /// is hit. Everything fetched is returned for the evaluator's pool, to be marked
     /// `CertificateSource.aia`. All fetches together end within `timeout`.
-    public func completeChain(presented: [Certificate], anchors: [Certificate] = [], issuers: (any IssuerSource)? = nil,
-        timeout: Duration = .seconds(10)) -> AIAResult
-    {
+    public func completeChain(
+        presented: [Certificate], anchors: [Certificate] = [], issuers: (any IssuerSource)? = nil,
+        timeout: Duration = .seconds(10)
+    ) -> AIAResult {
         var result = AIAResult(fetched: [], attempts: [])
         guard var current = presented.first else { return result }
         let deadline = Deadline(after: timeout)
@@ -59,32 +61,43 @@ public struct AIAFetcher: Sendable {
             let urls = Self.caIssuersURLs(of: current)
             guard let url = urls.first(where: { $0.lowercased().hasPrefix("http://") }) else {
                 if let other = urls.first {
-                    result.attempts.append(AIAAttempt(url: other, subject: current.subject.description,
-                        outcome: .skipped("only http:// caIssuers URLs are fetched")))
+                    result.attempts.append(
+                        AIAAttempt(
+                            url: other, subject: current.subject.description,
+                            outcome: .skipped("only http:// caIssuers URLs are fetched")))
                 }
                 break
             }
             guard result.attempts.filter(\.wasFetched).count < maximumFetches else {
-                result.attempts.append(AIAAttempt(url: url, subject: current.subject.description,
-                    outcome: .skipped("the limit of \(maximumFetches) fetches is reached")))
+                result.attempts.append(
+                    AIAAttempt(
+                        url: url, subject: current.subject.description,
+                        outcome: .skipped("the limit of \(maximumFetches) fetches is reached")))
                 break
             }
             var watch = Stopwatch()
             switch fetch(url, deadline: deadline) {
             case .failure(let e):
-                result.attempts.append(AIAAttempt(url: url, subject: current.subject.description, outcome: .failed(e.message),
-                    milliseconds: watch.lap()))
+                result.attempts.append(
+                    AIAAttempt(
+                        url: url, subject: current.subject.description, outcome: .failed(e.message),
+                        milliseconds: watch.lap()))
                 return result
             case .success(let certs):
                 let ms = watch.lap()
                 let fresh = certs.filter { c in !pool.contains(c) }
                 guard let issuer = Self.bestIssuer(of: current, in: fresh) else {
-                    result.attempts.append(AIAAttempt(url: url, subject: current.subject.description,
-                        outcome: .failed("the response holds no certificate named \(current.issuer)"), milliseconds: ms))
+                    result.attempts.append(
+                        AIAAttempt(
+                            url: url, subject: current.subject.description,
+                            outcome: .failed("the response holds no certificate named \(current.issuer)"),
+                            milliseconds: ms))
                     return result
                 }
-                result.attempts.append(AIAAttempt(url: url, subject: current.subject.description,
-                    outcome: .fetched(fresh.count), milliseconds: ms))
+                result.attempts.append(
+                    AIAAttempt(
+                        url: url, subject: current.subject.description,
+                        outcome: .fetched(fresh.count), milliseconds: ms))
                 result.fetched += fresh
                 current = issuer
             }
@@ -114,7 +127,8 @@ public struct AIAFetcher: Sendable {
         for _ in 0...maximumRedirects {
             let response: HTTPGet.Response
             do {
-                response = try HTTPGet.get(location, maximumBody: maximumResponseBytes, allowHost: allowHost, deadline: deadline)
+                response = try HTTPGet.get(
+                    location, maximumBody: maximumResponseBytes, allowHost: allowHost, deadline: deadline)
             } catch {
                 return .failure(error)
             }

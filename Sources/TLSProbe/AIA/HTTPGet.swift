@@ -32,7 +32,8 @@ enum HTTPGet {
         if location.contains("://") { return location }
         guard let (endpoint, _) = try? split(base) else { return location }
         let path = location.hasPrefix("/") ? location : "/" + location
-        return "http://\(endpoint.port == 80 ? Endpoint(host: endpoint.host, port: 80).hostPart : endpoint.description)\(path)"
+        return
+            "http://\(endpoint.port == 80 ? Endpoint(host: endpoint.host, port: 80).hostPart : endpoint.description)\(path)"
     }
 
     static func get(_ url: String, maximumBody: Int, allowHost: (String) -> Bool, deadline: Deadline) throws(AIAError)
@@ -55,12 +56,14 @@ enum HTTPGet {
         } catch {
             switch error {
             case .refused(let a): throw AIAError("\(url): \(a) refused the connection")
-            case .unreachable(let a, let e): throw AIAError("\(url): cannot connect to \(a): \(NetFailure.system(e).text)")
+            case .unreachable(let a, let e):
+                throw AIAError("\(url): cannot connect to \(a): \(NetFailure.system(e).text)")
             case .timedOut: throw AIAError("\(url): timed out connecting")
             }
         }
         let host = endpoint.port == 80 ? endpoint.hostPart : endpoint.description
-        let request = "GET \(path) HTTP/1.1\r\nHost: \(host)\r\nUser-Agent: trustx\r\n"
+        let request =
+            "GET \(path) HTTP/1.1\r\nHost: \(host)\r\nUser-Agent: trustx\r\n"
             + "Accept: application/pkix-cert, application/pkcs7-mime, */*\r\nConnection: close\r\n\r\n"
         do {
             try c.send(Array(request.utf8), deadline: deadline)
@@ -95,7 +98,9 @@ enum HTTPGet {
                 while true {
                     let sizeLine = try c.readLine(deadline: deadline)
                     let hex = sizeLine.split(separator: ";").first.map(String.init)?.trimmingWhitespace() ?? ""
-                    guard let size = Int(hex, radix: 16), size >= 0 else { throw AIAError("\(url): malformed chunked body") }
+                    guard let size = Int(hex, radix: 16), size >= 0 else {
+                        throw AIAError("\(url): malformed chunked body")
+                    }
                     if size == 0 { break }
                     guard body.count + size <= maximumBody else { throw tooBig }
                     body += try c.readExactly(size, deadline: deadline)

@@ -58,8 +58,10 @@ final class Connection {
         for (i, address) in addresses.enumerated() {
             if deadline.isExpired { throw .timedOut(address.text) }
             let share = deadline.remaining / (addresses.count - i)
-            let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-                | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let fd = socket(
+                address.family,
+                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+                    | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else {
                 lastError = .unreachable(address.text, errno)
                 continue

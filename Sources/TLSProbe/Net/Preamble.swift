@@ -35,11 +35,13 @@ enum Preamble {
             }
             let parts = status.split(separator: " ", maxSplits: 2)
             guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let code = Int(parts[1]) else {
-                throw ProbeError(.proxyFailed, "the proxy \(proxy) did not answer CONNECT in HTTP: \"\(printable(status))\"")
+                throw ProbeError(
+                    .proxyFailed, "the proxy \(proxy) did not answer CONNECT in HTTP: \"\(printable(status))\"")
             }
             guard (200..<300).contains(code) else {
                 let reason = parts.count > 2 ? " \(parts[2])" : ""
-                throw ProbeError(.proxyFailed, "the proxy \(proxy) refused the tunnel to \(authority): \(code)\(reason)")
+                throw ProbeError(
+                    .proxyFailed, "the proxy \(proxy) refused the tunnel to \(authority): \(code)\(reason)")
             }
         } catch let e as NetFailure {
             throw failure(.proxyFailed, what, e, deadline: deadline)
@@ -145,7 +147,8 @@ enum Preamble {
         case UInt8(ascii: "S"): return
         case UInt8(ascii: "N"): throw ProbeError(.startTLSFailed, "PostgreSQL server does not accept SSL (answered N)")
         default:
-            throw ProbeError(.startTLSFailed, "PostgreSQL server answered the SSLRequest with byte 0x\(hexString([answer]))")
+            throw ProbeError(
+                .startTLSFailed, "PostgreSQL server answered the SSLRequest with byte 0x\(hexString([answer]))")
         }
     }
 

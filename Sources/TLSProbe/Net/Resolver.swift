@@ -16,7 +16,8 @@ struct SocketAddress: Sendable {
         var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
         var serv = [CChar](repeating: 0, count: Int(NI_MAXSERV))
         let rc = bytes.withUnsafeBytes { raw in
-            getnameinfo(raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count),
+            getnameinfo(
+                raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count),
                 &host, socklen_t(host.count), &serv, socklen_t(serv.count), NI_NUMERICHOST | NI_NUMERICSERV)
         }
         guard rc == 0 else { return "?" }
@@ -114,14 +115,16 @@ final class ResolveJob: Sendable {
         guard readFD >= 0 else { return false }
         let retained = Unmanaged.passRetained(self).toOpaque()
         var tid = pthread_t()
-        let rc = pthread_create(&tid, nil, { raw in
-            let job = Unmanaged<ResolveJob>.fromOpaque(raw!).takeRetainedValue()
-            let result = Resolver.lookup(job.host, job.port, numeric: false)
-            job.outcome.withLock { $0 = result }
-            var byte: UInt8 = 1
-            _ = write(job.writeFD, &byte, 1)
-            return nil
-        }, retained)
+        let rc = pthread_create(
+            &tid, nil,
+            { raw in
+                let job = Unmanaged<ResolveJob>.fromOpaque(raw!).takeRetainedValue()
+                let result = Resolver.lookup(job.host, job.port, numeric: false)
+                job.outcome.withLock { $0 = result }
+                var byte: UInt8 = 1
+                _ = write(job.writeFD, &byte, 1)
+                return nil
+            }, retained)
         guard rc == 0 else {
             Unmanaged<ResolveJob>.fromOpaque(retained).release()
             return false

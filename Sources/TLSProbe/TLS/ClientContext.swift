@@ -9,7 +9,8 @@ final class ClientContext {
 
     init(options: ProbeOptions) throws(ProbeError) {
         guard let ctx = SSL_CTX_new(TLS_client_method()) else {
-            throw ProbeError(.invalidOption, "OpenSSL could not create a TLS context", details: OpenSSLError.drain().map(\.text))
+            throw ProbeError(
+                .invalidOption, "OpenSSL could not create a TLS context", details: OpenSSLError.drain().map(\.text))
         }
         self.ctx = ctx
         SSL_CTX_set_security_level(ctx, 0)
@@ -68,7 +69,10 @@ final class ClientContext {
             var cert: OpaquePointer?
             var ca: OpaquePointer?
             guard PKCS12_parse(p12, password, &key, &cert, &ca) == 1 else {
-                throw fail(path, "wrong password, or legacy encryption (RC2/3DES) that OpenSSL 3 reads only with its legacy provider")
+                throw fail(
+                    path,
+                    "wrong password, or legacy encryption (RC2/3DES) that OpenSSL 3 reads only with its legacy provider"
+                )
             }
             defer {
                 if let key { EVP_PKEY_free(key) }
@@ -87,9 +91,13 @@ final class ClientContext {
         case .pem(let certPath, let keyPath, let password):
             let certPEM = try read(certPath)
             try withMemoryBIO(certPEM) { bio throws(ProbeError) in
-                guard let leaf = PEM_read_bio_X509(bio, nil, nil, nil) else { throw fail(certPath, "no PEM CERTIFICATE") }
+                guard let leaf = PEM_read_bio_X509(bio, nil, nil, nil) else {
+                    throw fail(certPath, "no PEM CERTIFICATE")
+                }
                 defer { X509_free(leaf) }
-                guard SSL_CTX_use_certificate(ctx, leaf) == 1 else { throw fail(certPath, "OpenSSL refused the certificate") }
+                guard SSL_CTX_use_certificate(ctx, leaf) == 1 else {
+                    throw fail(certPath, "OpenSSL refused the certificate")
+                }
                 while let extra = PEM_read_bio_X509(bio, nil, nil, nil) {
                     _ = COpenSSL_SSL_CTX_add1_chain_cert(ctx, extra)
                     X509_free(extra)
@@ -103,26 +111,35 @@ final class ClientContext {
                     PEM_read_bio_PrivateKey(bio, nil, nil, UnsafeMutableRawPointer(mutating: pw))
                 }
                 guard let key else {
-                    throw fail(keyPath, password == nil ? "no readable PEM private key (encrypted? give its password)"
-                        : "no PEM private key, or the password is wrong")
+                    throw fail(
+                        keyPath,
+                        password == nil
+                            ? "no readable PEM private key (encrypted? give its password)"
+                            : "no PEM private key, or the password is wrong")
                 }
                 defer { EVP_PKEY_free(key) }
                 guard SSL_CTX_use_PrivateKey(ctx, key) == 1 else { throw fail(keyPath, "OpenSSL refused the key") }
             }
         }
         guard SSL_CTX_check_private_key(ctx) == 1 else {
-            throw ProbeError(.invalidOption, "client certificate: the private key does not belong to the certificate",
+            throw ProbeError(
+                .invalidOption, "client certificate: the private key does not belong to the certificate",
                 details: OpenSSLError.drain().map(\.text))
         }
     }
 
     /// Runs `body` with a memory BIO holding a copy of `bytes` (copied, so no pointer into a
     /// Swift array outlives its closure).
-    private func withMemoryBIO(_ bytes: [UInt8], _ body: (OpaquePointer) throws(ProbeError) -> Void) throws(ProbeError) {
-        guard let bio = BIO_new(BIO_s_mem()) else { throw ProbeError(.invalidOption, "out of memory reading the client certificate") }
+    private func withMemoryBIO(_ bytes: [UInt8], _ body: (OpaquePointer) throws(ProbeError) -> Void) throws(ProbeError)
+    {
+        guard let bio = BIO_new(BIO_s_mem()) else {
+            throw ProbeError(.invalidOption, "out of memory reading the client certificate")
+        }
         defer { BIO_free(bio) }
         let written = bytes.withUnsafeBytes { BIO_write(bio, $0.baseAddress, Int32($0.count)) }
-        guard written == Int32(bytes.count) else { throw ProbeError(.invalidOption, "out of memory reading the client certificate") }
+        guard written == Int32(bytes.count) else {
+            throw ProbeError(.invalidOption, "out of memory reading the client certificate")
+        }
         try body(bio)
     }
 }

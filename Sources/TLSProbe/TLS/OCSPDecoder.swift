@@ -11,7 +11,8 @@ import TrustCore
 /// not checked here: that is the evaluator's business, with the issuer it chooses.
 enum OCSPDecoder {
     static func decode(_ der: [UInt8], leaf: OpaquePointer?) -> OCSPStaple {
-        var staple = OCSPStaple(responseStatus: "malformed", certificateStatus: nil, revocationTime: nil,
+        var staple = OCSPStaple(
+            responseStatus: "malformed", certificateStatus: nil, revocationTime: nil,
             thisUpdate: nil, nextUpdate: nil, der: der)
         defer { ERR_clear_error() }
         let response: OpaquePointer? = der.withUnsafeBufferPointer { buf in
@@ -21,15 +22,16 @@ enum OCSPDecoder {
         guard let response else { return staple }
         defer { OCSP_RESPONSE_free(response) }
         let status = OCSP_response_status(response)
-        staple.responseStatus = switch status {
-        case OCSP_RESPONSE_STATUS_SUCCESSFUL: "successful"
-        case OCSP_RESPONSE_STATUS_MALFORMEDREQUEST: "malformedRequest"
-        case OCSP_RESPONSE_STATUS_INTERNALERROR: "internalError"
-        case OCSP_RESPONSE_STATUS_TRYLATER: "tryLater"
-        case OCSP_RESPONSE_STATUS_SIGREQUIRED: "sigRequired"
-        case OCSP_RESPONSE_STATUS_UNAUTHORIZED: "unauthorized"
-        default: "status \(status)"
-        }
+        staple.responseStatus =
+            switch status {
+            case OCSP_RESPONSE_STATUS_SUCCESSFUL: "successful"
+            case OCSP_RESPONSE_STATUS_MALFORMEDREQUEST: "malformedRequest"
+            case OCSP_RESPONSE_STATUS_INTERNALERROR: "internalError"
+            case OCSP_RESPONSE_STATUS_TRYLATER: "tryLater"
+            case OCSP_RESPONSE_STATUS_SIGREQUIRED: "sigRequired"
+            case OCSP_RESPONSE_STATUS_UNAUTHORIZED: "unauthorized"
+            default: "status \(status)"
+            }
         guard status == OCSP_RESPONSE_STATUS_SUCCESSFUL, let basic = OCSP_response_get1_basic(response) else {
             return staple
         }
@@ -54,11 +56,12 @@ enum OCSPDecoder {
             var thisUpdate: UnsafeMutablePointer<ASN1_GENERALIZEDTIME>?
             var nextUpdate: UnsafeMutablePointer<ASN1_GENERALIZEDTIME>?
             let s = OCSP_single_get0_status(single, &reason, &revoked, &thisUpdate, &nextUpdate)
-            staple.certificateStatus = switch s {
-            case V_OCSP_CERTSTATUS_GOOD: "good"
-            case V_OCSP_CERTSTATUS_REVOKED: "revoked"
-            default: "unknown"
-            }
+            staple.certificateStatus =
+                switch s {
+                case V_OCSP_CERTSTATUS_GOOD: "good"
+                case V_OCSP_CERTSTATUS_REVOKED: "revoked"
+                default: "unknown"
+                }
             staple.revocationTime = timestamp(revoked)
             staple.thisUpdate = timestamp(thisUpdate)
             staple.nextUpdate = timestamp(nextUpdate)

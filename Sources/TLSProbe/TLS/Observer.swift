@@ -36,7 +36,9 @@ final class HandshakeObserver {
             let type = bytes[0]
             let body = Array(bytes[4...])
             if sent {
-                if type == 11 { clientCertificateSent = Self.certificateListIsNonEmpty(body, tls13: serverVersion == .tls1_3) }
+                if type == 11 {
+                    clientCertificateSent = Self.certificateListIsNonEmpty(body, tls13: serverVersion == .tls1_3)
+                }
                 return
             }
             lastReceived = type

@@ -27,7 +27,8 @@ final class TLSSession {
         self.serverName = serverName
         observer = HandshakeObserver(maximumChainLength: options.maximumChainLength)
         guard let ssl = SSL_new(context.ctx), let rbio = BIO_new(BIO_s_mem()), let wbio = BIO_new(BIO_s_mem()) else {
-            throw ProbeError(.invalidOption, "OpenSSL could not create a TLS connection", details: OpenSSLError.drain().map(\.text))
+            throw ProbeError(
+                .invalidOption, "OpenSSL could not create a TLS connection", details: OpenSSLError.drain().map(\.text))
         }
         self.ssl = ssl
         self.rbio = rbio
@@ -72,8 +73,10 @@ final class TLSSession {
         received += bytes.count
         if firstBytes.count < 256 { firstBytes += bytes.prefix(256 - firstBytes.count) }
         if received > options.maximumHandshakeBytes {
-            throw error(.oversizedHandshake,
-                "the server sent more than \(options.maximumHandshakeBytes / 1024) KiB without completing the handshake")
+            throw error(
+                .oversizedHandshake,
+                "the server sent more than \(options.maximumHandshakeBytes / 1024) KiB without completing the handshake"
+            )
         }
         _ = bytes.withUnsafeBytes { BIO_write(rbio, $0.baseAddress, Int32($0.count)) }
     }
@@ -134,10 +137,14 @@ final class TLSSession {
                 try feed(try c.receive(deadline: grace))
             } catch NetFailure.closed {
                 if !observer.clientCertificateSent {
-                    throw error(.clientCertificateRequired,
-                        "the server requires a client certificate and none was sent (it closed the connection after the handshake)")
+                    throw error(
+                        .clientCertificateRequired,
+                        "the server requires a client certificate and none was sent (it closed the connection after the handshake)"
+                    )
                 }
-                throw error(.clientCertificateRejected, "the server closed the connection after receiving the client certificate")
+                throw error(
+                    .clientCertificateRejected,
+                    "the server closed the connection after receiving the client certificate")
             } catch let e as ProbeError {
                 throw e
             } catch {
@@ -163,7 +170,8 @@ final class TLSSession {
     }
 
     func partial(peer: String?) -> PartialHandshake {
-        PartialHandshake(version: observer.serverVersion, presentedChain: observer.chain,
+        PartialHandshake(
+            version: observer.serverVersion, presentedChain: observer.chain,
             clientCertificateRequested: observer.certificateRequested, acceptableClientCANames: clientCANames(),
             clientCertificateSent: observer.clientCertificateSent, peerAddress: peer)
     }
@@ -175,8 +183,10 @@ final class TLSSession {
     }
 
     private func chainTooLong() -> ProbeError {
-        error(.chainTooLong,
-            "the server sent \(observer.chainCount) certificates; more than \(options.maximumChainLength) is refused as hostile")
+        error(
+            .chainTooLong,
+            "the server sent \(observer.chainCount) certificates; more than \(options.maximumChainLength) is refused as hostile"
+        )
     }
 
     /// Where the handshake stood, for messages.
@@ -201,7 +211,8 @@ final class TLSSession {
             // An alert just before the close already made OpenSSL fail; here none came.
             if let plain = plaintextError() { return plain }
             if observer.certificateRequested && !observer.clientCertificateSent {
-                return error(.clientCertificateRequired,
+                return error(
+                    .clientCertificateRequired,
                     "the server requires a client certificate and none was sent (it closed the connection \(stage))")
             }
             let how = e == .closed ? "closed the connection" : "broke the connection (\(e.text))"
@@ -234,15 +245,20 @@ final class TLSSession {
         if observer.chainTooLong { return chainTooLong() }
         if let plain = plaintextError() { return plain }
         if reasons.contains(SSL_R_EXCESSIVE_MESSAGE_SIZE) {
-            return error(.oversizedHandshake,
+            return error(
+                .oversizedHandshake,
                 "the server's handshake message (its certificates) exceeds the \(options.maximumCertificateListBytes / 1024) KiB bound",
                 details: errors)
         }
-        if observer.serverHelloSeen, observer.serverVersion.map({ $0 < options.minimumVersion || $0 > options.maximumVersion }) ?? true {
-            let chose = observer.serverVersion?.description
+        if observer.serverHelloSeen,
+            observer.serverVersion.map({ $0 < options.minimumVersion || $0 > options.maximumVersion }) ?? true
+        {
+            let chose =
+                observer.serverVersion?.description
                 ?? observer.serverWireVersion.map { $0 == 0x0300 ? "SSL 3.0" : "version 0x\(String($0, radix: 16))" }
                 ?? "an unknown version"
-            return error(.noCommonVersion, "the server chose \(chose), but only \(allowedVersions) is allowed", details: errors)
+            return error(
+                .noCommonVersion, "the server chose \(chose), but only \(allowedVersions) is allowed", details: errors)
         }
         if reasons.contains(SSL_R_UNSUPPORTED_PROTOCOL) || reasons.contains(SSL_R_NO_PROTOCOLS_AVAILABLE) {
             return error(.noCommonVersion, "no TLS version in common (allowed: \(allowedVersions))", details: errors)
@@ -252,11 +268,13 @@ final class TLSSession {
         }
         let why = errors.first.map { " (\($0.text))" } ?? ""
         if !observer.serverHelloSeen, let first = firstBytes.first, (20...24).contains(first) {
-            return error(.malformedHandshake, "the server answered the ClientHello with malformed TLS\(why)", details: errors)
+            return error(
+                .malformedHandshake, "the server answered the ClientHello with malformed TLS\(why)", details: errors)
         }
         if !observer.serverHelloSeen {
             let head = firstBytes.prefix(8).map { String(format2: $0) }.joined(separator: " ")
-            return error(.malformedHandshake, "the server's answer is not TLS (first bytes: \(head))\(why)", details: errors)
+            return error(
+                .malformedHandshake, "the server's answer is not TLS (first bytes: \(head))\(why)", details: errors)
         }
         return error(.malformedHandshake, "the server sent data that is not valid TLS \(stage)\(why)", details: errors)
     }
@@ -265,27 +283,35 @@ final class TLSSession {
         let missingCert = observer.certificateRequested && !observer.clientCertificateSent
         switch alert.code {
         case 116:
-            return error(.clientCertificateRequired,
-                "the server requires a client certificate and none was sent (TLS 1.3 alert \(alert))", alert: alert, details: errors)
+            return error(
+                .clientCertificateRequired,
+                "the server requires a client certificate and none was sent (TLS 1.3 alert \(alert))", alert: alert,
+                details: errors)
         case 40 where missingCert, 41 where missingCert, 42 where missingCert:
-            return error(.clientCertificateRequired,
+            return error(
+                .clientCertificateRequired,
                 "the server requires a client certificate and none was sent (alert \(alert): what TLS 1.2 servers say to a client without one)",
                 alert: alert, details: errors)
         case let code where observer.clientCertificateSent && alert.isAboutClientCertificate && code != 40:
-            return error(.clientCertificateRejected, "the server rejected the client certificate (alert \(alert))",
+            return error(
+                .clientCertificateRejected, "the server rejected the client certificate (alert \(alert))",
                 alert: alert, details: errors)
         case 70:
-            return error(.noCommonVersion,
+            return error(
+                .noCommonVersion,
                 "the server does not accept \(allowedVersions) (alert \(alert))", alert: alert, details: errors)
         case 40 where !observer.serverHelloSeen, 71:
-            return error(.noCommonCipher,
+            return error(
+                .noCommonCipher,
                 "the server found no cipher suite, group or signature algorithm in common (alert \(alert), allowed versions \(allowedVersions))",
                 alert: alert, details: errors)
         case 112:
             let name = serverName.map { "'\($0)'" } ?? "the missing server name (no SNI)"
             return error(.tlsAlert, "the server does not serve \(name) (alert \(alert))", alert: alert, details: errors)
         default:
-            return error(.tlsAlert, "the server ended the handshake with alert \(alert), \(stage)", alert: alert, details: errors)
+            return error(
+                .tlsAlert, "the server ended the handshake with alert \(alert), \(stage)", alert: alert, details: errors
+            )
         }
     }
 
@@ -297,7 +323,8 @@ final class TLSSession {
         guard let c = SSL_get_current_cipher(ssl) else { return nil }
         let openSSL = SSL_CIPHER_get_name(c).map { String(cString: $0) } ?? "?"
         let iana = SSL_CIPHER_standard_name(c).map { String(cString: $0) } ?? openSSL
-        return CipherSuite(ianaName: iana, openSSLName: openSSL, id: UInt16(truncatingIfNeeded: SSL_CIPHER_get_protocol_id(c)))
+        return CipherSuite(
+            ianaName: iana, openSSLName: openSSL, id: UInt16(truncatingIfNeeded: SSL_CIPHER_get_protocol_id(c)))
     }
 
     var group: String? {
@@ -369,8 +396,10 @@ final class TLSSession {
             var id: UnsafeMutablePointer<UInt8>?
             let idLen = SCT_get0_log_id(sct, &id)
             let logID = id.map { [UInt8](UnsafeBufferPointer(start: $0, count: idLen)) } ?? []
-            out.append(TransportSCT(source: source, version: Int(SCT_get_version(sct).rawValue), logID: logID,
-                timestampMilliseconds: SCT_get_timestamp(sct)))
+            out.append(
+                TransportSCT(
+                    source: source, version: Int(SCT_get_version(sct).rawValue), logID: logID,
+                    timestampMilliseconds: SCT_get_timestamp(sct)))
         }
         return out
     }

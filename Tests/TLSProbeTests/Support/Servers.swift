@@ -8,7 +8,9 @@ import XCTest
 
 /// Runs a command to completion and returns its exit status and output.
 @discardableResult
-func runCommand(_ args: [String], cwd: String? = nil, stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
+func runCommand(_ args: [String], cwd: String? = nil, stdin: String? = nil) throws -> (
+    status: Int32, out: String, err: String
+) {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     p.arguments = args
@@ -60,7 +62,8 @@ final class OpenSSLServer {
         guard let found else {
             if process.isRunning { process.terminate() }
             text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            throw NSError(domain: "s_server", code: 1, userInfo: [NSLocalizedDescriptionKey: "s_server did not start: \(text)"])
+            throw NSError(
+                domain: "s_server", code: 1, userInfo: [NSLocalizedDescriptionKey: "s_server did not start: \(text)"])
         }
         port = found
     }
@@ -84,17 +87,27 @@ final class TCPServer: @unchecked Sendable {  // fd/port immutable; isStopped gu
             var a = sockaddr_in6()
             a.sin6_family = sa_family_t(AF_INET6)
             a.sin6_addr = in6addr_loopback
-            withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
+            withUnsafePointer(to: &a) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    _ = bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
+            }
         } else {
             var a = sockaddr_in()
             a.sin_family = sa_family_t(AF_INET)
             a.sin_addr.s_addr = inet_addr("127.0.0.1")
-            withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            withUnsafePointer(to: &a) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    _ = bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
         }
         listen(fd, 16)
         var storage = sockaddr_storage()
         var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &len) } }
+        withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &len) }
+        }
         let raw = withUnsafeBytes(of: storage) { Array($0) }
         self.fd = fd
         port = UInt16(raw[2]) << 8 | UInt16(raw[3])
@@ -230,7 +243,8 @@ enum Records {
     /// which OpenSSL's client accepts.
     static var serverHello12: [UInt8] {
         let ext: [UInt8] = [0xFF, 0x01, 0x00, 0x01, 0x00]
-        let body: [UInt8] = [3, 3] + [UInt8](repeating: 0x42, count: 32) + [0] + [0x00, 0x9C] + [0] + u16(ext.count) + ext
+        let body: [UInt8] =
+            [3, 3] + [UInt8](repeating: 0x42, count: 32) + [0] + [0x00, 0x9C] + [0] + u16(ext.count) + ext
         return records(22, handshake(2, body))
     }
 

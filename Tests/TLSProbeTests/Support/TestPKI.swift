@@ -20,19 +20,24 @@ final class TestPKI: Sendable {
         try issue("int", subject: "/CN=Probe Test Intermediate", by: "root", ext: Self.caExt)
         try issue("leaf", subject: "/CN=127.0.0.1", by: "int", ext: Self.serverExt())
         try makeCA("clientca", subject: "/O=Probe/CN=Probe Client CA")
-        try issue("client", subject: "/CN=probe client", by: "clientca",
+        try issue(
+            "client", subject: "/CN=probe client", by: "clientca",
             ext: "basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n")
-        try sh(["openssl", "pkcs12", "-export", "-in", "client.pem", "-inkey", "client.key", "-out", "client.p12",
-            "-passout", "pass:secret"])
+        try sh([
+            "openssl", "pkcs12", "-export", "-in", "client.pem", "-inkey", "client.key", "-out", "client.p12",
+            "-passout", "pass:secret",
+        ])
         try makeCA("other", subject: "/CN=other.test")
         try makeOCSPResponse()
         try makeSCTServerInfo()
     }
 
-    static let caExt = "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\nsubjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\n"
+    static let caExt =
+        "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\nsubjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\n"
 
     static func serverExt(aia: String? = nil) -> String {
-        var ext = "basicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost\n"
+        var ext =
+            "basicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost\n"
             + "subjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\n"
         if let aia { ext += "authorityInfoAccess=caIssuers;URI:\(aia)\n" }
         return ext
@@ -44,26 +49,35 @@ final class TestPKI: Sendable {
     func sh(_ args: [String]) throws -> String {
         let r = try runCommand(args, cwd: dir)
         guard r.status == 0 else {
-            throw NSError(domain: "pki", code: Int(r.status), userInfo: [NSLocalizedDescriptionKey: "\(args.joined(separator: " ")): \(r.err)"])
+            throw NSError(
+                domain: "pki", code: Int(r.status),
+                userInfo: [NSLocalizedDescriptionKey: "\(args.joined(separator: " ")): \(r.err)"])
         }
         return r.out
     }
 
     func makeCA(_ name: String, subject: String) throws {
-        try sh(["openssl", "req", "-x509", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+        try sh([
+            "openssl", "req", "-x509", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
             "-keyout", "\(name).key", "-out", "\(name).pem", "-subj", subject, "-days", "30",
-            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign,digitalSignature"])
+            "-addext", "basicConstraints=critical,CA:TRUE", "-addext",
+            "keyUsage=critical,keyCertSign,cRLSign,digitalSignature",
+        ])
         try sh(["openssl", "x509", "-in", "\(name).pem", "-outform", "DER", "-out", "\(name).der"])
     }
 
     /// Issues `name` (P-256 key) signed by `issuer`, with the extensions in `ext`.
     func issue(_ name: String, subject: String, by issuer: String, ext: String) throws {
         try ext.write(toFile: path("\(name).ext"), atomically: true, encoding: .utf8)
-        try sh(["openssl", "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-            "-keyout", "\(name).key", "-out", "\(name).csr", "-subj", subject])
+        try sh([
+            "openssl", "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+            "-keyout", "\(name).key", "-out", "\(name).csr", "-subj", subject,
+        ])
         let serial = "0x" + (0..<8).map { _ in String(format: "%02x", UInt8.random(in: 1...255)) }.joined()
-        try sh(["openssl", "x509", "-req", "-in", "\(name).csr", "-CA", "\(issuer).pem", "-CAkey", "\(issuer).key",
-            "-set_serial", serial, "-out", "\(name).pem", "-days", "30", "-extfile", "\(name).ext"])
+        try sh([
+            "openssl", "x509", "-req", "-in", "\(name).csr", "-CA", "\(issuer).pem", "-CAkey", "\(issuer).key",
+            "-set_serial", serial, "-out", "\(name).pem", "-days", "30", "-extfile", "\(name).ext",
+        ])
         try sh(["openssl", "x509", "-in", "\(name).pem", "-outform", "DER", "-out", "\(name).der"])
     }
 
@@ -74,18 +88,24 @@ final class TestPKI: Sendable {
         return path(name)
     }
 
-    func der(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path("\(name).der")))) }
+    func der(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: path("\(name).der"))))
+    }
 
     func certificate(_ name: String) throws -> Certificate { try Certificate(der: try der(name)) }
 
     /// A "good" OCSP response for the leaf, signed by the intermediate (openssl ocsp as responder).
     private func makeOCSPResponse() throws {
         let serialLine = try sh(["openssl", "x509", "-in", "leaf.pem", "-noout", "-serial"])
-        let serial = serialLine.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "serial=", with: "")
-        try "V\t301231235959Z\t\t\(serial)\tunknown\t/CN=127.0.0.1\n".write(toFile: path("index.txt"), atomically: true, encoding: .utf8)
+        let serial = serialLine.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(
+            of: "serial=", with: "")
+        try "V\t301231235959Z\t\t\(serial)\tunknown\t/CN=127.0.0.1\n".write(
+            toFile: path("index.txt"), atomically: true, encoding: .utf8)
         try sh(["openssl", "ocsp", "-issuer", "int.pem", "-cert", "leaf.pem", "-no_nonce", "-reqout", "ocsp-req.der"])
-        try sh(["openssl", "ocsp", "-index", "index.txt", "-rsigner", "int.pem", "-rkey", "int.key", "-CA", "int.pem",
-            "-reqin", "ocsp-req.der", "-respout", "ocsp.der", "-ndays", "1"])
+        try sh([
+            "openssl", "ocsp", "-index", "index.txt", "-rsigner", "int.pem", "-rkey", "int.key", "-CA", "int.pem",
+            "-reqin", "ocsp-req.der", "-respout", "ocsp.der", "-ndays", "1",
+        ])
     }
 
     /// The log ID the SCT serverinfo carries.
@@ -101,7 +121,8 @@ final class TestPKI: Sendable {
         let list = Records.u16(sct.count) + sct
         let extData = Records.u16(list.count) + list
         let serverinfo: [UInt8] = [0, 18] + Records.u16(extData.count) + extData
-        let pem = "-----BEGIN SERVERINFO FOR SCT-----\n\(Data(serverinfo).base64EncodedString(options: .lineLength64Characters))\n-----END SERVERINFO FOR SCT-----\n"
+        let pem =
+            "-----BEGIN SERVERINFO FOR SCT-----\n\(Data(serverinfo).base64EncodedString(options: .lineLength64Characters))\n-----END SERVERINFO FOR SCT-----\n"
         try pem.write(toFile: path("sct.pem"), atomically: true, encoding: .utf8)
     }
 }
