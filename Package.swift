@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "trustx-limbo", targets: ["trustx-limbo"]),
         .executable(name: "trustx-bench", targets: ["trustx-bench"]),
         .library(name: "TrustCore", targets: ["TrustCore"]),
+        .library(name: "TLSProbe", targets: ["TLSProbe"]),
     ],
     targets: [
         .systemLibrary(
@@ -31,5 +32,7 @@ let package = Package(
             path: "Fuzz/trustx-fuzz"
         ),
         .testTarget(name: "TrustCoreTests", dependencies: ["TrustCore"]),
+        .target(name: "TLSProbe", dependencies: ["TrustCore", "COpenSSL"]),
+        .testTarget(name: "TLSProbeTests", dependencies: ["TLSProbe", "TrustCore", "COpenSSL"]),
     ]
 )

@@ -41,4 +41,25 @@ static inline X509 *COpenSSL_sk_X509_value(const STACK_OF(X509) *sk, int i) { re
 static inline void COpenSSL_sk_X509_pop_free(STACK_OF(X509) *sk) { sk_X509_pop_free(sk, X509_free); }
 static inline EVP_PKEY *COpenSSL_EVP_EC_gen(const char *curve) { return EVP_EC_gen(curve); }
 static inline EVP_PKEY *COpenSSL_EVP_RSA_gen(unsigned int bits) { return EVP_RSA_gen(bits); }
+/* TLSProbe: the observer client's handshake facts (OCSP staple, SCTs) and the macros it needs. */
+#include <openssl/ocsp.h>
+#include <openssl/ct.h>
+static inline long COpenSSL_SSL_CTX_set_max_cert_list(SSL_CTX *ctx, long n) { return SSL_CTX_set_max_cert_list(ctx, n); }
+static inline long COpenSSL_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *x) { return SSL_CTX_add1_chain_cert(ctx, x); }
+static inline long COpenSSL_SSL_set_tlsext_status_type(SSL *ssl, int type) { return SSL_set_tlsext_status_type(ssl, type); }
+static inline long COpenSSL_SSL_get_tlsext_status_ocsp_resp(SSL *ssl, const unsigned char **p) {
+    unsigned char *q = NULL;
+    long n = SSL_get_tlsext_status_ocsp_resp(ssl, &q);
+    *p = q;
+    return n;
+}
+static inline long COpenSSL_SSL_set_msg_callback_arg(SSL *ssl, void *arg) { return SSL_set_msg_callback_arg(ssl, arg); }
+static inline int COpenSSL_SSL_get_negotiated_group(SSL *ssl) { return (int)SSL_get_negotiated_group(ssl); }
+static inline long COpenSSL_SSL_get_peer_tmp_key(SSL *ssl, EVP_PKEY **pkey) { return SSL_get_peer_tmp_key(ssl, pkey); }
+static inline uint64_t COpenSSL_SSL_OP_LEGACY_SERVER_CONNECT(void) { return SSL_OP_LEGACY_SERVER_CONNECT; }
+static inline unsigned long COpenSSL_XN_FLAG_RFC2253(void) { return XN_FLAG_RFC2253; }
+static inline int COpenSSL_sk_X509_NAME_num(const STACK_OF(X509_NAME) *sk) { return sk_X509_NAME_num(sk); }
+static inline X509_NAME *COpenSSL_sk_X509_NAME_value(const STACK_OF(X509_NAME) *sk, int i) { return sk_X509_NAME_value(sk, i); }
+static inline int COpenSSL_sk_SCT_num(const STACK_OF(SCT) *sk) { return sk_SCT_num(sk); }
+static inline SCT *COpenSSL_sk_SCT_value(const STACK_OF(SCT) *sk, int i) { return sk_SCT_value(sk, i); }
 #endif

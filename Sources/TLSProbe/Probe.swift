@@ -1,0 +1,106 @@
+/// Connects to a server and records what it presents. Blocking and thread-safe: every call owns
+/// its sockets and OpenSSL objects, and returns values; call it from a background thread.
+public enum Probe {
+    /// Resolves, connects (through a proxy and/or STARTTLS when asked), runs a TLS handshake as an
+    /// observer, and returns what was seen, or a `ProbeError` describing the failure as a user
+    /// meets it. Ends within `options.timeout`.
+    public static func handshake(with target: ProbeTarget, options: ProbeOptions = ProbeOptions()) throws(ProbeError)
+        -> Handshake
+    {
+        _ = ignoreSIGPIPE
+        guard options.minimumVersion <= options.maximumVersion else {
+            throw ProbeError(
+                .invalidOption,
+                "the minimum TLS version (\(options.minimumVersion)) is above the maximum (\(options.maximumVersion))")
+        }
+        guard options.timeout > .zero else { throw ProbeError(.invalidOption, "the timeout must be positive") }
+        let deadline = Deadline(after: options.timeout)
+        var watch = Stopwatch()
+        // Configuration errors (an unreadable client certificate) come before any packet is sent.
+        let context = try ClientContext(options: options)
+        let proxy = try options.resolvedProxy(for: target.host)
+        let dial = proxy?.endpoint ?? target.dialEndpoint
+        let what = proxy == nil ? "" : "the proxy "
+
+        let addresses: [SocketAddress]
+        do {
+            addresses = try Resolver.resolve(dial, deadline: deadline)
+        } catch {
+            switch error {
+            case .notFound(let reason):
+                throw ProbeError(.unknownHost, "cannot find \(what)host '\(dial.host)': \(reason)")
+            case .timedOut:
+                throw ProbeError(
+                    .timedOut, "timed out after \(deadline.totalSecondsText) looking up \(what)host '\(dial.host)'")
+            }
+        }
+        let resolveMs = watch.lap()
+
+        let connection: Connection
+        do {
+            connection = try Connection.connect(to: addresses, deadline: deadline)
+        } catch {
+            switch error {
+            case .refused(let address):
+                throw ProbeError(
+                    .connectionRefused, "\(what)\(address) refused the connection: nothing listens on that port")
+            case .unreachable(let address, let errno):
+                throw ProbeError(
+                    .cannotConnect, "cannot connect to \(what)\(address): \(NetFailure.system(errno).text)")
+            case .timedOut(let address):
+                throw ProbeError(
+                    .timedOut,
+                    "timed out after \(deadline.totalSecondsText) connecting to \(what)\(address.isEmpty ? dial.description : address)"
+                )
+            }
+        }
+        let connectMs = watch.lap()
+        let peer = connection.peer.text
+
+        func withPeer(_ e: ProbeError) -> ProbeError {
+            var e = e
+            if e.partial == nil {
+                e.partial = PartialHandshake(
+                    version: nil, presentedChain: [], clientCertificateRequested: false,
+                    acceptableClientCANames: [], clientCertificateSent: false, peerAddress: peer)
+            } else {
+                e.partial?.peerAddress = peer
+            }
+            return e
+        }
+
+        do {
+            if let proxy {
+                try Preamble.connectTunnel(connection, to: target.dialEndpoint, proxy: proxy, deadline: deadline)
+            }
+            if let proto = options.startTLS { try Preamble.startTLS(proto, on: connection, deadline: deadline) }
+        } catch {
+            throw withPeer(error)
+        }
+        let preambleMs = watch.lap()
+
+        let session = try TLSSession(context: context, serverName: target.serverName, options: options)
+        do {
+            try session.handshake(connection, deadline: deadline, readAhead: connection.takeBuffer())
+        } catch {
+            throw withPeer(error)
+        }
+        let handshakeMs = watch.lap()
+
+        guard let version = session.version, let cipher = session.cipher else {
+            throw withPeer(
+                ProbeError(.malformedHandshake, "the handshake ended without a negotiated version and cipher"))
+        }
+        let observer = session.observer
+        let result = Handshake(
+            target: target, peerAddress: peer, proxy: proxy, startTLS: options.startTLS, sni: target.serverName,
+            presentedChain: session.presentedChain, version: version, cipher: cipher, group: session.group,
+            alpn: session.alpn, ocsp: session.ocspStaple, scts: session.scts,
+            clientCertificateRequested: observer.certificateRequested, acceptableClientCANames: session.clientCANames(),
+            clientCertificateSent: observer.clientCertificateSent,
+            timings: Timings(
+                resolveMs: resolveMs, connectMs: connectMs, preambleMs: preambleMs, handshakeMs: handshakeMs))
+        session.shutdown(connection, deadline: deadline)
+        return result
+    }
+}
