@@ -74,6 +74,9 @@ struct PathBuilder {
         for (i, c) in pool.enumerated() where c.subject.matches(child.issuer) {
             out.append((c, .presented, rank(c, 10 + i)))
         }
+        for (i, c) in settings.fetchedIssuers.enumerated() where c.subject.matches(child.issuer) {
+            out.append((c, .aia, rank(c, 1000 + i)))
+        }
         if let store = settings.systemStore {
             for c in store.certificates(withSubject: child.issuer) {
                 out.append((c, .systemStore, rank(c, 5)))

@@ -95,6 +95,9 @@ public struct TrustSettings: Sendable {
     /// Log IDs of SCTs delivered by the connection (TLS extension or stapled OCSP), which count
     /// towards the Certificate Transparency requirement beside the leaf's embedded ones.
     public var connectionSCTLogIDs: [[UInt8]] = []
+    /// Issuers fetched through AIA caIssuers URLs (Apple's SSL policy fetches missing
+    /// intermediates; Basic X.509 does not, so callers fetch only for SSL).
+    public var fetchedIssuers: [Certificate] = []
 
     /// Creates settings; by default SSL without host, system anchors, the `apple` profile.
     public init(
