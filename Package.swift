@@ -31,5 +31,7 @@ let package = Package(
             path: "Fuzz/trustx-fuzz"
         ),
         .testTarget(name: "TrustCoreTests", dependencies: ["TrustCore"]),
+        // Runs the built trustx executable (and unit-tests TrustCore's reports).
+        .testTarget(name: "trustxCLITests", dependencies: ["TrustCore"]),
     ]
 )
