@@ -1,1 +1,226 @@
-print("todo")
+// Benchmarks of the trust engine against OpenSSL's X509_verify_cert on the same files.
+// Prints one JSON line of medians in microseconds; see docs/benchmarks.md.
+internal import COpenSSL
+import TrustCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+struct Options {
+    var chain: [String] = []
+    var anchors: [String] = []
+    var host: String?
+    var iterations = 2000
+    var at: Timestamp?
+    var micro = false
+}
+
+func usage(_ message: String) -> Never {
+    let text = """
+        Error: \(message)
+        Usage: trustx-bench --chain FILE [FILE...] --anchor FILE [--host NAME] [--iterations N] [--at TIME]
+
+        """
+    _ = text.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
+    exit(64)
+}
+
+func parse() -> Options {
+    var o = Options()
+    var args = Array(CommandLine.arguments.dropFirst())[...]
+    while let a = args.popFirst() {
+        switch a {
+        case "--chain":
+            while let next = args.first, !next.hasPrefix("--") { o.chain.append(String(args.removeFirst())) }
+        case "--anchor":
+            guard let v = args.popFirst() else { usage("--anchor needs a file") }
+            o.anchors.append(v)
+        case "--host":
+            guard let v = args.popFirst() else { usage("--host needs a name") }
+            o.host = v
+        case "--iterations":
+            guard let v = args.popFirst(), let n = Int(v), n > 0 else { usage("--iterations needs a positive number") }
+            o.iterations = n
+        case "--micro":
+            o.micro = true
+        case "--at":
+            guard let v = args.popFirst(), let t = Timestamp(rfc3339: v) else { usage("--at needs an RFC 3339 time") }
+            o.at = t
+        default:
+            usage("unknown argument '\(a)'")
+        }
+    }
+    if o.chain.isEmpty { usage("--chain is required") }
+    if o.anchors.isEmpty { usage("--anchor is required") }
+    return o
+}
+
+func now() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+/// Runs `body` `n` times and returns the median in microseconds.
+func median(_ n: Int, _ body: () -> Void) -> Double {
+    for _ in 0..<min(50, n) { body() }
+    var samples: [UInt64] = []
+    samples.reserveCapacity(n)
+    for _ in 0..<n {
+        let t0 = now()
+        body()
+        samples.append(now() - t0)
+    }
+    samples.sort()
+    return Double(samples[samples.count / 2]) / 1000
+}
+
+func readAll(_ paths: [String]) -> [UInt8] {
+    var out: [UInt8] = []
+    for p in paths {
+        do { out += try CertificateLoader.readFile(p) } catch { usage("\(error)") }
+    }
+    return out
+}
+
+// MARK: - OpenSSL side
+
+final class OpenSSLVerifier {
+    let chainPEM: [UInt8]
+    let anchorPEM: [UInt8]
+    let host: String?
+    let time: Int
+
+    init(chainPEM: [UInt8], anchorPEM: [UInt8], host: String?, time: Int) {
+        self.chainPEM = chainPEM
+        self.anchorPEM = anchorPEM
+        self.host = host
+        self.time = time
+    }
+
+    static func readPEM(_ bytes: [UInt8]) -> [OpaquePointer] {
+        bytes.withUnsafeBytes { raw -> [OpaquePointer] in
+            guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { return [] }
+            defer { BIO_free(bio) }
+            var out: [OpaquePointer] = []
+            while let x = PEM_read_bio_X509(bio, nil, nil, nil) { out.append(x) }
+            ERR_clear_error()
+            return out
+        }
+    }
+
+    /// X509_verify_cert on already parsed certificates, with the settings a TLS client uses.
+    func verify(leaf: OpaquePointer, intermediates: [OpaquePointer], anchors: [OpaquePointer]) -> Bool {
+        let store = X509_STORE_new()!
+        defer { X509_STORE_free(store) }
+        for a in anchors { X509_STORE_add_cert(store, a) }
+        let untrusted = OPENSSL_sk_new_null()!
+        defer { OPENSSL_sk_free(untrusted) }
+        for i in intermediates { OPENSSL_sk_push(untrusted, UnsafeRawPointer(i)!) }
+        let ctx = X509_STORE_CTX_new()!
+        defer { X509_STORE_CTX_free(ctx) }
+        X509_STORE_CTX_init(ctx, store, leaf, untrusted)
+        let param = X509_STORE_CTX_get0_param(ctx)
+        X509_VERIFY_PARAM_set_purpose(param, X509_PURPOSE_SSL_SERVER)
+        X509_VERIFY_PARAM_set_time(param, time_t(time))
+        if let host {
+            if parseIPAddress(host) != nil {
+                X509_VERIFY_PARAM_set1_ip_asc(param, host)
+            } else {
+                X509_VERIFY_PARAM_set1_host(param, host, 0)
+            }
+        }
+        let ok = X509_verify_cert(ctx) == 1
+        ERR_clear_error()
+        return ok
+    }
+
+    func parseAndVerify() -> Bool {
+        let chain = OpenSSLVerifier.readPEM(chainPEM)
+        let anchors = OpenSSLVerifier.readPEM(anchorPEM)
+        defer {
+            for x in chain { X509_free(x) }
+            for x in anchors { X509_free(x) }
+        }
+        guard let leaf = chain.first else { return false }
+        return verify(leaf: leaf, intermediates: Array(chain.dropFirst()), anchors: anchors)
+    }
+}
+
+// MARK: - Main
+
+let options = parse()
+let chainPEM = readAll(options.chain)
+let anchorPEM = readAll(options.anchors)
+let chain: [Certificate]
+let anchors: [Certificate]
+do {
+    chain = try CertificateLoader.decode(chainPEM)
+    anchors = try CertificateLoader.decode(anchorPEM)
+} catch {
+    usage("\(error)")
+}
+let time: Timestamp = options.at ?? chain[0].notBefore.adding(seconds: 86_400)
+let settings = TrustSettings(anchors: anchors, policy: .ssl(host: options.host), time: time)
+var toggled = settings
+toggled.policy = .basicX509
+
+let warm = Evaluator()
+guard let first = warm.evaluate(chain: chain, settings: settings) else { usage("empty chain") }
+let n = options.iterations
+
+var sink = 0
+let cold = median(n) {
+    let e = Evaluator()
+    sink &+= e.evaluate(chain: chain, settings: settings)!.steps.count
+}
+var flip = false
+let reevaluate = median(n) {
+    flip.toggle()
+    sink &+= warm.evaluate(chain: chain, settings: flip ? toggled : settings)!.steps.count
+}
+let parseAndEvaluate = median(n) {
+    let c = try! CertificateLoader.decode(chainPEM)
+    let a = try! CertificateLoader.decode(anchorPEM)
+    var s = settings
+    s.anchors = a
+    sink &+= Evaluator().evaluate(chain: c, settings: s)!.steps.count
+}
+
+let ossl = OpenSSLVerifier(chainPEM: chainPEM, anchorPEM: anchorPEM, host: options.host,
+    time: Int(time.secondsSinceEpoch))
+let osslChain = OpenSSLVerifier.readPEM(chainPEM)
+let osslAnchors = OpenSSLVerifier.readPEM(anchorPEM)
+let osslVerdict = ossl.verify(leaf: osslChain[0], intermediates: Array(osslChain.dropFirst()), anchors: osslAnchors)
+let osslVerify = median(n) {
+    sink &+= ossl.verify(leaf: osslChain[0], intermediates: Array(osslChain.dropFirst()), anchors: osslAnchors) ? 1 : 0
+}
+let osslParseVerify = median(n) { sink &+= ossl.parseAndVerify() ? 1 : 0 }
+
+func fmt(_ v: Double) -> String {
+    let scaled = (v * 100).rounded() / 100
+    return String(scaled)
+}
+
+print(
+    "{\"cold_us\": \(fmt(cold)), \"reevaluate_us\": \(fmt(reevaluate)), "
+        + "\"parse_and_evaluate_us\": \(fmt(parseAndEvaluate)), "
+        + "\"openssl_verify_us\": \(fmt(osslVerify)), \"openssl_parse_and_verify_us\": \(fmt(osslParseVerify)), "
+        + "\"cold_ratio\": \(fmt(cold / osslVerify)), \"reevaluate_ratio\": \(fmt(reevaluate / osslVerify)), "
+        + "\"parse_and_evaluate_ratio\": \(fmt(parseAndEvaluate / osslParseVerify)), "
+        + "\"trusted\": \(first.verdict.trusted), \"openssl_ok\": \(osslVerdict), \"iterations\": \(n), "
+        + "\"sink\": \(sink % 2)}")
+
+if options.micro {
+    let leaf = chain[0]
+    let issuer = chain[1]
+    let m1 = median(n) { sink &+= SignatureVerifier.verify(leaf, signedBy: issuer.publicKey) == .valid ? 1 : 0 }
+    let m2 = median(n) { sink &+= (try! Certificate(der: leaf.der)).version }
+    let m3 = median(n) { sink &+= Digest.sha256(leaf.der).count }
+    let m4 = median(n) {
+        let g = EC_KEY_new_by_curve_name(NID_X9_62_prime256v1)
+        EC_KEY_free(g)
+    }
+    print("verify_us \(m1) decode_us \(m2) sha256_us \(m3) eckey_new_us \(m4)")
+}

@@ -18,27 +18,49 @@ public enum Digest {
         return Array(data).withUnsafeBytes(body)
     }
 
+    /// The low-level context functions are used on purpose: OpenSSL 3.0's one-shot `SHA256()`
+    /// fetches the algorithm on every call, which costs more than hashing a certificate.
     static func digest(_ kind: HashKind, _ data: UnsafeRawBufferPointer) -> [UInt8] {
-        let p = data.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        let p = data.baseAddress
+        let n = data.count
         return [UInt8](unsafeUninitializedCapacity: 64) { out, count in
+            let o = out.baseAddress
             switch kind {
             case .md5:
-                _ = MD5(p, data.count, out.baseAddress)
+                var c = MD5_CTX()
+                MD5_Init(&c)
+                MD5_Update(&c, p, n)
+                MD5_Final(o, &c)
                 count = 16
             case .sha1:
-                _ = SHA1(p, data.count, out.baseAddress)
+                var c = SHA_CTX()
+                SHA1_Init(&c)
+                SHA1_Update(&c, p, n)
+                SHA1_Final(o, &c)
                 count = 20
             case .sha224:
-                _ = SHA224(p, data.count, out.baseAddress)
+                var c = SHA256_CTX()
+                SHA224_Init(&c)
+                SHA224_Update(&c, p, n)
+                SHA224_Final(o, &c)
                 count = 28
             case .sha256:
-                _ = SHA256(p, data.count, out.baseAddress)
+                var c = SHA256_CTX()
+                SHA256_Init(&c)
+                SHA256_Update(&c, p, n)
+                SHA256_Final(o, &c)
                 count = 32
             case .sha384:
-                _ = SHA384(p, data.count, out.baseAddress)
+                var c = SHA512_CTX()
+                SHA384_Init(&c)
+                SHA384_Update(&c, p, n)
+                SHA384_Final(o, &c)
                 count = 48
             case .sha512:
-                _ = SHA512(p, data.count, out.baseAddress)
+                var c = SHA512_CTX()
+                SHA512_Init(&c)
+                SHA512_Update(&c, p, n)
+                SHA512_Final(o, &c)
                 count = 64
             }
         }
@@ -133,7 +155,9 @@ public enum Base64 {
             acc = acc << 6 | UInt32(v)
             n += 1
             if n == 4 {
-                out += [UInt8(acc >> 16), UInt8(acc >> 8 & 0xFF), UInt8(acc & 0xFF)]
+                out.append(UInt8(acc >> 16))
+                out.append(UInt8(acc >> 8 & 0xFF))
+                out.append(UInt8(acc & 0xFF))
                 acc = 0
                 n = 0
             }

