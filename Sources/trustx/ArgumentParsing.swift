@@ -91,8 +91,9 @@ struct CommandSpec {
             sections.append("ARGUMENTS:\n" + arguments.map { element($0.label, $0.help) }.joined())
         }
         let builtIn = [("--version", "Show the version."), ("-h, --help", "Show help information.")]
-        sections.append("OPTIONS:\n" + options.map { element($0.label, $0.fullHelp) }.joined()
-            + builtIn.map { element($0.0, $0.1) }.joined())
+        sections.append(
+            "OPTIONS:\n" + options.map { element($0.label, $0.fullHelp) }.joined()
+                + builtIn.map { element($0.0, $0.1) }.joined())
         if !subcommands.isEmpty {
             sections.append("SUBCOMMANDS:\n" + subcommands.map { element($0.name, $0.abstract) }.joined())
         }
@@ -202,7 +203,8 @@ extension CommandSpec {
             switch option.arity {
             case .flag:
                 if let inline {
-                    throw UsageError(message: "The option '--\(name)' does not take any value, but '\(inline)' was specified.")
+                    throw UsageError(
+                        message: "The option '--\(name)' does not take any value, but '\(inline)' was specified.")
                 }
                 result.flags.insert(name)
             case .one, .repeated:
@@ -233,7 +235,8 @@ extension CommandSpec {
         case 0: break
         case 1: throw UsageError(message: "Unexpected argument '\(unexpected[0])'")
         default:
-            throw UsageError(message: "\(unexpected.count) unexpected arguments: '\(unexpected.joined(separator: "', '"))'")
+            throw UsageError(
+                message: "\(unexpected.count) unexpected arguments: '\(unexpected.joined(separator: "', '"))'")
         }
         for option in options where option.isRequired && !result.has(option.name) {
             throw UsageError(message: "Missing expected argument '\(option.synopsis)'")
@@ -258,15 +261,18 @@ extension CommandSpec {
     private func check(_ value: String, for option: OptionSpec) throws(UsageError) {
         guard !option.allowedValues.isEmpty, !option.allowedValues.contains(value) else { return }
         let quoted = option.allowedValues.map { "'\($0)'" }
-        let list = quoted.count <= 2
+        let list =
+            quoted.count <= 2
             ? quoted.joined(separator: " and ")
             : quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
-        throw UsageError(message: "The value '\(value)' is invalid for '\(option.label)'. Please provide one of \(list).")
+        throw UsageError(
+            message: "The value '\(value)' is invalid for '\(option.label)'. Please provide one of \(list).")
     }
 
     /// `. Did you mean '--host'?` when an option is one edit or a prefix away.
     private func suggestion(for name: String) -> String {
-        let close = options.first { $0.name.hasPrefix(name) && !name.isEmpty }
+        let close =
+            options.first { $0.name.hasPrefix(name) && !name.isEmpty }
             ?? options.first { editDistance($0.name, name) <= 2 }
         return close.map { ". Did you mean '--\($0.name)'?" } ?? ""
     }

@@ -12,27 +12,41 @@ enum CheckCommand {
         abstract: "Evaluate a certificate chain the way Apple's SecTrust does and report every step.",
         discussion: "Exit status: 0 trusted, 1 not trusted, 64 usage error, 65 malformed input, 66 unreadable file.",
         options: [
-            OptionSpec(name: "chain", valueName: "file", arity: .upToNextOption, isRequired: true,
+            OptionSpec(
+                name: "chain", valueName: "file", arity: .upToNextOption, isRequired: true,
                 help: "The certificates as a server presents them, leaf first, from PEM, DER, PKCS#7 or PKCS#12 files."),
-            OptionSpec(name: "password", valueName: "password", arity: .one,
+            OptionSpec(
+                name: "password", valueName: "password", arity: .one,
                 help: "The password of the PKCS#12 files given."),
-            OptionSpec(name: "anchor", valueName: "file", arity: .repeated,
-                help: "Trust the certificates in this file as anchors, and no system roots, like SecTrustSetAnchorCertificates."),
-            OptionSpec(name: "with-system-anchors", arity: .flag,
-                help: "Trust the system roots as well as the --anchor certificates, like SecTrustSetAnchorCertificatesOnly(false)."),
-            OptionSpec(name: "policy", valueName: "policy", arity: .one,
+            OptionSpec(
+                name: "anchor", valueName: "file", arity: .repeated,
+                help:
+                    "Trust the certificates in this file as anchors, and no system roots, like SecTrustSetAnchorCertificates."
+            ),
+            OptionSpec(
+                name: "with-system-anchors", arity: .flag,
+                help:
+                    "Trust the system roots as well as the --anchor certificates, like SecTrustSetAnchorCertificatesOnly(false)."
+            ),
+            OptionSpec(
+                name: "policy", valueName: "policy", arity: .one,
                 help: "The policy: SecPolicyCreateSSL with or without a host, or SecPolicyCreateBasicX509.",
                 allowedValues: policies, defaultText: "ssl with --host, else ssl-no-host"),
-            OptionSpec(name: "host", valueName: "host", arity: .one,
+            OptionSpec(
+                name: "host", valueName: "host", arity: .one,
                 help: "The server name or IP address the leaf must match, which implies --policy ssl."),
-            OptionSpec(name: "pin", valueName: "pin", arity: .repeated,
+            OptionSpec(
+                name: "pin", valueName: "pin", arity: .repeated,
                 help: "An SPKI SHA-256 pin (sha256//BASE64 or bare base64) the app checks after evaluation passes."),
-            OptionSpec(name: "at", valueName: "time", arity: .one,
+            OptionSpec(
+                name: "at", valueName: "time", arity: .one,
                 help: "The evaluation time in RFC 3339, e.g. 2027-01-01T00:00:00Z.", defaultText: "now"),
-            OptionSpec(name: "profile", valueName: "profile", arity: .one,
+            OptionSpec(
+                name: "profile", valueName: "profile", arity: .one,
                 help: "The rule set: Apple's SecTrust or RFC 5280 with the CA/Browser Forum rules.",
                 allowedValues: RuleProfile.allCases.map(\.rawValue), defaultText: RuleProfile.apple.rawValue),
-            OptionSpec(name: "format", valueName: "format", arity: .one,
+            OptionSpec(
+                name: "format", valueName: "format", arity: .one,
                 help: "The report format.", allowedValues: formats, defaultText: "text"),
         ]
     )
@@ -96,12 +110,16 @@ enum CheckCommand {
             // Apple's SecPolicyCreateSSL(true, nil) is a different policy (no host-name check),
             // so an SSL policy without a host is never chosen silently.
             guard let host else {
-                throw UsageError(message: "--policy ssl checks a host name; give --host NAME, or use --policy ssl-no-host for SecPolicyCreateSSL(true, nil)")
+                throw UsageError(
+                    message:
+                        "--policy ssl checks a host name; give --host NAME, or use --policy ssl-no-host for SecPolicyCreateSSL(true, nil)"
+                )
             }
             policy = .ssl(host: host)
         case "ssl-no-host"?:
             if host != nil {
-                throw UsageError(message: "--host cannot be combined with --policy ssl-no-host; --host implies --policy ssl")
+                throw UsageError(
+                    message: "--host cannot be combined with --policy ssl-no-host; --host implies --policy ssl")
             }
             policy = .ssl(host: nil)
         default:
@@ -113,14 +131,19 @@ enum CheckCommand {
         var digests: [[UInt8]] = []
         for pin in p.all("pin") {
             guard let d = PinSet.parse(pin) else {
-                throw UsageError(message: "The value '\(pin)' is invalid for '--pin <pin>': expected sha256//BASE64 or the base64 of a 32-byte SHA-256 digest")
+                throw UsageError(
+                    message:
+                        "The value '\(pin)' is invalid for '--pin <pin>': expected sha256//BASE64 or the base64 of a 32-byte SHA-256 digest"
+                )
             }
             digests.append(d)
         }
         var time = now
         if let at = p.value("at") {
             guard let t = Timestamp(rfc3339: at) else {
-                throw UsageError(message: "The value '\(at)' is invalid for '--at <time>': expected RFC 3339, e.g. 2027-01-01T00:00:00Z")
+                throw UsageError(
+                    message:
+                        "The value '\(at)' is invalid for '--at <time>': expected RFC 3339, e.g. 2027-01-01T00:00:00Z")
             }
             time = t
         }

@@ -8,10 +8,12 @@ enum PinCommand {
         commandPath: "trustx pin",
         abstract: "Print the SPKI SHA-256 pin of every certificate in the files.",
         arguments: [
-            ArgumentSpec(valueName: "file", help: "A PEM, DER, PKCS#7 or PKCS#12 file of certificates.", isRepeating: true)
+            ArgumentSpec(
+                valueName: "file", help: "A PEM, DER, PKCS#7 or PKCS#12 file of certificates.", isRepeating: true)
         ],
         options: [
-            OptionSpec(name: "password", valueName: "password", arity: .one,
+            OptionSpec(
+                name: "password", valueName: "password", arity: .one,
                 help: "The password of the PKCS#12 files given.")
         ]
     )
@@ -49,7 +51,8 @@ enum PinCommand {
         for (path, certs) in files {
             for (i, cert) in certs.enumerated() {
                 let subject = cert.subject.isEmpty ? "(empty subject)" : cert.subject.description
-                blocks.append("""
+                blocks.append(
+                    """
                     \(TerminalSanitizer.sanitize(path)) #\(i): \(TerminalSanitizer.sanitize(subject))
                       spki-sha256  \(cert.spkiPin)
                       pin          sha256//\(cert.spkiPin)

@@ -2,12 +2,13 @@
 // Glibc only. Foundation would add 7-11 ms of start-up against a whole-process budget of about
 // 5 ms (docs/cli.md), so it is kept out of the executable.
 
+import TrustCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import TrustCore
 
 /// Standard output and error, written with `write(2)` in one piece per call.
 enum Output {
@@ -51,7 +52,8 @@ struct Environment {
     /// Reads the process environment.
     static func current() -> Environment {
         func get(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
-        return Environment(noColor: get("NO_COLOR"), term: get("TERM"), lcAll: get("LC_ALL"),
+        return Environment(
+            noColor: get("NO_COLOR"), term: get("TERM"), lcAll: get("LC_ALL"),
             lcCType: get("LC_CTYPE"), lang: get("LANG"), stdoutIsTerminal: isatty(1) == 1)
     }
 
@@ -65,10 +67,11 @@ struct Environment {
     /// LANG decides, as setlocale(3) would.
     var localeIsUTF8: Bool {
         let chosen = [lcAll, lcCType, lang].compactMap { $0 }.first { !$0.isEmpty } ?? ""
-        let folded = String(decoding: chosen.utf8.compactMap { b -> UInt8? in
-            if b == 0x2D || b == 0x5F { return nil }  // utf-8, utf_8, UTF8 all mean UTF-8
-            return b >= 0x41 && b <= 0x5A ? b + 0x20 : b
-        }, as: UTF8.self)
+        let folded = String(
+            decoding: chosen.utf8.compactMap { b -> UInt8? in
+                if b == 0x2D || b == 0x5F { return nil }  // utf-8, utf_8, UTF8 all mean UTF-8
+                return b >= 0x41 && b <= 0x5A ? b + 0x20 : b
+            }, as: UTF8.self)
         return folded.contains("utf8")
     }
 

@@ -73,7 +73,9 @@ enum Trustx {
     /// now it says so and shows the top-level help; this is the one place to change when the
     /// explorer (or a built-in demo) arrives.
     static func runDefault() -> ExitStatus {
-        Output.out("trustx \(version): the interactive trust explorer comes in a later version; until then use the subcommands below.\n\n")
+        Output.out(
+            "trustx \(version): the interactive trust explorer comes in a later version; until then use the subcommands below.\n\n"
+        )
         Output.out(spec.help + "\n")
         return .success
     }

@@ -46,9 +46,10 @@ enum CLI {
 enum Shell {
     /// Runs an executable to completion, capturing both streams through files (pipes could
     /// fill up and deadlock while the other one is being read).
-    static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
-        environment: [String: String]? = nil) throws -> RunResult
-    {
+    static func run(
+        _ executable: URL, _ arguments: [String], in directory: URL? = nil,
+        environment: [String: String]? = nil
+    ) throws -> RunResult {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -70,7 +71,8 @@ enum Shell {
         process.waitUntilExit()
         try outHandle.close()
         try errHandle.close()
-        return RunResult(status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
+        return RunResult(
+            status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
             stderr: try Data(contentsOf: errURL))
     }
 
@@ -84,7 +86,8 @@ enum Shell {
 }
 
 /// A small PKI made with the openssl command line in a temporary directory: a root CA
-/// (`ca.pem`) and a leaf for IP 127.0.0.1 with a matching SAN (`leaf.pem`), valid from now.
+/// (`ca.pem`), a leaf for IP 127.0.0.1 with a matching SAN (`leaf.pem`), valid from now, and a
+/// hashed directory `store/` holding the CA, to stand in for the system trust store.
 struct TestPKI: Sendable {
     struct Failure: Error, CustomStringConvertible {
         var message: String
@@ -105,29 +108,40 @@ struct TestPKI: Sendable {
         try? FileManager.default.removeItem(at: dir)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
-        try Shell.openssl(["req", "-x509"] + ec + [
-            "-keyout", "ca.key", "-out", "ca.pem", "-days", "3650", "-subj", "/CN=trustx Test CA",
-            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
-        ], in: dir)
-        try Shell.openssl(["req"] + ec + ["-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=127.0.0.1"], in: dir)
+        try Shell.openssl(
+            ["req", "-x509"] + ec + [
+                "-keyout", "ca.key", "-out", "ca.pem", "-days", "3650", "-subj", "/CN=trustx Test CA",
+                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+            ], in: dir)
+        try Shell.openssl(
+            ["req"] + ec + ["-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=127.0.0.1"], in: dir)
         try """
-            basicConstraints=CA:FALSE
-            keyUsage=critical,digitalSignature
-            extendedKeyUsage=serverAuth
-            subjectAltName=IP:127.0.0.1
+        basicConstraints=CA:FALSE
+        keyUsage=critical,digitalSignature
+        extendedKeyUsage=serverAuth
+        subjectAltName=IP:127.0.0.1
 
-            """.write(to: dir.appendingPathComponent("leaf.ext"), atomically: true, encoding: .utf8)
-        try Shell.openssl([
-            "x509", "-req", "-in", "leaf.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial", "4660",
-            "-days", "365", "-extfile", "leaf.ext", "-out", "leaf.pem",
-        ], in: dir)
+        """.write(to: dir.appendingPathComponent("leaf.ext"), atomically: true, encoding: .utf8)
+        try Shell.openssl(
+            [
+                "x509", "-req", "-in", "leaf.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial", "4660",
+                "-days", "365", "-extfile", "leaf.ext", "-out", "leaf.pem",
+            ], in: dir)
         // A self-signed certificate whose subject carries an ANSI escape, a bidi override and a
         // C1 CSI: what a hostile server could present.
         let hostile = "/CN=evil\u{1B}[31mred\u{202E}moc.elgoog\u{9B}2J"
-        try Shell.openssl(["req", "-x509"] + ec + [
-            "-utf8", "-keyout", "hostile.key", "-out", "hostile.pem", "-days", "30", "-subj", hostile,
-        ], in: dir)
-        try "not a certificate\n".write(to: dir.appendingPathComponent("garbage.pem"), atomically: true, encoding: .utf8)
+        try Shell.openssl(
+            ["req", "-x509"] + ec + [
+                "-utf8", "-keyout", "hostile.key", "-out", "hostile.pem", "-days", "30", "-subj", hostile,
+            ], in: dir)
+        // A system trust store holding only the test CA, in OpenSSL's hashed-directory layout.
+        let store = dir.appendingPathComponent("store")
+        try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: dir.appendingPathComponent("ca.pem"), to: store.appendingPathComponent("ca.pem"))
+        try Shell.openssl(["rehash", store.path], in: dir)
+        try "not a certificate\n".write(
+            to: dir.appendingPathComponent("garbage.pem"), atomically: true, encoding: .utf8)
         return TestPKI(directory: dir)
     }
 }

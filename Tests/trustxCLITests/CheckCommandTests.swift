@@ -34,18 +34,30 @@ final class CheckCommandTests: XCTestCase {
             (["check"], "Error: Missing expected argument '--chain <file> ...'"),
             (["check", "--chain"], "Error: Missing value for '--chain <file>'"),
             (["check", "--chain", pki.path("leaf.pem"), "--policy", "ssl"], "Error: --policy ssl checks a host name"),
-            (["check", "--chain", pki.path("leaf.pem"), "--policy", "tls"],
-                "Error: The value 'tls' is invalid for '--policy <policy>'. Please provide one of 'ssl', 'ssl-no-host' or 'basic'."),
-            (["check", "--chain", pki.path("leaf.pem"), "--pin", "sha256//notapin"],
-                "Error: The value 'sha256//notapin' is invalid for '--pin <pin>'"),
-            (["check", "--chain", pki.path("leaf.pem"), "--at", "tomorrow"],
-                "Error: The value 'tomorrow' is invalid for '--at <time>'"),
-            (["check", "--chain", pki.path("leaf.pem"), "--hots", "x"],
-                "Error: Unknown option '--hots'. Did you mean '--host'?"),
-            (["check", "--chain", pki.path("leaf.pem"), "--policy", "basic", "--host", "x"],
-                "Error: --host cannot be combined with --policy basic"),
-            (["check", "--chain", pki.path("leaf.pem"), "--with-system-anchors=yes"],
-                "Error: The option '--with-system-anchors' does not take any value, but 'yes' was specified."),
+            (
+                ["check", "--chain", pki.path("leaf.pem"), "--policy", "tls"],
+                "Error: The value 'tls' is invalid for '--policy <policy>'. Please provide one of 'ssl', 'ssl-no-host' or 'basic'."
+            ),
+            (
+                ["check", "--chain", pki.path("leaf.pem"), "--pin", "sha256//notapin"],
+                "Error: The value 'sha256//notapin' is invalid for '--pin <pin>'"
+            ),
+            (
+                ["check", "--chain", pki.path("leaf.pem"), "--at", "tomorrow"],
+                "Error: The value 'tomorrow' is invalid for '--at <time>'"
+            ),
+            (
+                ["check", "--chain", pki.path("leaf.pem"), "--hots", "x"],
+                "Error: Unknown option '--hots'. Did you mean '--host'?"
+            ),
+            (
+                ["check", "--chain", pki.path("leaf.pem"), "--policy", "basic", "--host", "x"],
+                "Error: --host cannot be combined with --policy basic"
+            ),
+            (
+                ["check", "--chain", pki.path("leaf.pem"), "--with-system-anchors=yes"],
+                "Error: The option '--with-system-anchors' does not take any value, but 'yes' was specified."
+            ),
         ]
         for (args, message) in cases {
             let r = try CLI.run(args)
@@ -62,7 +74,10 @@ final class CheckCommandTests: XCTestCase {
     func testUnknownSubcommandIsAUsageError() throws {
         let r = try CLI.run(["frobnicate"])
         XCTAssertEqual(r.status, 64)
-        XCTAssertEqual(r.err, "Error: Unexpected argument 'frobnicate'\nUsage: trustx <subcommand>\n  See 'trustx --help' for more information.\n")
+        XCTAssertEqual(
+            r.err,
+            "Error: Unexpected argument 'frobnicate'\nUsage: trustx <subcommand>\n  See 'trustx --help' for more information.\n"
+        )
     }
 
     func testMalformedFileExits65() throws {
@@ -93,14 +108,17 @@ final class CheckCommandTests: XCTestCase {
 
     func testJSONHasTheDocumentedKeys() throws {
         let doc = try check(["--anchor", pki.path("ca.pem"), "--format", "json"]).json()
-        XCTAssertEqual(Set(doc.keys), ["schema", "presented", "path", "candidatePaths", "settings", "steps", "verdict"])
+        XCTAssertEqual(
+            Set(doc.keys), ["schema", "presented", "path", "candidatePaths", "settings", "steps", "verdict"])
         XCTAssertEqual(doc["schema"] as? Int, 1)
         let presented = try XCTUnwrap(doc["presented"] as? [[String: Any]])
         XCTAssertEqual(presented.count, 1)
-        XCTAssertEqual(Set(presented[0].keys), [
-            "index", "subject", "issuer", "serial", "notBefore", "notAfter", "san", "key", "signatureAlgorithm",
-            "selfIssued", "sha256", "spkiSha256", "source",
-        ])
+        XCTAssertEqual(
+            Set(presented[0].keys),
+            [
+                "index", "subject", "issuer", "serial", "notBefore", "notAfter", "san", "key", "signatureAlgorithm",
+                "selfIssued", "sha256", "spkiSha256", "source",
+            ])
         XCTAssertEqual(presented[0]["subject"] as? String, "CN=127.0.0.1")
         XCTAssertEqual(presented[0]["serial"] as? String, "1234")
         let san = try XCTUnwrap(presented[0]["san"] as? [[String: String]])
@@ -117,9 +135,11 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(path[1]["anchor"] as? String, "custom")
         XCTAssertTrue(path[1]["presented"] is NSNull)
         let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
-        XCTAssertEqual(Set(settings.keys), [
-            "policy", "host", "anchors", "anchorsOnly", "systemAnchors", "systemStore", "pins", "at", "profile",
-        ])
+        XCTAssertEqual(
+            Set(settings.keys),
+            [
+                "policy", "host", "anchors", "anchorsOnly", "systemAnchors", "systemStore", "pins", "at", "profile",
+            ])
         XCTAssertEqual(settings["policy"] as? String, "ssl-no-host")
         XCTAssertTrue(settings["host"] is NSNull)
         XCTAssertEqual(settings["anchorsOnly"] as? Bool, true)
@@ -127,14 +147,20 @@ final class CheckCommandTests: XCTestCase {
         let steps = try XCTUnwrap(doc["steps"] as? [[String: Any]])
         XCTAssertFalse(steps.isEmpty)
         for step in steps {
-            XCTAssertEqual(Set(step.keys), [
-                "id", "certificate", "status", "reason", "title", "detail", "appleCheck", "appleSubtype", "osstatus",
-            ])
+            XCTAssertEqual(
+                Set(step.keys),
+                [
+                    "id", "certificate", "status", "reason", "title", "detail", "appleCheck", "appleSubtype",
+                    "osstatus",
+                ])
         }
         let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
-        XCTAssertEqual(Set(verdict.keys), [
-            "trusted", "osstatus", "osstatusName", "resultType", "urlError", "urlErrorName", "decisiveStep", "summary",
-        ])
+        XCTAssertEqual(
+            Set(verdict.keys),
+            [
+                "trusted", "osstatus", "osstatusName", "resultType", "urlError", "urlErrorName", "decisiveStep",
+                "summary",
+            ])
     }
 
     func testChainToTheCustomAnchorIsTrusted() throws {
@@ -252,7 +278,8 @@ final class CheckCommandTests: XCTestCase {
     }
 
     func testTextReportFallsBackToASCIIOutsideUTF8Locales() throws {
-        let r = try CLI.run(["check", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem")],
+        let r = try CLI.run(
+            ["check", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem")],
             environment: ["LANG": "C"])
         XCTAssertEqual(r.status, 0)
         XCTAssertTrue(r.out.hasPrefix("+ Trusted  errSecSuccess (0)\n"), r.out)
@@ -264,5 +291,51 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(r.status, 0)
         let presented = try XCTUnwrap(try r.json()["presented"] as? [[String: Any]])
         XCTAssertEqual(presented.map { $0["subject"] as? String }, ["CN=127.0.0.1", "CN=trustx Test CA"])
+    }
+
+    // MARK: system anchors
+
+    /// Runs check with the system trust store replaced by `store/`, which holds the test CA.
+    func checkWithTestStore(_ extra: [String]) throws -> RunResult {
+        try CLI.run(
+            ["check", "--chain", pki.path("leaf.pem"), "--format", "json"] + extra,
+            environment: ["SSL_CERT_FILE": "", "SSL_CERT_DIR": pki.path("store")])
+    }
+
+    func testWithoutAnchorsTheSystemRootsAreTrusted() throws {
+        let r = try checkWithTestStore(["--host", "127.0.0.1"])
+        XCTAssertEqual(r.status, 0, r.out)
+        let doc = try r.json()
+        let path = try XCTUnwrap(doc["path"] as? [[String: Any]])
+        XCTAssertEqual(path.last?["source"] as? String, "anchor-store")
+        XCTAssertEqual(path.last?["anchor"] as? String, "system")
+        let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
+        XCTAssertEqual(settings["systemAnchors"] as? Bool, true)
+        XCTAssertEqual(settings["anchorsOnly"] as? Bool, false)
+        XCTAssertEqual(settings["systemStore"] as? String, "\(pki.path("store")) (hashed)")
+    }
+
+    func testCustomAnchorsAloneStopTrustingSystemRoots() throws {
+        // SecTrustSetAnchorCertificates: the store still supplies the parent, but it is not trusted.
+        let r = try checkWithTestStore(["--anchor", pki.path("hostile.pem")])
+        XCTAssertEqual(r.status, 1)
+        let doc = try r.json()
+        let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
+        XCTAssertEqual(verdict["osstatus"] as? Int, -67843)
+        XCTAssertEqual(verdict["urlError"] as? Int, -999)
+        let path = try XCTUnwrap(doc["path"] as? [[String: Any]])
+        XCTAssertEqual(path.last?["source"] as? String, "anchor-store")
+        XCTAssertTrue(path.last?["anchor"] is NSNull)
+        let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
+        XCTAssertEqual(settings["systemAnchors"] as? Bool, false)
+        XCTAssertEqual(settings["anchorsOnly"] as? Bool, true)
+    }
+
+    func testWithSystemAnchorsTrustsBothCustomAndSystemRoots() throws {
+        let r = try checkWithTestStore(["--anchor", pki.path("hostile.pem"), "--with-system-anchors"])
+        XCTAssertEqual(r.status, 0, r.out)
+        let settings = try XCTUnwrap(try r.json()["settings"] as? [String: Any])
+        XCTAssertEqual(settings["systemAnchors"] as? Bool, true)
+        XCTAssertEqual(settings["anchorsOnly"] as? Bool, false)
     }
 }

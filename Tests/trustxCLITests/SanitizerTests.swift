@@ -24,7 +24,9 @@ final class TerminalSanitizerTests: XCTestCase {
 
     func testBidiOverridesAndIsolatesAreEscaped() {
         XCTAssertEqual(TerminalSanitizer.sanitize("good\u{202E}moc.live"), "good\\u{202E}moc.live")
-        for v: UInt32 in [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069, 0x200E, 0x200F, 0x061C] {
+        for v: UInt32 in [
+            0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069, 0x200E, 0x200F, 0x061C,
+        ] {
             let s = String(Unicode.Scalar(v)!)
             XCTAssertEqual(TerminalSanitizer.sanitize(s), "\\u{\(String(v, radix: 16, uppercase: true))}")
         }
@@ -32,7 +34,8 @@ final class TerminalSanitizerTests: XCTestCase {
 
     func testZeroWidthAndInvisibleCharactersAreEscaped() {
         XCTAssertEqual(TerminalSanitizer.sanitize("pay\u{200B}pal"), "pay\\u{200B}pal")
-        XCTAssertEqual(TerminalSanitizer.sanitize("\u{FEFF}a\u{200D}b\u{2060}c\u{AD}"), "\\u{FEFF}a\\u{200D}b\\u{2060}c\\u{AD}")
+        XCTAssertEqual(
+            TerminalSanitizer.sanitize("\u{FEFF}a\u{200D}b\u{2060}c\u{AD}"), "\\u{FEFF}a\\u{200D}b\\u{2060}c\\u{AD}")
         XCTAssertEqual(TerminalSanitizer.sanitize("line\u{2028}sep"), "line\\u{2028}sep")
         XCTAssertEqual(TerminalSanitizer.sanitize("tag\u{E0041}"), "tag\\u{E0041}")
     }
@@ -83,7 +86,9 @@ final class JSONWriterTests: XCTestCase {
             ("b", .int(-1)), ("a", .array([.bool(true), .null])), ("c", .object([])), ("d", .array([])),
             ("e", .string(nil)),
         ])
-        XCTAssertEqual(JSONWriter.serialize(value), """
+        XCTAssertEqual(
+            JSONWriter.serialize(value),
+            """
             {
               "b": -1,
               "a": [
@@ -101,7 +106,8 @@ final class JSONWriterTests: XCTestCase {
 
 final class MarkdownEscapeTests: XCTestCase {
     func testTableAndInlineSyntaxIsEscaped() {
-        XCTAssertEqual(MarkdownReport.escape("a|b `c` *d* _e_ [f](g) <script> & ~h~ #i $j$"),
+        XCTAssertEqual(
+            MarkdownReport.escape("a|b `c` *d* _e_ [f](g) <script> & ~h~ #i $j$"),
             "a\\|b \\`c\\` \\*d\\* \\_e\\_ \\[f\\](g) &lt;script&gt; &amp; \\~h\\~ \\#i \\$j\\$")
     }
 
@@ -116,7 +122,8 @@ final class HostileCertificateTests: XCTestCase {
     func assertNoRawControls(_ r: RunResult, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertFalse(r.stdout.contains(0x1B), "raw ESC on stdout", file: file, line: line)
         let text = r.out
-        XCTAssertFalse(text.unicodeScalars.contains { $0.value == 0x9B || $0.value == 0x202E }, text, file: file,
+        XCTAssertFalse(
+            text.unicodeScalars.contains { $0.value == 0x9B || $0.value == 0x202E }, text, file: file,
             line: line)
         XCTAssertFalse(r.stderr.contains(0x1B), "raw ESC on stderr", file: file, line: line)
     }

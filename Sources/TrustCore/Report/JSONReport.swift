@@ -37,9 +37,13 @@ public enum JSONReport {
             ("serial", .string(hexString(c.serialNumber))),
             ("notBefore", .string(c.notBefore.rfc3339)),
             ("notAfter", .string(c.notAfter.rfc3339)),
-            ("san", .array((c.subjectAltNames ?? []).map {
-                .object([("type", .string($0.typeName)), ("value", .string($0.valueText))])
-            })),
+            (
+                "san",
+                .array(
+                    (c.subjectAltNames ?? []).map {
+                        .object([("type", .string($0.typeName)), ("value", .string($0.valueText))])
+                    })
+            ),
             ("key", key(c.publicKey)),
             ("signatureAlgorithm", .string(c.signatureAlgorithm.name)),
             ("selfIssued", .bool(c.isSelfIssued)),
@@ -77,9 +81,15 @@ public enum JSONReport {
         .object([
             ("policy", .string(s.policy.identifier)),
             ("host", .string(s.policy.host)),
-            ("anchors", .array(s.anchors.map {
-                .object([("subject", .string($0.subject.description)), ("sha256", .string(hexString($0.sha256)))])
-            })),
+            (
+                "anchors",
+                .array(
+                    s.anchors.map {
+                        .object([
+                            ("subject", .string($0.subject.description)), ("sha256", .string(hexString($0.sha256))),
+                        ])
+                    })
+            ),
             ("anchorsOnly", .bool(!s.anchors.isEmpty && s.anchorsOnly)),
             ("systemAnchors", .bool(s.trustsSystemAnchors)),
             ("systemStore", .string(s.systemStore?.location)),

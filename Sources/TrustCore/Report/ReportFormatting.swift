@@ -28,18 +28,23 @@ enum ReportFormatting {
         return text
     }
 
-    /// The Apple API calls these settings amount to, one line.
+    /// Which anchors are trusted, and through which Apple calls, in one line.
     static func anchorsDescription(_ s: TrustSettings) -> String {
-        let store = s.systemStore == nil ? "no system trust store" : "system trust store"
         if s.anchors.isEmpty {
-            return s.systemStore == nil ? "none (\(store))" : "system roots"
+            return s.systemStore == nil ? "none (no system trust store)" : "system roots"
         }
         let n = s.anchors.count
         let custom = "\(n) custom anchor\(n == 1 ? "" : "s")"
-        if s.trustsSystemAnchors { return "\(custom) and system roots (SecTrustSetAnchorCertificatesOnly false)" }
-        return s.systemStore == nil
-            ? "\(custom) only"
-            : "\(custom) only (SecTrustSetAnchorCertificates; system store used for parents only)"
+        if s.trustsSystemAnchors {
+            return "\(custom) and system roots (SecTrustSetAnchorCertificatesOnly(false))"
+        }
+        let parents = s.systemStore == nil ? "" : "; system store used for parents only"
+        return "\(custom) only (SecTrustSetAnchorCertificates\(parents))"
+    }
+
+    /// Where system roots come from, or `none`.
+    static func storeDescription(_ s: TrustSettings) -> String {
+        s.systemStore?.location ?? "none"
     }
 
     /// `SSLHostname · errSecHostNameMismatch (-67602)`, or why no code applies.

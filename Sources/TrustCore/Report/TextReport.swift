@@ -82,7 +82,8 @@ public enum TextReport {
 
         mutating func verdict(_ e: Evaluation) {
             let v = e.verdict
-            let head = v.trusted
+            let head =
+                v.trusted
                 ? paint(symbol(for: .passed, unicode: options.unicode) + " Trusted", "1;32")
                 : paint(symbol(for: .failed, unicode: options.unicode) + " Not trusted", "1;31")
             line("\(head)  \(ReportFormatting.codes(v, separator: dot))")
@@ -93,10 +94,12 @@ public enum TextReport {
 
         mutating func settings(_ s: TrustSettings) {
             line("Settings")
-            let pins = s.pins.isEmpty ? "none" : s.pins.digests.map { "sha256//" + Base64.encode($0) }.joined(separator: ", ")
+            let pins =
+                s.pins.isEmpty ? "none" : s.pins.digests.map { "sha256//" + Base64.encode($0) }.joined(separator: ", ")
             let rows: [(String, String)] = [
                 ("policy", s.policy.appleName),
                 ("anchors", ReportFormatting.anchorsDescription(s)),
+                ("store", ReportFormatting.storeDescription(s)),
                 ("pins", pins),
                 ("time", s.time.rfc3339),
                 ("profile", s.profile.rawValue),
