@@ -134,6 +134,14 @@ struct TestPKI: Sendable {
             ["req", "-x509"] + ec + [
                 "-utf8", "-keyout", "hostile.key", "-out", "hostile.pem", "-days", "30", "-subj", hostile,
             ], in: dir)
+        // The CA in the other formats --anchor accepts, and the leaf with its chain as PKCS#12.
+        try Shell.openssl(["x509", "-in", "ca.pem", "-outform", "DER", "-out", "ca.der"], in: dir)
+        try Shell.openssl(["crl2pkcs7", "-nocrl", "-certfile", "ca.pem", "-outform", "DER", "-out", "ca.p7b"], in: dir)
+        try Shell.openssl(
+            [
+                "pkcs12", "-export", "-in", "leaf.pem", "-inkey", "leaf.key", "-certfile", "ca.pem",
+                "-passout", "pass:secret", "-out", "leaf.p12",
+            ], in: dir)
         // A system trust store holding only the test CA, in OpenSSL's hashed-directory layout.
         let store = dir.appendingPathComponent("store")
         try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)

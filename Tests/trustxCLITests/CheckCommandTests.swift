@@ -338,4 +338,27 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(settings["systemAnchors"] as? Bool, true)
         XCTAssertEqual(settings["anchorsOnly"] as? Bool, false)
     }
+
+    // MARK: input formats
+
+    func testAnchorsAreReadInEveryFormat() throws {
+        for file in ["ca.pem", "ca.der", "ca.p7b"] {
+            let r = try check(["--anchor", pki.path(file), "--host", "127.0.0.1"])
+            XCTAssertEqual(r.status, 0, "\(file): \(r.out)\(r.err)")
+        }
+    }
+
+    func testPKCS12NeedsItsPassword() throws {
+        let without = try check(["--anchor", pki.path("ca.pem")], chain: ["leaf.p12"])
+        XCTAssertEqual(without.status, 64, without.err)
+        XCTAssertTrue(
+            without.err.hasPrefix("Error: \(pki.path("leaf.p12")): PKCS#12 file needs --password\n"), without.err)
+        let wrong = try check(["--anchor", pki.path("ca.pem"), "--password", "guess"], chain: ["leaf.p12"])
+        XCTAssertEqual(wrong.status, 64, wrong.err)
+        let right = try check(
+            ["--anchor", pki.path("ca.pem"), "--password", "secret", "--format", "json"], chain: ["leaf.p12"])
+        XCTAssertEqual(right.status, 0, right.err)
+        let presented = try XCTUnwrap(try right.json()["presented"] as? [[String: Any]])
+        XCTAssertEqual(presented.first?["subject"] as? String, "CN=127.0.0.1")
+    }
 }
