@@ -67,12 +67,15 @@ struct Environment {
     /// LANG decides, as setlocale(3) would.
     var localeIsUTF8: Bool {
         let chosen = [lcAll, lcCType, lang].compactMap { $0 }.first { !$0.isEmpty } ?? ""
-        let folded = String(
-            decoding: chosen.utf8.compactMap { b -> UInt8? in
-                if b == 0x2D || b == 0x5F { return nil }  // utf-8, utf_8, UTF8 all mean UTF-8
-                return b >= 0x41 && b <= 0x5A ? b + 0x20 : b
-            }, as: UTF8.self)
-        return folded.contains("utf8")
+        // Bytes, not String.contains: that one pulls in _StringProcessing's generic machinery,
+        // which costs more at start-up than this whole check.
+        let folded: [UInt8] = chosen.utf8.compactMap { b in
+            if b == 0x2D || b == 0x5F { return nil }  // utf-8, utf_8, UTF8 all mean UTF-8
+            return b >= 0x41 && b <= 0x5A ? b + 0x20 : b
+        }
+        let needle: [UInt8] = Array("utf8".utf8)
+        guard folded.count >= needle.count else { return false }
+        return (0...(folded.count - needle.count)).contains { folded[$0..<($0 + needle.count)].elementsEqual(needle) }
     }
 
     /// The text report's options for standard output.
