@@ -22,6 +22,7 @@
 #include <openssl/bio.h>
 #include <openssl/rand.h>
 #include <openssl/objects.h>
+#include <openssl/provider.h>
 
 static inline long COpenSSL_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int v) {
     return SSL_CTX_set_min_proto_version(ctx, v);

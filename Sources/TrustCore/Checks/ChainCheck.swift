@@ -29,7 +29,15 @@ enum ChainCheck: PathCheck {
             case .unsupported(let why): finding = .signatureUnsupported(reason: why)
             default: finding = .signatureInvalid(candidate: r.candidate.subject.description)
             }
-            steps.append(Step(.signature, r.childIndex, .failed, finding))
+            // A bad signature discards that candidate, not the path (apple-trust.md section 2: "that
+            // candidate path is discarded during path building, and the best remaining path's error is
+            // reported"). It fails the path only where no other issuer was found for that certificate.
+            if r.childIndex < last {
+                steps.append(Step(.signature, r.childIndex,
+                    .skipped("another candidate issuer's signature verifies"), finding))
+            } else {
+                steps.append(Step(.signature, r.childIndex, .failed, finding))
+            }
         }
         if let cls = c.path.anchorClass {
             steps.append(Step(.anchor, last, .passed, .anchoredAt(anchorClass: cls, name: lastCert.displayName)))

@@ -12,7 +12,19 @@ enum ExtendedKeyUsageCheck: PathCheck {
         }
         let leaf = c.certificates[0]
         let names = leaf.extendedKeyUsage?.map(\.name) ?? []
-        if let eku = leaf.extendedKeyUsage {
+        let subscriber = c.webpki && c.serverAuth && c.count > 1
+        if subscriber, let eku = leaf.extendedKeyUsage, eku.contains(.anyExtendedKeyUsage) {
+            // CA/Browser Forum BR 7.1.2.7.10 (subscriber extKeyUsage): "anyExtendedKeyUsage MUST
+            // NOT" be present.
+            steps.append(Step(.extendedKeyUsage, 0, .failed, .nonCompliant(detail: "subscriber extKeyUsage (\(names.joined(separator: ", "))) contains anyExtendedKeyUsage (CA/Browser Forum BR 7.1.2.7.10)")))
+        } else if subscriber, leaf.extension(.extKeyUsage)?.critical == true {
+            // CA/Browser Forum BR 7.1.2.7.6 (subscriber extensions): extKeyUsage "MUST" be present,
+            // critical "N".
+            steps.append(Step(.extendedKeyUsage, 0, .failed, .nonCompliant(detail: "subscriber extKeyUsage is marked critical (CA/Browser Forum BR 7.1.2.7.6)")))
+        } else if subscriber, leaf.extendedKeyUsage == nil {
+            // CA/Browser Forum BR 7.1.2.7.6 (subscriber extensions): extKeyUsage "MUST" be present.
+            steps.append(Step(.extendedKeyUsage, 0, .failed, .nonCompliant(detail: "subscriber certificate has no extKeyUsage (CA/Browser Forum BR 7.1.2.7.6)")))
+        } else if let eku = leaf.extendedKeyUsage {
             if eku.contains(purpose) {
                 steps.append(Step(.extendedKeyUsage, 0, .passed, .ekuServerAuth))
             } else if eku.contains(.anyExtendedKeyUsage) && !c.webpki && c.ruleClass == .custom
@@ -29,6 +41,12 @@ enum ExtendedKeyUsageCheck: PathCheck {
             steps.append(Step(.extendedKeyUsage, 0, .failed, .ekuMissingRequired(anchorClass: c.ruleClass)))
         } else {
             steps.append(Step(.extendedKeyUsage, 0, .passed, .ekuAbsentAllowed))
+        }
+        // CA/Browser Forum BR 7.1.2.1.2 (Root CA extensions): "extKeyUsage MUST NOT" be present.
+        if c.webpki, c.count > 1, c.isAnchor(c.count - 1), c.certificates[c.count - 1].isSelfIssued,
+            let eku = c.certificates[c.count - 1].extendedKeyUsage
+        {
+            steps.append(Step(.extendedKeyUsage, c.count - 1, .failed, .nonCompliant(detail: "root certificate carries extKeyUsage (\(eku.map(\.name).joined(separator: ", "))) (CA/Browser Forum BR 7.1.2.1.2)")))
         }
         // An intermediate's EKU, when present, constrains what it may issue.
         for i in 1..<c.count where !c.isAnchor(i) {

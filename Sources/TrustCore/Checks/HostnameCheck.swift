@@ -12,7 +12,7 @@ enum HostnameCheck: PathCheck {
             let leaf = c.certificates[0]
             let result = HostnameMatcher.match(host: host, dnsNames: leaf.dnsNames, ipAddresses: leaf.ipAddresses,
                 commonNames: leaf.subject.commonNames, rules: c.webpki ? .webpki : .apple,
-                publicSuffixes: PublicSuffixList.shared)
+                publicSuffixes: c.webpki ? HostnameCheck.wholePublicSuffixList : PublicSuffixList.shared)
             if result.matched {
                 steps.append(Step(.hostname, 0, .passed, .hostMatched(host: host, name: result.matchedName ?? host)))
             } else {
@@ -20,4 +20,28 @@ enum HostnameCheck: PathCheck {
             }
         }
     }
+
+    /// The whole Public Suffix List, PRIVATE section included, for the webpki profile.
+    /// CA/Browser Forum BR 3.2.2.6: "If a wildcard would fall within the label immediately to the
+    /// left of a registry-controlled or public suffix, CAs MUST refuse issuance"; x509-limbo
+    /// (webpki::san::public-suffix-private-namespace-wildcard-san) counts PRIVATE entries such as
+    /// `s3.amazonaws.com` as public suffixes. `PublicSuffixList.shared` keeps the ICANN section
+    /// only, as Apple and browsers do (see its documentation); its parser takes text without
+    /// section markers whole, so the markers are blanked here.
+    static let wholePublicSuffixList: PublicSuffixList? = {
+        guard var bytes = try? CertificateLoader.readFile(PublicSuffixList.defaultPath) else { return nil }
+        for marker in ["===BEGIN ICANN DOMAINS===", "===END ICANN DOMAINS==="] {
+            let needle = Array(marker.utf8)
+            var i = 0
+            while i + needle.count <= bytes.count {
+                if bytes[i] == needle[0] && Array(bytes[i..<(i + needle.count)]) == needle {
+                    for k in i..<(i + needle.count) { bytes[k] = 0x20 }
+                    i += needle.count
+                } else {
+                    i += 1
+                }
+            }
+        }
+        return PublicSuffixList(contents: bytes)
+    }()
 }

@@ -19,6 +19,10 @@ enum KeySizeCheck: PathCheck {
                 steps.append(Step(.keySize, i, .failed, .keyWeak(label: label, bits: key.bits, minimum: weak)))
             } else if (c.isSSL || c.webpki) && key.bits < ssl {
                 steps.append(Step(.keySize, i, .failed, .keyTooSmall(label: label, bits: key.bits, minimum: ssl)))
+            } else if c.webpki, case .rsa = key.type, key.bits % 8 != 0 {
+                // CA/Browser Forum BR 6.1.5: for RSA key pairs "the modulus size, in bits, is
+                // evenly divisible by 8".
+                steps.append(Step(.keySize, i, .failed, .nonCompliant(detail: "RSA modulus of \(key.bits) bits is not divisible by 8 (CA/Browser Forum BR 6.1.5)")))
             } else {
                 steps.append(Step(.keySize, i, .passed, .keySizeOK(label: label, bits: key.bits)))
             }

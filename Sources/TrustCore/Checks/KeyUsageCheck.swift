@@ -4,7 +4,11 @@ enum KeyUsageCheck: PathCheck {
         for (i, cert) in c.certificates.enumerated() {
             if i == 0 {
                 let present = cert.keyUsage?.setNames ?? []
-                if c.webpki, let ku = cert.keyUsage, ku.bits != 0, !ku.has(0), !ku.has(2), !ku.has(4) {
+                if c.webpki, let ku = cert.keyUsage, ku.keyCertSign, cert.basicConstraints?.isCA != true {
+                    // RFC 5280 4.2.1.9: "If the cA boolean is not asserted, then the keyCertSign bit
+                    // in the key usage extension MUST NOT be asserted."
+                    steps.append(Step(.keyUsage, 0, .failed, .nonCompliant(detail: "keyUsage asserts keyCertSign but basicConstraints does not assert cA (RFC 5280 4.2.1.9)")))
+                } else if c.webpki, let ku = cert.keyUsage, ku.bits != 0, !ku.has(0), !ku.has(2), !ku.has(4) {
                     steps.append(Step(.keyUsage, 0, .failed, .leafKeyUsageLacksSignature(present: present)))
                 } else if cert.keyUsage != nil {
                     steps.append(Step(.keyUsage, 0, .passed, .leafKeyUsage(present: present)))

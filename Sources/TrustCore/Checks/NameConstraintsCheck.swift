@@ -1,11 +1,45 @@
 /// `name-constraints`: every name below a constrained CA lies within its permitted subtrees and
 /// outside its excluded ones (RFC 5280 4.2.1.10 and 6.1.3 (b)-(c)).
 enum NameConstraintsCheck: PathCheck {
+    /// At most this many (name, subtree) comparisons per path under the webpki profile: a bound
+    /// against quadratic work, as Go's crypto/x509 (maxConstraintComparisons) and rustls-webpki
+    /// impose; x509-limbo's pathological::nc-dos cases expect such inputs to be rejected.
+    static let maximumComparisons = 250_000
+
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         let constrained = c.certificates.indices.filter { c.certificates[$0].nameConstraints != nil }
         guard !constrained.isEmpty else {
             steps.append(Step(.nameConstraints, nil, .notApplicable, .noNameConstraints))
             return
+        }
+        if c.webpki {
+            for k in constrained {
+                let cert = c.certificates[k]
+                // RFC 5280 4.2.1.10: "The name constraints extension, which MUST be used only in a
+                // CA certificate, ..."
+                if cert.basicConstraints?.isCA != true {
+                    steps.append(Step(.nameConstraints, k, .failed, .nameConstraintViolated(name: cert.displayName,
+                        reason: "nameConstraints appears in a certificate that is not a CA (RFC 5280 4.2.1.10: \"MUST be used only in a CA certificate\")")))
+                }
+                // RFC 5280 4.2.1.10: "Conforming CAs MUST mark this extension as critical."
+                if cert.extension(.nameConstraints)?.critical == false {
+                    steps.append(Step(.nameConstraints, k, .failed, .nameConstraintViolated(name: cert.displayName,
+                        reason: "nameConstraints is not marked critical (RFC 5280 4.2.1.10: \"Conforming CAs MUST mark this extension as critical\")")))
+                }
+            }
+            var comparisons = 0
+            for i in 0..<c.count where !(i > 0 && c.certificates[i].isSelfIssued) {
+                let count = names(of: c.certificates[i]).count
+                for k in constrained where k > i {
+                    let nc = c.certificates[k].nameConstraints!
+                    comparisons += count * ((nc.permitted?.count ?? 0) + (nc.excluded?.count ?? 0))
+                }
+            }
+            if comparisons > maximumComparisons {
+                steps.append(Step(.nameConstraints, 0, .failed, .nameConstraintViolated(name: c.certificates[0].displayName,
+                    reason: "checking the names against the constraints would take \(comparisons) comparisons, over the bound of \(maximumComparisons) (denial-of-service bound, as in Go crypto/x509 and rustls-webpki)")))
+                return
+            }
         }
         for i in 0..<c.count {
             let above = constrained.filter { $0 > i }
@@ -17,7 +51,7 @@ enum NameConstraintsCheck: PathCheck {
             outer: for k in above {
                 let nc = c.certificates[k].nameConstraints!
                 for name in names(of: cert) {
-                    if let why = NameConstraintMatcher.violation(name, nc) {
+                    if let why = NameConstraintMatcher.violation(name, nc, webpki: c.webpki) {
                         violation = (name.valueText, why + " (constraint on \(c.certificates[k].displayName))")
                         break outer
                     }
@@ -48,7 +82,38 @@ enum NameConstraintsCheck: PathCheck {
 /// The matching rules of RFC 5280 4.2.1.10 for each name type.
 enum NameConstraintMatcher {
     /// Why `name` violates `nc`, or nil when it does not.
-    static func violation(_ name: GeneralName, _ nc: NameConstraints) -> String? {
+    static func violation(_ name: GeneralName, _ nc: NameConstraints, webpki: Bool = false) -> String? {
+        if webpki {
+            let all = (nc.permitted ?? []) + (nc.excluded ?? [])
+            // RFC 5280 4.2.1.10: "any name ... MUST be located within the permitted namespace": a
+            // malformed name cannot be shown to be, so it fails a constraint of its type.
+            // RFC 5280 4.2.1.6: "the name MUST be in the 'preferred name syntax', as specified by
+            // Section 3.5 of [RFC1034]"; an rfc822Name is "a Mailbox as defined in Section 4.1.2 of
+            // [RFC2821]" (one local part, one "@", one domain).
+            if all.contains(where: { sameKind($0.base, name) }) {
+                switch name {
+                case .dnsName(let n) where !isValidDNSName(n, wildcard: true):
+                    return "dNSName \(n) is not a valid DNS name, so it cannot be shown to lie within the name constraints"
+                case .rfc822Name(let n) where !isValidMailbox(n):
+                    return "rfc822Name \(n) is not a valid mailbox, so it cannot be shown to lie within the name constraints"
+                default: break
+                }
+            }
+            // CVE-2025-61727 (x509-limbo cve::cve-2025-61727): RFC 5280 4.2.1.10 says "Any name
+            // matching a restriction in the excludedSubtrees field is invalid regardless of
+            // information appearing in the permittedSubtrees"; a wildcard dNSName that would match
+            // (RFC 9525 6.3) a host inside an excluded subtree is treated as inside it.
+            if case .dnsName(let n) = name, n.hasPrefix("*."), let excluded = nc.excluded {
+                let suffix = lower(String(n.dropFirst(2)))
+                for subtree in excluded {
+                    guard case .dnsName(let b) = subtree.base, !b.hasPrefix(".") else { continue }
+                    let base = lower(b)
+                    if base.hasSuffix("." + suffix), !base.dropLast(suffix.count + 1).contains(".") {
+                        return "dNSName \(n) would match \(b), inside the excluded subtree \(b)"
+                    }
+                }
+            }
+        }
         if let excluded = nc.excluded {
             for subtree in excluded where matches(name, subtree.base) == true {
                 return "\(name.typeName) \(name.valueText) is inside the excluded subtree \(subtree.base.valueText)"
@@ -124,6 +189,34 @@ enum NameConstraintMatcher {
         if base.hasPrefix(".") { return n.hasSuffix(base) && n.count > base.count }
         if n == base { return true }
         return n.hasSuffix("." + base)
+    }
+
+    /// RFC 1034 3.5 preferred name syntax (letters, digits, hyphens; underscores tolerated as
+    /// they are in practice), labels of 1 to 63 octets, at most 253 octets, no trailing dot;
+    /// with `wildcard`, a leftmost label of exactly `*` is allowed.
+    static func isValidDNSName(_ name: String, wildcard: Bool) -> Bool {
+        let bytes = Array(name.utf8)
+        guard !bytes.isEmpty, bytes.count <= 253 else { return false }
+        let labels = bytes.split(separator: 0x2E, omittingEmptySubsequences: false)
+        for (index, label) in labels.enumerated() {
+            guard !label.isEmpty, label.count <= 63 else { return false }
+            if wildcard && index == 0 && labels.count > 1 && label.count == 1 && label.first == 0x2A { continue }
+            guard label.first != 0x2D, label.last != 0x2D else { return false }
+            for b in label {
+                let l = b | 0x20
+                guard (l >= 0x61 && l <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x5F else {
+                    return false
+                }
+            }
+        }
+        return true
+    }
+
+    /// A mailbox: a non-empty local part without `@`, one `@`, and a valid DNS domain.
+    static func isValidMailbox(_ name: String) -> Bool {
+        let parts = name.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty else { return false }
+        return isValidDNSName(String(parts[1]), wildcard: false)
     }
 
     static func hostWithin(_ host: String, _ base: String) -> Bool {

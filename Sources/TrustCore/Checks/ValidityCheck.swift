@@ -3,13 +3,10 @@ enum ValidityCheck: PathCheck {
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         let now = c.settings.time
         for (i, cert) in c.certificates.enumerated() {
-            // RFC 5280 6.1.3 (a)(2) checks the path's certificates, not the trust anchor; Apple
-            // checks every certificate, anchor included.
-            if c.webpki && c.isAnchor(i) {
-                steps.append(Step(.validity, i, .notApplicable, .withinValidity(notBefore: cert.notBefore,
-                    notAfter: cert.notAfter)))
-                continue
-            }
+            // Every certificate, anchor included, under both profiles: Apple checks them all, and
+            // so does x509-limbo (rfc5280::validity::expired-root), although RFC 5280 6.1.3 (a)(2)
+            // names only the path's certificates and leaves the anchor's dates to the relying
+            // party (6.1.1 (d)).
             if now < cert.notBefore {
                 steps.append(Step(.validity, i, .failed, .notYetValid(notBefore: cert.notBefore)))
             } else if now > cert.notAfter {

@@ -21,6 +21,7 @@ public final class Evaluator: Sendable {
         KeySizeCheck.run(context, into: &steps)
         SignatureAlgorithmCheck.run(context, into: &steps)
         ValidityPeriodCheck.run(context, into: &steps)
+        CertificateTransparencyCheck.run(context, into: &steps)
     }
 
     /// At most this many complete candidate paths are checked (pathological inputs).
@@ -124,7 +125,8 @@ public final class Evaluator: Sendable {
         }
         let urlError = settings.delegateDecides ? -999 : -1202
         guard let (step, failure) = decisive else {
-            // Evaluation itself passed; only the app's pin check failed.
+            // Evaluation itself passed; only the app's pin check failed (every other failing
+            // finding carries an Apple code).
             return Verdict(trusted: false, osstatus: 0, resultType: .unspecified, urlError: urlError,
                 decisiveStep: steps.first { $0.status == .failed },
                 summary: "Not trusted: the chain evaluates, but no certificate in it has a pinned key; the delegate cancels (URLError -999).")

@@ -79,6 +79,10 @@ public enum Finding: Hashable, Sendable {
     case periodWithin(days: Int, maximumDays: Int, rule: String)
     case periodTooLong(days: Int, maximumDays: Int, rule: String)
     case periodNoMaximum(reason: String)
+    // certificate transparency
+    case ctNotRequired(reason: String)
+    case ctSatisfied(logs: Int, required: Int)
+    case ctMissing(logs: Int, required: Int)
     // pins
     case pinMatched(pin: String)
     case pinNotMatched(count: Int)
@@ -109,6 +113,7 @@ public enum Finding: Hashable, Sendable {
         case .sha1Signature: AppleFailure("SignatureHashAlgorithms", .weakHash, -67815)
         case .weakSignature: AppleFailure("WeakSignature", .weakHash, -67815, fatal: true)
         case .periodTooLong: AppleFailure("ValidityPeriodMaximums", .compliance, -67901)
+        case .ctMissing: AppleFailure("SystemTrustedCTRequired", .compliance, -67825)
         default: nil
         }
     }
@@ -174,6 +179,9 @@ public enum Finding: Hashable, Sendable {
         case .periodWithin(let days, let max, _): "Lifetime \(days) days, within \(max)"
         case .periodTooLong(let days, let max, _): "Lifetime \(days) days, over the \(max)-day maximum"
         case .periodNoMaximum: "No lifetime maximum applies"
+        case .ctNotRequired: "Certificate Transparency not required"
+        case .ctSatisfied(let logs, let required): "SCTs from \(logs) logs (\(required) required)"
+        case .ctMissing(let logs, let required): "SCTs from \(logs) log\(logs == 1 ? "" : "s"), \(required) required"
         case .pinMatched: "Pinned key found in the chain"
         case .pinNotMatched: "No certificate in the chain has a pinned key"
         case .pinNotChecked: "Pins not checked: evaluation failed first"
@@ -302,6 +310,10 @@ public enum Finding: Hashable, Sendable {
             "\(rule) (Apple ValidityPeriodMaximums, errSecCertificateValidityPeriodTooLong)."
         case .periodNoMaximum(let reason):
             reason
+        case .ctNotRequired(let reason):
+            reason
+        case .ctSatisfied, .ctMissing:
+            "Chains to system roots need Signed Certificate Timestamps from distinct logs: 2 for leaves valid at most 180 days, 3 otherwise when embedded, or 2 delivered in the TLS handshake or OCSP response (Apple's Certificate Transparency policy; SystemTrustedCTRequired, errSecVerifyActionFailed). trustx counts SCTs by log; it does not verify their signatures or Apple's log list."
         case .pinMatched(let pin):
             "A certificate of the built chain has SPKI SHA-256 sha256//\(pin); pins are checked after evaluation passed, on the built chain."
         case .pinNotMatched(let count):

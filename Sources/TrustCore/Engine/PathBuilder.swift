@@ -111,13 +111,21 @@ struct PathBuilder {
         let child = path.certificates[path.certificates.count - 1]
         var extended = false
         if budget > 0 {
-            let intermediates = path.certificates.count - 1
+            var intermediates = path.certificates.count - 1
+            if settings.profile == .webpki {
+                // RFC 5280 6.1.4 (l): "If the certificate was not self-issued, verify that
+                // max_path_length is greater than zero and decrement max_path_length by 1": as for
+                // pathLenConstraint, self-issued intermediates (key rollover) do not count towards
+                // the depth bound. The budget still bounds the work.
+                intermediates = path.certificates.dropFirst().filter { !$0.isSelfIssued }.count
+            }
             for (candidate, source) in candidates(for: child) {
                 if stop { return }
                 if path.certificates.contains(where: { $0.sha256 == candidate.sha256 }) { continue }
                 let cls = anchorClass(of: candidate)
                 // The bound counts certificates between leaf and anchor.
-                if cls == nil && intermediates >= limit {
+                let counts = settings.profile != .webpki || !candidate.isSelfIssued
+                if cls == nil && counts && intermediates >= limit {
                     path.depthExceeded = true
                     continue
                 }

@@ -14,6 +14,7 @@ public enum StepID: String, Hashable, Sendable, CaseIterable {
     case keySize = "key-size"
     case signatureAlgorithm = "signature-algorithm"
     case validityPeriodMaximum = "validity-period-maximum"
+    case certificateTransparency = "certificate-transparency"
     case pin
 }
 

@@ -92,6 +92,9 @@ public struct TrustSettings: Sendable {
     public var maximumIntermediates: Int?
     /// The extended key usage required of the leaf under the webpki profile (serverAuth by default).
     public var requiredLeafPurpose: OID?
+    /// Log IDs of SCTs delivered by the connection (TLS extension or stapled OCSP), which count
+    /// towards the Certificate Transparency requirement beside the leaf's embedded ones.
+    public var connectionSCTLogIDs: [[UInt8]] = []
 
     /// Creates settings; by default SSL without host, system anchors, the `apple` profile.
     public init(

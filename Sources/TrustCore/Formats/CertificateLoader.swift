@@ -168,6 +168,14 @@ enum PKCS7 {
 
 /// PKCS#12 through OpenSSL, which owns the password-based decryption.
 enum PKCS12 {
+    /// Loads the legacy provider (and the default one, which loading any provider would otherwise
+    /// displace) on first use.
+    static let legacyProviderLoaded: Bool = {
+        let legacy = OSSL_PROVIDER_load(nil, "legacy")
+        let standard = OSSL_PROVIDER_load(nil, "default")
+        return legacy != nil && standard != nil
+    }()
+
     static func isPKCS12(_ der: [UInt8]) -> Bool {
         var r = DERReader(der)
         guard let outer = try? r.read(DERTag.sequence, "PFX") else { return false }
@@ -187,8 +195,16 @@ enum PKCS12 {
         var key: OpaquePointer?
         var cert: OpaquePointer?
         var ca: OpaquePointer?
-        guard PKCS12_parse(p12, password, &key, &cert, &ca) == 1 else {
-            throw LoadError.password(path: name, reason: "PKCS#12: wrong password or unsupported encryption")
+        if PKCS12_parse(p12, password, &key, &cert, &ca) != 1 {
+            ERR_clear_error()
+            // A right password with RC2/3DES bags (openssl pkcs12 -legacy, most older exports) needs
+            // OpenSSL's legacy provider; load it only then, once, rather than for every process.
+            guard PKCS12_verify_mac(p12, password, -1) == 1 else {
+                throw LoadError.password(path: name, reason: "PKCS#12: wrong password")
+            }
+            guard legacyProviderLoaded, PKCS12_parse(p12, password, &key, &cert, &ca) == 1 else {
+                throw LoadError.password(path: name, reason: "PKCS#12: the password is right but the encryption is not supported")
+            }
         }
         defer {
             if let key { EVP_PKEY_free(key) }

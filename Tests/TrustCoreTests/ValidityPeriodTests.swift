@@ -1,0 +1,86 @@
+import XCTest
+
+@testable import TrustCore
+
+/// ValidityPeriodMaximums (apple-trust.md 5): SSL only, by anchor class and leaf notBefore.
+/// System roots: 825 days + 1 h from 2018-03-01, 398 days from 2020-09-01. Custom anchors:
+/// 825 days + 1 h from 2019-06-30T23:00Z.
+final class ValidityPeriodTests: XCTestCase {
+    private let root2017 = Result {
+        try TestPKI.root(notBefore: TestPKI.date(2017, 1, 1), notAfter: TestPKI.date(2040, 1, 1))
+    }
+
+    /// The validity-period-maximum step of a leaf issued at `notBefore` for `lifetime`,
+    /// evaluated one day after issue under the given anchor class.
+    private func periodStep(notBefore: Timestamp, lifetime: Span, system: Bool) throws -> Step? {
+        let root = try root2017.get()
+        let leaf = try TestPKI.leaf(issuer: root, notBefore: notBefore, lifetime: lifetime)
+        let settings =
+            system
+            ? TestPKI.ssl(system: [root.certificate], time: notBefore + .days(1))
+            : TestPKI.ssl(anchors: [root.certificate], time: notBefore + .days(1))
+        return try evaluate([leaf.certificate], settings).step(.validityPeriodMaximum, 0)
+    }
+
+    func testCustomAnchorLeafMayLast825DaysAndAnHour() throws {
+        let start = TestPKI.now - .days(30)
+        XCTAssertEqual(
+            try periodStep(notBefore: start, lifetime: .days(825) + .hours(1), system: false)?.status, .passed)
+        let over = try periodStep(notBefore: start, lifetime: .days(825) + .hours(1) + .seconds(1), system: false)
+        XCTAssertEqual(over?.summary, "validity-period-maximum@0:failed(-67901)")
+    }
+
+    func testCustomAnchorLeafOver825DaysIsRejectedWithTheValidityPeriodCode() throws {
+        let root = try TestPKI.root()
+        let leaf = try TestPKI.leaf(issuer: root, lifetime: .days(826))
+        let e = try evaluate([leaf.certificate], TestPKI.ssl(anchors: [root.certificate]))
+        XCTAssertEqual(e.failureSummaries, ["validity-period-maximum@0:failed(-67901)"])
+        assertVerdict(e, trusted: false, osstatus: -67901, urlError: -999)
+        XCTAssertEqual(e.verdict.osstatusName, "errSecCertificateValidityPeriodTooLong")
+    }
+
+    func testCustomAnchorLeafIssuedBeforeTheCutOffHasNoMaximum() throws {
+        let step = try periodStep(notBefore: TestPKI.date(2019, 6, 30, hour: 22), lifetime: .days(3000), system: false)
+        XCTAssertEqual(step?.status, .notApplicable)
+    }
+
+    func testCustomAnchorMaximumStartsAt2300UTCOnJune30th2019() throws {
+        let step = try periodStep(notBefore: TestPKI.date(2019, 6, 30, hour: 23), lifetime: .days(900), system: false)
+        XCTAssertEqual(step?.summary, "validity-period-maximum@0:failed(-67901)")
+    }
+
+    func testSystemRootLeafIssuedFromSeptember2020MayLast398Days() throws {
+        let start = TestPKI.date(2020, 9, 1)
+        XCTAssertEqual(try periodStep(notBefore: start, lifetime: .days(398), system: true)?.status, .passed)
+        XCTAssertEqual(
+            try periodStep(notBefore: start, lifetime: .days(398) + .seconds(1), system: true)?.summary,
+            "validity-period-maximum@0:failed(-67901)")
+        XCTAssertEqual(
+            try periodStep(notBefore: start, lifetime: .days(400), system: true)?.summary,
+            "validity-period-maximum@0:failed(-67901)")
+    }
+
+    func testSystemRootLeafIssuedBeforeSeptember2020MayLast825Days() throws {
+        let start = TestPKI.date(2020, 8, 31)
+        XCTAssertEqual(try periodStep(notBefore: start, lifetime: .days(800), system: true)?.status, .passed)
+        XCTAssertEqual(
+            try periodStep(notBefore: start, lifetime: .days(825) + .hours(1), system: true)?.status, .passed)
+        XCTAssertEqual(
+            try periodStep(notBefore: start, lifetime: .days(826), system: true)?.summary,
+            "validity-period-maximum@0:failed(-67901)")
+    }
+
+    func testCustomAnchorsAreNotHeldToThe398DayRule() throws {
+        XCTAssertEqual(
+            try periodStep(notBefore: TestPKI.now - .days(30), lifetime: .days(700), system: false)?.status,
+            .passed)
+    }
+
+    func testBasicX509HasNoLifetimeMaximum() throws {
+        let root = try TestPKI.root()
+        let leaf = try TestPKI.leaf(issuer: root, lifetime: .days(3650))
+        let e = try evaluate([leaf.certificate], TestPKI.basic(anchors: [root.certificate]))
+        assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
+        XCTAssertEqual(e.step(.validityPeriodMaximum, 0)?.status.identifier, "skipped")
+    }
+}
