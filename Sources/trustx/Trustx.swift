@@ -29,7 +29,7 @@ enum Trustx {
 
     /// Runs the command line `args` (without the program name) and returns the exit status.
     static func main(_ args: [String], now: Timestamp, environment: Environment) -> ExitStatus {
-        guard let first = args.first else { return runDefault() }
+        guard let first = args.first else { return runDefault(now: now, environment: environment) }
         let rest = Array(args.dropFirst())
         switch first {
         case CheckCommand.name: return CheckCommand.run(rest, now: now, environment: environment)
@@ -70,13 +70,15 @@ enum Trustx {
     }
 
     /// What `trustx` with no arguments does. The interactive explorer is not built yet, so for
-    /// now it says so and shows the top-level help; this is the one place to change when the
-    /// explorer (or a built-in demo) arrives.
-    static func runDefault() -> ExitStatus {
-        Output.out(
-            "trustx \(version): the interactive trust explorer comes in a later version; until then use the subcommands below.\n\n"
-        )
-        Output.out(spec.help + "\n")
+    /// now it says so and runs the built-in demonstration (or, should building its PKI fail,
+    /// shows the top-level help); this is the one place to change when the explorer arrives.
+    static func runDefault(now: Timestamp, environment: Environment) -> ExitStatus {
+        Output.out("trustx \(version): the interactive trust explorer comes in a later version.\n\n")
+        if let demo = Demo.render(now: now, options: environment.textOptions) {
+            Output.out(demo)
+        } else {
+            Output.out(spec.help + "\n")
+        }
         return .success
     }
 

@@ -302,17 +302,38 @@ final class CheckCommandTests: XCTestCase {
             environment: ["SSL_CERT_FILE": "", "SSL_CERT_DIR": pki.path("store")])
     }
 
-    func testWithoutAnchorsTheSystemRootsAreTrusted() throws {
+    /// The CT step of a report.
+    func ctStep(_ doc: [String: Any]) throws -> [String: Any] {
+        let steps = try XCTUnwrap(doc["steps"] as? [[String: Any]])
+        return try XCTUnwrap(steps.first { $0["id"] as? String == "certificate-transparency" })
+    }
+
+    func testWithoutAnchorsTheSystemRootsAreAnchorsAndCTIsRequired() throws {
         let r = try checkWithTestStore(["--host", "127.0.0.1"])
-        XCTAssertEqual(r.status, 0, r.out)
+        // Anchored at a system root, the leaf needs SCTs, which an openssl-made leaf has none of.
+        XCTAssertEqual(r.status, 1, r.out)
         let doc = try r.json()
         let path = try XCTUnwrap(doc["path"] as? [[String: Any]])
         XCTAssertEqual(path.last?["source"] as? String, "anchor-store")
         XCTAssertEqual(path.last?["anchor"] as? String, "system")
+        let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
+        XCTAssertEqual(verdict["osstatus"] as? Int, -67825)
+        XCTAssertEqual(verdict["urlError"] as? Int, -1202)
+        XCTAssertEqual(try ctStep(doc)["status"] as? String, "failed")
+        XCTAssertEqual(try ctStep(doc)["appleCheck"] as? String, "SystemTrustedCTRequired")
         let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
         XCTAssertEqual(settings["systemAnchors"] as? Bool, true)
         XCTAssertEqual(settings["anchorsOnly"] as? Bool, false)
         XCTAssertEqual(settings["systemStore"] as? String, "\(pki.path("store")) (hashed)")
+    }
+
+    func testTheSameRootAsACustomAnchorNeedsNoCT() throws {
+        let r = try checkWithTestStore(["--host", "127.0.0.1", "--anchor", pki.path("ca.pem")])
+        XCTAssertEqual(r.status, 0, r.out)
+        let doc = try r.json()
+        let path = try XCTUnwrap(doc["path"] as? [[String: Any]])
+        XCTAssertEqual(path.last?["anchor"] as? String, "custom")
+        XCTAssertEqual(try ctStep(doc)["status"] as? String, "not-applicable")
     }
 
     func testCustomAnchorsAloneStopTrustingSystemRoots() throws {
@@ -331,10 +352,18 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(settings["anchorsOnly"] as? Bool, true)
     }
 
-    func testWithSystemAnchorsTrustsBothCustomAndSystemRoots() throws {
+    func testWithSystemAnchorsTrustsSystemRootsBesideCustomOnes() throws {
+        // SecTrustSetAnchorCertificatesOnly(false): the store's root is an anchor again (and,
+        // being a system root, brings the CT requirement with it).
         let r = try checkWithTestStore(["--anchor", pki.path("hostile.pem"), "--with-system-anchors"])
-        XCTAssertEqual(r.status, 0, r.out)
-        let settings = try XCTUnwrap(try r.json()["settings"] as? [String: Any])
+        XCTAssertEqual(r.status, 1, r.out)
+        let doc = try r.json()
+        let path = try XCTUnwrap(doc["path"] as? [[String: Any]])
+        XCTAssertEqual(path.last?["anchor"] as? String, "system")
+        let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
+        XCTAssertEqual(verdict["osstatus"] as? Int, -67825)
+        XCTAssertEqual(verdict["urlError"] as? Int, -999)
+        let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
         XCTAssertEqual(settings["systemAnchors"] as? Bool, true)
         XCTAssertEqual(settings["anchorsOnly"] as? Bool, false)
     }

@@ -112,11 +112,32 @@ final class HelpTextTests: XCTestCase {
         }
     }
 
-    func testNoArgumentsSaysTheExplorerComesLaterAndShowsHelp() throws {
+    func testNoArgumentsSaysTheExplorerComesLaterAndRunsTheDemonstration() throws {
         let r = try CLI.run([])
         XCTAssertEqual(r.status, 0)
-        XCTAssertTrue(r.out.hasPrefix("trustx 0.1.0: the interactive trust explorer comes in a later version"), r.out)
-        XCTAssertTrue(r.out.hasSuffix(Self.rootHelp + "\n"), r.out)
+        XCTAssertEqual(r.err, "")
+        let lines = r.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertEqual(lines.first, "trustx 0.1.0: the interactive trust explorer comes in a later version.")
+        XCTAssertTrue(lines.contains("✓ Trusted  errSecSuccess (0)"), r.out)
+        let variations = lines.drop { $0 != "What changes the verdict (same chain):" }.dropFirst()
+        func row(_ prefix: String) -> String { variations.first { $0.hasPrefix("  " + prefix + " ") } ?? "" }
+        XCTAssertTrue(
+            row("--host example.test").hasSuffix("✗ errSecHostNameMismatch (-67602), NSURLErrorCancelled (-999)"))
+        XCTAssertTrue(
+            row("no --anchor").hasSuffix(
+                "✗ errSecCreateChainFailed (-25318), NSURLErrorServerCertificateUntrusted (-1202)"))
+        XCTAssertTrue(row("--at").hasSuffix("✗ errSecCertificateExpired (-67818), NSURLErrorCancelled (-999)"))
+        XCTAssertTrue(row("--anchor leaf.pem").hasSuffix("✓ trusted"))
+        XCTAssertTrue(row("--policy basic").hasSuffix("✓ trusted"))
+        XCTAssertEqual(
+            lines.last(where: { !$0.isEmpty }), "Run 'trustx check --help' to evaluate your own certificates.")
+    }
+
+    func testTheDemonstrationIsASCIIOutsideUTF8Locales() throws {
+        let r = try CLI.run([], environment: ["LANG": "C"])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertTrue(r.stdout.allSatisfy { $0 < 0x80 }, r.out)
+        XCTAssertTrue(r.out.contains("\n+ Trusted  errSecSuccess (0)\n"), r.out)
     }
 
     func testEveryHelpStringIsOneSentenceEndingWithAPeriod() {
