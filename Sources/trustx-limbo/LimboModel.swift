@@ -73,10 +73,15 @@ struct Tally {
         }
     }
 
-    var summary: String {
-        let percent = run == 0 ? 0 : Double(asExpected) * 100 / Double(run)
+    var asExpectedPercent: Double { run == 0 ? 0 : Double(asExpected) * 100 / Double(run) }
+
+    var skippedPercent: Double {
         let total = run + skipped
-        let skippedPercent = total == 0 ? 0 : Double(skipped) * 100 / Double(total)
+        return total == 0 ? 0 : Double(skipped) * 100 / Double(total)
+    }
+
+    var summary: String {
+        let percent = asExpectedPercent
         return "run \(run), as expected \(asExpected) (\(String(format: "%.2f", percent))%), wrongly accepted \(wronglyAccepted), wrongly rejected \(wronglyRejected), skipped \(skipped) (\(String(format: "%.2f", skippedPercent))%)"
     }
 }
