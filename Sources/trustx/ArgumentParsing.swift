@@ -150,20 +150,27 @@ enum ParseOutcome {
     case version
 }
 
-/// The options and arguments found, by option name.
+/// The options and arguments found, in command-line order.
 struct ParsedArguments {
-    var values: [String: [String]] = [:]
-    var flags: Set<String> = []
+    /// One option occurrence (a flag has no value). A flat array rather than a dictionary keyed
+    /// by name: the first use of `[String: [String]]` costs more at start-up, in runtime
+    /// metadata, than parsing a whole command line.
+    struct Occurrence {
+        var name: String
+        var value: String?
+    }
+
+    var occurrences: [Occurrence] = []
     var positionals: [String] = []
 
     /// The last value given for `name`.
-    func value(_ name: String) -> String? { values[name]?.last }
+    func value(_ name: String) -> String? { occurrences.last { $0.name == name && $0.value != nil }?.value }
 
     /// Every value given for `name`, in order.
-    func all(_ name: String) -> [String] { values[name] ?? [] }
+    func all(_ name: String) -> [String] { occurrences.compactMap { $0.name == name ? $0.value : nil } }
 
     /// Whether the flag or option `name` was given.
-    func has(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
+    func has(_ name: String) -> Bool { occurrences.contains { $0.name == name } }
 }
 
 extension CommandSpec {
@@ -206,7 +213,7 @@ extension CommandSpec {
                     throw UsageError(
                         message: "The option '--\(name)' does not take any value, but '\(inline)' was specified.")
                 }
-                result.flags.insert(name)
+                result.occurrences.append(.init(name: name, value: nil))
             case .one, .repeated:
                 let value: String
                 if let inline {
@@ -218,7 +225,7 @@ extension CommandSpec {
                     throw UsageError(message: "Missing value for '\(option.label)'")
                 }
                 try check(value, for: option)
-                result.values[name, default: []].append(value)
+                result.occurrences.append(.init(name: name, value: value))
             case .upToNextOption:
                 var taken: [String] = []
                 if let inline { taken.append(inline) }
@@ -228,7 +235,7 @@ extension CommandSpec {
                 }
                 if taken.isEmpty { throw UsageError(message: "Missing value for '\(option.label)'") }
                 for v in taken { try check(v, for: option) }
-                result.values[name, default: []] += taken
+                result.occurrences += taken.map { .init(name: name, value: $0) }
             }
         }
         switch unexpected.count {

@@ -34,7 +34,7 @@ public enum JSONReport {
             ("index", .int(index)),
             ("subject", .string(c.subject.description)),
             ("issuer", .string(c.issuer.description)),
-            ("serial", .string(hexString(c.serialNumber))),
+            ("serial", .string(ReportFormatting.hex(c.serialNumber))),
             ("notBefore", .string(c.notBefore.rfc3339)),
             ("notAfter", .string(c.notAfter.rfc3339)),
             (
@@ -47,7 +47,7 @@ public enum JSONReport {
             ("key", key(c.publicKey)),
             ("signatureAlgorithm", .string(c.signatureAlgorithm.name)),
             ("selfIssued", .bool(c.isSelfIssued)),
-            ("sha256", .string(hexString(c.sha256))),
+            ("sha256", .string(ReportFormatting.hex(c.sha256))),
             ("spkiSha256", .string(c.spkiPin)),
             ("source", .string(CertificateSource.presented.rawValue)),
         ])
@@ -70,7 +70,7 @@ public enum JSONReport {
                 ("index", .int(i)),
                 ("presented", .int(presentedIndex)),
                 ("subject", .string(c.subject.description)),
-                ("sha256", .string(hexString(c.sha256))),
+                ("sha256", .string(ReportFormatting.hex(c.sha256))),
                 ("source", .string(source.rawValue)),
                 ("anchor", .string(anchorClass?.rawValue)),
             ])
@@ -86,7 +86,8 @@ public enum JSONReport {
                 .array(
                     s.anchors.map {
                         .object([
-                            ("subject", .string($0.subject.description)), ("sha256", .string(hexString($0.sha256))),
+                            ("subject", .string($0.subject.description)),
+                            ("sha256", .string(ReportFormatting.hex($0.sha256))),
                         ])
                     })
             ),

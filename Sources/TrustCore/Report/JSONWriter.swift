@@ -33,87 +33,103 @@ public enum JSONWriter {
     /// - Parameter value: The document.
     /// - Returns: Pretty-printed JSON.
     public static func serialize(_ value: JSONValue) -> String {
-        var out = ""
+        // Built as UTF-8 bytes: appending scalar by scalar to a String costs more than the
+        // rest of the report put together.
+        var out: [UInt8] = []
+        out.reserveCapacity(16_384)
         write(value, indent: 0, into: &out)
-        out += "\n"
-        return out
+        out.append(0x0A)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `text` as a JSON string literal, quotes included.
     /// - Parameter text: Any text.
     /// - Returns: The escaped literal.
     public static func quoted(_ text: String) -> String {
-        var out = ""
+        var out: [UInt8] = []
         appendString(text, into: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    static func write(_ value: JSONValue, indent: Int, into out: inout String) {
+    static func write(_ value: JSONValue, indent: Int, into out: inout [UInt8]) {
         switch value {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let n): out += String(n)
+        case .null: out += "null".utf8
+        case .bool(let b): out += (b ? "true" : "false").utf8
+        case .int(let n): out += String(n).utf8
         case .string(let s): appendString(s, into: &out)
         case .array(let items):
             if items.isEmpty {
-                out += "[]"
+                out += "[]".utf8
                 return
             }
-            out += "[\n"
+            out += "[\n".utf8
             for (i, item) in items.enumerated() {
                 pad(indent + 1, &out)
                 write(item, indent: indent + 1, into: &out)
-                out += i + 1 < items.count ? ",\n" : "\n"
+                out += (i + 1 < items.count ? ",\n" : "\n").utf8
             }
             pad(indent, &out)
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
             if members.isEmpty {
-                out += "{}"
+                out += "{}".utf8
                 return
             }
-            out += "{\n"
+            out += "{\n".utf8
             for (i, (key, item)) in members.enumerated() {
                 pad(indent + 1, &out)
                 appendString(key, into: &out)
-                out += ": "
+                out += ": ".utf8
                 write(item, indent: indent + 1, into: &out)
-                out += i + 1 < members.count ? ",\n" : "\n"
+                out += (i + 1 < members.count ? ",\n" : "\n").utf8
             }
             pad(indent, &out)
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    static func pad(_ level: Int, _ out: inout String) {
-        out += String(repeating: " ", count: level * 2)
+    static func pad(_ level: Int, _ out: inout [UInt8]) {
+        out.append(contentsOf: repeatElement(0x20, count: level * 2))
     }
 
-    static func appendString(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
+    static func appendString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var utf8 = s.utf8[...]
+        while let byte = utf8.first {
+            // Printable ASCII other than the quote and the backslash goes out as it is.
+            if byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C {
+                out.append(byte)
+                utf8 = utf8.dropFirst()
+                continue
+            }
+            // Anything else: decode the whole scalar (a String is always valid UTF-8).
+            let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+            let bytes = utf8.prefix(length)
+            utf8 = utf8.dropFirst(length)
+            let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first!
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
+            case "\"": out += "\\\"".utf8
+            case "\\": out += "\\\\".utf8
+            case "\n": out += "\\n".utf8
+            case "\r": out += "\\r".utf8
+            case "\t": out += "\\t".utf8
+            case "\u{08}": out += "\\b".utf8
+            case "\u{0C}": out += "\\f".utf8
             default:
                 if TerminalSanitizer.needsEscape(scalar) {
                     // Outside the BMP the escape is a UTF-16 surrogate pair (RFC 8259 section 7).
-                    for unit in String(scalar).utf16 { out += "\\u" + hex4(unit) }
+                    for unit in String(scalar).utf16 { appendHexEscape(unit, into: &out) }
                 } else {
-                    out.unicodeScalars.append(scalar)
+                    out += bytes
                 }
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 
-    static func hex4(_ unit: UInt16) -> String {
-        let s = String(unit, radix: 16)
-        return String(repeating: "0", count: 4 - s.count) + s
+    static func appendHexEscape(_ unit: UInt16, into out: inout [UInt8]) {
+        let digits = Array("0123456789abcdef".utf8)
+        out += [0x5C, UInt8(ascii: "u")]
+        for shift in stride(from: 12, through: 0, by: -4) { out.append(digits[Int(unit >> UInt16(shift)) & 0xF]) }
     }
 }

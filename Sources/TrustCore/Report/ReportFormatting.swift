@@ -1,5 +1,17 @@
 /// Pieces of text every report shares, so text and Markdown say the same things.
 enum ReportFormatting {
+    /// Lowercase hex, built as bytes (fingerprints are hex-encoded several times per report).
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// `EC P-256 (256 bits)`, `RSA 2048 bits`.
     static func keyDescription(_ k: PublicKeyInfo) -> String {
         switch k.type {
