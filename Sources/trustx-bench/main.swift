@@ -14,6 +14,7 @@ struct Options {
     var iterations = 2000
     var at: Timestamp?
     var micro = false
+    var onlyCold = false
 }
 
 func usage(_ message: String) -> Never {
@@ -42,6 +43,9 @@ func parse() -> Options {
         case "--iterations":
             guard let v = args.popFirst(), let n = Int(v), n > 0 else { usage("--iterations needs a positive number") }
             o.iterations = n
+        case "--only-cold":
+            // Loops cold evaluation alone, for profilers.
+            o.onlyCold = true
         case "--micro":
             o.micro = true
         case "--at":
@@ -171,6 +175,11 @@ guard let first = warm.evaluate(chain: chain, settings: settings) else { usage("
 let n = options.iterations
 
 var sink = 0
+if options.onlyCold {
+    for _ in 0..<n { sink &+= Evaluator().evaluate(chain: chain, settings: settings)!.steps.count }
+    print(sink)
+    exit(0)
+}
 let cold = median(n) {
     let e = Evaluator()
     sink &+= e.evaluate(chain: chain, settings: settings)!.steps.count

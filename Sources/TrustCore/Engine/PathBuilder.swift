@@ -36,7 +36,7 @@ struct PathBuilder {
     let pool: [Certificate]
     let settings: TrustSettings
     let cache: SignatureCache
-    let anchorSet: Set<[UInt8]>
+    let anchorSet: Set<DigestKey>
     /// A hard bound on the work one evaluation may do, whatever the input (denial of service).
     var budget = 2048
     static let defaultMaximumIntermediates = 16
@@ -45,15 +45,15 @@ struct PathBuilder {
         self.leaf = leaf
         self.settings = settings
         self.cache = cache
-        var seen = Set<[UInt8]>([leaf.sha256])
+        var seen = Set<DigestKey>([leaf.identity])
         var pool: [Certificate] = []
-        for cert in presented where seen.insert(cert.sha256).inserted { pool.append(cert) }
+        for cert in presented where seen.insert(cert.identity).inserted { pool.append(cert) }
         self.pool = pool
-        self.anchorSet = Set(settings.anchors.map(\.sha256))
+        self.anchorSet = Set(settings.anchors.map(\.identity))
     }
 
     func anchorClass(of cert: Certificate) -> AnchorClass? {
-        if anchorSet.contains(cert.sha256) { return .custom }
+        if anchorSet.contains(cert.identity) { return .custom }
         if settings.trustsSystemAnchors, let store = settings.systemStore, store.contains(cert) { return .system }
         return nil
     }
@@ -81,9 +81,9 @@ struct PathBuilder {
         }
         // Stable sort by rank, then drop duplicates (the same certificate from two sources).
         let sorted = out.enumerated().sorted { ($0.element.2, $0.offset) < ($1.element.2, $1.offset) }
-        var seen = Set<[UInt8]>()
+        var seen = Set<DigestKey>()
         var result: [(Certificate, CertificateSource)] = []
-        for (_, item) in sorted where seen.insert(item.0.sha256).inserted { result.append((item.0, item.1)) }
+        for (_, item) in sorted where seen.insert(item.0.identity).inserted { result.append((item.0, item.1)) }
         return result
     }
 
@@ -121,7 +121,7 @@ struct PathBuilder {
             }
             for (candidate, source) in candidates(for: child) {
                 if stop { return }
-                if path.certificates.contains(where: { $0.sha256 == candidate.sha256 }) { continue }
+                if path.certificates.contains(where: { $0.identity == candidate.identity }) { continue }
                 let cls = anchorClass(of: candidate)
                 // The bound counts certificates between leaf and anchor.
                 let counts = settings.profile != .webpki || !candidate.isSelfIssued

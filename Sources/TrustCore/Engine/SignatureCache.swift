@@ -4,8 +4,8 @@ import Synchronization
 /// settings change verifies nothing again. Shared by every evaluation of one session.
 public final class SignatureCache: Sendable {
     struct Key: Hashable {
-        var issuerSPKI: [UInt8]
-        var certificate: [UInt8]
+        var issuerSPKI: DigestKey
+        var certificate: DigestKey
     }
 
     private let results = Mutex<[Key: SignatureCheckResult]>([:])
@@ -16,7 +16,7 @@ public final class SignatureCache: Sendable {
 
     /// The result of checking that `issuerKey` signed `certificate`, verified at most once.
     public func check(_ certificate: Certificate, signedBy issuer: Certificate) -> SignatureCheckResult {
-        let key = Key(issuerSPKI: issuer.spkiSHA256, certificate: certificate.sha256)
+        let key = Key(issuerSPKI: issuer.keyIdentity, certificate: certificate.identity)
         if let hit = results.withLock({ $0[key] }) { return hit }
         let result = SignatureVerifier.verify(certificate, signedBy: issuer.publicKey)
         verifications.add(1, ordering: .relaxed)

@@ -34,6 +34,10 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     public let sha1: [UInt8]
     /// SHA-256 of the DER SubjectPublicKeyInfo: the value SPKI pins compare.
     public let spkiSHA256: [UInt8]
+    /// `sha256` as a cheap hashing key.
+    public let identity: DigestKey
+    /// `spkiSHA256` as a cheap hashing key.
+    public let keyIdentity: DigestKey
     /// Problems that do not stop decoding but make the certificate non-compliant
     /// (duplicate extensions, malformed known extensions, mismatched signature fields).
     public let complianceIssues: [String]
@@ -153,9 +157,12 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         self.publicKey = spki
         self.extensions = extensions
         self.signature = signature
-        self.sha256 = Digest.sha256(der)
+        let sha256 = Digest.sha256(der)
+        self.sha256 = sha256
         self.sha1 = Digest.sha1(der)
         self.spkiSHA256 = Digest.sha256(spki.der)
+        self.identity = DigestKey(sha256)
+        self.keyIdentity = DigestKey(spkiSHA256)
         self.complianceIssues = issues
 
         var bc: BasicConstraints?
@@ -222,8 +229,8 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     public var description: String { subject.description }
 
     /// Certificates are equal when their DER is.
-    public static func == (a: Certificate, b: Certificate) -> Bool { a === b || a.sha256 == b.sha256 }
+    public static func == (a: Certificate, b: Certificate) -> Bool { a === b || a.identity == b.identity }
 
     /// Hashes the fingerprint.
-    public func hash(into hasher: inout Hasher) { hasher.combine(sha256) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(identity) }
 }
