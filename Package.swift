@@ -34,5 +34,7 @@ let package = Package(
         .testTarget(name: "TrustCoreTests", dependencies: ["TrustCore"]),
         .target(name: "TLSProbe", dependencies: ["TrustCore", "COpenSSL"]),
         .testTarget(name: "TLSProbeTests", dependencies: ["TLSProbe", "TrustCore", "COpenSSL"]),
+        // Runs the built trustx executable (and unit-tests TrustCore's reports).
+        .testTarget(name: "trustxCLITests", dependencies: ["TrustCore"]),
     ]
 )

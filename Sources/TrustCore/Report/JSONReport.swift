@@ -1,0 +1,133 @@
+/// Renders an `Evaluation` as the versioned JSON document described in docs/json-report.md.
+///
+/// Keys always appear in the same order and absent values are `null` rather than missing, so
+/// two reports can be compared with `diff` and consumers need no optional-key handling.
+public enum JSONReport {
+    /// The schema version: bumped when a key is renamed, removed or changes meaning
+    /// (adding keys does not bump it).
+    public static let schemaVersion = 1
+
+    /// The whole document, ending in a newline.
+    /// - Parameter evaluation: The evaluation to render.
+    /// - Returns: Pretty-printed JSON.
+    public static func render(_ evaluation: Evaluation) -> String {
+        JSONWriter.serialize(document(evaluation))
+    }
+
+    /// The document as a value, for callers that embed it.
+    /// - Parameter e: The evaluation to render.
+    /// - Returns: The top-level object.
+    public static func document(_ e: Evaluation) -> JSONValue {
+        .object([
+            ("schema", .int(schemaVersion)),
+            ("presented", .array(e.presented.enumerated().map { certificate($0.element, index: $0.offset) })),
+            ("path", .array(pathEntries(e))),
+            ("candidatePaths", .int(e.candidatePaths)),
+            ("settings", settings(e.settings)),
+            ("steps", .array(e.steps.map(step))),
+            ("verdict", verdict(e)),
+        ])
+    }
+
+    static func certificate(_ c: Certificate, index: Int) -> JSONValue {
+        .object([
+            ("index", .int(index)),
+            ("subject", .string(c.subject.description)),
+            ("issuer", .string(c.issuer.description)),
+            ("serial", .string(ReportFormatting.hex(c.serialNumber))),
+            ("notBefore", .string(c.notBefore.rfc3339)),
+            ("notAfter", .string(c.notAfter.rfc3339)),
+            (
+                "san",
+                .array(
+                    (c.subjectAltNames ?? []).map {
+                        .object([("type", .string($0.typeName)), ("value", .string($0.valueText))])
+                    })
+            ),
+            ("key", key(c.publicKey)),
+            ("signatureAlgorithm", .string(c.signatureAlgorithm.name)),
+            ("selfIssued", .bool(c.isSelfIssued)),
+            ("sha256", .string(ReportFormatting.hex(c.sha256))),
+            ("spkiSha256", .string(c.spkiPin)),
+            ("source", .string(CertificateSource.presented.rawValue)),
+        ])
+    }
+
+    static func key(_ k: PublicKeyInfo) -> JSONValue {
+        var members: [(String, JSONValue)] = [("type", .string(k.type.identifier)), ("bits", .int(k.bits))]
+        if case .ec(let curve) = k.type { members.append(("curve", .string(curve?.name))) }
+        return .object(members)
+    }
+
+    static func pathEntries(_ e: Evaluation) -> [JSONValue] {
+        let path = e.path
+        let last = path.certificates.count - 1
+        return path.certificates.enumerated().map { i, c in
+            let presentedIndex = e.presented.firstIndex { $0.sha256 == c.sha256 }
+            let source = i < path.sources.count ? path.sources[i] : .presented
+            let anchorClass: AnchorClass? = i == last ? path.anchorClass : nil
+            return .object([
+                ("index", .int(i)),
+                ("presented", .int(presentedIndex)),
+                ("subject", .string(c.subject.description)),
+                ("sha256", .string(ReportFormatting.hex(c.sha256))),
+                ("source", .string(source.rawValue)),
+                ("anchor", .string(anchorClass?.rawValue)),
+            ])
+        }
+    }
+
+    static func settings(_ s: TrustSettings) -> JSONValue {
+        .object([
+            ("policy", .string(s.policy.identifier)),
+            ("host", .string(s.policy.host)),
+            (
+                "anchors",
+                .array(
+                    s.anchors.map {
+                        .object([
+                            ("subject", .string($0.subject.description)),
+                            ("sha256", .string(ReportFormatting.hex($0.sha256))),
+                        ])
+                    })
+            ),
+            ("anchorsOnly", .bool(!s.anchors.isEmpty && s.anchorsOnly)),
+            ("systemAnchors", .bool(s.trustsSystemAnchors)),
+            ("systemStore", .string(s.systemStore?.location)),
+            ("pins", .array(s.pins.digests.map { .string("sha256//" + Base64.encode($0)) })),
+            ("at", .string(s.time.rfc3339)),
+            ("profile", .string(s.profile.rawValue)),
+        ])
+    }
+
+    static func step(_ s: Step) -> JSONValue {
+        let reason: String? = if case .skipped(let why) = s.status { why } else { nil }
+        let failure = s.appleFailure
+        return .object([
+            ("id", .string(s.id.rawValue)),
+            ("certificate", .int(s.certificate)),
+            ("status", .string(s.status.identifier)),
+            ("reason", .string(reason)),
+            ("title", .string(s.title)),
+            ("detail", .string(s.detail)),
+            ("appleCheck", .string(failure?.check)),
+            ("appleSubtype", .string(failure?.subtype.name)),
+            ("osstatus", .int(failure.map { Int($0.osstatus) })),
+        ])
+    }
+
+    static func verdict(_ e: Evaluation) -> JSONValue {
+        let v = e.verdict
+        let decisive = v.decisiveStep.flatMap { d in e.steps.firstIndex(of: d) }
+        return .object([
+            ("trusted", .bool(v.trusted)),
+            ("osstatus", .int(Int(v.osstatus))),
+            ("osstatusName", .string(v.osstatusName)),
+            ("resultType", .string(v.resultType.rawValue)),
+            ("urlError", .int(v.urlError)),
+            ("urlErrorName", .string(v.urlErrorName)),
+            ("decisiveStep", .int(decisive)),
+            ("summary", .string(v.summary)),
+        ])
+    }
+}

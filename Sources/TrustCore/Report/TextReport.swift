@@ -1,0 +1,173 @@
+/// Renders an `Evaluation` for a terminal: the verdict first, then the settings, the built path
+/// and every step grouped by certificate.
+///
+/// All text that can come from a certificate or a server goes through `TerminalSanitizer`.
+/// Colour is optional and never carries meaning alone: every status also has its symbol.
+public enum TextReport {
+    /// How to draw the report.
+    public struct Options: Sendable, Equatable {
+        /// Use ANSI colours (only when writing to a terminal and NO_COLOR is not set).
+        public var color: Bool
+        /// Use Unicode symbols (✓ ✗ • –); false draws ASCII (+ x o -) and escapes all non-ASCII
+        /// text, for terminals whose locale is not UTF-8.
+        public var unicode: Bool
+
+        /// Creates options.
+        /// - Parameters:
+        ///   - color: Whether to use ANSI colours.
+        ///   - unicode: Whether the terminal takes UTF-8.
+        public init(color: Bool = false, unicode: Bool = true) {
+            self.color = color
+            self.unicode = unicode
+        }
+    }
+
+    /// The symbol drawn for a step status.
+    /// - Parameters:
+    ///   - status: The step's status.
+    ///   - unicode: Whether Unicode symbols may be used.
+    /// - Returns: One character.
+    public static func symbol(for status: StepStatus, unicode: Bool) -> String {
+        switch status {
+        case .passed: unicode ? "✓" : "+"
+        case .failed: unicode ? "✗" : "x"
+        case .skipped: unicode ? "•" : "o"
+        case .notApplicable: unicode ? "–" : "-"
+        }
+    }
+
+    /// The whole report, ending in a newline.
+    /// - Parameters:
+    ///   - e: The evaluation.
+    ///   - options: Colour and symbol choices.
+    /// - Returns: The report text.
+    public static func render(_ e: Evaluation, options: Options = Options()) -> String {
+        var r = Renderer(options: options)
+        r.verdict(e)
+        r.settings(e.settings)
+        r.path(e)
+        r.steps(e)
+        return r.out
+    }
+
+    struct Renderer {
+        let options: Options
+        var out = ""
+
+        init(options: Options) { self.options = options }
+
+        var dot: String { options.unicode ? "·" : "|" }
+
+        /// Sanitised text; in ASCII mode typographic punctuation is folded first so the
+        /// engine's own prose stays readable.
+        func clean(_ s: String) -> String {
+            if options.unicode { return TerminalSanitizer.sanitize(s) }
+            return TerminalSanitizer.sanitize(asciiFold(s), asciiOnly: true)
+        }
+
+        func paint(_ s: String, _ code: String) -> String {
+            options.color ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s
+        }
+
+        func statusColor(_ status: StepStatus) -> String {
+            switch status {
+            case .passed: "32"
+            case .failed: "31"
+            case .skipped: "33"
+            case .notApplicable: "2"
+            }
+        }
+
+        mutating func line(_ s: String = "") { out += s + "\n" }
+
+        mutating func verdict(_ e: Evaluation) {
+            let v = e.verdict
+            let head =
+                v.trusted
+                ? paint(symbol(for: .passed, unicode: options.unicode) + " Trusted", "1;32")
+                : paint(symbol(for: .failed, unicode: options.unicode) + " Not trusted", "1;31")
+            line("\(head)  \(ReportFormatting.codes(v, separator: dot))")
+            line("  \(clean(v.summary))")
+            line("  SecTrustResultType: \(v.resultType.rawValue)")
+            line()
+        }
+
+        mutating func settings(_ s: TrustSettings) {
+            line("Settings")
+            let pins =
+                s.pins.isEmpty ? "none" : s.pins.digests.map { "sha256//" + Base64.encode($0) }.joined(separator: ", ")
+            let rows: [(String, String)] = [
+                ("policy", s.policy.appleName),
+                ("anchors", ReportFormatting.anchorsDescription(s)),
+                ("store", ReportFormatting.storeDescription(s)),
+                ("pins", pins),
+                ("time", s.time.rfc3339),
+                ("profile", s.profile.rawValue),
+            ]
+            for (k, v) in rows { line("  \(k.padded(to: 8)) \(clean(v))") }
+            line()
+        }
+
+        mutating func path(_ e: Evaluation) {
+            line("Path (leaf to anchor)")
+            for (i, c) in e.path.certificates.enumerated() {
+                let label = "[\(i)]"
+                let indent = String(repeating: " ", count: 2 + label.count + 1)
+                line("  \(label) \(clean(c.subject.description))")
+                line("\(indent)issuer  \(clean(c.issuer.description))")
+                line("\(indent)source  \(ReportFormatting.sourceDescription(e, i))")
+                line("\(indent)key     \(clean(ReportFormatting.keyDescription(c.publicKey)))")
+                line("\(indent)valid   \(c.notBefore.rfc3339) to \(c.notAfter.rfc3339)")
+            }
+            line()
+        }
+
+        mutating func steps(_ e: Evaluation) {
+            line("Steps")
+            let idWidth = e.steps.map { $0.id.rawValue.count }.max() ?? 0
+            for (index, steps) in ReportFormatting.groups(e) {
+                switch index {
+                case nil: line("  Path")
+                case let i? where i >= 0: line("  [\(i)] \(clean(ReportFormatting.certificateLabel(e, i)))")
+                default: line("  Other")
+                }
+                for s in steps {
+                    let sym = paint(symbol(for: s.status, unicode: options.unicode), statusColor(s.status))
+                    var text = "    \(sym) \(s.id.rawValue.padded(to: idWidth))  \(clean(s.title))"
+                    if case .skipped(let why) = s.status { text += " (skipped: \(clean(why)))" }
+                    line(text)
+                    guard s.status == .failed else { continue }
+                    let detailIndent = String(repeating: " ", count: 6)
+                    if let code = ReportFormatting.appleCode(s, separator: dot) { line(detailIndent + code) }
+                    line(detailIndent + clean(s.detail))
+                }
+            }
+        }
+    }
+
+    /// Typographic punctuation the engine uses, as ASCII.
+    static func asciiFold(_ s: String) -> String {
+        if s.utf8.allSatisfy({ $0 < 0x80 }) { return s }
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar.value {
+            case 0x2013, 0x2014, 0x2212: out += "-"
+            case 0x2018, 0x2019: out += "'"
+            case 0x201C, 0x201D: out += "\""
+            case 0x00B7: out += "|"
+            case 0x2026: out += "..."
+            case 0x2192: out += "->"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    /// Pads with spaces to `width` characters (never truncates).
+    fileprivate func padded(to width: Int) -> String {
+        let n = count
+        return n < width ? self + String(repeating: " ", count: width - n) : self
+    }
+}

@@ -1,0 +1,301 @@
+// A small command-line parser following swift-argument-parser's conventions (help layout,
+// messages, exit code 64), which this package cannot depend on. See docs/cli.md.
+
+/// A named option of a command.
+struct OptionSpec {
+    /// How many values an option takes.
+    enum Arity {
+        /// No value: `--with-system-anchors`.
+        case flag
+        /// One value; given twice, the last one wins: `--host example.com`.
+        case one
+        /// One or more values up to the next option: `--chain a.pem b.pem`; may be repeated.
+        case upToNextOption
+        /// One value per occurrence, repeatable: `--anchor a.pem --anchor b.pem`.
+        case repeated
+    }
+
+    var name: String
+    var valueName: String = ""
+    var arity: Arity
+    var isRequired = false
+    var help: String
+    /// The allowed values, shown in help and enforced by the parser; empty for free text.
+    var allowedValues: [String] = []
+    /// What the help shows as the default, if anything.
+    var defaultText: String?
+
+    /// `--host <host>` (help column and error messages).
+    var label: String { arity == .flag ? "--\(name)" : "--\(name) <\(valueName)>" }
+
+    /// The usage-line form: `--chain <file> ...`, `[--anchor <file> ...]`.
+    var synopsis: String {
+        var s = label
+        if arity == .upToNextOption || arity == .repeated { s += " ..." }
+        return isRequired ? s : "[\(s)]"
+    }
+
+    /// The help text with allowed values and default appended, as swift-argument-parser does.
+    var fullHelp: String {
+        var extras: [String] = []
+        if !allowedValues.isEmpty { extras.append("values: " + allowedValues.joined(separator: ", ")) }
+        if let defaultText { extras.append("default: " + defaultText) }
+        return extras.isEmpty ? help : "\(help) (\(extras.joined(separator: "; ")))"
+    }
+}
+
+/// A positional argument of a command.
+struct ArgumentSpec {
+    var valueName: String
+    var help: String
+    var isRepeating = false
+    var isRequired = true
+
+    var label: String { "<\(valueName)>" }
+    var synopsis: String {
+        let s = isRepeating ? "\(label) ..." : label
+        return isRequired ? s : "[\(s)]"
+    }
+}
+
+/// A command's interface: what it accepts and how its help reads.
+struct CommandSpec {
+    /// `trustx check`.
+    var commandPath: String
+    var abstract: String
+    var discussion: String = ""
+    var arguments: [ArgumentSpec] = []
+    var options: [OptionSpec] = []
+    var subcommands: [(name: String, abstract: String)] = []
+
+    /// The column where help texts start and the width lines wrap at (swift-argument-parser's
+    /// defaults; a fixed width keeps help identical everywhere, which the tests rely on).
+    static let labelColumn = 26
+    static let width = 80
+
+    /// The usage line without the `USAGE:` prefix.
+    var usage: String {
+        if !subcommands.isEmpty && options.isEmpty && arguments.isEmpty { return "\(commandPath) <subcommand>" }
+        let parts = arguments.map(\.synopsis) + options.map(\.synopsis)
+        return ([commandPath] + parts).joined(separator: " ")
+    }
+
+    /// The full help text, ending in a newline (printed as is, it leaves one blank line at the
+    /// end, like swift-argument-parser's).
+    var help: String {
+        var out = wrap("OVERVIEW: " + abstract, indent: 0) + "\n\n"
+        if !discussion.isEmpty { out += wrap(discussion, indent: 0) + "\n\n" }
+        out += "USAGE: \(usage)\n\n"
+        var sections: [String] = []
+        if !arguments.isEmpty {
+            sections.append("ARGUMENTS:\n" + arguments.map { element($0.label, $0.help) }.joined())
+        }
+        let builtIn = [("--version", "Show the version."), ("-h, --help", "Show help information.")]
+        sections.append(
+            "OPTIONS:\n" + options.map { element($0.label, $0.fullHelp) }.joined()
+                + builtIn.map { element($0.0, $0.1) }.joined())
+        if !subcommands.isEmpty {
+            sections.append("SUBCOMMANDS:\n" + subcommands.map { element($0.name, $0.abstract) }.joined())
+        }
+        out += sections.joined(separator: "\n")
+        if !subcommands.isEmpty { out += "\n  See '\(commandPath) help <subcommand>' for detailed help.\n" }
+        return out
+    }
+
+    /// `Error: …`, the usage line and where to find help, for standard error.
+    func usageError(_ message: String) -> String {
+        "Error: \(message)\nUsage: \(usage)\n  See '\(commandPath) --help' for more information.\n"
+    }
+
+    /// One help row: the label at column 2, the text from column 26 (or on the next line when
+    /// the label is too wide), wrapped at 80.
+    func element(_ label: String, _ text: String) -> String {
+        let padded = "  " + label
+        let body = wrap(text, indent: CommandSpec.labelColumn)
+        if padded.count < CommandSpec.labelColumn {
+            return padded + String(body.dropFirst(padded.count)) + "\n"
+        }
+        return padded + "\n" + body + "\n"
+    }
+
+    /// Greedy word wrap to `width` columns with every line indented by `indent`.
+    func wrap(_ text: String, indent: Int) -> String {
+        let pad = String(repeating: " ", count: indent)
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if current.isEmpty {
+                current = pad + word
+            } else if current.count + 1 + word.count <= CommandSpec.width {
+                current += " " + word
+            } else {
+                lines.append(current)
+                current = pad + word
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// A usage error: the message after `Error: `.
+struct UsageError: Error {
+    var message: String
+}
+
+/// What a command line asked for.
+enum ParseOutcome {
+    case run(ParsedArguments)
+    case help
+    case version
+}
+
+/// The options and arguments found, in command-line order.
+struct ParsedArguments {
+    /// One option occurrence (a flag has no value). A flat array rather than a dictionary keyed
+    /// by name: the first use of `[String: [String]]` costs more at start-up, in runtime
+    /// metadata, than parsing a whole command line.
+    struct Occurrence {
+        var name: String
+        var value: String?
+    }
+
+    var occurrences: [Occurrence] = []
+    var positionals: [String] = []
+
+    /// The last value given for `name`.
+    func value(_ name: String) -> String? { occurrences.last { $0.name == name && $0.value != nil }?.value }
+
+    /// Every value given for `name`, in order.
+    func all(_ name: String) -> [String] { occurrences.compactMap { $0.name == name ? $0.value : nil } }
+
+    /// Whether the flag or option `name` was given.
+    func has(_ name: String) -> Bool { occurrences.contains { $0.name == name } }
+}
+
+extension CommandSpec {
+    /// Parses `args` (without the command path). `--help`, `-h` and `--version` win over
+    /// everything before `--`, as in swift-argument-parser.
+    func parse(_ args: [String]) throws(UsageError) -> ParseOutcome {
+        for a in args {
+            if a == "--" { break }
+            if a == "--help" || a == "-h" { return .help }
+            if a == "--version" { return .version }
+        }
+        var result = ParsedArguments()
+        var unexpected: [String] = []
+        var i = 0
+        var onlyPositionals = false
+        while i < args.count {
+            let arg = args[i]
+            i += 1
+            if onlyPositionals || arg == "-" || !arg.hasPrefix("-") {
+                if arguments.isEmpty { unexpected.append(arg) } else { result.positionals.append(arg) }
+                continue
+            }
+            if arg == "--" {
+                onlyPositionals = true
+                continue
+            }
+            guard arg.hasPrefix("--") else { throw UsageError(message: "Unknown option '\(arg)'") }
+            var name = String(arg.dropFirst(2))
+            var inline: String?
+            if let eq = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: eq)...])
+                name = String(name[..<eq])
+            }
+            guard let option = options.first(where: { $0.name == name }) else {
+                throw UsageError(message: "Unknown option '--\(name)'" + suggestion(for: name))
+            }
+            switch option.arity {
+            case .flag:
+                if let inline {
+                    throw UsageError(
+                        message: "The option '--\(name)' does not take any value, but '\(inline)' was specified.")
+                }
+                result.occurrences.append(.init(name: name, value: nil))
+            case .one, .repeated:
+                let value: String
+                if let inline {
+                    value = inline
+                } else if i < args.count, !looksLikeOption(args[i]) {
+                    value = args[i]
+                    i += 1
+                } else {
+                    throw UsageError(message: "Missing value for '\(option.label)'")
+                }
+                try check(value, for: option)
+                result.occurrences.append(.init(name: name, value: value))
+            case .upToNextOption:
+                var taken: [String] = []
+                if let inline { taken.append(inline) }
+                while i < args.count, !looksLikeOption(args[i]) {
+                    taken.append(args[i])
+                    i += 1
+                }
+                if taken.isEmpty { throw UsageError(message: "Missing value for '\(option.label)'") }
+                for v in taken { try check(v, for: option) }
+                result.occurrences += taken.map { .init(name: name, value: $0) }
+            }
+        }
+        switch unexpected.count {
+        case 0: break
+        case 1: throw UsageError(message: "Unexpected argument '\(unexpected[0])'")
+        default:
+            throw UsageError(
+                message: "\(unexpected.count) unexpected arguments: '\(unexpected.joined(separator: "', '"))'")
+        }
+        for option in options where option.isRequired && !result.has(option.name) {
+            throw UsageError(message: "Missing expected argument '\(option.synopsis)'")
+        }
+        if let first = arguments.first, first.isRequired, result.positionals.isEmpty {
+            throw UsageError(message: "Missing expected argument '\(first.synopsis)'")
+        }
+        if let only = arguments.first, !only.isRepeating, result.positionals.count > 1 {
+            throw UsageError(message: "Unexpected argument '\(result.positionals[1])'")
+        }
+        return .run(result)
+    }
+
+    /// A value that is an option rather than an option's value: `-x`, `--x`, but not `-`
+    /// (conventionally standard input) or a negative number.
+    private func looksLikeOption(_ s: String) -> Bool {
+        guard s.count > 1, s.hasPrefix("-") else { return false }
+        let second = s.utf8.dropFirst().first!
+        return !(second >= 0x30 && second <= 0x39)
+    }
+
+    private func check(_ value: String, for option: OptionSpec) throws(UsageError) {
+        guard !option.allowedValues.isEmpty, !option.allowedValues.contains(value) else { return }
+        let quoted = option.allowedValues.map { "'\($0)'" }
+        let list =
+            quoted.count <= 2
+            ? quoted.joined(separator: " and ")
+            : quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
+        throw UsageError(
+            message: "The value '\(value)' is invalid for '\(option.label)'. Please provide one of \(list).")
+    }
+
+    /// `. Did you mean '--host'?` when an option is one edit or a prefix away.
+    private func suggestion(for name: String) -> String {
+        let close =
+            options.first { $0.name.hasPrefix(name) && !name.isEmpty }
+            ?? options.first { editDistance($0.name, name) <= 2 }
+        return close.map { ". Did you mean '--\($0.name)'?" } ?? ""
+    }
+
+    private func editDistance(_ a: String, _ b: String) -> Int {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        if x.isEmpty || y.isEmpty { return max(x.count, y.count) }
+        var previous = Array(0...y.count)
+        for i in 1...x.count {
+            var current = [i] + Array(repeating: 0, count: y.count)
+            for j in 1...y.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[y.count]
+    }
+}

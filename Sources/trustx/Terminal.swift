@@ -1,0 +1,92 @@
+// The process's contact with the outside: file descriptors, environment and clock, through
+// Glibc only. Foundation would add 7-11 ms of start-up against a whole-process budget of about
+// 5 ms (docs/cli.md), so it is kept out of the executable.
+
+import TrustCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Standard output and error, written with `write(2)` in one piece per call.
+enum Output {
+    static func out(_ text: String) { write(text, to: 1) }
+    static func err(_ text: String) { write(text, to: 2) }
+
+    static func write(_ text: String, to fd: Int32) {
+        var text = text
+        text.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return  // EPIPE and friends: the reader went away; nothing useful to do.
+                }
+                offset += n
+            }
+        }
+    }
+
+    private static func systemWrite(_ fd: Int32, _ p: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        #if canImport(Glibc)
+            Glibc.write(fd, p, count)
+        #else
+            Darwin.write(fd, p, count)
+        #endif
+    }
+}
+
+/// What the environment says about how to draw.
+struct Environment {
+    /// The variables the report choices depend on (read once).
+    var noColor: String?
+    var term: String?
+    var lcAll: String?
+    var lcCType: String?
+    var lang: String?
+    var stdoutIsTerminal: Bool
+
+    /// Reads the process environment.
+    static func current() -> Environment {
+        func get(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+        return Environment(
+            noColor: get("NO_COLOR"), term: get("TERM"), lcAll: get("LC_ALL"),
+            lcCType: get("LC_CTYPE"), lang: get("LANG"), stdoutIsTerminal: isatty(1) == 1)
+    }
+
+    /// Colour only on a terminal, never with NO_COLOR set to anything non-empty (no-color.org)
+    /// or on a dumb terminal.
+    var useColor: Bool {
+        stdoutIsTerminal && (noColor ?? "").isEmpty && term != "dumb"
+    }
+
+    /// Whether the locale's character set is UTF-8: the first non-empty of LC_ALL, LC_CTYPE and
+    /// LANG decides, as setlocale(3) would.
+    var localeIsUTF8: Bool {
+        let chosen = [lcAll, lcCType, lang].compactMap { $0 }.first { !$0.isEmpty } ?? ""
+        // Bytes, not String.contains: that one pulls in _StringProcessing's generic machinery,
+        // which costs more at start-up than this whole check.
+        let folded: [UInt8] = chosen.utf8.compactMap { b in
+            if b == 0x2D || b == 0x5F { return nil }  // utf-8, utf_8, UTF8 all mean UTF-8
+            return b >= 0x41 && b <= 0x5A ? b + 0x20 : b
+        }
+        let needle: [UInt8] = Array("utf8".utf8)
+        guard folded.count >= needle.count else { return false }
+        return (0...(folded.count - needle.count)).contains { folded[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+
+    /// The text report's options for standard output.
+    var textOptions: TextReport.Options {
+        TextReport.Options(color: useColor, unicode: localeIsUTF8)
+    }
+}
+
+/// The wall clock, read once per process in main and passed down (the engine never reads it).
+func currentTime() -> Timestamp {
+    var ts = timespec()
+    clock_gettime(CLOCK_REALTIME, &ts)
+    return Timestamp(secondsSinceEpoch: Int64(ts.tv_sec))
+}

@@ -1,0 +1,123 @@
+import TrustCore
+
+/// The process exit statuses (sysexits.h values for the errors).
+enum ExitStatus: Int32 {
+    /// The chain is trusted; also help and version output.
+    case success = 0
+    /// The chain is not trusted.
+    case notTrusted = 1
+    /// EX_USAGE: the command line is wrong.
+    case usage = 64
+    /// EX_DATAERR: an input file is not a certificate in any supported format.
+    case dataError = 65
+    /// EX_NOINPUT: an input file cannot be read.
+    case noInput = 66
+}
+
+/// The top-level command: dispatches to subcommands.
+enum Trustx {
+    static let version = "0.1.0"
+
+    static let spec = CommandSpec(
+        commandPath: "trustx",
+        abstract: "Explore TLS server trust the way Apple's SecTrust evaluates it, step by step.",
+        subcommands: [
+            (CheckCommand.name, CheckCommand.spec.abstract),
+            (PinCommand.name, PinCommand.spec.abstract),
+        ]
+    )
+
+    /// Runs the command line `args` (without the program name) and returns the exit status.
+    static func main(_ args: [String], now: Timestamp, environment: Environment) -> ExitStatus {
+        guard let first = args.first else { return runDefault(now: now, environment: environment) }
+        let rest = Array(args.dropFirst())
+        switch first {
+        case CheckCommand.name: return CheckCommand.run(rest, now: now, environment: environment)
+        case PinCommand.name: return PinCommand.run(rest)
+        case "help": return help(for: rest)
+        default: break
+        }
+        do {
+            switch try spec.parse(args) {
+            case .help:
+                Output.out(spec.help + "\n")
+                return .success
+            case .version:
+                Output.out(version + "\n")
+                return .success
+            case .run:
+                // Unreachable: the root command takes no arguments, so parse throws instead.
+                return usageError(UsageError(message: "Missing required subcommand."), spec)
+            }
+        } catch {
+            return usageError(error, spec)
+        }
+    }
+
+    /// `trustx help [subcommand]`.
+    static func help(for args: [String]) -> ExitStatus {
+        switch args.first {
+        case nil:
+            Output.out(spec.help + "\n")
+        case CheckCommand.name?:
+            Output.out(CheckCommand.spec.help + "\n")
+        case PinCommand.name?:
+            Output.out(PinCommand.spec.help + "\n")
+        case let other?:
+            return usageError(UsageError(message: "Unknown subcommand '\(other)'"), spec)
+        }
+        return .success
+    }
+
+    /// What `trustx` with no arguments does. The interactive explorer is not built yet, so for
+    /// now it says so and runs the built-in demonstration (or, should building its PKI fail,
+    /// shows the top-level help); this is the one place to change when the explorer arrives.
+    static func runDefault(now: Timestamp, environment: Environment) -> ExitStatus {
+        Output.out("trustx \(version): the interactive trust explorer comes in a later version.\n\n")
+        if let demo = Demo.render(now: now, options: environment.textOptions) {
+            Output.out(demo)
+        } else {
+            Output.out(spec.help + "\n")
+        }
+        return .success
+    }
+
+    /// Prints a usage error for `command` and returns EX_USAGE.
+    static func usageError(_ error: UsageError, _ command: CommandSpec) -> ExitStatus {
+        Output.err(command.usageError(TerminalSanitizer.sanitize(error.message)))
+        return .usage
+    }
+
+    /// Prints `Error: message` (sanitised: file names and decoder messages can carry anything).
+    static func fail(_ message: String, _ status: ExitStatus) -> ExitStatus {
+        Output.err("Error: \(TerminalSanitizer.sanitize(message))\n")
+        return status
+    }
+
+    /// Loads every certificate of `path`, mapping load errors to exit statuses.
+    static func load(_ path: String, password: String?, command: CommandSpec) -> Result<[Certificate], Failure> {
+        do {
+            return .success(try CertificateLoader.load(path: path, password: password))
+        } catch {
+            switch error {
+            case .unreadable: return .failure(Failure(message: error.description, status: .noInput))
+            case .malformed: return .failure(Failure(message: error.description, status: .dataError))
+            case .password: return .failure(Failure(message: error.description, status: .usage, usageOf: command))
+            }
+        }
+    }
+
+    /// Why a command stops before doing its work.
+    struct Failure: Error {
+        var message: String
+        var status: ExitStatus
+        /// Set when the failure is the command line's fault, to print its usage.
+        var usageOf: CommandSpec?
+
+        /// Prints the failure and returns its status.
+        func report() -> ExitStatus {
+            if let usageOf { return Trustx.usageError(UsageError(message: message), usageOf) }
+            return Trustx.fail(message, status)
+        }
+    }
+}

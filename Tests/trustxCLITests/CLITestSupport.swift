@@ -1,0 +1,155 @@
+import Foundation
+import XCTest
+
+/// What one run of the trustx executable produced.
+struct RunResult {
+    var status: Int32
+    var stdout: Data
+    var stderr: Data
+
+    var out: String { String(decoding: stdout, as: UTF8.self) }
+    var err: String { String(decoding: stderr, as: UTF8.self) }
+
+    /// Standard output parsed as a JSON object.
+    func json(file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        let value = try JSONSerialization.jsonObject(with: stdout)
+        return try XCTUnwrap(value as? [String: Any], "stdout is not a JSON object", file: file, line: line)
+    }
+}
+
+enum CLI {
+    /// The built executable: TRUSTX_BINARY, else `trustx` next to the test bundle (SwiftPM puts
+    /// every product of a build in one directory).
+    static let binary: URL = {
+        if let path = ProcessInfo.processInfo.environment["TRUSTX_BINARY"] { return URL(fileURLWithPath: path) }
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL,
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+        ].map { $0.appendingPathComponent("trustx") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }()
+
+    /// Runs trustx with `arguments` in `directory`, with a fixed UTF-8 locale and no colour
+    /// settings inherited from whoever runs the tests.
+    static func run(_ arguments: [String], in directory: URL? = nil, environment extra: [String: String] = [:]) throws
+        -> RunResult
+    {
+        var env = ProcessInfo.processInfo.environment
+        for key in ["NO_COLOR", "LC_ALL", "LC_CTYPE", "TERM"] { env.removeValue(forKey: key) }
+        env["LANG"] = "C.UTF-8"
+        for (k, v) in extra { env[k] = v }
+        return try Shell.run(binary, arguments, in: directory, environment: env)
+    }
+}
+
+enum Shell {
+    /// Runs an executable to completion, capturing both streams through files (pipes could
+    /// fill up and deadlock while the other one is being read).
+    static func run(
+        _ executable: URL, _ arguments: [String], in directory: URL? = nil,
+        environment: [String: String]? = nil
+    ) throws -> RunResult {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outURL = scratch.appendingPathComponent("stdout")
+        let errURL = scratch.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let outHandle = try FileHandle(forWritingTo: outURL)
+        let errHandle = try FileHandle(forWritingTo: errURL)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        if let environment { process.environment = environment }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        try process.run()
+        process.waitUntilExit()
+        try outHandle.close()
+        try errHandle.close()
+        return RunResult(
+            status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
+            stderr: try Data(contentsOf: errURL))
+    }
+
+    /// Runs `openssl` with `arguments`, failing the test with its message when it fails.
+    static func openssl(_ arguments: [String], in directory: URL) throws {
+        let result = try run(URL(fileURLWithPath: "/usr/bin/env"), ["openssl"] + arguments, in: directory)
+        if result.status != 0 {
+            throw TestPKI.Failure(message: "openssl \(arguments.joined(separator: " ")): \(result.err)")
+        }
+    }
+}
+
+/// A small PKI made with the openssl command line in a temporary directory: a root CA
+/// (`ca.pem`), a leaf for IP 127.0.0.1 with a matching SAN (`leaf.pem`), valid from now, and a
+/// hashed directory `store/` holding the CA, to stand in for the system trust store.
+struct TestPKI: Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    let directory: URL
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// Made once per test process; the files are only read afterwards.
+    static let shared: Result<TestPKI, Error> = Result { try TestPKI.make() }
+
+    static func get() throws -> TestPKI { try shared.get() }
+
+    static func make() throws -> TestPKI {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-cli-pki-\(getpid())")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
+        try Shell.openssl(
+            ["req", "-x509"] + ec + [
+                "-keyout", "ca.key", "-out", "ca.pem", "-days", "3650", "-subj", "/CN=trustx Test CA",
+                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+            ], in: dir)
+        try Shell.openssl(
+            ["req"] + ec + ["-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=127.0.0.1"], in: dir)
+        try """
+        basicConstraints=CA:FALSE
+        keyUsage=critical,digitalSignature
+        extendedKeyUsage=serverAuth
+        subjectAltName=IP:127.0.0.1
+
+        """.write(to: dir.appendingPathComponent("leaf.ext"), atomically: true, encoding: .utf8)
+        try Shell.openssl(
+            [
+                "x509", "-req", "-in", "leaf.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial", "4660",
+                "-days", "365", "-extfile", "leaf.ext", "-out", "leaf.pem",
+            ], in: dir)
+        // A self-signed certificate whose subject carries an ANSI escape, a bidi override and a
+        // C1 CSI: what a hostile server could present.
+        let hostile = "/CN=evil\u{1B}[31mred\u{202E}moc.elgoog\u{9B}2J"
+        try Shell.openssl(
+            ["req", "-x509"] + ec + [
+                "-utf8", "-keyout", "hostile.key", "-out", "hostile.pem", "-days", "30", "-subj", hostile,
+            ], in: dir)
+        // The CA in the other formats --anchor accepts, and the leaf with its chain as PKCS#12.
+        try Shell.openssl(["x509", "-in", "ca.pem", "-outform", "DER", "-out", "ca.der"], in: dir)
+        try Shell.openssl(["crl2pkcs7", "-nocrl", "-certfile", "ca.pem", "-outform", "DER", "-out", "ca.p7b"], in: dir)
+        try Shell.openssl(
+            [
+                "pkcs12", "-export", "-in", "leaf.pem", "-inkey", "leaf.key", "-certfile", "ca.pem",
+                "-passout", "pass:secret", "-out", "leaf.p12",
+            ], in: dir)
+        // A system trust store holding only the test CA, in OpenSSL's hashed-directory layout.
+        let store = dir.appendingPathComponent("store")
+        try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: dir.appendingPathComponent("ca.pem"), to: store.appendingPathComponent("ca.pem"))
+        try Shell.openssl(["rehash", store.path], in: dir)
+        try "not a certificate\n".write(
+            to: dir.appendingPathComponent("garbage.pem"), atomically: true, encoding: .utf8)
+        return TestPKI(directory: dir)
+    }
+}

@@ -1,0 +1,393 @@
+import Foundation
+import XCTest
+
+/// `trustx check` on a PKI made with the openssl command line: exit statuses, usage errors and
+/// the JSON verdicts Apple's rules predict.
+final class CheckCommandTests: XCTestCase {
+    var pki: TestPKI!
+
+    override func setUpWithError() throws {
+        pki = try TestPKI.get()
+    }
+
+    func check(_ extra: [String], chain: [String] = ["leaf.pem"]) throws -> RunResult {
+        try CLI.run(["check", "--chain"] + chain.map(pki.path) + extra)
+    }
+
+    // MARK: exit statuses
+
+    func testTrustedChainExitsZero() throws {
+        let r = try check(["--anchor", pki.path("ca.pem"), "--host", "127.0.0.1"])
+        XCTAssertEqual(r.status, 0, r.out + r.err)
+        XCTAssertTrue(r.out.hasPrefix("✓ Trusted  errSecSuccess (0)\n"), r.out)
+        XCTAssertEqual(r.err, "")
+    }
+
+    func testUntrustedChainExitsOne() throws {
+        let r = try check([])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.out.hasPrefix("✗ Not trusted  "), r.out)
+    }
+
+    func testUsageErrorsExit64WithUsageAndHelpPointer() throws {
+        let cases: [([String], String)] = [
+            (["check"], "Error: Missing expected argument '--chain <file> ...'"),
+            (["check", "--chain"], "Error: Missing value for '--chain <file>'"),
+            (["check", "--chain", pki.path("leaf.pem"), "--policy", "ssl"], "Error: --policy ssl checks a host name"),
+            (
+                ["check", "--chain", pki.path("leaf.pem"), "--policy", "tls"],
+                "Error: The value 'tls' is invalid for '--policy <policy>'. Please provide one of 'ssl', 'ssl-no-host' or 'basic'."
+            ),
+            (
+                ["check", "--chain", pki.path("leaf.pem"), "--pin", "sha256//notapin"],
+                "Error: The value 'sha256//notapin' is invalid for '--pin <pin>'"
+            ),
+            (
+                ["check", "--chain", pki.path("leaf.pem"), "--at", "tomorrow"],
+                "Error: The value 'tomorrow' is invalid for '--at <time>'"
+            ),
+            (
+                ["check", "--chain", pki.path("leaf.pem"), "--hots", "x"],
+                "Error: Unknown option '--hots'. Did you mean '--host'?"
+            ),
+            (
+                ["check", "--chain", pki.path("leaf.pem"), "--policy", "basic", "--host", "x"],
+                "Error: --host cannot be combined with --policy basic"
+            ),
+            (
+                ["check", "--chain", pki.path("leaf.pem"), "--with-system-anchors=yes"],
+                "Error: The option '--with-system-anchors' does not take any value, but 'yes' was specified."
+            ),
+        ]
+        for (args, message) in cases {
+            let r = try CLI.run(args)
+            XCTAssertEqual(r.status, 64, "\(args)")
+            XCTAssertEqual(r.out, "", "\(args)")
+            let lines = r.err.split(separator: "\n", omittingEmptySubsequences: false)
+            XCTAssertEqual(lines.count, 4, r.err)
+            XCTAssertTrue(lines[0].hasPrefix(message), "\(args): \(r.err)")
+            XCTAssertTrue(lines[1].hasPrefix("Usage: trustx check --chain <file> ... [--password <password>]"), r.err)
+            XCTAssertEqual(lines[2], "  See 'trustx check --help' for more information.")
+        }
+    }
+
+    func testUnknownSubcommandIsAUsageError() throws {
+        let r = try CLI.run(["frobnicate"])
+        XCTAssertEqual(r.status, 64)
+        XCTAssertEqual(
+            r.err,
+            "Error: Unexpected argument 'frobnicate'\nUsage: trustx <subcommand>\n  See 'trustx --help' for more information.\n"
+        )
+    }
+
+    func testMalformedFileExits65() throws {
+        for file in ["garbage.pem", "leaf.key"] {
+            let r = try check([], chain: [file])
+            XCTAssertEqual(r.status, 65, "\(file): \(r.err)")
+            XCTAssertTrue(r.err.hasPrefix("Error: \(pki.path(file)): "), r.err)
+            XCTAssertEqual(r.out, "")
+        }
+        let anchor = try check(["--anchor", pki.path("garbage.pem")])
+        XCTAssertEqual(anchor.status, 65)
+    }
+
+    func testMissingFileExits66() throws {
+        let r = try check([], chain: ["does-not-exist.pem"])
+        XCTAssertEqual(r.status, 66)
+        XCTAssertEqual(r.err, "Error: \(pki.path("does-not-exist.pem")): cannot read: No such file or directory\n")
+        let dir = try CLI.run(["check", "--chain", pki.directory.path])
+        XCTAssertEqual(dir.status, 66)
+    }
+
+    func testUsageErrorsWinOverUnreadableFiles() throws {
+        let r = try CLI.run(["check", "--chain", "/nonexistent.pem", "--policy", "ssl"])
+        XCTAssertEqual(r.status, 64)
+    }
+
+    // MARK: JSON verdicts
+
+    func testJSONHasTheDocumentedKeys() throws {
+        let doc = try check(["--anchor", pki.path("ca.pem"), "--format", "json"]).json()
+        XCTAssertEqual(
+            Set(doc.keys), ["schema", "presented", "path", "candidatePaths", "settings", "steps", "verdict"])
+        XCTAssertEqual(doc["schema"] as? Int, 1)
+        let presented = try XCTUnwrap(doc["presented"] as? [[String: Any]])
+        XCTAssertEqual(presented.count, 1)
+        XCTAssertEqual(
+            Set(presented[0].keys),
+            [
+                "index", "subject", "issuer", "serial", "notBefore", "notAfter", "san", "key", "signatureAlgorithm",
+                "selfIssued", "sha256", "spkiSha256", "source",
+            ])
+        XCTAssertEqual(presented[0]["subject"] as? String, "CN=127.0.0.1")
+        XCTAssertEqual(presented[0]["serial"] as? String, "1234")
+        let san = try XCTUnwrap(presented[0]["san"] as? [[String: String]])
+        XCTAssertEqual(san, [["type": "iPAddress", "value": "127.0.0.1"]])
+        let key = try XCTUnwrap(presented[0]["key"] as? [String: Any])
+        XCTAssertEqual(key["type"] as? String, "ec")
+        XCTAssertEqual(key["bits"] as? Int, 256)
+        XCTAssertEqual(key["curve"] as? String, "P-256")
+        let path = try XCTUnwrap(doc["path"] as? [[String: Any]])
+        XCTAssertEqual(path.count, 2)
+        XCTAssertEqual(Set(path[0].keys), ["index", "presented", "subject", "sha256", "source", "anchor"])
+        XCTAssertEqual(path[0]["presented"] as? Int, 0)
+        XCTAssertEqual(path[1]["source"] as? String, "anchor")
+        XCTAssertEqual(path[1]["anchor"] as? String, "custom")
+        XCTAssertTrue(path[1]["presented"] is NSNull)
+        let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
+        XCTAssertEqual(
+            Set(settings.keys),
+            [
+                "policy", "host", "anchors", "anchorsOnly", "systemAnchors", "systemStore", "pins", "at", "profile",
+            ])
+        XCTAssertEqual(settings["policy"] as? String, "ssl-no-host")
+        XCTAssertTrue(settings["host"] is NSNull)
+        XCTAssertEqual(settings["anchorsOnly"] as? Bool, true)
+        XCTAssertEqual(settings["profile"] as? String, "apple")
+        let steps = try XCTUnwrap(doc["steps"] as? [[String: Any]])
+        XCTAssertFalse(steps.isEmpty)
+        for step in steps {
+            XCTAssertEqual(
+                Set(step.keys),
+                [
+                    "id", "certificate", "status", "reason", "title", "detail", "appleCheck", "appleSubtype",
+                    "osstatus",
+                ])
+        }
+        let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
+        XCTAssertEqual(
+            Set(verdict.keys),
+            [
+                "trusted", "osstatus", "osstatusName", "resultType", "urlError", "urlErrorName", "decisiveStep",
+                "summary",
+            ])
+    }
+
+    func testChainToTheCustomAnchorIsTrusted() throws {
+        let r = try check(["--anchor", pki.path("ca.pem"), "--host", "127.0.0.1", "--format", "json"])
+        XCTAssertEqual(r.status, 0)
+        let verdict = try XCTUnwrap(try r.json()["verdict"] as? [String: Any])
+        XCTAssertEqual(verdict["trusted"] as? Bool, true)
+        XCTAssertEqual(verdict["osstatus"] as? Int, 0)
+        XCTAssertEqual(verdict["osstatusName"] as? String, "errSecSuccess")
+        XCTAssertEqual(verdict["resultType"] as? String, "unspecified")
+        XCTAssertTrue(verdict["urlError"] is NSNull)
+        XCTAssertTrue(verdict["decisiveStep"] is NSNull)
+    }
+
+    func testWrongHostFailsTheHostnameStepWithHostNameMismatch() throws {
+        let r = try check(["--anchor", pki.path("ca.pem"), "--host", "localhost", "--format", "json"])
+        XCTAssertEqual(r.status, 1)
+        let doc = try r.json()
+        let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
+        XCTAssertEqual(verdict["trusted"] as? Bool, false)
+        XCTAssertEqual(verdict["osstatus"] as? Int, -67602)
+        XCTAssertEqual(verdict["osstatusName"] as? String, "errSecHostNameMismatch")
+        // Custom anchors mean the app's delegate decides, and it cancels.
+        XCTAssertEqual(verdict["urlError"] as? Int, -999)
+        XCTAssertEqual(verdict["urlErrorName"] as? String, "NSURLErrorCancelled")
+        let steps = try XCTUnwrap(doc["steps"] as? [[String: Any]])
+        let hostname = try XCTUnwrap(steps.first { $0["id"] as? String == "hostname" })
+        XCTAssertEqual(hostname["status"] as? String, "failed")
+        XCTAssertEqual(hostname["certificate"] as? Int, 0)
+        XCTAssertEqual(hostname["appleCheck"] as? String, "SSLHostname")
+        XCTAssertEqual(hostname["osstatus"] as? Int, -67602)
+        let decisive = try XCTUnwrap(verdict["decisiveStep"] as? Int)
+        XCTAssertEqual(steps[decisive]["id"] as? String, "hostname")
+        let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
+        XCTAssertEqual(settings["policy"] as? String, "ssl")
+        XCTAssertEqual(settings["host"] as? String, "localhost")
+    }
+
+    func testWithoutAnchorsURLSessionReportsServerCertificateUntrusted() throws {
+        let r = try check(["--format", "json"])
+        XCTAssertEqual(r.status, 1)
+        let verdict = try XCTUnwrap(try r.json()["verdict"] as? [String: Any])
+        XCTAssertEqual(verdict["urlError"] as? Int, -1202)
+        XCTAssertEqual(verdict["urlErrorName"] as? String, "NSURLErrorServerCertificateUntrusted")
+        // The leaf's issuer is nowhere to be found.
+        XCTAssertEqual(verdict["osstatus"] as? Int, -25318)
+    }
+
+    func testUnmatchedPinCancelsAfterEvaluationPasses() throws {
+        let pin = "sha256//" + Data(repeating: 0, count: 32).base64EncodedString()
+        let r = try check(["--anchor", pki.path("ca.pem"), "--pin", pin, "--format", "json"])
+        XCTAssertEqual(r.status, 1)
+        let doc = try r.json()
+        let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
+        XCTAssertEqual(verdict["osstatus"] as? Int, 0)
+        XCTAssertEqual(verdict["urlError"] as? Int, -999)
+        let steps = try XCTUnwrap(doc["steps"] as? [[String: Any]])
+        let pinStep = try XCTUnwrap(steps.first { $0["id"] as? String == "pin" })
+        XCTAssertEqual(pinStep["status"] as? String, "failed")
+        XCTAssertTrue(pinStep["osstatus"] is NSNull)
+        let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
+        XCTAssertEqual(settings["pins"] as? [String], [pin])
+    }
+
+    func testPinOfTheAnchorMatches() throws {
+        let pins = try CLI.run(["pin", pki.path("ca.pem")])
+        XCTAssertEqual(pins.status, 0)
+        let pinLine = try XCTUnwrap(pins.out.split(separator: "\n").first { $0.hasPrefix("  pin ") })
+        let pin = String(pinLine.split(separator: " ").last!)
+        XCTAssertTrue(pin.hasPrefix("sha256//"))
+        let r = try check(["--anchor", pki.path("ca.pem"), "--pin", pin])
+        XCTAssertEqual(r.status, 0, r.out)
+        // Bare base64 is accepted too.
+        let bare = try check(["--anchor", pki.path("ca.pem"), "--pin", String(pin.dropFirst(8))])
+        XCTAssertEqual(bare.status, 0)
+    }
+
+    func testExpiredAtTheGivenTimeIsReportedAsExpired() throws {
+        let r = try check(["--anchor", pki.path("ca.pem"), "--at", "2099-01-01T00:00:00Z", "--format", "json"])
+        XCTAssertEqual(r.status, 1)
+        let doc = try r.json()
+        let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
+        XCTAssertEqual(verdict["osstatus"] as? Int, -67818)
+        let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
+        XCTAssertEqual(settings["at"] as? String, "2099-01-01T00:00:00Z")
+    }
+
+    func testBasicPolicySkipsTheHostnameStep() throws {
+        let r = try check(["--anchor", pki.path("ca.pem"), "--policy", "basic", "--format", "json"])
+        XCTAssertEqual(r.status, 0)
+        let steps = try XCTUnwrap(try r.json()["steps"] as? [[String: Any]])
+        let hostname = try XCTUnwrap(steps.first { $0["id"] as? String == "hostname" })
+        XCTAssertEqual(hostname["status"] as? String, "skipped")
+        XCTAssertEqual(hostname["reason"] as? String, "Basic X.509 does not check host names")
+    }
+
+    func testJSONIsDeterministic() throws {
+        let args = ["--anchor", pki.path("ca.pem"), "--at", "2030-01-01T00:00:00Z", "--format", "json"]
+        XCTAssertEqual(try check(args).stdout, try check(args).stdout)
+    }
+
+    func testMarkdownHasHeadingVerdictAndTables() throws {
+        let r = try check(["--anchor", pki.path("ca.pem"), "--format", "markdown"])
+        XCTAssertEqual(r.status, 0)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "# trustx: 127.0.0.1")
+        XCTAssertTrue(lines.contains("**✓ Trusted**: errSecSuccess (0)"), r.out)
+        XCTAssertTrue(lines.contains("| # | Subject | Issuer | Source | Key | Not before | Not after |"))
+        XCTAssertTrue(lines.contains("| Certificate | Step | Status | Title | Apple check | Detail |"))
+    }
+
+    func testTextReportHasNoColourWhenNotATerminal() throws {
+        let r = try check(["--anchor", pki.path("ca.pem")])
+        XCTAssertFalse(r.stdout.contains(0x1B))
+    }
+
+    func testTextReportFallsBackToASCIIOutsideUTF8Locales() throws {
+        let r = try CLI.run(
+            ["check", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem")],
+            environment: ["LANG": "C"])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertTrue(r.out.hasPrefix("+ Trusted  errSecSuccess (0)\n"), r.out)
+        XCTAssertTrue(r.stdout.allSatisfy { $0 < 0x80 }, "non-ASCII output in the C locale")
+    }
+
+    func testSeveralChainFilesConcatenateLeafFirst() throws {
+        let r = try check(["--anchor", pki.path("ca.pem"), "--format", "json"], chain: ["leaf.pem", "ca.pem"])
+        XCTAssertEqual(r.status, 0)
+        let presented = try XCTUnwrap(try r.json()["presented"] as? [[String: Any]])
+        XCTAssertEqual(presented.map { $0["subject"] as? String }, ["CN=127.0.0.1", "CN=trustx Test CA"])
+    }
+
+    // MARK: system anchors
+
+    /// Runs check with the system trust store replaced by `store/`, which holds the test CA.
+    func checkWithTestStore(_ extra: [String]) throws -> RunResult {
+        try CLI.run(
+            ["check", "--chain", pki.path("leaf.pem"), "--format", "json"] + extra,
+            environment: ["SSL_CERT_FILE": "", "SSL_CERT_DIR": pki.path("store")])
+    }
+
+    /// The CT step of a report.
+    func ctStep(_ doc: [String: Any]) throws -> [String: Any] {
+        let steps = try XCTUnwrap(doc["steps"] as? [[String: Any]])
+        return try XCTUnwrap(steps.first { $0["id"] as? String == "certificate-transparency" })
+    }
+
+    func testWithoutAnchorsTheSystemRootsAreAnchorsAndCTIsRequired() throws {
+        let r = try checkWithTestStore(["--host", "127.0.0.1"])
+        // Anchored at a system root, the leaf needs SCTs, which an openssl-made leaf has none of.
+        XCTAssertEqual(r.status, 1, r.out)
+        let doc = try r.json()
+        let path = try XCTUnwrap(doc["path"] as? [[String: Any]])
+        XCTAssertEqual(path.last?["source"] as? String, "anchor-store")
+        XCTAssertEqual(path.last?["anchor"] as? String, "system")
+        let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
+        XCTAssertEqual(verdict["osstatus"] as? Int, -67825)
+        XCTAssertEqual(verdict["urlError"] as? Int, -1202)
+        XCTAssertEqual(try ctStep(doc)["status"] as? String, "failed")
+        XCTAssertEqual(try ctStep(doc)["appleCheck"] as? String, "SystemTrustedCTRequired")
+        let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
+        XCTAssertEqual(settings["systemAnchors"] as? Bool, true)
+        XCTAssertEqual(settings["anchorsOnly"] as? Bool, false)
+        XCTAssertEqual(settings["systemStore"] as? String, "\(pki.path("store")) (hashed)")
+    }
+
+    func testTheSameRootAsACustomAnchorNeedsNoCT() throws {
+        let r = try checkWithTestStore(["--host", "127.0.0.1", "--anchor", pki.path("ca.pem")])
+        XCTAssertEqual(r.status, 0, r.out)
+        let doc = try r.json()
+        let path = try XCTUnwrap(doc["path"] as? [[String: Any]])
+        XCTAssertEqual(path.last?["anchor"] as? String, "custom")
+        XCTAssertEqual(try ctStep(doc)["status"] as? String, "not-applicable")
+    }
+
+    func testCustomAnchorsAloneStopTrustingSystemRoots() throws {
+        // SecTrustSetAnchorCertificates: the store still supplies the parent, but it is not trusted.
+        let r = try checkWithTestStore(["--anchor", pki.path("hostile.pem")])
+        XCTAssertEqual(r.status, 1)
+        let doc = try r.json()
+        let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
+        XCTAssertEqual(verdict["osstatus"] as? Int, -67843)
+        XCTAssertEqual(verdict["urlError"] as? Int, -999)
+        let path = try XCTUnwrap(doc["path"] as? [[String: Any]])
+        XCTAssertEqual(path.last?["source"] as? String, "anchor-store")
+        XCTAssertTrue(path.last?["anchor"] is NSNull)
+        let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
+        XCTAssertEqual(settings["systemAnchors"] as? Bool, false)
+        XCTAssertEqual(settings["anchorsOnly"] as? Bool, true)
+    }
+
+    func testWithSystemAnchorsTrustsSystemRootsBesideCustomOnes() throws {
+        // SecTrustSetAnchorCertificatesOnly(false): the store's root is an anchor again (and,
+        // being a system root, brings the CT requirement with it).
+        let r = try checkWithTestStore(["--anchor", pki.path("hostile.pem"), "--with-system-anchors"])
+        XCTAssertEqual(r.status, 1, r.out)
+        let doc = try r.json()
+        let path = try XCTUnwrap(doc["path"] as? [[String: Any]])
+        XCTAssertEqual(path.last?["anchor"] as? String, "system")
+        let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
+        XCTAssertEqual(verdict["osstatus"] as? Int, -67825)
+        XCTAssertEqual(verdict["urlError"] as? Int, -999)
+        let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
+        XCTAssertEqual(settings["systemAnchors"] as? Bool, true)
+        XCTAssertEqual(settings["anchorsOnly"] as? Bool, false)
+    }
+
+    // MARK: input formats
+
+    func testAnchorsAreReadInEveryFormat() throws {
+        for file in ["ca.pem", "ca.der", "ca.p7b"] {
+            let r = try check(["--anchor", pki.path(file), "--host", "127.0.0.1"])
+            XCTAssertEqual(r.status, 0, "\(file): \(r.out)\(r.err)")
+        }
+    }
+
+    func testPKCS12NeedsItsPassword() throws {
+        let without = try check(["--anchor", pki.path("ca.pem")], chain: ["leaf.p12"])
+        XCTAssertEqual(without.status, 64, without.err)
+        XCTAssertTrue(
+            without.err.hasPrefix("Error: \(pki.path("leaf.p12")): PKCS#12 file needs --password\n"), without.err)
+        let wrong = try check(["--anchor", pki.path("ca.pem"), "--password", "guess"], chain: ["leaf.p12"])
+        XCTAssertEqual(wrong.status, 64, wrong.err)
+        let right = try check(
+            ["--anchor", pki.path("ca.pem"), "--password", "secret", "--format", "json"], chain: ["leaf.p12"])
+        XCTAssertEqual(right.status, 0, right.err)
+        let presented = try XCTUnwrap(try right.json()["presented"] as? [[String: Any]])
+        XCTAssertEqual(presented.first?["subject"] as? String, "CN=127.0.0.1")
+    }
+}
