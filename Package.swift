@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "trustx-limbo", targets: ["trustx-limbo"]),
         .executable(name: "trustx-bench", targets: ["trustx-bench"]),
         .library(name: "TrustCore", targets: ["TrustCore"]),
+        .library(name: "TrustLab", targets: ["TrustLab"]),
     ],
     targets: [
         .systemLibrary(
@@ -31,5 +32,7 @@ let package = Package(
             path: "Fuzz/trustx-fuzz"
         ),
         .testTarget(name: "TrustCoreTests", dependencies: ["TrustCore"]),
+        .target(name: "TrustLab", dependencies: ["TrustCore", "COpenSSL"]),
+        .testTarget(name: "TrustLabTests", dependencies: ["TrustLab", "TrustCore", "COpenSSL"]),
     ]
 )

@@ -41,4 +41,10 @@ static inline X509 *COpenSSL_sk_X509_value(const STACK_OF(X509) *sk, int i) { re
 static inline void COpenSSL_sk_X509_pop_free(STACK_OF(X509) *sk) { sk_X509_pop_free(sk, X509_free); }
 static inline EVP_PKEY *COpenSSL_EVP_EC_gen(const char *curve) { return EVP_EC_gen(curve); }
 static inline EVP_PKEY *COpenSSL_EVP_RSA_gen(unsigned int bits) { return EVP_RSA_gen(bits); }
+/* TrustLab's servers: an explicit chain sent exactly as given (order, gaps), no automatic chain building. */
+static inline long COpenSSL_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *x) { return SSL_CTX_add1_chain_cert(ctx, x); }
+static inline long COpenSSL_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) { return SSL_CTX_set_mode(ctx, mode); }
+static inline long COpenSSL_SSL_MODE_NO_AUTO_CHAIN(void) { return SSL_MODE_NO_AUTO_CHAIN; }
+static inline int COpenSSL_SSL_VERIFY_PEER(void) { return SSL_VERIFY_PEER; }
+static inline int COpenSSL_SSL_VERIFY_FAIL_IF_NO_PEER_CERT(void) { return SSL_VERIFY_FAIL_IF_NO_PEER_CERT; }
 #endif
