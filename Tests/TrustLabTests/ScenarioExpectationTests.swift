@@ -231,6 +231,17 @@ final class ScenarioExpectationTests: XCTestCase {
         XCTAssertEqual(both.status, 0, both.output)
     }
 
+    func testTheArticlesOpenSSLPinPipelineGivesTheLabsPins() throws {
+        let lab = try self.lab
+        for (name, pin) in [("good", LabPin.goodLeaf), ("rsa-2048", .rsa2048Leaf)] {
+            let s = try XCTUnwrap(lab.scenario(name))
+            let r = try Shell.run(
+                "timeout 20 openssl s_client -connect 127.0.0.1:\(s.port) 2>/dev/null | openssl x509 -pubkey -noout"
+                    + " | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl enc -base64")
+            XCTAssertEqual("sha256//" + r.output.trimmingCharacters(in: .whitespacesAndNewlines), lab.pins[pin], name)
+        }
+    }
+
     func testSMTPStartTLSCompletesWithOpenSSL() throws {
         let s = try XCTUnwrap(lab.scenario("smtp-starttls"))
         XCTAssertTrue(s.url.hasPrefix("smtp://127.0.0.1:"))
