@@ -321,7 +321,12 @@ extension LabScenario {
             // §5: custom anchor, notBefore >= 2019-06-30T23:00Z -> at most 825 days + 1 h ->
             // ValidityPeriodMaximums, errSecCertificateValidityPeriodTooLong.
             expectation: .rejectedByDelegate(-67901), rule: "§5 ValidityPeriodMaximums (Compliance, -67901)",
-            networkOnly: nil, variations: [], serviceProtocol: .https, portOffset: 15),
+            networkOnly: nil,
+            variations: [
+                LabVariation(
+                    [.literal("--policy"), .literal("basic")], .trusted,
+                    "Basic X.509 has no validity-period maximum")
+            ], serviceProtocol: .https, portOffset: 15),
         LabScenario(
             name: "path-length", lesson: "An intermediate limited to pathLen 0 signs another CA.",
             host: "127.0.0.1", anchor: .libraryTestCA,

@@ -81,7 +81,10 @@ final class ScenarioExpectationTests: XCTestCase {
         for s in lab.scenarios {
             let chain = try capturedChain(s)
             XCTAssertEqual(chain.map(\.der), s.served.map(\.der), "\(s.name): the chain is sent as built, in order")
-            let verdict = try XCTUnwrap(evaluator.evaluate(chain: chain, settings: settings(s))).verdict
+            let evaluation = try XCTUnwrap(evaluator.evaluate(chain: chain, settings: settings(s)))
+            let verdict = evaluation.verdict
+            // Each scenario breaks exactly one rule, so the lesson is not muddied by a second failure.
+            XCTAssertLessThanOrEqual(Set(evaluation.failures.map(\.id)).count, 1, "\(s.name): \(evaluation.failures)")
             switch s.name {
             case "mtls-required":
                 // Evaluable part: the server's chain is trusted with errSecSuccess; the -1206 comes
