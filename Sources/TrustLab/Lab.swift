@@ -1,4 +1,3 @@
-import Synchronization
 import TrustCore
 
 #if canImport(Glibc)
@@ -85,7 +84,8 @@ public struct RunningScenario: Sendable {
     public var url: String
     /// The bound port.
     public var port: UInt16
-    /// The host in the URL.
+    /// The host a client checks: `127.0.0.1`, `localhost`, or the classroom address (IPv6
+    /// without brackets).
     public var host: String
     /// The anchor file to pass with `--anchor`.
     public var anchorPath: String
@@ -124,7 +124,7 @@ public final class Lab: Sendable {
 
     private let server: LabServer
     private let files: LabDirectory
-    private let stopped = Mutex(false)
+    private let stopped = LabLock(false)
 
     /// The learner identity's password: fixed, so handouts can print it.
     public static let clientIdentityPassword = "trustx-lab"
@@ -219,11 +219,13 @@ public final class Lab: Sendable {
             var endpoints: [(LabListener, LabEndpoint)] = []
             for (listener, scenario) in bound {
                 let served = pki.served[scenario.name]!
-                let host = scenario.host == "127.0.0.1" ? urlHost : scenario.host
+                let host = scenario.host == "127.0.0.1" ? advertised : scenario.host
+                let hostInURL = scenario.host == "127.0.0.1" ? urlHost : scenario.host
                 let scheme = scenario.serviceProtocol == .smtpStartTLS ? "smtp" : "https"
                 let anchorPath = anchors.first { $0.anchor == scenario.anchor }!.path
                 let entry = RunningScenario(
-                    scenario: scenario, url: "\(scheme)://\(host):\(listener.port)/", port: listener.port, host: host,
+                    scenario: scenario, url: "\(scheme)://\(hostInURL):\(listener.port)/", port: listener.port,
+                    host: host,
                     anchorPath: anchorPath,
                     chainPath: try directory.write(
                         "\(scenario.name).chain.pem", served.chain.map { PEM.encode($0.der) }.joined()),

@@ -95,7 +95,7 @@ public struct LabServerStatistics: Hashable, Sendable {
 ///
 /// The server's threads keep it alive until `stop()` is called.
 public final class LabServer: @unchecked Sendable {
-    // @unchecked: mutable state is in Mutex/Atomic values; listeners, handlers and threads are set in init and only joined/closed by stop(), which runs once.
+    // @unchecked: mutable state is in LabLock/Atomic values; listeners, handlers and threads are set in init and only joined/closed by stop(), which runs once.
     private enum Handler: Sendable {
         case tls(ServerTLSContext, smtp: Bool, page: String)
         case http([String: LabHTTPFile])
@@ -106,7 +106,7 @@ public final class LabServer: @unchecked Sendable {
         var handler: Int
     }
 
-    private struct QueueState: ~Copyable {
+    private struct QueueState {
         var items: [Work] = []
         var head = 0
         var stopping = false
@@ -117,11 +117,11 @@ public final class LabServer: @unchecked Sendable {
     private let handlers: [Handler]
     private let names: [String]
     private let options: LabServerOptions
-    private let queue = Mutex(QueueState())
+    private let queue = LabLock(QueueState())
     private let available = DispatchSemaphore(value: 0)
     /// Connections being handled and their deadlines; the acceptor shuts down overdue ones.
-    private let active = Mutex<[Int32: Double]>([:])
-    private let stopped = Mutex(false)
+    private let active = LabLock<[Int32: Double]>([:])
+    private let stopped = LabLock(false)
     private let stopping = Atomic<Bool>(false)
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -305,7 +305,17 @@ public final class LabServer: @unchecked Sendable {
                 if stopping.load(ordering: .sequentiallyConsistent) { return }
                 continue
             }
-            active.withLock { $0[work.fd] = monotonicSeconds() + options.connectionTimeout }
+            // Registered under the same lock stop() takes to cut connections off: either stop()
+            // sees this connection, or this worker sees that the server is stopping.
+            let registered = active.withLock { connections -> Bool in
+                guard !stopping.load(ordering: .sequentiallyConsistent) else { return false }
+                connections[work.fd] = monotonicSeconds() + options.connectionTimeout
+                return true
+            }
+            guard registered else {
+                systemClose(work.fd)
+                continue
+            }
             let served: Bool
             switch handlers[work.handler] {
             case .tls(let context, let smtp, let page):

@@ -95,6 +95,31 @@ final class LabLifecycleTests: XCTestCase {
         XCTAssertThrowsError(try Lab.start(LabOptions(portBase: 65_500)))
     }
 
+    func testAnotherListenAddressIsNamedByTheLeavesAndTheURLs() throws {
+        let lab: Lab
+        do {
+            lab = try Lab.start(LabOptions(scenarios: ["good", "wrong-host"], listenAddress: "::1"))
+        } catch LabError.bind {
+            throw XCTSkip("no IPv6 loopback here")
+        }
+        defer { lab.stop() }
+        let good = try XCTUnwrap(lab.scenario("good"))
+        XCTAssertEqual(good.url, "https://[::1]:\(good.port)/")
+        XCTAssertEqual(good.host, "::1")
+        XCTAssertEqual(lab.scenario("wrong-host")?.host, "localhost")
+        XCTAssertEqual(good.served[0].ipAddresses.count, 2)
+        let settings = TrustSettings(
+            anchors: [lab.anchor(.libraryTestCA).certificate], policy: .ssl(host: good.host),
+            time: Timestamp(secondsSinceEpoch: Int64(time(nil))))
+        XCTAssertEqual(Evaluator().evaluate(chain: good.served, settings: settings)?.verdict.trusted, true)
+        let r = try Shell.run(
+            "timeout 20 openssl s_client -connect '[::1]:\(good.port)' -verify_return_error -CAfile '\(good.anchorPath)'"
+                + " -verify_ip ::1")
+        XCTAssertEqual(r.status, 0, r.output)
+        XCTAssertFalse(LabOptions(listenAddress: "::1").listensBeyondLoopback)
+        XCTAssertTrue(LabOptions(listenAddress: "0.0.0.0").listensBeyondLoopback)
+    }
+
     func testUnknownScenarioIsRefusedBeforeAnythingStarts() {
         XCTAssertThrowsError(try Lab.start(LabOptions(scenarios: ["good", "nope"]))) { error in
             XCTAssertEqual(error as? LabError, .unknownScenario("nope"))
