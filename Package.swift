@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "trustx-bench", targets: ["trustx-bench"]),
         .library(name: "TrustCore", targets: ["TrustCore"]),
         .library(name: "TLSProbe", targets: ["TLSProbe"]),
+        .library(name: "TrustLab", targets: ["TrustLab"]),
     ],
     targets: [
         .systemLibrary(
@@ -36,5 +37,7 @@ let package = Package(
         .testTarget(name: "TLSProbeTests", dependencies: ["TLSProbe", "TrustCore", "COpenSSL"]),
         // Runs the built trustx executable (and unit-tests TrustCore's reports).
         .testTarget(name: "trustxCLITests", dependencies: ["TrustCore"]),
+        .target(name: "TrustLab", dependencies: ["TrustCore", "COpenSSL"]),
+        .testTarget(name: "TrustLabTests", dependencies: ["TrustLab", "TrustCore", "COpenSSL"]),
     ]
 )

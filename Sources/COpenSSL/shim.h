@@ -62,4 +62,9 @@ static inline int COpenSSL_sk_X509_NAME_num(const STACK_OF(X509_NAME) *sk) { ret
 static inline X509_NAME *COpenSSL_sk_X509_NAME_value(const STACK_OF(X509_NAME) *sk, int i) { return sk_X509_NAME_value(sk, i); }
 static inline int COpenSSL_sk_SCT_num(const STACK_OF(SCT) *sk) { return sk_SCT_num(sk); }
 static inline SCT *COpenSSL_sk_SCT_value(const STACK_OF(SCT) *sk, int i) { return sk_SCT_value(sk, i); }
+/* TrustLab's servers: an explicit chain sent exactly as given (order, gaps), no automatic chain building. */
+static inline long COpenSSL_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) { return SSL_CTX_set_mode(ctx, mode); }
+static inline long COpenSSL_SSL_MODE_NO_AUTO_CHAIN(void) { return SSL_MODE_NO_AUTO_CHAIN; }
+static inline int COpenSSL_SSL_VERIFY_PEER(void) { return SSL_VERIFY_PEER; }
+static inline int COpenSSL_SSL_VERIFY_FAIL_IF_NO_PEER_CERT(void) { return SSL_VERIFY_FAIL_IF_NO_PEER_CERT; }
 #endif

@@ -1,0 +1,319 @@
+import TrustCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How to start a lab.
+public struct LabOptions: Sendable {
+    /// Scenario names to serve; empty serves all.
+    public var scenarios: [String]
+    /// The address every server binds: 127.0.0.1 unless a classroom needs another.
+    public var listenAddress: String
+    /// The address learners use in URLs and that the leaves name (SAN iPAddress) besides
+    /// 127.0.0.1; nil: the listen address, or 127.0.0.1 when that is a wildcard.
+    public var advertisedAddress: String?
+    /// Fixed ports: each scenario at base + its `portOffset`, the AIA server at base + 99;
+    /// nil lets the kernel choose free ports.
+    public var portBase: Int?
+    /// Keep the files in this folder (created 0700 if missing) instead of a temporary one.
+    public var outputDirectory: String?
+    /// The reference time for validity periods; nil: now.
+    public var now: Timestamp?
+    /// Worker threads shared by all servers.
+    public var workers: Int
+    /// Seconds a connection may take before it is cut off.
+    public var connectionTimeout: Double
+
+    /// Creates options: every scenario on 127.0.0.1, kernel-chosen ports, a temporary folder.
+    public init(
+        scenarios: [String] = [], listenAddress: String = "127.0.0.1", advertisedAddress: String? = nil,
+        portBase: Int? = nil, outputDirectory: String? = nil, now: Timestamp? = nil, workers: Int = 32,
+        connectionTimeout: Double = 10
+    ) {
+        self.scenarios = scenarios
+        self.listenAddress = listenAddress
+        self.advertisedAddress = advertisedAddress
+        self.portBase = portBase
+        self.outputDirectory = outputDirectory
+        self.now = now
+        self.workers = workers
+        self.connectionTimeout = connectionTimeout
+    }
+
+    /// Whether the listen address accepts connections from other machines (not loopback),
+    /// which the command line warns about.
+    public var listensBeyondLoopback: Bool {
+        !(listenAddress == "::1" || listenAddress.hasPrefix("127."))
+    }
+}
+
+/// An anchor file the lab wrote.
+public struct LabAnchorFile: Sendable {
+    /// Which anchor.
+    public var anchor: LabAnchor
+    /// Its path (PEM).
+    public var path: String
+    /// Its PEM text.
+    public var pem: String
+    /// The certificate.
+    public var certificate: Certificate
+}
+
+/// The learner's client identity for mtls-required.
+public struct LabClientIdentity: Sendable {
+    /// The PKCS#12 file (certificate and key).
+    public var pkcs12Path: String
+    /// Its password.
+    public var password: String
+    /// The certificate alone (PEM).
+    public var certificatePath: String
+    /// The private key alone (PKCS#8 PEM, unencrypted, mode 0600).
+    public var privateKeyPath: String
+    /// The CA the server requires client certificates from (PEM).
+    public var caPath: String
+}
+
+/// One scenario being served.
+public struct RunningScenario: Sendable {
+    /// The catalogue entry.
+    public var scenario: LabScenario
+    /// `https://127.0.0.1:PORT/` (or `smtp://…` for smtp-starttls).
+    public var url: String
+    /// The bound port.
+    public var port: UInt16
+    /// The host a client checks: `127.0.0.1`, `localhost`, or the classroom address (IPv6
+    /// without brackets).
+    public var host: String
+    /// The anchor file to pass with `--anchor`.
+    public var anchorPath: String
+    /// The served chain as PEM, leaf first, in the order sent.
+    public var chainPath: String
+    /// The served chain, leaf first, in the order sent.
+    public var served: [Certificate]
+
+    /// The scenario's name.
+    public var name: String { scenario.name }
+    /// What a client concludes under the default settings.
+    public var expectation: LabExpectation { scenario.expectation }
+    /// The lesson in one line.
+    public var lesson: String { scenario.lesson }
+}
+
+/// A running lab: every selected scenario's server, the AIA server, and the files learners need.
+/// Call `stop()` to close every port and remove the files (unless an output folder was given).
+public final class Lab: Sendable {
+    /// The scenarios being served, in catalogue order.
+    public let scenarios: [RunningScenario]
+    /// Every anchor file, in `LabAnchor.allCases` order.
+    public let anchors: [LabAnchorFile]
+    /// The learner's client identity (for mtls-required).
+    public let clientIdentity: LabClientIdentity
+    /// SPKI SHA-256 pins used by the lessons, `sha256//BASE64`.
+    public let pins: [LabPin: String]
+    /// The folder holding the files.
+    public let directory: String
+    /// Whether the folder stays after `stop()`.
+    public let keepsFiles: Bool
+    /// The AIA caIssuers URL missing-intermediate-aia's leaf names (nil when that scenario is not served).
+    public let aiaURL: String?
+    /// The intermediate the AIA URL serves.
+    public let aiaIntermediate: Certificate
+
+    private let server: LabServer
+    private let files: LabDirectory
+    private let stopped = LabLock(false)
+
+    /// The learner identity's password: fixed, so handouts can print it.
+    public static let clientIdentityPassword = "trustx-lab"
+
+    private init(
+        scenarios: [RunningScenario], anchors: [LabAnchorFile], clientIdentity: LabClientIdentity,
+        pins: [LabPin: String], files: LabDirectory, aiaURL: String?, aiaIntermediate: Certificate, server: LabServer
+    ) {
+        self.scenarios = scenarios
+        self.anchors = anchors
+        self.clientIdentity = clientIdentity
+        self.pins = pins
+        self.directory = files.path
+        self.keepsFiles = files.keep
+        self.files = files
+        self.aiaURL = aiaURL
+        self.aiaIntermediate = aiaIntermediate
+        self.server = server
+    }
+
+    /// Builds fresh PKI, writes the files and starts every selected server.
+    /// - Throws: `LabError`; nothing is left running or written (except in an output folder) then.
+    public static func start(_ options: LabOptions = LabOptions()) throws(LabError) -> Lab {
+        var selected: [LabScenario] = []
+        for name in options.scenarios {
+            guard let scenario = LabScenario.named(name) else { throw .unknownScenario(name) }
+            if !selected.contains(scenario) { selected.append(scenario) }
+        }
+        selected = selected.isEmpty ? LabScenario.all : LabScenario.all.filter { selected.contains($0) }
+        if let base = options.portBase, base < 0 || base + LabScenario.aiaPortOffset > 65_535 {
+            throw .portOutOfRange(base)
+        }
+        func port(_ offset: Int) -> UInt16 { options.portBase.map { UInt16($0 + offset) } ?? 0 }
+
+        let advertised =
+            options.advertisedAddress ?? (isWildcard(options.listenAddress) ? "127.0.0.1" : options.listenAddress)
+        let urlHost = advertised.contains(":") ? "[\(advertised)]" : advertised
+
+        // Bind first: the AIA URL written into a certificate needs the AIA server's port.
+        var bound: [(LabListener, LabScenario)] = []
+        for scenario in selected {
+            bound.append(
+                (try LabListener.bind(address: options.listenAddress, port: port(scenario.portOffset)), scenario))
+        }
+        let servesAIA = selected.contains { $0.name == "missing-intermediate-aia" }
+        let aiaListener =
+            servesAIA
+            ? try LabListener.bind(address: options.listenAddress, port: port(LabScenario.aiaPortOffset)) : nil
+        let aiaURL = aiaListener.map { "http://\(urlHost):\($0.port)/intermediate.der" }
+
+        let now = options.now ?? Timestamp(secondsSinceEpoch: Int64(time(nil)))
+        var serverIPs = ["127.0.0.1"]
+        if advertised != "127.0.0.1" { serverIPs.append(advertised) }
+        let pki: LabPKI
+        do {
+            pki = try LabPKI.build(
+                now: now, serverIPs: serverIPs, aiaURL: aiaURL ?? "http://127.0.0.1/intermediate.der")
+        } catch {
+            throw .pki(error)
+        }
+
+        let directory: LabDirectory
+        if let path = options.outputDirectory {
+            directory = try LabDirectory.output(path)
+        } else {
+            directory = try LabDirectory.temporary()
+        }
+        do {
+            var anchors: [LabAnchorFile] = []
+            for anchor in LabAnchor.allCases {
+                let certificate = pki.anchors[anchor]!
+                let pem = PEM.encode(certificate.der)
+                anchors.append(
+                    LabAnchorFile(
+                        anchor: anchor, path: try directory.write(anchor.fileName, pem), pem: pem,
+                        certificate: certificate))
+            }
+            let identity = LabClientIdentity(
+                pkcs12Path: try directory.write(
+                    "client.p12",
+                    makePKCS12(
+                        certificate: pki.clientIdentity.certificate,
+                        privateKeyPEM: pki.clientIdentity.key.privateKeyPEM(), password: clientIdentityPassword,
+                        friendlyName: "Library Test Learner")),
+                password: clientIdentityPassword,
+                certificatePath: try directory.write("client-cert.pem", PEM.encode(pki.clientIdentity.certificate.der)),
+                privateKeyPath: try directory.write("client-key.pem", pki.clientIdentity.key.privateKeyPEM()),
+                caPath: try directory.write("client-ca.pem", PEM.encode(pki.clientCA.certificate.der)))
+            try directory.write("intermediate.der", pki.aiaIntermediate.der)
+
+            var running: [RunningScenario] = []
+            var endpoints: [(LabListener, LabEndpoint)] = []
+            for (listener, scenario) in bound {
+                let served = pki.served[scenario.name]!
+                let host = scenario.host == "127.0.0.1" ? advertised : scenario.host
+                let hostInURL = scenario.host == "127.0.0.1" ? urlHost : scenario.host
+                let scheme = scenario.serviceProtocol == .smtpStartTLS ? "smtp" : "https"
+                let anchorPath = anchors.first { $0.anchor == scenario.anchor }!.path
+                let entry = RunningScenario(
+                    scenario: scenario, url: "\(scheme)://\(hostInURL):\(listener.port)/", port: listener.port,
+                    host: host,
+                    anchorPath: anchorPath,
+                    chainPath: try directory.write(
+                        "\(scenario.name).chain.pem", served.chain.map { PEM.encode($0.der) }.joined()),
+                    served: served.chain)
+                running.append(entry)
+                var tls = LabTLSConfiguration(chain: served.chain, privateKeyPEM: served.key.privateKeyPEM())
+                switch scenario.name {
+                case "tls12-only": tls.maximumVersion = .tls1_2
+                case "mtls-required": tls.requiredClientCAs = [pki.clientCA.certificate]
+                default: break
+                }
+                let page = "trustx lab: scenario \(scenario.name)\n\(scenario.lesson)\n"
+                let service: LabService =
+                    scenario.serviceProtocol == .smtpStartTLS
+                    ? .smtpStartTLS(tls, page: page) : .https(tls, page: page)
+                endpoints.append((listener, LabEndpoint(name: scenario.name, port: listener.port, service: service)))
+            }
+            if let aiaListener {
+                let file = LabHTTPFile(contentType: "application/pkix-cert", body: pki.aiaIntermediate.der)
+                endpoints.append(
+                    (
+                        aiaListener,
+                        LabEndpoint(
+                            name: "aia", port: aiaListener.port,
+                            service: .http(files: ["/intermediate.der": file]))
+                    ))
+            }
+            let server = try LabServer(
+                bound: endpoints,
+                options: LabServerOptions(
+                    listenAddress: options.listenAddress, workers: options.workers,
+                    connectionTimeout: options.connectionTimeout))
+            var pins: [LabPin: String] = [:]
+            for (pin, digest) in pki.pins { pins[pin] = "sha256//" + Base64.encode(digest) }
+            let lab = Lab(
+                scenarios: running, anchors: anchors, clientIdentity: identity, pins: pins, files: directory,
+                aiaURL: aiaURL, aiaIntermediate: pki.aiaIntermediate, server: server)
+            // Handouts and scripts read the same description the command line prints.
+            try directory.write("lab.json", lab.json())
+            return lab
+        } catch {
+            directory.remove()
+            throw error
+        }
+    }
+
+    private static func isWildcard(_ address: String) -> Bool { address == "0.0.0.0" || address == "::" }
+
+    /// The running scenario named `name`.
+    public func scenario(_ name: String) -> RunningScenario? { scenarios.first { $0.name == name } }
+
+    /// The anchor file of `anchor`.
+    public func anchor(_ anchor: LabAnchor) -> LabAnchorFile { anchors.first { $0.anchor == anchor }! }
+
+    /// The port of the AIA HTTP server, when missing-intermediate-aia is served.
+    public var aiaPort: UInt16? { server.port(of: "aia") }
+
+    /// What the servers have done so far.
+    public var statistics: LabServerStatistics { server.statistics }
+
+    /// The `trustx check` arguments of `variation` for `scenario`, paths and pins filled in
+    /// (the URL and, when kept, the scenario's `--anchor` included).
+    public func arguments(for variation: LabVariation, of scenario: RunningScenario) -> [String] {
+        var out = [scenario.url]
+        if variation.keepsScenarioAnchor { out += ["--anchor", scenario.anchorPath] }
+        for argument in variation.arguments {
+            switch argument {
+            case .literal(let text): out.append(text)
+            case .anchorPath(let anchor): out.append(self.anchor(anchor).path)
+            case .pin(let pin): out.append(pins[pin] ?? "")
+            case .clientIdentityPath: out.append(clientIdentity.pkcs12Path)
+            case .clientIdentityPassword: out.append(clientIdentity.password)
+            }
+        }
+        return out
+    }
+
+    /// Closes every port, cuts off connections, joins the threads and removes the files (unless
+    /// kept). Idempotent.
+    public func stop() {
+        let first = stopped.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
+        server.stop()
+        files.remove()
+    }
+
+    deinit { stop() }
+}

@@ -1,0 +1,204 @@
+import TrustCore
+
+/// A certificate with the key that signs below it (or that a server proves possession of).
+struct LabIssued: Sendable {
+    var certificate: Certificate
+    var key: KeyPair
+}
+
+/// What one scenario's server presents: the chain exactly as sent and the leaf's key.
+struct LabServedChain: Sendable {
+    /// Leaf first, then whatever the scenario sends, in the scenario's order.
+    var chain: [Certificate]
+    var key: KeyPair
+}
+
+/// Every certificate and key of one lab run, built in process with fresh keys.
+///
+/// The seed article's PKI: "Library Test CA" (P-256, basicConstraints CA:TRUE and no keyUsage, as
+/// `openssl req -x509` without an extension file makes it) and a P-256 leaf for IP 127.0.0.1
+/// with SAN IP:127.0.0.1, EKU serverAuth and a 397-day lifetime. Everything else is a variation
+/// of that leaf that breaks exactly one rule.
+struct LabPKI: Sendable {
+    var libraryCA: LabIssued
+    var rogueCA: LabIssued
+    var untrustedRoot: LabIssued
+    var clientCA: LabIssued
+    var clientIdentity: LabIssued
+    /// The intermediate the AIA server hands out (missing-intermediate-aia's issuer).
+    var aiaIntermediate: Certificate
+    var served: [String: LabServedChain]
+    var anchors: [LabAnchor: Certificate]
+    /// SPKI SHA-256 of each lesson key.
+    var pins: [LabPin: [UInt8]]
+
+    static let day: Int64 = 86_400
+
+    /// Builds the PKI for `scenarios` (all of them are built: a run takes well under a second,
+    /// and pins and anchors then never depend on the selection).
+    /// - Parameters:
+    ///   - now: the reference time for validity periods.
+    ///   - serverIPs: the iPAddress SAN entries of every leaf (127.0.0.1, plus a classroom address).
+    ///   - aiaURL: the caIssuers URL written into missing-intermediate-aia's leaf.
+    static func build(now: Timestamp, serverIPs: [String], aiaURL: String) throws(BuilderError) -> LabPKI {
+        let caStart = now.adding(seconds: -30 * day)
+        let caEnd = now.adding(seconds: 3650 * day)
+
+        func root(_ cn: String, keyUsage: Bool = true) throws(BuilderError) -> LabIssued {
+            let key = try KeyPair.generate(.ecP256)
+            var b = CertificateBuilder(
+                subject: NameBuilder(commonName: cn), publicKey: key, notBefore: caStart,
+                notAfter: caEnd)
+            b.basicConstraints = .init(isCA: true)
+            if keyUsage { b.keyUsage = .init([.keyCertSign, .cRLSign]) }
+            return LabIssued(certificate: try b.selfSign(key: key), key: key)
+        }
+        func intermediate(
+            _ cn: String, issuer: LabIssued, pathLength: Int? = nil,
+            configure: (inout CertificateBuilder) throws(BuilderError) -> Void = { _ in }
+        ) throws(BuilderError)
+            -> LabIssued
+        {
+            let key = try KeyPair.generate(.ecP256)
+            var b = CertificateBuilder(
+                subject: NameBuilder(commonName: cn), publicKey: key, notBefore: caStart,
+                notAfter: now.adding(seconds: 1825 * day))
+            b.basicConstraints = .init(isCA: true, pathLength: pathLength)
+            b.keyUsage = .init([.keyCertSign, .cRLSign])
+            try configure(&b)
+            return LabIssued(certificate: try b.sign(issuerKey: issuer.key, issuer: issuer.certificate), key: key)
+        }
+        let sans = try serverIPs.map { ip throws(BuilderError) in try GeneralName.ip(ip) }
+        func leafBuilder(_ key: KeyPair, notBefore: Timestamp? = nil, days: Int64 = 397) -> CertificateBuilder {
+            let start = notBefore ?? now.adding(seconds: -day)
+            var b = CertificateBuilder(
+                subject: NameBuilder(commonName: serverIPs[0]), publicKey: key,
+                notBefore: start, notAfter: start.adding(seconds: days * day))
+            b.keyUsage = .init([.digitalSignature])
+            b.extendedKeyUsage = .init([.serverAuth])
+            b.subjectAltNames = .init(sans)
+            return b
+        }
+        func leaf(
+            issuer: LabIssued, kind: KeyKind = .ecP256,
+            configure: (inout CertificateBuilder) throws(BuilderError) -> Void = { _ in }
+        ) throws(BuilderError)
+            -> LabIssued
+        {
+            let key = try KeyPair.generate(kind)
+            var b = leafBuilder(key)
+            try configure(&b)
+            return LabIssued(certificate: try b.sign(issuerKey: issuer.key, issuer: issuer.certificate), key: key)
+        }
+
+        // The article's CA was made by `openssl req -x509` with no extension file: no keyUsage
+        // (apple-trust.md §2: Apple checks an issuer's keyUsage only when present).
+        let library = try root("Library Test CA", keyUsage: false)
+        let rogue = try root("Rogue CA", keyUsage: false)
+        let otherRoot = try root("Untrusted Root CA")
+        let clientCA = try root("Library Test Client CA")
+
+        var served: [String: LabServedChain] = [:]
+        func serve(_ name: String, _ leaf: LabIssued, _ rest: [Certificate] = []) {
+            served[name] = LabServedChain(chain: [leaf.certificate] + rest, key: leaf.key)
+        }
+
+        // good, wrong-host, tls12-only, mtls-required and smtp-starttls present the same
+        // certificate: what differs is the host, the protocol or the handshake around it.
+        let good = try leaf(issuer: library)
+        for name in ["good", "wrong-host", "tls12-only", "mtls-required", "smtp-starttls"] { serve(name, good) }
+
+        serve("rogue-ca", try leaf(issuer: rogue))
+        serve(
+            "expired",
+            try leaf(issuer: library) { b in
+                b.notBefore = now.adding(seconds: -400 * day)
+                b.notAfter = now.adding(seconds: -30 * day)
+            })
+        serve(
+            "not-yet-valid",
+            try leaf(issuer: library) { b in
+                b.notBefore = now.adding(seconds: 30 * day)
+                b.notAfter = now.adding(seconds: 395 * day)
+            })
+        let selfKey = try KeyPair.generate(.ecP256)
+        let selfSigned = LabIssued(certificate: try leafBuilder(selfKey).selfSign(key: selfKey), key: selfKey)
+        serve("self-signed", selfSigned)
+
+        let libraryIntermediate = try intermediate("Library Test Intermediate CA", issuer: library)
+        serve("missing-intermediate", try leaf(issuer: libraryIntermediate))
+        serve("missing-intermediate-aia", try leaf(issuer: libraryIntermediate) { $0.caIssuersURLs = [aiaURL] })
+
+        // wrong-order: root -> intermediate -> issuing CA -> leaf, sent as leaf, intermediate,
+        // issuing CA (the issuing CA should come first).
+        let issuing = try LabPKI.issuingCA(intermediate: libraryIntermediate, now: now, caStart: caStart)
+        serve("wrong-order", try leaf(issuer: issuing), [libraryIntermediate.certificate, issuing.certificate])
+
+        let otherIntermediate = try LabPKI.issuingCA(
+            intermediate: otherRoot, now: now, caStart: caStart, name: "Untrusted Intermediate CA")
+        serve(
+            "untrusted-root", try leaf(issuer: otherIntermediate),
+            [otherIntermediate.certificate, otherRoot.certificate])
+
+        serve("cn-only", try leaf(issuer: library) { $0.subjectAltNames = nil })
+        serve("client-auth-eku", try leaf(issuer: library) { $0.extendedKeyUsage = .init([.clientAuth]) })
+        serve("rsa-1024", try leaf(issuer: library, kind: .rsa(bits: 1024)))
+        serve("sha1-signature", try leaf(issuer: library) { $0.signatureAlgorithm = .ecdsaWithSHA1 })
+        serve(
+            "long-validity",
+            try leaf(issuer: library) { b in b.notAfter = b.notBefore.adding(seconds: 900 * day) })
+
+        let limited = try intermediate("Library Test Intermediate CA (pathLen 0)", issuer: library, pathLength: 0)
+        let belowLimit = try LabPKI.issuingCA(intermediate: limited, now: now, caStart: caStart)
+        serve("path-length", try leaf(issuer: belowLimit), [belowLimit.certificate, limited.certificate])
+
+        let constrained = try intermediate("Library Test Constrained CA", issuer: library) { b throws(BuilderError) in
+            b.nameConstraints = .init(permitted: [.dnsName("example.com"), try GeneralName.ipSubnet("10.0.0.0/8")])
+        }
+        serve("name-constraints", try leaf(issuer: constrained), [constrained.certificate])
+
+        let rsa2048 = try leaf(issuer: library, kind: .rsa(bits: 2048))
+        serve("rsa-2048", rsa2048)
+
+        // key-rotated: the lesson's pin was taken from the old leaf; the server now has a new key.
+        let oldKey = try KeyPair.generate(.ecP256)
+        serve("key-rotated", try leaf(issuer: library))
+
+        // The learner's identity for mtls-required: EKU clientAuth, issued by the client CA.
+        let clientKey = try KeyPair.generate(.ecP256)
+        var client = CertificateBuilder(
+            subject: NameBuilder(commonName: "Library Test Learner"), publicKey: clientKey,
+            notBefore: now.adding(seconds: -day), notAfter: now.adding(seconds: 397 * day))
+        client.keyUsage = .init([.digitalSignature])
+        client.extendedKeyUsage = .init([.clientAuth])
+        let clientIdentity = LabIssued(
+            certificate: try client.sign(issuerKey: clientCA.key, issuer: clientCA.certificate), key: clientKey)
+
+        return LabPKI(
+            libraryCA: library, rogueCA: rogue, untrustedRoot: otherRoot, clientCA: clientCA,
+            clientIdentity: clientIdentity, aiaIntermediate: libraryIntermediate.certificate, served: served,
+            anchors: [
+                .libraryTestCA: library.certificate, .rogueCA: rogue.certificate,
+                .untrustedRoot: otherRoot.certificate, .selfSigned: selfSigned.certificate,
+            ],
+            pins: [
+                .goodLeaf: good.certificate.spkiSHA256, .rsa2048Leaf: rsa2048.certificate.spkiSHA256,
+                .rotatedAwayLeaf: Digest.sha256(oldKey.spkiDER), .libraryTestCA: library.certificate.spkiSHA256,
+            ])
+    }
+
+    /// A CA below `intermediate`, used where a path needs two CAs under the root.
+    static func issuingCA(
+        intermediate: LabIssued, now: Timestamp, caStart: Timestamp,
+        name: String = "Library Test Issuing CA"
+    ) throws(BuilderError) -> LabIssued {
+        let key = try KeyPair.generate(.ecP256)
+        var b = CertificateBuilder(
+            subject: NameBuilder(commonName: name), publicKey: key, notBefore: caStart,
+            notAfter: now.adding(seconds: 1825 * day))
+        b.basicConstraints = .init(isCA: true)
+        b.keyUsage = .init([.keyCertSign, .cRLSign])
+        return LabIssued(
+            certificate: try b.sign(issuerKey: intermediate.key, issuer: intermediate.certificate), key: key)
+    }
+}

@@ -1,0 +1,178 @@
+import TrustCore
+
+/// A small JSON writer with keys in the order written (no Foundation, deterministic output).
+struct JSONWriter {
+    private(set) var text = ""
+    private var indent = 0
+    private var first = [true]
+
+    private mutating func newlineIndent() {
+        text += "\n" + String(repeating: "  ", count: indent)
+    }
+
+    private mutating func separator() {
+        if first[first.count - 1] {
+            first[first.count - 1] = false
+        } else {
+            text += ","
+        }
+        newlineIndent()
+    }
+
+    /// Opens an object, as a member `key` of the enclosing object or as an array element (nil).
+    mutating func beginObject(_ key: String? = nil) { begin(key, "{") }
+    /// Opens an array.
+    mutating func beginArray(_ key: String? = nil) { begin(key, "[") }
+
+    private mutating func begin(_ key: String?, _ bracket: String) {
+        if indent > 0 || !text.isEmpty { separator() }
+        if let key { text += JSONWriter.quote(key) + ": " }
+        text += bracket
+        indent += 1
+        first.append(true)
+    }
+
+    /// Closes an object.
+    mutating func endObject() { end("}") }
+    /// Closes an array.
+    mutating func endArray() { end("]") }
+
+    private mutating func end(_ bracket: String) {
+        indent -= 1
+        let empty = first.removeLast()
+        if !empty { newlineIndent() }
+        text += bracket
+    }
+
+    /// A member (or element when `key` is nil) whose value is already JSON.
+    mutating func raw(_ key: String?, _ json: String) {
+        separator()
+        if let key { text += JSONWriter.quote(key) + ": " }
+        text += json
+    }
+
+    mutating func string(_ key: String?, _ value: String?) { raw(key, value.map(JSONWriter.quote) ?? "null") }
+    mutating func int(_ key: String?, _ value: Int?) { raw(key, value.map { "\($0)" } ?? "null") }
+    mutating func bool(_ key: String?, _ value: Bool) { raw(key, value ? "true" : "false") }
+
+    /// A JSON string literal; control characters, quotes and backslashes escaped.
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+                    || scalar.value == 0x2028 || scalar.value == 0x2029
+                {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
+
+extension Lab {
+    /// The lab as one JSON object: `anchors` (name -> path), `scenarios` (name, url, port, host,
+    /// anchor, expect {trusted, osstatus, urlError}, lesson, then chain, rule, networkOnly and
+    /// variations), then `clientIdentity`, `pins`, `aia` and `directory`. Keys in that order.
+    public func json() -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.beginObject("anchors")
+        for anchor in anchors { w.string(anchor.anchor.rawValue, anchor.path) }
+        w.endObject()
+        w.beginArray("scenarios")
+        for s in scenarios {
+            w.beginObject()
+            w.string("name", s.name)
+            w.string("url", s.url)
+            w.int("port", Int(s.port))
+            w.string("host", s.host)
+            w.string("anchor", s.anchorPath)
+            Lab.writeExpectation(&w, s.expectation)
+            w.string("lesson", s.lesson)
+            w.string("chain", s.chainPath)
+            w.string("rule", s.scenario.rule)
+            w.string("networkOnly", s.scenario.networkOnly)
+            w.beginArray("variations")
+            for v in s.scenario.variations {
+                w.beginObject()
+                w.beginArray("arguments")
+                for a in arguments(for: v, of: s) { w.string(nil, a) }
+                w.endArray()
+                Lab.writeExpectation(&w, v.expectation)
+                w.string("why", v.why)
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+        }
+        w.endArray()
+        w.beginObject("clientIdentity")
+        w.string("pkcs12", clientIdentity.pkcs12Path)
+        w.string("password", clientIdentity.password)
+        w.string("certificate", clientIdentity.certificatePath)
+        w.string("privateKey", clientIdentity.privateKeyPath)
+        w.string("ca", clientIdentity.caPath)
+        w.endObject()
+        w.beginObject("pins")
+        for pin in LabPin.allCases { w.string(pin.rawValue, pins[pin]) }
+        w.endObject()
+        w.string("aia", aiaURL)
+        w.string("directory", directory)
+        w.endObject()
+        return w.text + "\n"
+    }
+
+    private static func writeExpectation(_ w: inout JSONWriter, _ e: LabExpectation) {
+        w.beginObject("expect")
+        w.bool("trusted", e.trusted)
+        w.int("osstatus", e.osstatus.map(Int.init))
+        w.int("urlError", e.urlError)
+        w.endObject()
+    }
+
+    /// A plain-text table for the terminal: the anchors and client identity, then one row per
+    /// scenario (name, URL, expected outcome, lesson).
+    public func table() -> String {
+        var out = "Anchors (pass with --anchor):\n"
+        let anchorWidth = anchors.map(\.anchor.rawValue.count).max() ?? 0
+        for a in anchors { out += "  \(Lab.pad(a.anchor.rawValue, anchorWidth))  \(a.path)\n" }
+        out += "Client identity (mtls-required): \(clientIdentity.pkcs12Path) (password \(clientIdentity.password))\n"
+        if let aiaURL { out += "AIA download (missing-intermediate-aia): \(aiaURL)\n" }
+        out += "Files: \(directory)\(keepsFiles ? " (kept)" : " (removed when the lab stops)")\n\n"
+        let rows = scenarios.map { s -> [String] in
+            let anchor = s.scenario.anchor == .libraryTestCA ? "" : " --anchor \(s.scenario.anchor.rawValue)"
+            return [s.name, s.url + anchor, Lab.expectationText(s.expectation), s.lesson]
+        }
+        let header = ["SCENARIO", "URL", "EXPECTED", "LESSON"]
+        var widths = header.map(\.count)
+        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { i, c in i == cells.count - 1 ? c : Lab.pad(c, widths[i]) }.joined(separator: "  ")
+        }
+        out += line(header) + "\n"
+        for row in rows { out += line(row) + "\n" }
+        return out
+    }
+
+    /// `trusted`, `-67602 → URLError -999`, `handshake → URLError -1200`.
+    static func expectationText(_ e: LabExpectation) -> String {
+        if e.trusted { return "trusted" }
+        let status = e.osstatus.map { $0 == 0 ? "0" : "\($0) \(OSStatusNames.name($0))" } ?? "no evaluation"
+        return "\(status), URLError \(e.urlError.map { "\($0)" } ?? "none")"
+    }
+
+    static func pad(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
+    }
+}

@@ -1,0 +1,173 @@
+internal import COpenSSL
+import TrustCore
+
+/// TLS protocol versions a lab server can be limited to.
+public enum LabTLSVersion: Int, Hashable, Sendable, Comparable, CaseIterable, CustomStringConvertible {
+    /// TLS 1.0.
+    case tls1_0 = 0x0301
+    /// TLS 1.1.
+    case tls1_1 = 0x0302
+    /// TLS 1.2.
+    case tls1_2 = 0x0303
+    /// TLS 1.3.
+    case tls1_3 = 0x0304
+
+    /// `TLS 1.2`.
+    public var description: String {
+        switch self {
+        case .tls1_0: "TLS 1.0"
+        case .tls1_1: "TLS 1.1"
+        case .tls1_2: "TLS 1.2"
+        case .tls1_3: "TLS 1.3"
+        }
+    }
+
+    /// Orders by protocol version.
+    public static func < (a: LabTLSVersion, b: LabTLSVersion) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// How one TLS endpoint is configured: what it presents, which versions it speaks, whether it
+/// asks for a client certificate.
+public struct LabTLSConfiguration: Sendable {
+    /// The chain exactly as sent, leaf first (wrong orders and gaps are sent as given).
+    public var chain: [Certificate]
+    /// The leaf's private key, PKCS#8 PEM.
+    public var privateKeyPEM: String
+    /// The lowest version offered.
+    public var minimumVersion: LabTLSVersion
+    /// The highest version offered.
+    public var maximumVersion: LabTLSVersion
+    /// When set, a client certificate issued by one of these CAs is required (the handshake fails
+    /// without one); the CAs' names are sent in the CertificateRequest.
+    public var requiredClientCAs: [Certificate]
+
+    /// Creates a configuration (TLS 1.2 to 1.3, no client certificate by default).
+    public init(
+        chain: [Certificate], privateKeyPEM: String, minimumVersion: LabTLSVersion = .tls1_2,
+        maximumVersion: LabTLSVersion = .tls1_3, requiredClientCAs: [Certificate] = []
+    ) {
+        self.chain = chain
+        self.privateKeyPEM = privateKeyPEM
+        self.minimumVersion = minimumVersion
+        self.maximumVersion = maximumVersion
+        self.requiredClientCAs = requiredClientCAs
+    }
+}
+
+/// An OpenSSL `SSL_CTX` configured for one lab endpoint; freed in deinit.
+// @unchecked: the SSL_CTX is fully configured in init and only read afterwards (SSL_new), which OpenSSL allows from any thread.
+final class ServerTLSContext: @unchecked Sendable {
+    let context: OpaquePointer
+
+    /// Configures a server context from `configuration`.
+    /// - Throws: `LabError.openssl` when OpenSSL refuses the key, a certificate or a version.
+    init(_ configuration: LabTLSConfiguration) throws(LabError) {
+        defer { ERR_clear_error() }
+        guard let leaf = configuration.chain.first else {
+            throw .openssl(operation: "configuring a server", detail: "the chain is empty")
+        }
+        guard let ctx = SSL_CTX_new(TLS_server_method()) else { throw LabError.openssl("SSL_CTX_new") }
+        context = ctx
+        // Level 0: the lab must serve RSA-1024 keys and SHA-1 signatures, which Debian's default
+        // level 2 refuses to load (reference: swift-openssl-ncurses.md).
+        SSL_CTX_set_security_level(ctx, 0)
+        // Send exactly the configured chain: OpenSSL would otherwise complete it from its store.
+        _ = COpenSSL_SSL_CTX_set_mode(ctx, COpenSSL_SSL_MODE_NO_AUTO_CHAIN())
+        guard COpenSSL_SSL_CTX_set_min_proto_version(ctx, Int32(configuration.minimumVersion.rawValue)) == 1,
+            COpenSSL_SSL_CTX_set_max_proto_version(ctx, Int32(configuration.maximumVersion.rawValue)) == 1
+        else { throw LabError.openssl("setting the protocol versions") }
+        // TLS 1.0/1.1 need SHA-1 in the handshake, refused above level 0 and by some default
+        // cipher strings: allow everything, the lab judges nothing on the server side.
+        _ = SSL_CTX_set_cipher_list(ctx, "ALL:@SECLEVEL=0")
+
+        let leafX509 = try X509Object(der: leaf.der)
+        guard SSL_CTX_use_certificate(ctx, leafX509.pointer) == 1 else {
+            throw LabError.openssl("loading the server certificate")
+        }
+        for certificate in configuration.chain.dropFirst() {
+            let x = try X509Object(der: certificate.der)
+            guard COpenSSL_SSL_CTX_add1_chain_cert(ctx, x.pointer) == 1 else {
+                throw LabError.openssl("adding a chain certificate")
+            }
+        }
+        let key = try PrivateKeyObject(pem: configuration.privateKeyPEM)
+        guard SSL_CTX_use_PrivateKey(ctx, key.pointer) == 1, SSL_CTX_check_private_key(ctx) == 1 else {
+            throw LabError.openssl("loading the server key")
+        }
+
+        if !configuration.requiredClientCAs.isEmpty {
+            guard let store = SSL_CTX_get_cert_store(ctx) else { throw LabError.openssl("SSL_CTX_get_cert_store") }
+            for ca in configuration.requiredClientCAs {
+                let x = try X509Object(der: ca.der)
+                guard X509_STORE_add_cert(store, x.pointer) == 1, SSL_CTX_add_client_CA(ctx, x.pointer) == 1 else {
+                    throw LabError.openssl("adding a client CA")
+                }
+            }
+            SSL_CTX_set_verify(ctx, COpenSSL_SSL_VERIFY_PEER() | COpenSSL_SSL_VERIFY_FAIL_IF_NO_PEER_CERT(), nil)
+        }
+    }
+
+    deinit { SSL_CTX_free(context) }
+}
+
+/// An OpenSSL `X509`, decoded from DER; freed in deinit.
+final class X509Object {
+    let pointer: OpaquePointer
+
+    init(der: [UInt8]) throws(LabError) {
+        let x: OpaquePointer? = der.withUnsafeBufferPointer { buf in
+            var p: UnsafePointer<UInt8>? = buf.baseAddress
+            return d2i_X509(nil, &p, buf.count)
+        }
+        guard let x else { throw LabError.openssl("decoding a certificate (d2i_X509)") }
+        pointer = x
+    }
+
+    deinit { X509_free(pointer) }
+}
+
+/// An OpenSSL `EVP_PKEY` read from PEM; freed in deinit.
+final class PrivateKeyObject {
+    let pointer: OpaquePointer
+
+    init(pem: String) throws(LabError) {
+        let bytes = Array(pem.utf8)
+        let key: OpaquePointer? = bytes.withUnsafeBufferPointer { buf in
+            guard let bio = BIO_new_mem_buf(buf.baseAddress, Int32(buf.count)) else { return nil }
+            defer { BIO_free(bio) }
+            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+        }
+        guard let key else { throw LabError.openssl("reading a private key") }
+        pointer = key
+    }
+
+    deinit { EVP_PKEY_free(pointer) }
+}
+
+/// A learner's client identity as PKCS#12, in the format every client still imports:
+/// 3DES-encrypted key and certificate with a SHA-1 MAC (OpenSSL 3's default AES/PBKDF2/SHA-256
+/// files are refused by older macOS and iOS keychains).
+func makePKCS12(certificate: Certificate, privateKeyPEM: String, password: String, friendlyName: String)
+    throws(LabError) -> [UInt8]
+{
+    defer { ERR_clear_error() }
+    let x = try X509Object(der: certificate.der)
+    let key = try PrivateKeyObject(pem: privateKeyPEM)
+    let nid = NID_pbe_WithSHA1And3_Key_TripleDES_CBC
+    // mac_iter -1 writes no MAC, so that PKCS12_set_mac can add the SHA-1 one.
+    guard let p12 = PKCS12_create(password, friendlyName, key.pointer, x.pointer, nil, nid, nid, 0, -1, 0) else {
+        throw LabError.openssl("PKCS12_create")
+    }
+    defer { PKCS12_free(p12) }
+    guard PKCS12_set_mac(p12, password, -1, nil, 0, 2048, EVP_sha1()) == 1 else {
+        throw LabError.openssl("PKCS12_set_mac")
+    }
+    let length = i2d_PKCS12(p12, nil)
+    guard length > 0 else { throw LabError.openssl("i2d_PKCS12") }
+    var out = [UInt8](repeating: 0, count: Int(length))
+    out.withUnsafeMutableBufferPointer { buf in
+        var p: UnsafeMutablePointer<UInt8>? = buf.baseAddress
+        _ = i2d_PKCS12(p12, &p)
+    }
+    return out
+}
