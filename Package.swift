@@ -24,7 +24,7 @@ let package = Package(
             providers: [.apt(["libncursesw5-dev"]), .brew(["ncurses"])]
         ),
         .target(name: "TrustCore", dependencies: ["COpenSSL"]),
-        .executableTarget(name: "trustx", dependencies: ["TrustCore"]),
+        .executableTarget(name: "trustx", dependencies: ["TrustCore", "TLSProbe", "TrustLab"]),
         .executableTarget(name: "trustx-limbo", dependencies: ["TrustCore"]),
         .executableTarget(name: "trustx-bench", dependencies: ["TrustCore"]),
         .executableTarget(
@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "TLSProbe", dependencies: ["TrustCore", "COpenSSL"]),
         .testTarget(name: "TLSProbeTests", dependencies: ["TLSProbe", "TrustCore", "COpenSSL"]),
         // Runs the built trustx executable (and unit-tests TrustCore's reports).
-        .testTarget(name: "trustxCLITests", dependencies: ["TrustCore"]),
+        .testTarget(name: "trustxCLITests", dependencies: ["TrustCore", "TrustLab"]),
         .target(name: "TrustLab", dependencies: ["TrustCore", "COpenSSL"]),
         .testTarget(name: "TrustLabTests", dependencies: ["TrustLab", "TrustCore", "COpenSSL"]),
     ]

@@ -1,6 +1,7 @@
+import TLSProbe
 import TrustCore
 
-/// `trustx check`: evaluates a chain from files and prints a report.
+/// `trustx check`: evaluates a chain from a server or from files and prints a report.
 enum CheckCommand {
     static let name = "check"
 
@@ -10,14 +11,21 @@ enum CheckCommand {
     static let spec = CommandSpec(
         commandPath: "trustx check",
         abstract: "Evaluate a certificate chain the way Apple's SecTrust does and report every step.",
-        discussion: "Exit status: 0 trusted, 1 not trusted, 64 usage error, 65 malformed input, 66 unreadable file.",
+        discussion:
+            "Give a server to connect to, or --chain files. Exit status: 0 trusted, 1 not trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection failed.",
+        arguments: [
+            ArgumentSpec(
+                valueName: "target",
+                help: "A server to connect to: host, host:port, https://host:port/path or [IPv6]:port (port 443 by default).",
+                isRequired: false)
+        ],
         options: [
             OptionSpec(
-                name: "chain", valueName: "file", arity: .upToNextOption, isRequired: true,
+                name: "chain", valueName: "file", arity: .upToNextOption,
                 help: "The certificates as a server presents them, leaf first, from PEM, DER, PKCS#7 or PKCS#12 files."),
             OptionSpec(
                 name: "password", valueName: "password", arity: .one,
-                help: "The password of the PKCS#12 files given."),
+                help: "The password of the PKCS#12 files given (chain, anchors or client certificate)."),
             OptionSpec(
                 name: "anchor", valueName: "file", arity: .repeated,
                 help:
@@ -31,10 +39,11 @@ enum CheckCommand {
             OptionSpec(
                 name: "policy", valueName: "policy", arity: .one,
                 help: "The policy: SecPolicyCreateSSL with or without a host, or SecPolicyCreateBasicX509.",
-                allowedValues: policies, defaultText: "ssl with --host, else ssl-no-host"),
+                allowedValues: policies, defaultText: "ssl with --host or a server target, else ssl-no-host"),
             OptionSpec(
                 name: "host", valueName: "host", arity: .one,
-                help: "The server name or IP address the leaf must match, which implies --policy ssl."),
+                help: "The server name or IP address the leaf must match, which implies --policy ssl.",
+                defaultText: "the server target's host"),
             OptionSpec(
                 name: "pin", valueName: "pin", arity: .repeated,
                 help: "An SPKI SHA-256 pin (sha256//BASE64 or bare base64) the app checks after evaluation passes."),
@@ -48,8 +57,55 @@ enum CheckCommand {
             OptionSpec(
                 name: "format", valueName: "format", arity: .one,
                 help: "The report format.", allowedValues: formats, defaultText: "text"),
+            OptionSpec(
+                name: "connect-to", valueName: "address", arity: .one,
+                help: "Connect to this host[:port] instead, keeping the target's name for SNI and the host check."),
+            OptionSpec(
+                name: "sni", valueName: "name", arity: .one,
+                help: "Send this server name instead of the target's.", defaultText: "the target's host name"),
+            OptionSpec(name: "no-sni", arity: .flag, help: "Send no server name at all."),
+            OptionSpec(
+                name: "timeout", valueName: "seconds", arity: .one,
+                help: "The deadline for connecting and the handshake together.", defaultText: "10"),
+            OptionSpec(
+                name: "tls-min", valueName: "version", arity: .one,
+                help: "The lowest TLS version offered.", allowedValues: tlsVersions, defaultText: "1.2, as URLSession"),
+            OptionSpec(
+                name: "tls-max", valueName: "version", arity: .one,
+                help: "The highest TLS version offered.", allowedValues: tlsVersions, defaultText: "1.3"),
+            OptionSpec(
+                name: "client-cert", valueName: "file", arity: .one,
+                help: "A client certificate: a PKCS#12 file (with --password), or PEM with --client-key."),
+            OptionSpec(
+                name: "client-key", valueName: "file", arity: .one,
+                help: "The PEM private key of a PEM --client-cert."),
+            OptionSpec(
+                name: "starttls", valueName: "protocol", arity: .one,
+                help: "Speak this protocol's plaintext preamble before TLS.",
+                allowedValues: StartTLSProtocol.allCases.map(\.rawValue)),
+            OptionSpec(
+                name: "proxy", valueName: "url", arity: .one,
+                help: "Tunnel through this HTTP CONNECT proxy (http://host:port).",
+                defaultText: "https_proxy or HTTPS_PROXY, honouring no_proxy"),
+            OptionSpec(
+                name: "no-aia", arity: .flag,
+                help: "Do not fetch missing intermediates from AIA URLs, as OpenSSL and curl do not."),
         ]
     )
+
+    static let tlsVersions = ["1.0", "1.1", "1.2", "1.3"]
+    static let connectionOptions = [
+        "connect-to", "sni", "no-sni", "timeout", "tls-min", "tls-max", "client-cert", "client-key", "starttls",
+        "proxy", "no-aia",
+    ]
+
+    /// What to connect to and how, when checking a server.
+    struct Connection {
+        var target: ProbeTarget
+        var options: ProbeOptions
+        var fetchAIA: Bool
+        var explicitHost: Bool
+    }
 
     /// What the command line asks for, validated but with no file read yet.
     struct Request {
@@ -62,6 +118,7 @@ enum CheckCommand {
         var time: Timestamp
         var profile: RuleProfile
         var format: String
+        var connection: Connection?
     }
 
     static func run(_ args: [String], now: Timestamp, environment: Environment) -> ExitStatus {
@@ -86,22 +143,58 @@ enum CheckCommand {
             return Trustx.usageError(error, spec)
         }
         let evaluation: Evaluation
-        switch evaluate(request) {
+        let outcome = request.connection == nil ? evaluate(request) : evaluateServer(request, environment: environment)
+        switch outcome {
         case .success(let e): evaluation = e
-        case .failure(let failure): return failure.report()
+        case .failure(let failure):
+            if let partial = failure.evaluation {
+                render(partial, format: request.format, environment: environment)
+                return .unavailable
+            }
+            if let connection = failure.connection {
+                switch request.format {
+                case "json": Output.out(JSONReport.renderConnectionFailure(connection, settings: failure.settings!))
+                case "markdown": Output.out(MarkdownReport.renderConnectionFailure(connection))
+                default:
+                    Output.out(TextReport.renderConnectionFailure(connection, options: environment.textOptions))
+                }
+                return .unavailable
+            }
+            return failure.report()
         }
-        switch request.format {
+        render(evaluation, format: request.format, environment: environment)
+        return evaluation.verdict.trusted ? .success : .notTrusted
+    }
+
+    static func render(_ evaluation: Evaluation, format: String, environment: Environment) {
+        switch format {
         case "json": Output.out(JSONReport.render(evaluation))
         case "markdown": Output.out(MarkdownReport.render(evaluation))
         default: Output.out(TextReport.render(evaluation, options: environment.textOptions))
         }
-        return evaluation.verdict.trusted ? .success : .notTrusted
     }
 
     /// Turns parsed options into a request; every usage error is found here, before any file
     /// is opened.
     static func validate(_ p: ParsedArguments, now: Timestamp) throws(UsageError) -> Request {
-        let host = p.value("host")
+        let targetText = p.positionals.first
+        if targetText == nil && !p.has("chain") {
+            throw UsageError(message: "Give a server to connect to, or --chain FILE...")
+        }
+        if targetText != nil && p.has("chain") {
+            throw UsageError(message: "Give either a server to connect to or --chain files, not both")
+        }
+        var connection: Connection?
+        if let targetText {
+            connection = try validateConnection(targetText, p)
+        } else if let used = connectionOptions.first(where: { p.has($0) }) {
+            throw UsageError(message: "--\(used) applies to a server target, not to --chain files")
+        }
+        var host = p.value("host")
+        // A server's name is the host the SSL policy checks, unless --host or --policy says otherwise.
+        if let connection, host == nil, p.value("policy") == nil || p.value("policy") == "ssl" {
+            host = connection.target.host
+        }
         if let host, host.isEmpty { throw UsageError(message: "--host needs a non-empty name") }
         let policy: TrustPolicy
         switch p.value("policy") {
@@ -151,7 +244,151 @@ enum CheckCommand {
             chainFiles: p.all("chain"), anchorFiles: p.all("anchor"), password: p.value("password"),
             withSystemAnchors: p.has("with-system-anchors"), policy: policy, pins: PinSet(digests: digests),
             time: time, profile: p.value("profile").flatMap(RuleProfile.init(rawValue:)) ?? .apple,
-            format: p.value("format") ?? "text")
+            format: p.value("format") ?? "text", connection: connection)
+    }
+
+    /// The connection options, checked before anything touches the network.
+    static func validateConnection(_ text: String, _ p: ParsedArguments) throws(UsageError) -> Connection {
+        var target: ProbeTarget
+        // smtp://, imap://, pop3://, ftp:// and postgres:// name a STARTTLS service: the scheme
+        // picks the preamble (unless --starttls says otherwise) and the default port.
+        var text = text
+        var schemeStartTLS: StartTLSProtocol?
+        if let range = text.firstRange(of: "://"),
+            let proto = StartTLSProtocol(rawValue: text[..<range.lowerBound].lowercased())
+                ?? (text[..<range.lowerBound].lowercased() == "postgresql" ? .postgres : nil)
+        {
+            schemeStartTLS = proto
+            var rest = text[range.upperBound...]
+            if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
+            text = String(rest)
+        }
+        do {
+            target = try ProbeTarget.parse(text, defaultPort: schemeStartTLS?.defaultPort ?? 443)
+            if let c = p.value("connect-to") { target.connectTo = try Endpoint.parse(c, defaultPort: target.port) }
+        } catch {
+            throw UsageError(message: error.message)
+        }
+        if p.has("no-sni") && p.has("sni") { throw UsageError(message: "--sni and --no-sni cannot be combined") }
+        if p.has("no-sni") { target.sni = .none }
+        if let name = p.value("sni") {
+            guard !name.isEmpty, parseIPAddress(name) == nil else {
+                throw UsageError(message: "--sni needs a host name; RFC 6066 forbids IP addresses in SNI")
+            }
+            target.sni = .name(name)
+        }
+        var options = ProbeOptions()
+        if let t = p.value("timeout") {
+            guard let seconds = Double(t), seconds > 0, seconds <= 3600 else {
+                throw UsageError(message: "The value '\(t)' is invalid for '--timeout <seconds>': expected a number of seconds up to 3600")
+            }
+            options.timeout = .milliseconds(Int64(seconds * 1000))
+        }
+        if let v = p.value("tls-min") { options.minimumVersion = TLSVersion(v) ?? .tls1_2 }
+        if let v = p.value("tls-max") { options.maximumVersion = TLSVersion(v) ?? .tls1_3 }
+        if options.minimumVersion > options.maximumVersion {
+            throw UsageError(message: "--tls-min \(options.minimumVersion) is above --tls-max \(options.maximumVersion)")
+        }
+        if let cert = p.value("client-cert") {
+            if let key = p.value("client-key") {
+                options.clientIdentity = .pem(certificatePath: cert, keyPath: key, password: p.value("password"))
+            } else {
+                guard let password = p.value("password") else {
+                    throw UsageError(message: "--client-cert needs --password for a PKCS#12 file, or --client-key for PEM")
+                }
+                options.clientIdentity = .pkcs12(path: cert, password: password)
+            }
+        } else if p.has("client-key") {
+            throw UsageError(message: "--client-key needs --client-cert")
+        }
+        options.startTLS = p.value("starttls").flatMap(StartTLSProtocol.init(rawValue:)) ?? schemeStartTLS
+        if let proxy = p.value("proxy") {
+            do {
+                options.proxy = .http(try ProxyAddress.parse(proxy))
+            } catch {
+                throw UsageError(message: error.message)
+            }
+        } else {
+            options.proxy = .environment
+        }
+        return Connection(target: target, options: options, fetchAIA: !p.has("no-aia"), explicitHost: p.has("host"))
+    }
+
+    /// Connects, completes the chain through AIA where Apple's SSL policy would, and evaluates.
+    static func evaluateServer(_ r: Request, environment: Environment) -> Result<Evaluation, Trustx.Failure> {
+        guard let c = r.connection else { return evaluate(r) }
+        var anchors: [Certificate] = []
+        for path in r.anchorFiles {
+            switch Trustx.load(path, password: r.password, command: spec) {
+            case .success(let certs): anchors += certs
+            case .failure(let f): return .failure(f)
+            }
+        }
+        var settings = TrustSettings(
+            anchors: anchors, anchorsOnly: !r.withSystemAnchors, systemStore: makeSystemStore(),
+            policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
+        let handshake: Handshake
+        do {
+            handshake = try Probe.handshake(with: c.target, options: c.options)
+        } catch {
+            var report = ConnectionReport(target: ConnectionMapping.target(c.target, options: c.options))
+            report.failure = ConnectionReport.Failure(
+                kind: error.kind.rawValue, message: error.message, urlError: error.urlError)
+            if let partial = error.partial {
+                report.peerAddress = partial.peerAddress
+                report.protocolVersion = partial.version?.description
+                report.clientCertificateRequested = partial.clientCertificateRequested
+                report.clientCertificateCANames = partial.acceptableClientCANames
+            }
+            if error.kind == .invalidOption {
+                return .failure(Trustx.Failure(message: error.message, status: .usage, usageOf: spec))
+            }
+            // A server that demands a client certificate has already sent its own chain, and
+            // URLSession evaluates it before the handshake fails: report both.
+            if let partial = error.partial, !partial.presentedChain.isEmpty,
+                error.kind == .clientCertificateRequired || error.kind == .clientCertificateRejected,
+                let chain = try? partial.presentedChain.map({ try Certificate(der: $0) }),
+                var evaluation = Evaluator().evaluate(chain: chain, settings: settings)
+            {
+                evaluation.connection = report
+                evaluation.presentedSource = .presented
+                let why = evaluation.verdict.trusted ? "the chain is trusted, but " : ""
+                evaluation.verdict.trusted = false
+                evaluation.verdict.urlError = error.urlError
+                evaluation.verdict.summary = "Not trusted: \(why)\(error.message); URLSession reports \(URLErrorNames.name(error.urlError ?? -1200)) (\(error.urlError ?? -1200))."
+                return .failure(Trustx.Failure(message: error.message, status: .unavailable, evaluation: evaluation))
+            }
+            return .failure(Trustx.Failure(message: error.message, status: .unavailable, connection: report, settings: settings))
+        }
+        var chain: [Certificate] = []
+        for (i, der) in handshake.presentedChain.enumerated() {
+            do {
+                chain.append(try Certificate(der: der))
+            } catch {
+                return .failure(
+                    Trustx.Failure(
+                        message: "the server's certificate \(i) is malformed: byte \(error.offset): \(error.reason)",
+                        status: .dataError))
+            }
+        }
+        var report = ConnectionMapping.report(handshake, options: c.options)
+        // Apple's SSL policy fetches missing intermediates over the network; Basic X.509 does not.
+        if c.fetchAIA && r.policy.isSSL && !chain.isEmpty {
+            let result = AIAFetcher().completeChain(
+                presented: chain, anchors: anchors, issuers: settings.systemStore, timeout: c.options.timeout)
+            settings.fetchedIssuers = result.fetched
+            report.aiaFetches = result.attempts.map { ConnectionMapping.fetch($0) }
+        }
+        settings.connectionSCTLogIDs = handshake.scts.map(\.logID)
+        guard var evaluation = Evaluator().evaluate(chain: chain, settings: settings) else {
+            report.failure = ConnectionReport.Failure(
+                kind: "no-certificate", message: "the server sent no certificate", urlError: -1200)
+            return .failure(Trustx.Failure(message: "the server sent no certificate", status: .unavailable,
+                connection: report, settings: settings))
+        }
+        evaluation.connection = report
+        evaluation.presentedSource = .presented
+        return .success(evaluation)
     }
 
     /// Loads the files and evaluates.
@@ -177,10 +414,11 @@ enum CheckCommand {
             // The store is a source of parent certificates even when its roots are not trusted.
             systemStore: makeSystemStore(),
             policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
-        guard let evaluation = Evaluator().evaluate(chain: chain, settings: settings) else {
+        guard var evaluation = Evaluator().evaluate(chain: chain, settings: settings) else {
             // The loader rejects files without certificates, so this needs an empty --chain list.
             return .failure(Trustx.Failure(message: "no certificate in the --chain files", status: .dataError))
         }
+        evaluation.presentedSource = .file
         return .success(evaluation)
     }
 }

@@ -12,6 +12,8 @@ enum ExitStatus: Int32 {
     case dataError = 65
     /// EX_NOINPUT: an input file cannot be read.
     case noInput = 66
+    /// EX_UNAVAILABLE: the server could not be reached or the handshake failed.
+    case unavailable = 69
 }
 
 /// The top-level command: dispatches to subcommands.
@@ -24,6 +26,7 @@ enum Trustx {
         subcommands: [
             (CheckCommand.name, CheckCommand.spec.abstract),
             (PinCommand.name, PinCommand.spec.abstract),
+            (LabCommand.name, LabCommand.spec.abstract),
         ]
     )
 
@@ -34,6 +37,7 @@ enum Trustx {
         switch first {
         case CheckCommand.name: return CheckCommand.run(rest, now: now, environment: environment)
         case PinCommand.name: return PinCommand.run(rest)
+        case LabCommand.name: return LabCommand.run(rest, now: now)
         case "help": return help(for: rest)
         default: break
         }
@@ -63,6 +67,8 @@ enum Trustx {
             Output.out(CheckCommand.spec.help + "\n")
         case PinCommand.name?:
             Output.out(PinCommand.spec.help + "\n")
+        case LabCommand.name?:
+            Output.out(LabCommand.spec.help + "\n")
         case let other?:
             return usageError(UsageError(message: "Unknown subcommand '\(other)'"), spec)
         }
@@ -113,6 +119,12 @@ enum Trustx {
         var status: ExitStatus
         /// Set when the failure is the command line's fault, to print its usage.
         var usageOf: CommandSpec?
+        /// Set when a connection failed: what it showed, reported instead of a message.
+        var connection: ConnectionReport?
+        /// The settings that would have been evaluated, for the connection failure's report.
+        var settings: TrustSettings?
+        /// An evaluation made before the connection failed (a client certificate was required).
+        var evaluation: Evaluation?
 
         /// Prints the failure and returns its status.
         func report() -> ExitStatus {

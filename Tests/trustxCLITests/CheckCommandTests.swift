@@ -31,7 +31,7 @@ final class CheckCommandTests: XCTestCase {
 
     func testUsageErrorsExit64WithUsageAndHelpPointer() throws {
         let cases: [([String], String)] = [
-            (["check"], "Error: Missing expected argument '--chain <file> ...'"),
+            (["check"], "Error: Give a server to connect to, or --chain FILE..."),
             (["check", "--chain"], "Error: Missing value for '--chain <file>'"),
             (["check", "--chain", pki.path("leaf.pem"), "--policy", "ssl"], "Error: --policy ssl checks a host name"),
             (
@@ -66,7 +66,7 @@ final class CheckCommandTests: XCTestCase {
             let lines = r.err.split(separator: "\n", omittingEmptySubsequences: false)
             XCTAssertEqual(lines.count, 4, r.err)
             XCTAssertTrue(lines[0].hasPrefix(message), "\(args): \(r.err)")
-            XCTAssertTrue(lines[1].hasPrefix("Usage: trustx check --chain <file> ... [--password <password>]"), r.err)
+            XCTAssertTrue(lines[1].hasPrefix("Usage: trustx check [<target>] [--chain <file> ...] [--password <password>]"), r.err)
             XCTAssertEqual(lines[2], "  See 'trustx check --help' for more information.")
         }
     }
@@ -109,7 +109,11 @@ final class CheckCommandTests: XCTestCase {
     func testJSONHasTheDocumentedKeys() throws {
         let doc = try check(["--anchor", pki.path("ca.pem"), "--format", "json"]).json()
         XCTAssertEqual(
-            Set(doc.keys), ["schema", "presented", "path", "candidatePaths", "settings", "steps", "verdict"])
+            Set(doc.keys),
+            ["schema", "target", "connection", "presented", "path", "candidatePaths", "settings", "steps", "verdict"])
+        // A chain from files has no connection.
+        XCTAssertTrue(doc["target"] is NSNull)
+        XCTAssertTrue(doc["connection"] is NSNull)
         XCTAssertEqual(doc["schema"] as? Int, 1)
         let presented = try XCTUnwrap(doc["presented"] as? [[String: Any]])
         XCTAssertEqual(presented.count, 1)

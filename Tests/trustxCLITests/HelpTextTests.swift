@@ -19,6 +19,8 @@ final class HelpTextTests: XCTestCase {
                                   does and report every step.
           pin                     Print the SPKI SHA-256 pin of every certificate in the
                                   files.
+          lab                     Serve a lab of deliberately broken TLS servers on
+                                  loopback for training sessions.
 
           See 'trustx help <subcommand>' for detailed help.
 
@@ -28,15 +30,22 @@ final class HelpTextTests: XCTestCase {
         OVERVIEW: Evaluate a certificate chain the way Apple's SecTrust does and report
         every step.
 
-        Exit status: 0 trusted, 1 not trusted, 64 usage error, 65 malformed input, 66
-        unreadable file.
+        Give a server to connect to, or --chain files. Exit status: 0 trusted, 1 not
+        trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection
+        failed.
 
-        USAGE: trustx check --chain <file> ... [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--at <time>] [--profile <profile>] [--format <format>]
+        USAGE: trustx check [<target>] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--at <time>] [--profile <profile>] [--format <format>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia]
+
+        ARGUMENTS:
+          <target>                A server to connect to: host, host:port,
+                                  https://host:port/path or [IPv6]:port (port 443 by
+                                  default).
 
         OPTIONS:
           --chain <file>          The certificates as a server presents them, leaf
                                   first, from PEM, DER, PKCS#7 or PKCS#12 files.
-          --password <password>   The password of the PKCS#12 files given.
+          --password <password>   The password of the PKCS#12 files given (chain,
+                                  anchors or client certificate).
           --anchor <file>         Trust the certificates in this file as anchors, and no
                                   system roots, like SecTrustSetAnchorCertificates.
           --with-system-anchors   Trust the system roots as well as the --anchor
@@ -44,10 +53,11 @@ final class HelpTextTests: XCTestCase {
                                   SecTrustSetAnchorCertificatesOnly(false).
           --policy <policy>       The policy: SecPolicyCreateSSL with or without a host,
                                   or SecPolicyCreateBasicX509. (values: ssl,
-                                  ssl-no-host, basic; default: ssl with --host, else
-                                  ssl-no-host)
+                                  ssl-no-host, basic; default: ssl with --host or a
+                                  server target, else ssl-no-host)
           --host <host>           The server name or IP address the leaf must match,
-                                  which implies --policy ssl.
+                                  which implies --policy ssl. (default: the server
+                                  target's host)
           --pin <pin>             An SPKI SHA-256 pin (sha256//BASE64 or bare base64)
                                   the app checks after evaluation passes.
           --at <time>             The evaluation time in RFC 3339, e.g.
@@ -57,6 +67,27 @@ final class HelpTextTests: XCTestCase {
                                   default: apple)
           --format <format>       The report format. (values: text, json, markdown;
                                   default: text)
+          --connect-to <address>  Connect to this host[:port] instead, keeping the
+                                  target's name for SNI and the host check.
+          --sni <name>            Send this server name instead of the target's.
+                                  (default: the target's host name)
+          --no-sni                Send no server name at all.
+          --timeout <seconds>     The deadline for connecting and the handshake
+                                  together. (default: 10)
+          --tls-min <version>     The lowest TLS version offered. (values: 1.0, 1.1,
+                                  1.2, 1.3; default: 1.2, as URLSession)
+          --tls-max <version>     The highest TLS version offered. (values: 1.0, 1.1,
+                                  1.2, 1.3; default: 1.3)
+          --client-cert <file>    A client certificate: a PKCS#12 file (with
+                                  --password), or PEM with --client-key.
+          --client-key <file>     The PEM private key of a PEM --client-cert.
+          --starttls <protocol>   Speak this protocol's plaintext preamble before TLS.
+                                  (values: smtp, imap, pop3, ftp, postgres)
+          --proxy <url>           Tunnel through this HTTP CONNECT proxy
+                                  (http://host:port). (default: https_proxy or
+                                  HTTPS_PROXY, honouring no_proxy)
+          --no-aia                Do not fetch missing intermediates from AIA URLs, as
+                                  OpenSSL and curl do not.
           --version               Show the version.
           -h, --help              Show help information.
 
@@ -72,6 +103,39 @@ final class HelpTextTests: XCTestCase {
 
         OPTIONS:
           --password <password>   The password of the PKCS#12 files given.
+          --version               Show the version.
+          -h, --help              Show help information.
+
+        """
+
+    static let labHelp = """
+        OVERVIEW: Serve a lab of deliberately broken TLS servers on loopback for
+        training sessions.
+
+        Prints each scenario's URL and lesson, then serves until Ctrl-C or SIGTERM, when
+        every server stops and the lab's files are removed. Check a scenario with:
+        trustx check URL --anchor FILE.
+
+        USAGE: trustx lab [--scenario <name> ...] [--port-base <port>] [--listen <address>] [--out <directory>] [--format <format>]
+
+        OPTIONS:
+          --scenario <name>       Serve only this scenario (repeatable). (values: good,
+                                  wrong-host, tls12-only, rogue-ca, expired,
+                                  not-yet-valid, self-signed, missing-intermediate,
+                                  missing-intermediate-aia, wrong-order, untrusted-root,
+                                  cn-only, client-auth-eku, rsa-1024, sha1-signature,
+                                  long-validity, path-length, name-constraints,
+                                  rsa-2048, mtls-required, smtp-starttls, key-rotated;
+                                  default: all)
+          --port-base <port>      Serve scenario n on port base+n (the AIA server on
+                                  base+99), for handouts. (default: ports chosen by the
+                                  system)
+          --listen <address>      Listen on this address instead of 127.0.0.1; anyone on
+                                  that network can then connect. (default: 127.0.0.1)
+          --out <directory>       Write the lab's PKI into this directory and keep it
+                                  after the lab stops.
+          --format <format>       How to describe the running lab. (values: text, json;
+                                  default: text)
           --version               Show the version.
           -h, --help              Show help information.
 
@@ -94,6 +158,12 @@ final class HelpTextTests: XCTestCase {
             XCTAssertEqual(r.status, 0, "\(args)")
             XCTAssertEqual(r.out, Self.checkHelp + "\n", "\(args)")
         }
+    }
+
+    func testLabHelpListsEveryScenario() throws {
+        let r = try CLI.run(["lab", "--help"])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(r.out, Self.labHelp + "\n")
     }
 
     func testPinHelpShowsItsArgument() throws {

@@ -12,6 +12,10 @@ public struct Evaluation: Sendable {
     public var settings: TrustSettings
     /// How many candidate paths were examined.
     public var candidatePaths: Int
+    /// Where the presented certificates came from: a server (the default) or files.
+    public var presentedSource: CertificateSource = .presented
+    /// The connection the chain came from, when it came from one.
+    public var connection: ConnectionReport?
 
     /// The failed steps.
     public var failures: [Step] { steps.filter { $0.status == .failed } }

@@ -20,7 +20,12 @@ public enum JSONReport {
     public static func document(_ e: Evaluation) -> JSONValue {
         .object([
             ("schema", .int(schemaVersion)),
-            ("presented", .array(e.presented.enumerated().map { certificate($0.element, index: $0.offset) })),
+            ("target", e.connection?.targetJSON() ?? .null),
+            ("connection", e.connection?.connectionJSON() ?? .null),
+            (
+                "presented",
+                .array(e.presented.enumerated().map { certificate($0.element, index: $0.offset, source: e.presentedSource) })
+            ),
             ("path", .array(pathEntries(e))),
             ("candidatePaths", .int(e.candidatePaths)),
             ("settings", settings(e.settings)),
@@ -29,7 +34,7 @@ public enum JSONReport {
         ])
     }
 
-    static func certificate(_ c: Certificate, index: Int) -> JSONValue {
+    static func certificate(_ c: Certificate, index: Int, source: CertificateSource) -> JSONValue {
         .object([
             ("index", .int(index)),
             ("subject", .string(c.subject.description)),
@@ -49,7 +54,7 @@ public enum JSONReport {
             ("selfIssued", .bool(c.isSelfIssued)),
             ("sha256", .string(ReportFormatting.hex(c.sha256))),
             ("spkiSha256", .string(c.spkiPin)),
-            ("source", .string(CertificateSource.presented.rawValue)),
+            ("source", .string(source.rawValue)),
         ])
     }
 
@@ -64,7 +69,8 @@ public enum JSONReport {
         let last = path.certificates.count - 1
         return path.certificates.enumerated().map { i, c in
             let presentedIndex = e.presented.firstIndex { $0.sha256 == c.sha256 }
-            let source = i < path.sources.count ? path.sources[i] : .presented
+            var source = i < path.sources.count ? path.sources[i] : .presented
+            if source == .presented { source = e.presentedSource }
             let anchorClass: AnchorClass? = i == last ? path.anchorClass : nil
             return .object([
                 ("index", .int(i)),
@@ -129,5 +135,50 @@ public enum JSONReport {
             ("decisiveStep", .int(decisive)),
             ("summary", .string(v.summary)),
         ])
+    }
+}
+
+extension JSONReport {
+    /// The document for a connection that produced no chain: the target, the connection's
+    /// error, and a verdict that is not trusted with the URLError URLSession would report.
+    /// - Parameters:
+    ///   - connection: What the connection attempt showed.
+    ///   - settings: The settings that would have been evaluated.
+    /// - Returns: Pretty-printed JSON, ending in a newline.
+    public static func renderConnectionFailure(_ connection: ConnectionReport, settings: TrustSettings) -> String {
+        let urlError = connection.failure?.urlError
+        let doc: JSONValue = .object([
+            ("schema", .int(schemaVersion)),
+            ("target", connection.targetJSON()),
+            ("connection", connection.connectionJSON()),
+            ("presented", .array([])),
+            ("path", .array([])),
+            ("candidatePaths", .int(0)),
+            ("settings", JSONReport.settings(settings)),
+            ("steps", .array([])),
+            (
+                "verdict",
+                .object([
+                    ("trusted", .bool(false)),
+                    ("osstatus", .null),
+                    ("osstatusName", .null),
+                    ("resultType", .null),
+                    ("urlError", .int(urlError)),
+                    ("urlErrorName", .string(urlError.map(URLErrorNames.name))),
+                    ("decisiveStep", .null),
+                    ("summary", .string(ConnectionReport.failureSummary(connection))),
+                ])
+            ),
+        ])
+        return JSONWriter.serialize(doc)
+    }
+}
+
+extension ConnectionReport {
+    /// One line: why nothing was evaluated, and what URLSession would report.
+    public static func failureSummary(_ c: ConnectionReport) -> String {
+        guard let f = c.failure else { return "No chain was received." }
+        let code = f.urlError.map { "; URLSession reports \(URLErrorNames.name($0)) (\($0))" } ?? ""
+        return "Not trusted: \(f.message)\(code)."
     }
 }

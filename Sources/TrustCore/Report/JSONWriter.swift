@@ -8,6 +8,8 @@ public indirect enum JSONValue: Sendable {
     case bool(Bool)
     /// An integer.
     case int(Int)
+    /// A decimal with one fractional digit (timings); non-finite values become `null`.
+    case tenths(Double)
     /// A string; escaped on output.
     case string(String)
     /// An array.
@@ -56,6 +58,14 @@ public enum JSONWriter {
         case .null: out += "null".utf8
         case .bool(let b): out += (b ? "true" : "false").utf8
         case .int(let n): out += String(n).utf8
+        case .tenths(let d):
+            if d.isFinite {
+                let t = Int((d * 10).rounded())
+                let sign = t < 0 ? "-" : ""
+                out += "\(sign)\(abs(t) / 10).\(abs(t) % 10)".utf8
+            } else {
+                out += "null".utf8
+            }
         case .string(let s): appendString(s, into: &out)
         case .array(let items):
             if items.isEmpty {

@@ -2,6 +2,32 @@
 /// a steps table. Every piece of text is sanitised for terminals and escaped for Markdown, so a
 /// certificate cannot inject table cells, links, emphasis, HTML or code spans.
 public enum MarkdownReport {
+    static func connectionTable(_ c: ConnectionReport, _ line: (String) -> Void) {
+        line("## Connection")
+        line("")
+        line("| | |")
+        line("|---|---|")
+        for (k, v) in c.rows() { line(row([k, v])) }
+        line("")
+    }
+
+    /// The document for a connection that produced no chain.
+    /// - Parameter connection: What the attempt showed.
+    /// - Returns: Markdown text.
+    public static func renderConnectionFailure(_ connection: ConnectionReport) -> String {
+        var out = ""
+        func line(_ s: String) { out += s + "\n" }
+        line("# trustx: \(escape(connection.target.host))")
+        line("")
+        let code = connection.failure?.urlError.map { ": \(URLErrorNames.name($0)) (\($0))" } ?? ""
+        line("**✗ Not trusted**\(escape(code))")
+        line("")
+        line(escape(ConnectionReport.failureSummary(connection)))
+        line("")
+        connectionTable(connection, line)
+        return out
+    }
+
     /// The whole document, ending in a newline.
     /// - Parameter e: The evaluation.
     /// - Returns: Markdown text.
@@ -26,6 +52,7 @@ public enum MarkdownReport {
         line("- Profile: \(s.profile.rawValue)")
         line("- SecTrustResultType: \(v.resultType.rawValue)")
         line()
+        if let c = e.connection { connectionTable(c, line) }
         line("## Path")
         line()
         line("| # | Subject | Issuer | Source | Key | Not before | Not after |")

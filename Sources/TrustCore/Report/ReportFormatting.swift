@@ -27,7 +27,8 @@ enum ReportFormatting {
         switch source {
         case .presented:
             let n = e.presented.firstIndex { $0.sha256 == e.path.certificates[i].sha256 }
-            text = n.map { "presented #\($0)" } ?? "presented"
+            let word = e.presentedSource == .file ? "file" : (e.connection == nil ? "presented" : "server")
+            text = n.map { "\(word) #\($0)" } ?? word
         case .anchor: text = "custom anchor"
         case .systemStore: text = "system trust store"
         case .aia: text = "fetched (AIA)"

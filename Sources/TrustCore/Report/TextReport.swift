@@ -44,6 +44,7 @@ public enum TextReport {
     public static func render(_ e: Evaluation, options: Options = Options()) -> String {
         var r = Renderer(options: options)
         r.verdict(e)
+        if let c = e.connection { r.connection(c) }
         r.settings(e.settings)
         r.path(e)
         r.steps(e)
@@ -89,6 +90,12 @@ public enum TextReport {
             line("\(head)  \(ReportFormatting.codes(v, separator: dot))")
             line("  \(clean(v.summary))")
             line("  SecTrustResultType: \(v.resultType.rawValue)")
+            line()
+        }
+
+        mutating func connection(_ c: ConnectionReport) {
+            line("Connection")
+            for (k, v) in c.rows() { line("  \(k.padded(to: 11)) \(clean(v))") }
             line()
         }
 
@@ -169,5 +176,23 @@ extension String {
     fileprivate func padded(to width: Int) -> String {
         let n = count
         return n < width ? self + String(repeating: " ", count: width - n) : self
+    }
+}
+
+extension TextReport {
+    /// The report for a connection that produced no chain.
+    /// - Parameters:
+    ///   - connection: What the attempt showed.
+    ///   - options: Colour and symbol choices.
+    /// - Returns: The report text.
+    public static func renderConnectionFailure(_ connection: ConnectionReport, options: Options = Options()) -> String {
+        var r = Renderer(options: options)
+        let head = r.paint(symbol(for: .failed, unicode: options.unicode) + " Not trusted", "1;31")
+        let code = connection.failure?.urlError.map { "  \(URLErrorNames.name($0)) (\($0))" } ?? ""
+        r.line(head + code)
+        r.line("  " + r.clean(ConnectionReport.failureSummary(connection)))
+        r.line()
+        r.connection(connection)
+        return r.out
     }
 }

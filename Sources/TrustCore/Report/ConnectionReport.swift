@@ -1,0 +1,177 @@
+/// What a connection to a server showed, in plain values, for the reports. The TLS probe fills
+/// it in; TrustCore only renders it, so the engine stays free of sockets.
+public struct ConnectionReport: Sendable {
+    /// Where the connection went.
+    public struct Target: Sendable {
+        /// The name checked against the certificate.
+        public var host: String
+        /// The port.
+        public var port: Int
+        /// The server name sent (nil when none).
+        public var sni: String?
+        /// The address actually dialled, when it differs (`--connect-to`).
+        public var connectTo: String?
+        /// The STARTTLS protocol, if any.
+        public var startTLS: String?
+        /// The HTTP proxy used, if any.
+        public var proxy: String?
+
+        /// Creates a target description.
+        public init(host: String, port: Int, sni: String?, connectTo: String? = nil, startTLS: String? = nil,
+            proxy: String? = nil)
+        {
+            self.host = host
+            self.port = port
+            self.sni = sni
+            self.connectTo = connectTo
+            self.startTLS = startTLS
+            self.proxy = proxy
+        }
+    }
+
+    /// Why the connection did not produce a chain.
+    public struct Failure: Sendable {
+        /// A stable kind, e.g. `connection-refused`, `tls-alert`.
+        public var kind: String
+        /// One line for a person.
+        public var message: String
+        /// The URLError URLSession would report, if it would have started at all.
+        public var urlError: Int?
+
+        /// Creates a failure description.
+        public init(kind: String, message: String, urlError: Int?) {
+            self.kind = kind
+            self.message = message
+            self.urlError = urlError
+        }
+    }
+
+    /// One certificate fetched through AIA.
+    public struct Fetch: Sendable {
+        /// The caIssuers URL.
+        public var url: String
+        /// What happened, in a few words.
+        public var outcome: String
+
+        /// Creates a fetch record.
+        public init(url: String, outcome: String) {
+            self.url = url
+            self.outcome = outcome
+        }
+    }
+
+    /// Where the connection went.
+    public var target: Target
+    /// The address that answered.
+    public var peerAddress: String?
+    /// `TLS 1.3` etc.
+    public var protocolVersion: String?
+    /// The cipher suite's IANA name.
+    public var cipher: String?
+    /// The key-exchange group.
+    public var group: String?
+    /// The negotiated ALPN protocol.
+    public var alpn: String?
+    /// The stapled OCSP response's certificate status, or nil when none was stapled.
+    public var ocsp: String?
+    /// How many SCTs the TLS extension and the OCSP staple delivered.
+    public var scts: Int
+    /// Whether the server asked for a client certificate.
+    public var clientCertificateRequested: Bool
+    /// The CA names the server listed in its certificate request.
+    public var clientCertificateCANames: [String]
+    /// Milliseconds to connect (TCP, proxy tunnel included).
+    public var connectMs: Double?
+    /// Milliseconds of the TLS handshake.
+    public var handshakeMs: Double?
+    /// AIA fetches made while completing the chain.
+    public var aiaFetches: [Fetch]
+    /// Why there is no chain, when there is none.
+    public var failure: Failure?
+
+    /// Creates a report with only the target known.
+    public init(target: Target) {
+        self.target = target
+        self.scts = 0
+        self.clientCertificateRequested = false
+        self.clientCertificateCANames = []
+        self.aiaFetches = []
+    }
+
+    /// The `target` JSON object.
+    func targetJSON() -> JSONValue {
+        .object([
+            ("host", .string(target.host)),
+            ("port", .int(target.port)),
+            ("sni", .string(target.sni)),
+            ("connectTo", .string(target.connectTo)),
+            ("startTLS", .string(target.startTLS)),
+            ("proxy", .string(target.proxy)),
+        ])
+    }
+
+    /// The `connection` JSON object.
+    func connectionJSON() -> JSONValue {
+        .object([
+            ("peerAddress", .string(peerAddress)),
+            ("protocol", .string(protocolVersion)),
+            ("cipher", .string(cipher)),
+            ("group", .string(group)),
+            ("alpn", .string(alpn)),
+            ("ocsp", .string(ocsp)),
+            ("scts", .int(scts)),
+            ("clientCertificateRequested", .bool(clientCertificateRequested)),
+            ("clientCertificateCANames", .array(clientCertificateCANames.map { .string($0) })),
+            (
+                "timings",
+                .object([("connectMs", connectMs.map { .tenths($0) } ?? .null), ("handshakeMs", handshakeMs.map { .tenths($0) } ?? .null)])
+            ),
+            (
+                "aia",
+                .array(aiaFetches.map { .object([("url", .string($0.url)), ("outcome", .string($0.outcome))]) })
+            ),
+            (
+                "error",
+                failure.map {
+                    .object([
+                        ("kind", .string($0.kind)), ("message", .string($0.message)), ("urlError", .int($0.urlError)),
+                    ])
+                } ?? .null
+            ),
+        ])
+    }
+
+    /// Rows for the text and Markdown reports.
+    func rows() -> [(String, String)] {
+        var out: [(String, String)] = []
+        var where_ = "\(target.host) port \(target.port)"
+        if let c = target.connectTo { where_ += " via \(c)" }
+        out.append(("target", where_))
+        if let p = target.proxy { out.append(("proxy", p)) }
+        if let s = target.startTLS { out.append(("starttls", s)) }
+        out.append(("sni", target.sni ?? "none"))
+        if let peer = peerAddress { out.append(("peer", peer)) }
+        if let v = protocolVersion { out.append(("protocol", v)) }
+        if let c = cipher { out.append(("cipher", c)) }
+        if let g = group { out.append(("group", g)) }
+        if let a = alpn { out.append(("alpn", a)) }
+        if failure == nil {
+            out.append(("ocsp", ocsp ?? "not stapled"))
+            out.append(("scts", String(scts)))
+            out.append(("client cert", clientCertificateRequested ? "requested" : "not requested"))
+        }
+        if let c = connectMs, let h = handshakeMs {
+            out.append(("timings", "connect \(formatMs(c)) ms, handshake \(formatMs(h)) ms"))
+        }
+        for f in aiaFetches { out.append(("aia", "\(f.url): \(f.outcome)")) }
+        if let f = failure {
+            out.append(("error", "\(f.message) [\(f.kind)]"))
+        }
+        return out
+    }
+
+    func formatMs(_ v: Double) -> String {
+        let tenths = Int((v * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+}

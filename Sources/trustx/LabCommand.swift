@@ -1,0 +1,105 @@
+import TrustCore
+import TrustLab
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `trustx lab`: serves the built-in scenarios of broken servers until Ctrl-C or SIGTERM.
+enum LabCommand {
+    static let name = "lab"
+
+    static let spec = CommandSpec(
+        commandPath: "trustx lab",
+        abstract: "Serve a lab of deliberately broken TLS servers on loopback for training sessions.",
+        discussion:
+            "Prints each scenario's URL and lesson, then serves until Ctrl-C or SIGTERM, when every server stops and the lab's files are removed. Check a scenario with: trustx check URL --anchor FILE.",
+        options: [
+            OptionSpec(
+                name: "scenario", valueName: "name", arity: .repeated,
+                help: "Serve only this scenario (repeatable).", allowedValues: LabScenario.all.map(\.name),
+                defaultText: "all"),
+            OptionSpec(
+                name: "port-base", valueName: "port", arity: .one,
+                help: "Serve scenario n on port base+n (the AIA server on base+99), for handouts.",
+                defaultText: "ports chosen by the system"),
+            OptionSpec(
+                name: "listen", valueName: "address", arity: .one,
+                help: "Listen on this address instead of 127.0.0.1; anyone on that network can then connect.",
+                defaultText: "127.0.0.1"),
+            OptionSpec(
+                name: "out", valueName: "directory", arity: .one,
+                help: "Write the lab's PKI into this directory and keep it after the lab stops."),
+            OptionSpec(
+                name: "format", valueName: "format", arity: .one,
+                help: "How to describe the running lab.", allowedValues: ["text", "json"], defaultText: "text"),
+        ]
+    )
+
+    static func run(_ args: [String], now: Timestamp) -> ExitStatus {
+        let p: ParsedArguments
+        do {
+            switch try spec.parse(args) {
+            case .help:
+                Output.out(spec.help + "\n")
+                return .success
+            case .version:
+                Output.out(Trustx.version + "\n")
+                return .success
+            case .run(let parsed): p = parsed
+            }
+        } catch {
+            return Trustx.usageError(error, spec)
+        }
+        var options = LabOptions(scenarios: p.all("scenario"), outputDirectory: p.value("out"), now: now)
+        if let base = p.value("port-base") {
+            guard let n = Int(base), n >= 1, n + 99 <= 65535 else {
+                return Trustx.usageError(
+                    UsageError(message: "The value '\(base)' is invalid for '--port-base <port>': expected 1 to 65436"),
+                    spec)
+            }
+            options.portBase = n
+        }
+        if let listen = p.value("listen") {
+            guard parseIPAddress(listen) != nil else {
+                return Trustx.usageError(
+                    UsageError(message: "The value '\(listen)' is invalid for '--listen <address>': expected an IP address"),
+                    spec)
+            }
+            options.listenAddress = listen
+        }
+        // Block the stop signals before any server thread exists, so every thread inherits the
+        // mask and sigwait below is the only place they are delivered.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGHUP)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
+        let lab: Lab
+        do {
+            lab = try Lab.start(options)
+        } catch {
+            return Trustx.fail("the lab did not start: \(error)", .unavailable)
+        }
+        if options.listensBeyondLoopback {
+            Output.err(
+                "Warning: listening on \(TerminalSanitizer.sanitize(options.listenAddress)): anyone on that network can connect to these deliberately broken servers.\n"
+            )
+        }
+        if p.value("format") == "json" {
+            Output.out(lab.json())
+        } else {
+            Output.out(lab.table())
+            Output.out("\nServing until Ctrl-C.\n")
+        }
+        var received: Int32 = 0
+        sigwait(&stopSignals, &received)
+        lab.stop()
+        if p.value("format") != "json" { Output.err("Stopped; the lab's servers are down and its files removed.\n") }
+        return .success
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import TrustCore
+import TrustLab
+import XCTest
+
+/// Every lab scenario, checked the way a learner does it: the built `trustx check URL --anchor
+/// FILE` against the lab's real servers on loopback. Expectations come from the scenario
+/// catalogue, which cites Apple's rule for each.
+final class LabCheckTests: XCTestCase {
+    nonisolated(unsafe) static var lab: Lab?
+
+    override class func setUp() {
+        super.setUp()
+        lab = try? Lab.start(LabOptions())
+    }
+
+    override class func tearDown() {
+        lab?.stop()
+        lab = nil
+        super.tearDown()
+    }
+
+    func running() throws -> Lab { try XCTUnwrap(Self.lab, "the lab did not start") }
+
+    /// The verdict of a JSON report: trusted, OSStatus (nil when nothing was evaluated), URLError.
+    func verdict(_ result: RunResult, _ label: String) throws -> (Bool, Int32?, Int?) {
+        let json = try result.json()
+        let v = try XCTUnwrap(json["verdict"] as? [String: Any], "\(label): no verdict in \(result.out)")
+        let trusted = try XCTUnwrap(v["trusted"] as? Bool, label)
+        let osstatus = (v["osstatus"] as? Int).map(Int32.init)
+        let urlError = v["urlError"] as? Int
+        return (trusted, osstatus, urlError)
+    }
+
+    func assertMatches(
+        _ result: RunResult, _ expected: LabExpectation, _ label: String, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws {
+        let (trusted, osstatus, urlError) = try verdict(result, label)
+        XCTAssertEqual(trusted, expected.trusted, "\(label): trusted", file: file, line: line)
+        XCTAssertEqual(osstatus, expected.osstatus, "\(label): OSStatus", file: file, line: line)
+        XCTAssertEqual(urlError, expected.urlError, "\(label): URLError", file: file, line: line)
+        // Exit status: 0 trusted; 69 when the connection itself failed; 1 otherwise.
+        let connectionFailed = expected.osstatus == nil || expected.urlError == -1206 || expected.urlError == -1200
+        let status: Int32 = expected.trusted ? 0 : (connectionFailed ? 69 : 1)
+        XCTAssertEqual(result.status, status, "\(label): exit status; stderr: \(result.err)", file: file, line: line)
+    }
+
+    func testEveryScenarioGivesItsListedExpectationThroughCheck() throws {
+        let lab = try running()
+        XCTAssertEqual(lab.scenarios.count, LabScenario.all.count)
+        for s in lab.scenarios {
+            let result = try CLI.run(["check", s.url, "--anchor", s.anchorPath, "--format", "json", "--timeout", "5"])
+            try assertMatches(result, s.expectation, s.name)
+        }
+    }
+
+    func testEveryVariationGivesItsListedExpectationThroughCheck() throws {
+        let lab = try running()
+        var count = 0
+        for s in lab.scenarios {
+            for variation in s.scenario.variations {
+                let args = ["check"] + lab.arguments(for: variation, of: s) + ["--format", "json", "--timeout", "5"]
+                let result = try CLI.run(args)
+                try assertMatches(result, variation.expectation, "\(s.name) \(args.dropFirst(2).joined(separator: " "))")
+                count += 1
+            }
+        }
+        XCTAssertGreaterThan(count, 10)
+    }
+
+    func testMissingIntermediateIsFetchedThroughAIAAndMarkedSo() throws {
+        let lab = try running()
+        let s = try XCTUnwrap(lab.scenario("missing-intermediate-aia"))
+        let json = try CLI.run(["check", s.url, "--anchor", s.anchorPath, "--format", "json"]).json()
+        let path = try XCTUnwrap(json["path"] as? [[String: Any]])
+        XCTAssertEqual(path.map { $0["source"] as? String }, ["server", "aia", "anchor"])
+        let connection = try XCTUnwrap(json["connection"] as? [String: Any])
+        XCTAssertEqual((connection["aia"] as? [Any])?.count, 1)
+    }
+
+    func testAServerThatNeedsAClientCertificateIsEvaluatedThenRefused() throws {
+        let lab = try running()
+        let s = try XCTUnwrap(lab.scenario("mtls-required"))
+        let without = try CLI.run(["check", s.url, "--anchor", s.anchorPath])
+        XCTAssertEqual(without.status, 69)
+        XCTAssertTrue(without.out.contains("-1206"), without.out)
+        let with = try CLI.run([
+            "check", s.url, "--anchor", s.anchorPath, "--client-cert", lab.clientIdentity.pkcs12Path, "--password",
+            lab.clientIdentity.password,
+        ])
+        XCTAssertEqual(with.status, 0, with.out + with.err)
+    }
+}

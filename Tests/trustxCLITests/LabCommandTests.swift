@@ -1,0 +1,81 @@
+import Foundation
+import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `trustx lab` as a process: it serves, and Ctrl-C (SIGINT) or SIGTERM leaves no process,
+/// listening port or file behind.
+final class LabCommandTests: XCTestCase {
+    /// Starts `trustx lab --format json`, waits for the JSON description, and returns the process
+    /// with the parsed description.
+    func startLab(_ extra: [String] = []) throws -> (Process, [String: Any], URL) {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-labcmd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let outURL = scratch.appendingPathComponent("stdout")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["lab", "--format", "json"] + extra
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The description is printed once every server is up.
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if let data = try? Data(contentsOf: outURL), !data.isEmpty,
+                let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            {
+                return (process, json, scratch)
+            }
+            usleep(50_000)
+        }
+        process.terminate()
+        struct NoDescription: Error {}
+        XCTFail("trustx lab printed no description within 20 s")
+        throw NoDescription()
+    }
+
+    func connects(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    func assertStopsCleanly(with signal: Int32) throws {
+        let (process, json, scratch) = try startLab(["--scenario", "good", "--scenario", "expired"])
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let scenarios = try XCTUnwrap(json["scenarios"] as? [[String: Any]])
+        let ports = scenarios.compactMap { $0["port"] as? Int }
+        XCTAssertEqual(ports.count, 2)
+        let anchors = try XCTUnwrap(json["anchors"] as? [String: String])
+        let directory = try XCTUnwrap(anchors["library-test-ca"]).split(separator: "/").dropLast().joined(separator: "/")
+        for port in ports { XCTAssertTrue(connects(port), "port \(port) should be served") }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: "/" + directory))
+
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 0)
+        for port in ports { XCTAssertFalse(connects(port), "port \(port) still accepts connections") }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/" + directory), "the lab's files were left behind")
+    }
+
+    func testCtrlCLeavesNoProcessPortOrFileBehind() throws {
+        try assertStopsCleanly(with: SIGINT)
+    }
+
+    func testSIGTERMLeavesNoProcessPortOrFileBehind() throws {
+        try assertStopsCleanly(with: SIGTERM)
+    }
+}
