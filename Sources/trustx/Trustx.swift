@@ -76,12 +76,12 @@ enum Trustx {
     }
 
     /// What `trustx` with no arguments does. The interactive explorer is not built yet, so for
-    /// now it says so and runs the built-in demonstration (or, should building its PKI fail,
-    /// shows the top-level help); this is the one place to change when the explorer arrives.
+    /// now it says so and tours the built-in lab over real loopback TLS (or, should the lab not
+    /// start, shows the top-level help); this is the one place to change when the explorer arrives.
     static func runDefault(now: Timestamp, environment: Environment) -> ExitStatus {
         Output.out("trustx \(version): the interactive trust explorer comes in a later version.\n\n")
-        if let demo = Demo.render(now: now, options: environment.textOptions) {
-            Output.out(demo)
+        if let tour = LabTour.render(now: now, environment: environment) {
+            Output.out(tour)
         } else {
             Output.out(spec.help + "\n")
         }

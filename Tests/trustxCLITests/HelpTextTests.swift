@@ -1,3 +1,4 @@
+import TrustLab
 import XCTest
 
 /// The full help of every command, compared whole (swift-argument-parser's habit): any change to
@@ -182,32 +183,30 @@ final class HelpTextTests: XCTestCase {
         }
     }
 
-    func testNoArgumentsSaysTheExplorerComesLaterAndRunsTheDemonstration() throws {
+    func testNoArgumentsSaysTheExplorerComesLaterAndToursTheLab() throws {
         let r = try CLI.run([])
         XCTAssertEqual(r.status, 0)
         XCTAssertEqual(r.err, "")
         let lines = r.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         XCTAssertEqual(lines.first, "trustx 0.1.0: the interactive trust explorer comes in a later version.")
-        XCTAssertTrue(lines.contains("✓ Trusted  errSecSuccess (0)"), r.out)
-        let variations = lines.drop { $0 != "What changes the verdict (same chain):" }.dropFirst()
-        func row(_ prefix: String) -> String { variations.first { $0.hasPrefix("  " + prefix + " ") } ?? "" }
-        XCTAssertTrue(
-            row("--host example.test").hasSuffix("✗ errSecHostNameMismatch (-67602), NSURLErrorCancelled (-999)"))
-        XCTAssertTrue(
-            row("no --anchor").hasSuffix(
-                "✗ errSecCreateChainFailed (-25318), NSURLErrorServerCertificateUntrusted (-1202)"))
-        XCTAssertTrue(row("--at").hasSuffix("✗ errSecCertificateExpired (-67818), NSURLErrorCancelled (-999)"))
-        XCTAssertTrue(row("--anchor leaf.pem").hasSuffix("✓ trusted"))
-        XCTAssertTrue(row("--policy basic").hasSuffix("✓ trusted"))
+        for scenario in LabScenario.all {
+            XCTAssertTrue(lines.contains { $0.hasPrefix("  \(scenario.name) ") }, "no row for \(scenario.name)")
+        }
+        // Every scenario gave the verdict its catalogue entry expects.
+        XCTAssertFalse(r.out.contains("the lab expects"), r.out)
+        // apple-trust.md section 4 and 6: the host-name pitfall under a custom anchor.
+        let wrongHost = try XCTUnwrap(lines.first { $0.hasPrefix("  wrong-host ") })
+        XCTAssertTrue(wrongHost.hasSuffix("✗ errSecHostNameMismatch (-67602), URLError -999"), wrongHost)
+        XCTAssertTrue(lines.contains("✗ Not trusted  errSecHostNameMismatch (-67602) · URLSession: NSURLErrorCancelled (-999)"), r.out)
         XCTAssertEqual(
-            lines.last(where: { !$0.isEmpty }), "Run 'trustx check --help' to evaluate your own certificates.")
+            lines.last(where: { !$0.isEmpty }), "run 'trustx check --help' to evaluate your own servers and certificates.")
     }
 
-    func testTheDemonstrationIsASCIIOutsideUTF8Locales() throws {
+    func testTheTourIsASCIIOutsideUTF8Locales() throws {
         let r = try CLI.run([], environment: ["LANG": "C"])
         XCTAssertEqual(r.status, 0)
         XCTAssertTrue(r.stdout.allSatisfy { $0 < 0x80 }, r.out)
-        XCTAssertTrue(r.out.contains("\n+ Trusted  errSecSuccess (0)\n"), r.out)
+        XCTAssertTrue(r.out.contains("  good                      + trusted\n"), r.out)
     }
 
     func testEveryHelpStringIsOneSentenceEndingWithAPeriod() {
