@@ -19,7 +19,8 @@ import TrustCore
         if let text = String(validating: bytes, as: UTF8.self) {
             _ = parseIPAddress(text)
             _ = Timestamp(rfc3339: text)
-            _ = HostnameMatcher.match(host: text, dnsNames: [text, "*.example.com"], ipAddresses: [],
+            _ = HostnameMatcher.match(
+                host: text, dnsNames: [text, "*.example.com"], ipAddresses: [],
                 commonNames: [], rules: .apple, publicSuffixes: nil)
         }
         return 0

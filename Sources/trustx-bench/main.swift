@@ -197,7 +197,8 @@ let parseAndEvaluate = median(n) {
     sink &+= Evaluator().evaluate(chain: c, settings: s)!.steps.count
 }
 
-let ossl = OpenSSLVerifier(chainPEM: chainPEM, anchorPEM: anchorPEM, host: options.host,
+let ossl = OpenSSLVerifier(
+    chainPEM: chainPEM, anchorPEM: anchorPEM, host: options.host,
     time: Int(time.secondsSinceEpoch))
 let osslChain = OpenSSLVerifier.readPEM(chainPEM)
 let osslAnchors = OpenSSLVerifier.readPEM(anchorPEM)

@@ -82,6 +82,7 @@ struct Tally {
 
     var summary: String {
         let percent = asExpectedPercent
-        return "run \(run), as expected \(asExpected) (\(String(format: "%.2f", percent))%), wrongly accepted \(wronglyAccepted), wrongly rejected \(wronglyRejected), skipped \(skipped) (\(String(format: "%.2f", skippedPercent))%)"
+        return
+            "run \(run), as expected \(asExpected) (\(String(format: "%.2f", percent))%), wrongly accepted \(wronglyAccepted), wrongly rejected \(wronglyRejected), skipped \(skipped) (\(String(format: "%.2f", skippedPercent))%)"
     }
 }

@@ -21,7 +21,9 @@ struct LimboRunner {
     func certificate(_ pem: String) -> Result<Certificate, LimboDecodeError> {
         do {
             let certs = try CertificateLoader.decode(Array(pem.utf8), name: "pem")
-            guard certs.count == 1 else { return .failure(LimboDecodeError(reason: "expected one certificate, found \(certs.count)")) }
+            guard certs.count == 1 else {
+                return .failure(LimboDecodeError(reason: "expected one certificate, found \(certs.count)"))
+            }
             return .success(certs[0])
         } catch {
             return .failure(LimboDecodeError(reason: "\(error)"))
@@ -86,7 +88,8 @@ struct LimboRunner {
             var text = "\(evaluation.candidatePaths) candidate path(s); reported path:\n"
             for (i, cert) in evaluation.path.certificates.enumerated() { text += "  [\(i)] \(cert.subject)\n" }
             for step in evaluation.steps {
-                text += "  \(step.id.rawValue) [\(step.certificate.map(String.init) ?? "-")] \(step.status.identifier): \(step.title) — \(step.detail)\n"
+                text +=
+                    "  \(step.id.rawValue) [\(step.certificate.map(String.init) ?? "-")] \(step.status.identifier): \(step.title) — \(step.detail)\n"
             }
             FileHandle.standardError.write(Data(text.utf8))
         }

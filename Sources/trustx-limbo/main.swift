@@ -21,7 +21,10 @@ if let i = arguments.firstIndex(of: "--failures") {
 var profile = RuleProfile.webpki
 if let i = arguments.firstIndex(of: "--profile"), i + 1 < arguments.count {
     guard let p = RuleProfile(rawValue: arguments[i + 1]) else {
-        FileHandle.standardError.write(Data("Error: unknown profile \(arguments[i + 1]) (apple or webpki).\n\(usage)\nSee 'trustx-limbo --help' for more information.\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                "Error: unknown profile \(arguments[i + 1]) (apple or webpki).\n\(usage)\nSee 'trustx-limbo --help' for more information.\n"
+                    .utf8))
         exit(64)
     }
     profile = p
@@ -38,11 +41,14 @@ if let i = arguments.firstIndex(of: "--id"), i + 1 < arguments.count {
     arguments.removeSubrange(i...(i + 1))
 }
 if arguments.contains("--help") || arguments.contains("-h") {
-    print("OVERVIEW: Runs an x509-limbo testcase file with the webpki profile.\n\n\(usage)\n\nARGUMENTS:\n  <file>      The limbo JSON file.\n\nOPTIONS:\n  --failures  Print each mismatching testcase to standard error.\n  --check     Exit 1 below 99.5% as expected, above 1% skipped, or on any wrongly accepted case\n              outside the documented suite conflicts.\n  --id <id>   Run only this testcase and print every step to standard error.\n  --profile <profile>\n              The rule profile: apple or webpki. (default: webpki)\n  -h, --help  Show help information.")
+    print(
+        "OVERVIEW: Runs an x509-limbo testcase file with the webpki profile.\n\n\(usage)\n\nARGUMENTS:\n  <file>      The limbo JSON file.\n\nOPTIONS:\n  --failures  Print each mismatching testcase to standard error.\n  --check     Exit 1 below 99.5% as expected, above 1% skipped, or on any wrongly accepted case\n              outside the documented suite conflicts.\n  --id <id>   Run only this testcase and print every step to standard error.\n  --profile <profile>\n              The rule profile: apple or webpki. (default: webpki)\n  -h, --help  Show help information."
+    )
     exit(0)
 }
 guard arguments.count == 1 else {
-    FileHandle.standardError.write(Data("Error: expected one limbo file.\n\(usage)\nSee 'trustx-limbo --help' for more information.\n".utf8))
+    FileHandle.standardError.write(
+        Data("Error: expected one limbo file.\n\(usage)\nSee 'trustx-limbo --help' for more information.\n".utf8))
     exit(64)
 }
 
@@ -96,11 +102,16 @@ FileHandle.standardError.write(Data((tally.summary + String(format: " (%.2f s)",
 
 if check {
     var problems: [String] = []
-    if tally.asExpectedPercent < 99.5 { problems.append(String(format: "%.2f%% as expected is below 99.5%%", tally.asExpectedPercent)) }
+    if tally.asExpectedPercent < 99.5 {
+        problems.append(String(format: "%.2f%% as expected is below 99.5%%", tally.asExpectedPercent))
+    }
     if tally.skippedPercent > 1 { problems.append(String(format: "%.2f%% skipped is above 1%%", tally.skippedPercent)) }
-    if !unexplainedAccepted.isEmpty { problems.append("wrongly accepted: " + unexplainedAccepted.joined(separator: ", ")) }
+    if !unexplainedAccepted.isEmpty {
+        problems.append("wrongly accepted: " + unexplainedAccepted.joined(separator: ", "))
+    }
     if !problems.isEmpty {
-        FileHandle.standardError.write(Data(("trustx-limbo --check failed: " + problems.joined(separator: "; ") + "\n").utf8))
+        FileHandle.standardError.write(
+            Data(("trustx-limbo --check failed: " + problems.joined(separator: "; ") + "\n").utf8))
         exit(1)
     }
 }

@@ -16,7 +16,8 @@ enum CheckCommand {
         arguments: [
             ArgumentSpec(
                 valueName: "target",
-                help: "A server to connect to: host, host:port, https://host:port/path or [IPv6]:port (port 443 by default).",
+                help:
+                    "A server to connect to: host, host:port, https://host:port/path or [IPv6]:port (port 443 by default).",
                 isRequired: false)
         ],
         options: [
@@ -280,21 +281,26 @@ enum CheckCommand {
         var options = ProbeOptions()
         if let t = p.value("timeout") {
             guard let seconds = Double(t), seconds > 0, seconds <= 3600 else {
-                throw UsageError(message: "The value '\(t)' is invalid for '--timeout <seconds>': expected a number of seconds up to 3600")
+                throw UsageError(
+                    message:
+                        "The value '\(t)' is invalid for '--timeout <seconds>': expected a number of seconds up to 3600"
+                )
             }
             options.timeout = .milliseconds(Int64(seconds * 1000))
         }
         if let v = p.value("tls-min") { options.minimumVersion = TLSVersion(v) ?? .tls1_2 }
         if let v = p.value("tls-max") { options.maximumVersion = TLSVersion(v) ?? .tls1_3 }
         if options.minimumVersion > options.maximumVersion {
-            throw UsageError(message: "--tls-min \(options.minimumVersion) is above --tls-max \(options.maximumVersion)")
+            throw UsageError(
+                message: "--tls-min \(options.minimumVersion) is above --tls-max \(options.maximumVersion)")
         }
         if let cert = p.value("client-cert") {
             if let key = p.value("client-key") {
                 options.clientIdentity = .pem(certificatePath: cert, keyPath: key, password: p.value("password"))
             } else {
                 guard let password = p.value("password") else {
-                    throw UsageError(message: "--client-cert needs --password for a PKCS#12 file, or --client-key for PEM")
+                    throw UsageError(
+                        message: "--client-cert needs --password for a PKCS#12 file, or --client-key for PEM")
                 }
                 options.clientIdentity = .pkcs12(path: cert, password: password)
             }
@@ -355,10 +361,12 @@ enum CheckCommand {
                 let why = evaluation.verdict.trusted ? "the chain is trusted, but " : ""
                 evaluation.verdict.trusted = false
                 evaluation.verdict.urlError = error.urlError
-                evaluation.verdict.summary = "Not trusted: \(why)\(error.message); URLSession reports \(URLErrorNames.name(error.urlError ?? -1200)) (\(error.urlError ?? -1200))."
+                evaluation.verdict.summary =
+                    "Not trusted: \(why)\(error.message); URLSession reports \(URLErrorNames.name(error.urlError ?? -1200)) (\(error.urlError ?? -1200))."
                 return .failure(Trustx.Failure(message: error.message, status: .unavailable, evaluation: evaluation))
             }
-            return .failure(Trustx.Failure(message: error.message, status: .unavailable, connection: report, settings: settings))
+            return .failure(
+                Trustx.Failure(message: error.message, status: .unavailable, connection: report, settings: settings))
         }
         var chain: [Certificate] = []
         for (i, der) in handshake.presentedChain.enumerated() {
@@ -383,8 +391,10 @@ enum CheckCommand {
         guard var evaluation = Evaluator().evaluate(chain: chain, settings: settings) else {
             report.failure = ConnectionReport.Failure(
                 kind: "no-certificate", message: "the server sent no certificate", urlError: -1200)
-            return .failure(Trustx.Failure(message: "the server sent no certificate", status: .unavailable,
-                connection: report, settings: settings))
+            return .failure(
+                Trustx.Failure(
+                    message: "the server sent no certificate", status: .unavailable,
+                    connection: report, settings: settings))
         }
         evaluation.connection = report
         evaluation.presentedSource = .presented

@@ -65,7 +65,8 @@ enum LabCommand {
         if let listen = p.value("listen") {
             guard parseIPAddress(listen) != nil else {
                 return Trustx.usageError(
-                    UsageError(message: "The value '\(listen)' is invalid for '--listen <address>': expected an IP address"),
+                    UsageError(
+                        message: "The value '\(listen)' is invalid for '--listen <address>': expected an IP address"),
                     spec)
             }
             options.listenAddress = listen

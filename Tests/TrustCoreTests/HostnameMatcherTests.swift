@@ -21,14 +21,16 @@ final class HostnameMatcherTests: XCTestCase {
     }
 
     private func assertMatches(
-        _ host: String, _ dns: [String], rules: HostnameRules = .apple, file: StaticString = #filePath, line: UInt = #line
+        _ host: String, _ dns: [String], rules: HostnameRules = .apple, file: StaticString = #filePath,
+        line: UInt = #line
     ) {
         let result = match(host, dns: dns, rules: rules)
         XCTAssertTrue(result.matched, "\(host) vs \(dns): \(result.explanation)", file: file, line: line)
     }
 
     private func assertNoMatch(
-        _ host: String, _ dns: [String], rules: HostnameRules = .apple, file: StaticString = #filePath, line: UInt = #line
+        _ host: String, _ dns: [String], rules: HostnameRules = .apple, file: StaticString = #filePath,
+        line: UInt = #line
     ) {
         let result = match(host, dns: dns, rules: rules)
         XCTAssertFalse(result.matched, "\(host) vs \(dns): \(result.explanation)", file: file, line: line)
@@ -82,7 +84,8 @@ final class HostnameMatcherTests: XCTestCase {
         XCTAssertFalse(result.matched)
         XCTAssertEqual(
             result.explanation,
-            "the certificate has no SAN dNSName entries; the Common Name “localhost” would match but is never used (Apple HT210176)")
+            "the certificate has no SAN dNSName entries; the Common Name “localhost” would match but is never used (Apple HT210176)"
+        )
     }
 
     func testCommonNameIsIgnoredWhenTheSANListsOtherNames() {
@@ -97,7 +100,8 @@ final class HostnameMatcherTests: XCTestCase {
     func testMissingSANExplanationSaysTheCommonNameIsNeverUsed() {
         let result = match("example.com", cn: ["something-else"])
         XCTAssertEqual(
-            result.explanation, "the certificate has no SAN dNSName entries, and the Common Name is never used (Apple HT210176)")
+            result.explanation,
+            "the certificate has no SAN dNSName entries, and the Common Name is never used (Apple HT210176)")
         XCTAssertTrue(match("example.com", cn: ["x"], rules: .webpki).explanation.hasSuffix("(RFC 9525)"))
     }
 
@@ -107,20 +111,24 @@ final class HostnameMatcherTests: XCTestCase {
         let result = match("good.test.apple.com", dns: ["*.test.apple.com"])
         XCTAssertTrue(result.matched)
         XCTAssertEqual(result.matchedName, "*.test.apple.com")
-        XCTAssertEqual(result.explanation, "“*.test.apple.com” covers exactly one label, so it matches “good.test.apple.com”")
+        XCTAssertEqual(
+            result.explanation, "“*.test.apple.com” covers exactly one label, so it matches “good.test.apple.com”")
     }
 
     func testWildcardDoesNotMatchApex() {
         let result = match("test.apple.com", dns: ["*.test.apple.com"])
         XCTAssertFalse(result.matched)
         XCTAssertEqual(
-            result.explanation, "“*.test.apple.com” covers exactly one label and never the bare domain “test.apple.com”")
+            result.explanation, "“*.test.apple.com” covers exactly one label and never the bare domain “test.apple.com”"
+        )
     }
 
     func testWildcardDoesNotSpanTwoLabels() {
         let result = match("one.bad.test.apple.com", dns: ["*.test.apple.com"])
         XCTAssertFalse(result.matched)
-        XCTAssertEqual(result.explanation, "“*.test.apple.com” covers exactly one label, so it does not match “one.bad.test.apple.com”")
+        XCTAssertEqual(
+            result.explanation,
+            "“*.test.apple.com” covers exactly one label, so it does not match “one.bad.test.apple.com”")
     }
 
     func testWildcardNeverMatchesAnEmptyLabel() {
@@ -132,7 +140,8 @@ final class HostnameMatcherTests: XCTestCase {
         XCTAssertFalse(match("apple.com", dns: ["*.com"], useList: false).matched)
         XCTAssertFalse(match("host.local", dns: ["*.local"], useList: false).matched)
         XCTAssertEqual(
-            match("apple.com", dns: ["*.com"]).explanation, "“*.com” puts a wildcard directly on a single label, which never matches")
+            match("apple.com", dns: ["*.com"]).explanation,
+            "“*.com” puts a wildcard directly on a single label, which never matches")
     }
 
     func testBareWildcardNeverMatches() {
@@ -142,7 +151,8 @@ final class HostnameMatcherTests: XCTestCase {
     func testWildcardBeforeMultiLabelPublicSuffixIsRefused() {
         let result = match("apple.co.uk", dns: ["*.co.uk"])
         XCTAssertFalse(result.matched)
-        XCTAssertEqual(result.explanation, "“*.co.uk” puts a wildcard directly on the public suffix “co.uk”, which never matches")
+        XCTAssertEqual(
+            result.explanation, "“*.co.uk” puts a wildcard directly on the public suffix “co.uk”, which never matches")
         assertNoMatch("apple.CO.UK", ["*.Co.Uk"])
         // "*.bd" in the list makes com.bd a public suffix.
         assertNoMatch("shop.com.bd", ["*.com.bd"])
@@ -215,7 +225,8 @@ final class HostnameMatcherTests: XCTestCase {
     func testIPAddressInCommonNameDoesNotMatch() {
         let result = match("10.0.0.1", cn: ["10.0.0.1"])
         XCTAssertFalse(result.matched)
-        XCTAssertTrue(result.explanation.contains("Common Name “10.0.0.1” holds it but is never used"), result.explanation)
+        XCTAssertTrue(
+            result.explanation.contains("Common Name “10.0.0.1” holds it but is never used"), result.explanation)
     }
 
     func testIPv6HostMatchesWithOrWithoutBrackets() {
@@ -263,13 +274,15 @@ final class HostnameMatcherTests: XCTestCase {
         }
         XCTAssertEqual(
             match("test.apple.com", dns: ["test.apple.com."]).explanation,
-            "SAN dNSName “test.apple.com.” is not a valid DNS name, so it was skipped, and no other SAN dNSName matches “test.apple.com”")
+            "SAN dNSName “test.apple.com.” is not a valid DNS name, so it was skipped, and no other SAN dNSName matches “test.apple.com”"
+        )
     }
 
     func testLongestValidLabelAndNameAreAccepted() {
         let label63 = String(repeating: "a", count: 63)
         assertMatches("\(label63).apple.com", ["\(label63).apple.com"])
-        let name255 = Array(repeating: label63, count: 3).joined(separator: ".") + "." + String(repeating: "b", count: 63)
+        let name255 =
+            Array(repeating: label63, count: 3).joined(separator: ".") + "." + String(repeating: "b", count: 63)
         XCTAssertEqual(name255.utf8.count, 255)
         assertMatches(name255, [name255])
         assertNoMatch(name255 + "c", [name255 + "c"])
@@ -296,7 +309,9 @@ final class HostnameMatcherTests: XCTestCase {
         XCTAssertTrue(match("a b.example.com", dns: ["*.example.com"], rules: .apple).matched)
         let strict = match("a b.example.com", dns: ["*.example.com"], rules: .webpki)
         XCTAssertFalse(strict.matched)
-        XCTAssertEqual(strict.explanation, "“a b.example.com” is not a valid DNS name or IP address, so no certificate name can match it")
+        XCTAssertEqual(
+            strict.explanation,
+            "“a b.example.com” is not a valid DNS name or IP address, so no certificate name can match it")
     }
 
     func testWebPKIFollowsX509LimboExpectations() {
@@ -353,7 +368,8 @@ final class HostnameMatcherTests: XCTestCase {
         let result = match("x.example.com", dns: ["a.example.org", "b.example.org", "c.example.org", "d.example.org"])
         XCTAssertEqual(
             result.explanation,
-            "no SAN dNSName matches “x.example.com” (the certificate names “a.example.org”, “b.example.org”, “c.example.org” and 1 more)")
+            "no SAN dNSName matches “x.example.com” (the certificate names “a.example.org”, “b.example.org”, “c.example.org” and 1 more)"
+        )
     }
 
     // MARK: Public Suffix List

@@ -70,9 +70,11 @@ final class SystemTrustStoreTests: XCTestCase {
 
     /// A Name from RDNs of (OID content octets, value tag, value content).
     static func name(_ rdns: [[(oid: [UInt8], tag: UInt8, value: [UInt8])]]) throws -> DistinguishedName {
-        let der = tlv(0x30, rdns.flatMap { rdn in
-            tlv(0x31, rdn.flatMap { tlv(0x30, tlv(0x06, $0.oid) + tlv($0.tag, $0.value)) })
-        })
+        let der = tlv(
+            0x30,
+            rdns.flatMap { rdn in
+                tlv(0x31, rdn.flatMap { tlv(0x30, tlv(0x06, $0.oid) + tlv($0.tag, $0.value)) })
+            })
         var reader = DERReader(der)
         let node = try reader.readNode()
         return try DistinguishedName.decode(reader, node: node)
@@ -99,7 +101,8 @@ final class SystemTrustStoreTests: XCTestCase {
 
     func testSubjectHashMatchesOpenSSLCLIForEveryRoot() throws {
         let roots = try systemRoots()
-        let script = "for f in \"$@\"; do printf '%s %s\\n' \"$f\" \"$(openssl x509 -subject_hash -noout -in \"$f\")\"; done"
+        let script =
+            "for f in \"$@\"; do printf '%s %s\\n' \"$f\" \"$(openssl x509 -subject_hash -noout -in \"$f\")\"; done"
         let output = try run(["sh", "-c", script, "sh"] + roots.map(\.path))
         var expected: [String: String] = [:]
         for line in output.split(separator: "\n") {
@@ -146,7 +149,10 @@ final class SystemTrustStoreTests: XCTestCase {
             [[(Self.cn, 0x0C, Array("ÄÖÜ Grüße".utf8))]],  // non-ASCII kept, not lowered
             [[(Self.cn, 0x0C, Array("   ".utf8))]],  // all whitespace
             // Multi-valued RDN, deliberately encoded out of DER order.
-            [[(Self.o, 0x0C, Array("Zeta".utf8)), (Self.cn, 0x13, Array("alpha".utf8))], [(Self.c, 0x13, Array("US".utf8))]],
+            [
+                [(Self.o, 0x0C, Array("Zeta".utf8)), (Self.cn, 0x13, Array("alpha".utf8))],
+                [(Self.c, 0x13, Array("US".utf8))],
+            ],
             [[(Self.cn, 0x0C, Array("b".utf8)), (Self.cn, 0x0C, Array("AA".utf8))]],
             [[(Self.cn, 0x0C, Array(repeating: UInt8(ascii: "X"), count: 300))]],  // long-form lengths
         ]
@@ -192,7 +198,9 @@ final class SystemTrustStoreTests: XCTestCase {
         let root = try XCTUnwrap(try uniqueSubjectRoots().first)
         let dir = try temporaryDirectory()
         // Re-sign the root with a fresh key: same subject DER, different key and signature.
-        try run(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", dir + "/key.pem"])
+        try run([
+            "openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", dir + "/key.pem",
+        ])
         try run(["openssl", "x509", "-in", root.path, "-signkey", dir + "/key.pem", "-out", dir + "/fake.pem"])
         let fake = try XCTUnwrap(try CertificateLoader.load(path: dir + "/fake.pem").first)
         XCTAssertEqual(fake.subject.der, root.cert.subject.der)
@@ -221,7 +229,8 @@ final class SystemTrustStoreTests: XCTestCase {
         let dir = try temporaryDirectory()
         let bundle = dir + "/bundle.pem"
         // Junk around and between the blocks, plus a block that does not decode, are skipped.
-        let text = "# roots\n" + PEM.encode(a.der) + "junk\n" + PEM.encode([0x30, 0x03, 0x02, 0x01, 0x00])
+        let text =
+            "# roots\n" + PEM.encode(a.der) + "junk\n" + PEM.encode([0x30, 0x03, 0x02, 0x01, 0x00])
             + PEM.encode(b.der, label: "TRUSTED CERTIFICATE")
         try text.write(toFile: bundle, atomically: true, encoding: .utf8)
 
@@ -361,7 +370,8 @@ final class SystemTrustStoreTests: XCTestCase {
             XCTAssertEqual(SystemTrustStore.base64Decode(body), Base64.decode(body))
         }
         for sample in ["", "QQ==", "QUI=", "QUJD", "QU JD\n", "QUJDRA"] {
-            XCTAssertEqual(SystemTrustStore.base64Decode(Array(sample.utf8)[...]), Base64.decode(Array(sample.utf8)), sample)
+            XCTAssertEqual(
+                SystemTrustStore.base64Decode(Array(sample.utf8)[...]), Base64.decode(Array(sample.utf8)), sample)
         }
         XCTAssertNil(SystemTrustStore.base64Decode(Array("QU*D".utf8)[...]))
         XCTAssertNil(SystemTrustStore.base64Decode(Array("QUJDR".utf8)[...]))
@@ -377,11 +387,18 @@ final class SystemTrustStoreTests: XCTestCase {
         var openssl: [Double] = []
         var canonical: [Double] = []
         for _ in 0..<21 {
-            swift.append(Self.microseconds { for name in names { _ = SystemTrustStore.subjectHash(name) } } / Double(names.count))
-            openssl.append(Self.microseconds { for name in names { _ = SystemTrustStore.subjectHashViaOpenSSL(name) } } / Double(names.count))
-            canonical.append(Self.microseconds {
-                for name in names { _ = name.der.withUnsafeBufferPointer { SystemTrustStore.canonicalEncoding($0) } }
-            } / Double(names.count))
+            swift.append(
+                Self.microseconds { for name in names { _ = SystemTrustStore.subjectHash(name) } } / Double(names.count)
+            )
+            openssl.append(
+                Self.microseconds { for name in names { _ = SystemTrustStore.subjectHashViaOpenSSL(name) } }
+                    / Double(names.count))
+            canonical.append(
+                Self.microseconds {
+                    for name in names {
+                        _ = name.der.withUnsafeBufferPointer { SystemTrustStore.canonicalEncoding($0) }
+                    }
+                } / Double(names.count))
         }
         print(String(format: "canonical encoding alone: %.2f us per name", Self.median(canonical)))
         let target = roots.first { $0.path.hasSuffix("/ISRG_Root_X1.pem") }?.cert ?? roots[0].cert
@@ -389,36 +406,54 @@ final class SystemTrustStoreTests: XCTestCase {
         var hit: [Double] = []
         var miss: [Double] = []
         for _ in 0..<101 {
-            hit.append(Self.microseconds { _ = SystemTrustStore.fromEnvironment().certificates(withSubject: target.subject) })
-            miss.append(Self.microseconds { _ = SystemTrustStore.fromEnvironment().certificates(withSubject: missName) })
+            hit.append(
+                Self.microseconds { _ = SystemTrustStore.fromEnvironment().certificates(withSubject: target.subject) })
+            miss.append(
+                Self.microseconds { _ = SystemTrustStore.fromEnvironment().certificates(withSubject: missName) })
         }
-        print(String(format: "subject hash, median over %d names: Swift %.2f us, OpenSSL d2i_X509_NAME+X509_NAME_hash_ex %.2f us",
-                     names.count, Self.median(swift), Self.median(openssl)))
-        print(String(format: "fromEnvironment() + one lookup (SSL_CERT_FILE=%@, SSL_CERT_DIR=%@), median of %d: hit %.1f us, miss %.1f us",
-                     ProcessInfo.processInfo.environment["SSL_CERT_FILE"] ?? "unset",
-                     ProcessInfo.processInfo.environment["SSL_CERT_DIR"] ?? "unset",
-                     hit.count, Self.median(hit), Self.median(miss)))
+        print(
+            String(
+                format:
+                    "subject hash, median over %d names: Swift %.2f us, OpenSSL d2i_X509_NAME+X509_NAME_hash_ex %.2f us",
+                names.count, Self.median(swift), Self.median(openssl)))
+        print(
+            String(
+                format:
+                    "fromEnvironment() + one lookup (SSL_CERT_FILE=%@, SSL_CERT_DIR=%@), median of %d: hit %.1f us, miss %.1f us",
+                ProcessInfo.processInfo.environment["SSL_CERT_FILE"] ?? "unset",
+                ProcessInfo.processInfo.environment["SSL_CERT_DIR"] ?? "unset",
+                hit.count, Self.median(hit), Self.median(miss)))
         var dirHit: [Double] = []
         var dirMiss: [Double] = []
         for _ in 0..<300 {
-            dirHit.append(Self.microseconds {
-                _ = SystemTrustStore(certFile: nil, certDirectories: [Self.systemDir]).certificates(withSubject: target.subject)
-            })
-            dirMiss.append(Self.microseconds {
-                _ = SystemTrustStore(certFile: nil, certDirectories: [Self.systemDir]).certificates(withSubject: missName)
-            })
+            dirHit.append(
+                Self.microseconds {
+                    _ = SystemTrustStore(certFile: nil, certDirectories: [Self.systemDir]).certificates(
+                        withSubject: target.subject)
+                })
+            dirMiss.append(
+                Self.microseconds {
+                    _ = SystemTrustStore(certFile: nil, certDirectories: [Self.systemDir]).certificates(
+                        withSubject: missName)
+                })
         }
-        print(String(format: "new store on %@ alone + one lookup, median of %d: hit %.1f us, miss %.1f us",
-                     Self.systemDir, dirHit.count, Self.median(dirHit), Self.median(dirMiss)))
+        print(
+            String(
+                format: "new store on %@ alone + one lookup, median of %d: hit %.1f us, miss %.1f us",
+                Self.systemDir, dirHit.count, Self.median(dirHit), Self.median(dirMiss)))
         let bundlePath = Self.systemDir + "/ca-certificates.crt"
         var bundleHit: [Double] = []
         for _ in 0..<51 {
-            bundleHit.append(Self.microseconds {
-                _ = SystemTrustStore(certFile: bundlePath, certDirectories: []).certificates(withSubject: target.subject)
-            })
+            bundleHit.append(
+                Self.microseconds {
+                    _ = SystemTrustStore(certFile: bundlePath, certDirectories: []).certificates(
+                        withSubject: target.subject)
+                })
         }
-        print(String(format: "new store on %@ alone + one lookup, median of %d: %.1f us",
-                     bundlePath, bundleHit.count, Self.median(bundleHit)))
+        print(
+            String(
+                format: "new store on %@ alone + one lookup, median of %d: %.1f us",
+                bundlePath, bundleHit.count, Self.median(bundleHit)))
         if let bytes = try? CertificateLoader.readFile(bundlePath) {
             var read: [Double] = [], pem: [Double] = [], parse: [Double] = [], scan: [Double] = [], b64: [Double] = []
             for _ in 0..<11 {
@@ -427,16 +462,23 @@ final class SystemTrustStoreTests: XCTestCase {
                 pem.append(Self.microseconds { blocks = (try? PEM.blocks(in: bytes)) ?? [] })
                 parse.append(Self.microseconds { for b in blocks { _ = try? Certificate(der: b.der) } })
                 var pending: [SystemTrustStore.Pending] = []
-                scan.append(Self.microseconds {
-                    pending = SystemTrustStore.certificateLocations(in: bytes)
-                    for p in pending { _ = SystemTrustStore.subjectHash(of: p) }
-                })
-                b64.append(Self.microseconds { for p in pending { _ = SystemTrustStore.base64Decode(p.file[p.range]) } })
+                scan.append(
+                    Self.microseconds {
+                        pending = SystemTrustStore.certificateLocations(in: bytes)
+                        for p in pending { _ = SystemTrustStore.subjectHash(of: p) }
+                    })
+                b64.append(
+                    Self.microseconds { for p in pending { _ = SystemTrustStore.base64Decode(p.file[p.range]) } })
             }
-            print(String(format: "bundle index (find blocks, prefix base64, hash subjects): %.1f us; full base64 of every block with the store's decoder: %.1f us",
-                         Self.median(scan), Self.median(b64)))
-            print(String(format: "bundle %@ (%d bytes): read %.1f us, PEM+base64 %.1f us, Certificate(der:) all %.1f us",
-                         bundlePath, bytes.count, Self.median(read), Self.median(pem), Self.median(parse)))
+            print(
+                String(
+                    format:
+                        "bundle index (find blocks, prefix base64, hash subjects): %.1f us; full base64 of every block with the store's decoder: %.1f us",
+                    Self.median(scan), Self.median(b64)))
+            print(
+                String(
+                    format: "bundle %@ (%d bytes): read %.1f us, PEM+base64 %.1f us, Certificate(der:) all %.1f us",
+                    bundlePath, bytes.count, Self.median(read), Self.median(pem), Self.median(parse)))
         }
     }
 }

@@ -66,7 +66,9 @@ final class CheckCommandTests: XCTestCase {
             let lines = r.err.split(separator: "\n", omittingEmptySubsequences: false)
             XCTAssertEqual(lines.count, 4, r.err)
             XCTAssertTrue(lines[0].hasPrefix(message), "\(args): \(r.err)")
-            XCTAssertTrue(lines[1].hasPrefix("Usage: trustx check [<target>] [--chain <file> ...] [--password <password>]"), r.err)
+            XCTAssertTrue(
+                lines[1].hasPrefix("Usage: trustx check [<target>] [--chain <file> ...] [--password <password>]"), r.err
+            )
             XCTAssertEqual(lines[2], "  See 'trustx check --help' for more information.")
         }
     }

@@ -197,9 +197,12 @@ final class HelpTextTests: XCTestCase {
         // apple-trust.md section 4 and 6: the host-name pitfall under a custom anchor.
         let wrongHost = try XCTUnwrap(lines.first { $0.hasPrefix("  wrong-host ") })
         XCTAssertTrue(wrongHost.hasSuffix("✗ errSecHostNameMismatch (-67602), URLError -999"), wrongHost)
-        XCTAssertTrue(lines.contains("✗ Not trusted  errSecHostNameMismatch (-67602) · URLSession: NSURLErrorCancelled (-999)"), r.out)
+        XCTAssertTrue(
+            lines.contains("✗ Not trusted  errSecHostNameMismatch (-67602) · URLSession: NSURLErrorCancelled (-999)"),
+            r.out)
         XCTAssertEqual(
-            lines.last(where: { !$0.isEmpty }), "run 'trustx check --help' to evaluate your own servers and certificates.")
+            lines.last(where: { !$0.isEmpty }),
+            "run 'trustx check --help' to evaluate your own servers and certificates.")
     }
 
     func testTheTourIsASCIIOutsideUTF8Locales() throws {

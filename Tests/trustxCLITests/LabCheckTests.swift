@@ -62,7 +62,8 @@ final class LabCheckTests: XCTestCase {
             for variation in s.scenario.variations {
                 let args = ["check"] + lab.arguments(for: variation, of: s) + ["--format", "json", "--timeout", "5"]
                 let result = try CLI.run(args)
-                try assertMatches(result, variation.expectation, "\(s.name) \(args.dropFirst(2).joined(separator: " "))")
+                try assertMatches(
+                    result, variation.expectation, "\(s.name) \(args.dropFirst(2).joined(separator: " "))")
                 count += 1
             }
         }

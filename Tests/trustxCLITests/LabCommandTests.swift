@@ -11,7 +11,8 @@ final class LabCommandTests: XCTestCase {
     /// Starts `trustx lab --format json`, waits for the JSON description, and returns the process
     /// with the parsed description.
     func startLab(_ extra: [String] = []) throws -> (Process, [String: Any], URL) {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-labcmd-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "trustx-labcmd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         let outURL = scratch.appendingPathComponent("stdout")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
@@ -59,7 +60,8 @@ final class LabCommandTests: XCTestCase {
         let ports = scenarios.compactMap { $0["port"] as? Int }
         XCTAssertEqual(ports.count, 2)
         let anchors = try XCTUnwrap(json["anchors"] as? [String: String])
-        let directory = try XCTUnwrap(anchors["library-test-ca"]).split(separator: "/").dropLast().joined(separator: "/")
+        let directory = try XCTUnwrap(anchors["library-test-ca"]).split(separator: "/").dropLast().joined(
+            separator: "/")
         for port in ports { XCTAssertTrue(connects(port), "port \(port) should be served") }
         XCTAssertTrue(FileManager.default.fileExists(atPath: "/" + directory))
 

@@ -558,7 +558,9 @@ public final class SystemTrustStore: Sendable {
 
     /// Reads the header at `pos` (single-byte tag, definite length). The element must fit in
     /// `buf` unless `allowTruncated`.
-    private static func tlvHeader(_ buf: UnsafeBufferPointer<UInt8>, at pos: Int, allowTruncated: Bool = false) -> Header? {
+    private static func tlvHeader(_ buf: UnsafeBufferPointer<UInt8>, at pos: Int, allowTruncated: Bool = false)
+        -> Header?
+    {
         guard pos + 2 <= buf.count else { return nil }
         let tag = buf[pos]
         guard tag & 0x1F != 0x1F else { return nil }
@@ -620,7 +622,8 @@ public final class SystemTrustStore: Sendable {
                     let val = tlvHeader(der, at: oid.end), val.end == atv.end
                 else { return nil }
                 let oidBytes = UnsafeBufferPointer(rebasing: der[oid.start..<oid.end])
-                let isCanonical = canonicalValue(tag: val.tag, raw: UnsafeBufferPointer(rebasing: der[val.contentStart..<val.end]), into: &value)
+                let isCanonical = canonicalValue(
+                    tag: val.tag, raw: UnsafeBufferPointer(rebasing: der[val.contentStart..<val.end]), into: &value)
                 let valueSize = isCanonical ? headerSize(value.count) + value.count : val.end - val.start
                 let entryContent = oidBytes.count + valueSize
                 // A single-valued RDN (nearly all) is written straight out; a multi-valued one is
@@ -716,7 +719,8 @@ public final class SystemTrustStore: Sendable {
         case DERTag.universalString:
             var i = 0
             while i + 3 < raw.count {
-                pushScalar(UInt32(raw[i]) << 24 | UInt32(raw[i + 1]) << 16 | UInt32(raw[i + 2]) << 8 | UInt32(raw[i + 3]))
+                pushScalar(
+                    UInt32(raw[i]) << 24 | UInt32(raw[i + 1]) << 16 | UInt32(raw[i + 2]) << 8 | UInt32(raw[i + 3]))
                 i += 4
             }
         default:

@@ -15,7 +15,8 @@ enum BasicConstraintsCheck: PathCheck {
                 if cert.version < 3 && !c.webpki {
                     steps.append(Step(.basicConstraints, i, .passed, .isCA(pathLength: nil)))
                 } else {
-                    steps.append(Step(.basicConstraints, i, .failed, cert.version < 3 ? .v1Issuer : .missingBasicConstraints))
+                    steps.append(
+                        Step(.basicConstraints, i, .failed, cert.version < 3 ? .v1Issuer : .missingBasicConstraints))
                 }
                 continue
             }

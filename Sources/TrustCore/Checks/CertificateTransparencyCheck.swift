@@ -6,19 +6,29 @@ enum CertificateTransparencyCheck: PathCheck {
 
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         guard c.isSSL, !c.webpki else {
-            steps.append(Step(.certificateTransparency, 0, .skipped("only Apple's SSL policy requires CT"),
-                .ctNotRequired(reason: "Basic X.509 (and the webpki profile) do not require Certificate Transparency.")))
+            steps.append(
+                Step(
+                    .certificateTransparency, 0, .skipped("only Apple's SSL policy requires CT"),
+                    .ctNotRequired(
+                        reason: "Basic X.509 (and the webpki profile) do not require Certificate Transparency.")))
             return
         }
         guard c.path.anchorClass == .system else {
-            steps.append(Step(.certificateTransparency, 0, .notApplicable,
-                .ctNotRequired(reason: "Certificate Transparency is required only for chains to system roots; custom anchors are exempt.")))
+            steps.append(
+                Step(
+                    .certificateTransparency, 0, .notApplicable,
+                    .ctNotRequired(
+                        reason:
+                            "Certificate Transparency is required only for chains to system roots; custom anchors are exempt."
+                    )))
             return
         }
         let leaf = c.certificates[0]
         guard leaf.notBefore >= enforcedFrom else {
-            steps.append(Step(.certificateTransparency, 0, .notApplicable,
-                .ctNotRequired(reason: "Leaves issued before 2018-10-15 are exempt from Apple's CT policy.")))
+            steps.append(
+                Step(
+                    .certificateTransparency, 0, .notApplicable,
+                    .ctNotRequired(reason: "Leaves issued before 2018-10-15 are exempt from Apple's CT policy.")))
             return
         }
         var embedded = Set<[UInt8]>()
@@ -31,11 +41,15 @@ enum CertificateTransparencyCheck: PathCheck {
         if transport.count >= 2 {
             steps.append(Step(.certificateTransparency, 0, .passed, .ctSatisfied(logs: transport.count, required: 2)))
         } else if embedded.count >= requiredEmbedded {
-            steps.append(Step(.certificateTransparency, 0, .passed,
-                .ctSatisfied(logs: embedded.count, required: requiredEmbedded)))
+            steps.append(
+                Step(
+                    .certificateTransparency, 0, .passed,
+                    .ctSatisfied(logs: embedded.count, required: requiredEmbedded)))
         } else {
-            steps.append(Step(.certificateTransparency, 0, .failed,
-                .ctMissing(logs: max(embedded.count, transport.count), required: requiredEmbedded)))
+            steps.append(
+                Step(
+                    .certificateTransparency, 0, .failed,
+                    .ctMissing(logs: max(embedded.count, transport.count), required: requiredEmbedded)))
         }
     }
 }

@@ -19,8 +19,10 @@ enum ChainCheck: PathCheck {
                     steps.append(Step(.signature, i, .notApplicable, .anchorSignatureNotChecked))
                 }
             } else {
-                steps.append(Step(.signature, i, .passed,
-                    .signatureValid(algorithm: c.certificates[i].signatureAlgorithm.name)))
+                steps.append(
+                    Step(
+                        .signature, i, .passed,
+                        .signatureValid(algorithm: c.certificates[i].signatureAlgorithm.name)))
             }
         }
         for r in c.path.rejected {
@@ -33,8 +35,10 @@ enum ChainCheck: PathCheck {
             // candidate path is discarded during path building, and the best remaining path's error is
             // reported"). It fails the path only where no other issuer was found for that certificate.
             if r.childIndex < last {
-                steps.append(Step(.signature, r.childIndex,
-                    .skipped("another candidate issuer's signature verifies"), finding))
+                steps.append(
+                    Step(
+                        .signature, r.childIndex,
+                        .skipped("another candidate issuer's signature verifies"), finding))
             } else {
                 steps.append(Step(.signature, r.childIndex, .failed, finding))
             }

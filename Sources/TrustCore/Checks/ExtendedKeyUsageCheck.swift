@@ -6,8 +6,10 @@ enum ExtendedKeyUsageCheck: PathCheck {
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         let purpose = c.settings.requiredLeafPurpose ?? .serverAuth
         guard c.isSSL || c.webpki else {
-            steps.append(Step(.extendedKeyUsage, 0, .skipped("Basic X.509 does not check extended key usage"),
-                .ekuNotChecked))
+            steps.append(
+                Step(
+                    .extendedKeyUsage, 0, .skipped("Basic X.509 does not check extended key usage"),
+                    .ekuNotChecked))
             return
         }
         let leaf = c.certificates[0]
@@ -16,14 +18,26 @@ enum ExtendedKeyUsageCheck: PathCheck {
         if subscriber, let eku = leaf.extendedKeyUsage, eku.contains(.anyExtendedKeyUsage) {
             // CA/Browser Forum BR 7.1.2.7.10 (subscriber extKeyUsage): "anyExtendedKeyUsage MUST
             // NOT" be present.
-            steps.append(Step(.extendedKeyUsage, 0, .failed, .nonCompliant(detail: "subscriber extKeyUsage (\(names.joined(separator: ", "))) contains anyExtendedKeyUsage (CA/Browser Forum BR 7.1.2.7.10)")))
+            steps.append(
+                Step(
+                    .extendedKeyUsage, 0, .failed,
+                    .nonCompliant(
+                        detail:
+                            "subscriber extKeyUsage (\(names.joined(separator: ", "))) contains anyExtendedKeyUsage (CA/Browser Forum BR 7.1.2.7.10)"
+                    )))
         } else if subscriber, leaf.extension(.extKeyUsage)?.critical == true {
             // CA/Browser Forum BR 7.1.2.7.6 (subscriber extensions): extKeyUsage "MUST" be present,
             // critical "N".
-            steps.append(Step(.extendedKeyUsage, 0, .failed, .nonCompliant(detail: "subscriber extKeyUsage is marked critical (CA/Browser Forum BR 7.1.2.7.6)")))
+            steps.append(
+                Step(
+                    .extendedKeyUsage, 0, .failed,
+                    .nonCompliant(detail: "subscriber extKeyUsage is marked critical (CA/Browser Forum BR 7.1.2.7.6)")))
         } else if subscriber, leaf.extendedKeyUsage == nil {
             // CA/Browser Forum BR 7.1.2.7.6 (subscriber extensions): extKeyUsage "MUST" be present.
-            steps.append(Step(.extendedKeyUsage, 0, .failed, .nonCompliant(detail: "subscriber certificate has no extKeyUsage (CA/Browser Forum BR 7.1.2.7.6)")))
+            steps.append(
+                Step(
+                    .extendedKeyUsage, 0, .failed,
+                    .nonCompliant(detail: "subscriber certificate has no extKeyUsage (CA/Browser Forum BR 7.1.2.7.6)")))
         } else if let eku = leaf.extendedKeyUsage {
             if eku.contains(purpose) {
                 steps.append(Step(.extendedKeyUsage, 0, .passed, .ekuServerAuth))
@@ -46,7 +60,13 @@ enum ExtendedKeyUsageCheck: PathCheck {
         if c.webpki, c.count > 1, c.isAnchor(c.count - 1), c.certificates[c.count - 1].isSelfIssued,
             let eku = c.certificates[c.count - 1].extendedKeyUsage
         {
-            steps.append(Step(.extendedKeyUsage, c.count - 1, .failed, .nonCompliant(detail: "root certificate carries extKeyUsage (\(eku.map(\.name).joined(separator: ", "))) (CA/Browser Forum BR 7.1.2.1.2)")))
+            steps.append(
+                Step(
+                    .extendedKeyUsage, c.count - 1, .failed,
+                    .nonCompliant(
+                        detail:
+                            "root certificate carries extKeyUsage (\(eku.map(\.name).joined(separator: ", "))) (CA/Browser Forum BR 7.1.2.1.2)"
+                    )))
         }
         // An intermediate's EKU, when present, constrains what it may issue.
         for i in 1..<c.count where !c.isAnchor(i) {
@@ -54,8 +74,10 @@ enum ExtendedKeyUsageCheck: PathCheck {
             if eku.contains(purpose) || eku.contains(.anyExtendedKeyUsage) {
                 steps.append(Step(.extendedKeyUsage, i, .passed, .caEKUAllows))
             } else {
-                steps.append(Step(.extendedKeyUsage, i, .failed,
-                    .caEKULacks(purpose: purpose.name, present: eku.map(\.name))))
+                steps.append(
+                    Step(
+                        .extendedKeyUsage, i, .failed,
+                        .caEKULacks(purpose: purpose.name, present: eku.map(\.name))))
             }
         }
     }

@@ -73,7 +73,11 @@ enum ExtensionsCheck: PathCheck {
             // the certificate is an empty SEQUENCE, this extension MUST be marked critical ...
             // Otherwise, this extension MUST NOT be marked critical."
             if i == 0, c.count > 1, !cert.subject.isEmpty, san.critical {
-                out.append(.nonCompliant(detail: "subjectAltName marked critical although the subject is not empty (CA/Browser Forum BR 7.1.2.7.12)"))
+                out.append(
+                    .nonCompliant(
+                        detail:
+                            "subjectAltName marked critical although the subject is not empty (CA/Browser Forum BR 7.1.2.7.12)"
+                    ))
             }
         } else if i == 0 && c.count > 1 {
             out.append(.nonCompliant(detail: "leaf has no subjectAltName (CA/Browser Forum BR 7.1.2.7.12)"))
@@ -98,15 +102,27 @@ enum ExtensionsCheck: PathCheck {
         // NOT be present. authorityCertSerialNumber MUST NOT be present."
         if selfSignedEnd, i > 0, let aki = cert.authorityKeyIdentifier {
             if aki.keyIdentifier == nil {
-                out.append(.nonCompliant(detail: "root authorityKeyIdentifier lacks keyIdentifier (CA/Browser Forum BR 7.1.2.1.3)"))
+                out.append(
+                    .nonCompliant(
+                        detail: "root authorityKeyIdentifier lacks keyIdentifier (CA/Browser Forum BR 7.1.2.1.3)"))
             } else if aki.keyIdentifier != cert.subjectKeyIdentifier {
-                out.append(.nonCompliant(detail: "root authorityKeyIdentifier differs from its subjectKeyIdentifier (CA/Browser Forum BR 7.1.2.1.3)"))
+                out.append(
+                    .nonCompliant(
+                        detail:
+                            "root authorityKeyIdentifier differs from its subjectKeyIdentifier (CA/Browser Forum BR 7.1.2.1.3)"
+                    ))
             }
             if aki.issuer != nil {
-                out.append(.nonCompliant(detail: "root authorityKeyIdentifier has authorityCertIssuer (CA/Browser Forum BR 7.1.2.1.3)"))
+                out.append(
+                    .nonCompliant(
+                        detail: "root authorityKeyIdentifier has authorityCertIssuer (CA/Browser Forum BR 7.1.2.1.3)"))
             }
             if aki.serialNumber != nil {
-                out.append(.nonCompliant(detail: "root authorityKeyIdentifier has authorityCertSerialNumber (CA/Browser Forum BR 7.1.2.1.3)"))
+                out.append(
+                    .nonCompliant(
+                        detail:
+                            "root authorityKeyIdentifier has authorityCertSerialNumber (CA/Browser Forum BR 7.1.2.1.3)")
+                )
             }
         }
         if i > 0, cert.subjectKeyIdentifier == nil, cert.version == 3, !c.isAnchor(i) {
@@ -132,7 +148,8 @@ enum ExtensionsCheck: PathCheck {
         if i == 0, c.count > 1, c.serverAuth {
             for cn in cert.subject.commonNames {
                 if let problem = commonNameEncodingProblem(cn) {
-                    out.append(.nonCompliant(detail: "subject commonName \(cn): \(problem) (CA/Browser Forum BR 7.1.4.3)"))
+                    out.append(
+                        .nonCompliant(detail: "subject commonName \(cn): \(problem) (CA/Browser Forum BR 7.1.4.3)"))
                 }
             }
         }

@@ -22,7 +22,12 @@ enum KeySizeCheck: PathCheck {
             } else if c.webpki, case .rsa = key.type, key.bits % 8 != 0 {
                 // CA/Browser Forum BR 6.1.5: for RSA key pairs "the modulus size, in bits, is
                 // evenly divisible by 8".
-                steps.append(Step(.keySize, i, .failed, .nonCompliant(detail: "RSA modulus of \(key.bits) bits is not divisible by 8 (CA/Browser Forum BR 6.1.5)")))
+                steps.append(
+                    Step(
+                        .keySize, i, .failed,
+                        .nonCompliant(
+                            detail: "RSA modulus of \(key.bits) bits is not divisible by 8 (CA/Browser Forum BR 6.1.5)")
+                    ))
             } else {
                 steps.append(Step(.keySize, i, .passed, .keySizeOK(label: label, bits: key.bits)))
             }

@@ -7,7 +7,13 @@ enum KeyUsageCheck: PathCheck {
                 if c.webpki, let ku = cert.keyUsage, ku.keyCertSign, cert.basicConstraints?.isCA != true {
                     // RFC 5280 4.2.1.9: "If the cA boolean is not asserted, then the keyCertSign bit
                     // in the key usage extension MUST NOT be asserted."
-                    steps.append(Step(.keyUsage, 0, .failed, .nonCompliant(detail: "keyUsage asserts keyCertSign but basicConstraints does not assert cA (RFC 5280 4.2.1.9)")))
+                    steps.append(
+                        Step(
+                            .keyUsage, 0, .failed,
+                            .nonCompliant(
+                                detail:
+                                    "keyUsage asserts keyCertSign but basicConstraints does not assert cA (RFC 5280 4.2.1.9)"
+                            )))
                 } else if c.webpki, let ku = cert.keyUsage, ku.bits != 0, !ku.has(0), !ku.has(2), !ku.has(4) {
                     steps.append(Step(.keyUsage, 0, .failed, .leafKeyUsageLacksSignature(present: present)))
                 } else if cert.keyUsage != nil {

@@ -18,13 +18,25 @@ enum NameConstraintsCheck: PathCheck {
                 // RFC 5280 4.2.1.10: "The name constraints extension, which MUST be used only in a
                 // CA certificate, ..."
                 if cert.basicConstraints?.isCA != true {
-                    steps.append(Step(.nameConstraints, k, .failed, .nameConstraintViolated(name: cert.displayName,
-                        reason: "nameConstraints appears in a certificate that is not a CA (RFC 5280 4.2.1.10: \"MUST be used only in a CA certificate\")")))
+                    steps.append(
+                        Step(
+                            .nameConstraints, k, .failed,
+                            .nameConstraintViolated(
+                                name: cert.displayName,
+                                reason:
+                                    "nameConstraints appears in a certificate that is not a CA (RFC 5280 4.2.1.10: \"MUST be used only in a CA certificate\")"
+                            )))
                 }
                 // RFC 5280 4.2.1.10: "Conforming CAs MUST mark this extension as critical."
                 if cert.extension(.nameConstraints)?.critical == false {
-                    steps.append(Step(.nameConstraints, k, .failed, .nameConstraintViolated(name: cert.displayName,
-                        reason: "nameConstraints is not marked critical (RFC 5280 4.2.1.10: \"Conforming CAs MUST mark this extension as critical\")")))
+                    steps.append(
+                        Step(
+                            .nameConstraints, k, .failed,
+                            .nameConstraintViolated(
+                                name: cert.displayName,
+                                reason:
+                                    "nameConstraints is not marked critical (RFC 5280 4.2.1.10: \"Conforming CAs MUST mark this extension as critical\")"
+                            )))
                 }
             }
             var comparisons = 0
@@ -36,8 +48,14 @@ enum NameConstraintsCheck: PathCheck {
                 }
             }
             if comparisons > maximumComparisons {
-                steps.append(Step(.nameConstraints, 0, .failed, .nameConstraintViolated(name: c.certificates[0].displayName,
-                    reason: "checking the names against the constraints would take \(comparisons) comparisons, over the bound of \(maximumComparisons) (denial-of-service bound, as in Go crypto/x509 and rustls-webpki)")))
+                steps.append(
+                    Step(
+                        .nameConstraints, 0, .failed,
+                        .nameConstraintViolated(
+                            name: c.certificates[0].displayName,
+                            reason:
+                                "checking the names against the constraints would take \(comparisons) comparisons, over the bound of \(maximumComparisons) (denial-of-service bound, as in Go crypto/x509 and rustls-webpki)"
+                        )))
                 return
             }
         }
@@ -93,9 +111,11 @@ enum NameConstraintMatcher {
             if all.contains(where: { sameKind($0.base, name) }) {
                 switch name {
                 case .dnsName(let n) where !isValidDNSName(n, wildcard: true):
-                    return "dNSName \(n) is not a valid DNS name, so it cannot be shown to lie within the name constraints"
+                    return
+                        "dNSName \(n) is not a valid DNS name, so it cannot be shown to lie within the name constraints"
                 case .rfc822Name(let n) where !isValidMailbox(n):
-                    return "rfc822Name \(n) is not a valid mailbox, so it cannot be shown to lie within the name constraints"
+                    return
+                        "rfc822Name \(n) is not a valid mailbox, so it cannot be shown to lie within the name constraints"
                 default: break
                 }
             }
@@ -162,7 +182,8 @@ enum NameConstraintMatcher {
                 guard x.count == y.count else { return false }
                 for (p, q) in zip(x, y) {
                     guard p.type == q.type,
-                        normalizeForMatch(tag: p.valueTag, raw: p.rawValue) == normalizeForMatch(tag: q.valueTag, raw: q.rawValue)
+                        normalizeForMatch(tag: p.valueTag, raw: p.rawValue)
+                            == normalizeForMatch(tag: q.valueTag, raw: q.rawValue)
                     else { return false }
                 }
             }

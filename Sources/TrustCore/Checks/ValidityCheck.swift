@@ -12,8 +12,12 @@ enum ValidityCheck: PathCheck {
             } else if now > cert.notAfter {
                 steps.append(Step(.validity, i, .failed, .expired(notAfter: cert.notAfter)))
             } else {
-                steps.append(Step(.validity, i, .passed, .withinValidity(notBefore: cert.notBefore,
-                    notAfter: cert.notAfter)))
+                steps.append(
+                    Step(
+                        .validity, i, .passed,
+                        .withinValidity(
+                            notBefore: cert.notBefore,
+                            notAfter: cert.notAfter)))
             }
         }
     }

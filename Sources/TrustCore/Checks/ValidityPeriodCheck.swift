@@ -7,8 +7,10 @@ enum ValidityPeriodCheck: PathCheck {
 
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         guard c.isSSL else {
-            steps.append(Step(.validityPeriodMaximum, 0, .skipped("Basic X.509 has no lifetime maximum"),
-                .periodNoMaximum(reason: "Basic X.509 does not limit certificate lifetimes.")))
+            steps.append(
+                Step(
+                    .validityPeriodMaximum, 0, .skipped("Basic X.509 has no lifetime maximum"),
+                    .periodNoMaximum(reason: "Basic X.509 does not limit certificate lifetimes.")))
             return
         }
         // A self-signed leaf trusted as its own anchor is exempt only if Apple exempts it; it does not.
@@ -33,15 +35,19 @@ enum ValidityPeriodCheck: PathCheck {
             }
         }
         guard let maximum else {
-            steps.append(Step(.validityPeriodMaximum, 0, .notApplicable,
-                .periodNoMaximum(reason: "Leaves issued before Apple's cut-off dates have no lifetime maximum.")))
+            steps.append(
+                Step(
+                    .validityPeriodMaximum, 0, .notApplicable,
+                    .periodNoMaximum(reason: "Leaves issued before Apple's cut-off dates have no lifetime maximum.")))
             return
         }
         let maxDays = Int(maximum / day)
         if lifetime > maximum {
-            steps.append(Step(.validityPeriodMaximum, 0, .failed, .periodTooLong(days: days, maximumDays: maxDays, rule: rule)))
+            steps.append(
+                Step(.validityPeriodMaximum, 0, .failed, .periodTooLong(days: days, maximumDays: maxDays, rule: rule)))
         } else {
-            steps.append(Step(.validityPeriodMaximum, 0, .passed, .periodWithin(days: days, maximumDays: maxDays, rule: rule)))
+            steps.append(
+                Step(.validityPeriodMaximum, 0, .passed, .periodWithin(days: days, maximumDays: maxDays, rule: rule)))
         }
     }
 }

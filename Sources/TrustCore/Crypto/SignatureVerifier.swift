@@ -102,14 +102,16 @@ public struct SignatureScheme: Hashable, Sendable {
 public enum SignatureVerifier {
     /// Checks that `issuerKey` signed `certificate`.
     public static func verify(_ certificate: Certificate, signedBy issuerKey: PublicKeyInfo) -> SignatureCheckResult {
-        verify(algorithm: certificate.signatureAlgorithm, signed: certificate.tbsBytes,
+        verify(
+            algorithm: certificate.signatureAlgorithm, signed: certificate.tbsBytes,
             signature: certificate.signature, key: issuerKey)
     }
 
     /// Checks `signature` over `signed` with `key` under `algorithm`.
-    public static func verify(algorithm: AlgorithmIdentifier, signed: ArraySlice<UInt8>, signature: [UInt8],
-        key: PublicKeyInfo) -> SignatureCheckResult
-    {
+    public static func verify(
+        algorithm: AlgorithmIdentifier, signed: ArraySlice<UInt8>, signature: [UInt8],
+        key: PublicKeyInfo
+    ) -> SignatureCheckResult {
         guard let scheme = SignatureScheme(algorithm) else {
             return .unsupported("signature algorithm \(algorithm.name) is not supported")
         }
@@ -128,9 +130,10 @@ public enum SignatureVerifier {
         }
     }
 
-    private static func verifyECDSA(_ hash: HashKind, curve: OID?, signed: ArraySlice<UInt8>, signature: [UInt8],
-        key: PublicKeyInfo) -> SignatureCheckResult
-    {
+    private static func verifyECDSA(
+        _ hash: HashKind, curve: OID?, signed: ArraySlice<UInt8>, signature: [UInt8],
+        key: PublicKeyInfo
+    ) -> SignatureCheckResult {
         let nid: Int32
         switch curve {
         case .prime256v1?: nid = NID_X9_62_prime256v1
@@ -156,9 +159,10 @@ public enum SignatureVerifier {
         return rc == 1 ? .valid : .invalid
     }
 
-    private static func verifyRSA(_ hash: HashKind, signed: ArraySlice<UInt8>, signature: [UInt8],
-        key: PublicKeyInfo) -> SignatureCheckResult
-    {
+    private static func verifyRSA(
+        _ hash: HashKind, signed: ArraySlice<UInt8>, signature: [UInt8],
+        key: PublicKeyInfo
+    ) -> SignatureCheckResult {
         let rsa: OpaquePointer? = key.keyBytes.withUnsafeBufferPointer { buf in
             var p: UnsafePointer<UInt8>? = buf.baseAddress
             return d2i_RSAPublicKey(nil, &p, buf.count)
@@ -173,14 +177,17 @@ public enum SignatureVerifier {
     }
 
     /// RSA-PSS and EdDSA through EVP: rarer, so the slower key decoding is acceptable.
-    private static func verifyEVP(_ scheme: SignatureScheme, signed: ArraySlice<UInt8>, signature: [UInt8],
-        key: PublicKeyInfo) -> SignatureCheckResult
-    {
+    private static func verifyEVP(
+        _ scheme: SignatureScheme, signed: ArraySlice<UInt8>, signature: [UInt8],
+        key: PublicKeyInfo
+    ) -> SignatureCheckResult {
         let pkey: OpaquePointer?
         switch scheme.family {
         case .ed25519, .ed448:
             let type = scheme.family == .ed25519 ? EVP_PKEY_ED25519 : EVP_PKEY_ED448
-            pkey = key.keyBytes.withUnsafeBufferPointer { EVP_PKEY_new_raw_public_key(type, nil, $0.baseAddress, $0.count) }
+            pkey = key.keyBytes.withUnsafeBufferPointer {
+                EVP_PKEY_new_raw_public_key(type, nil, $0.baseAddress, $0.count)
+            }
         default:
             pkey = key.der.withUnsafeBufferPointer { buf in
                 var p: UnsafePointer<UInt8>? = buf.baseAddress
@@ -203,7 +210,8 @@ public enum SignatureVerifier {
         }
         let rc = Digest.withBytes(signed) { data in
             signature.withUnsafeBufferPointer { sig in
-                EVP_DigestVerify(ctx, sig.baseAddress, sig.count, data.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                EVP_DigestVerify(
+                    ctx, sig.baseAddress, sig.count, data.baseAddress?.assumingMemoryBound(to: UInt8.self),
                     data.count)
             }
         }

@@ -68,7 +68,8 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
             let s = String(v)
             return String(repeating: "0", count: max(0, width - s.count)) + s
         }
-        return "\(pad(y, 4))-\(pad(mo, 2))-\(pad(d, 2))T\(pad(rem / 3600, 2)):\(pad(rem / 60 % 60, 2)):\(pad(rem % 60, 2))Z"
+        return
+            "\(pad(y, 4))-\(pad(mo, 2))-\(pad(d, 2))T\(pad(rem / 3600, 2)):\(pad(rem / 60 % 60, 2)):\(pad(rem % 60, 2))Z"
     }
 
     /// The RFC 3339 form.

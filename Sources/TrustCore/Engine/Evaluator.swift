@@ -38,9 +38,10 @@ public final class Evaluator: Sendable {
         evaluate(leaf: leaf, presented: presented, settings: settings, original: [leaf] + presented)
     }
 
-    private func evaluate(leaf: Certificate, presented: [Certificate], settings: TrustSettings,
-        original: [Certificate]) -> Evaluation
-    {
+    private func evaluate(
+        leaf: Certificate, presented: [Certificate], settings: TrustSettings,
+        original: [Certificate]
+    ) -> Evaluation {
         var builder = PathBuilder(leaf: leaf, presented: presented, settings: settings, cache: cache)
         var best: (path: BuiltPath, steps: [Step], score: Int, failures: Int)?
         var examined = 0
@@ -80,7 +81,8 @@ public final class Evaluator: Sendable {
         let evaluationPassed = !steps.contains { $0.status == .failed }
         steps.append(pinStep(path: path, settings: settings, evaluationPassed: evaluationPassed))
         let verdict = Evaluator.verdict(steps: steps, path: path, settings: settings)
-        return Evaluation(presented: original, path: path, steps: steps, verdict: verdict, settings: settings,
+        return Evaluation(
+            presented: original, path: path, steps: steps, verdict: verdict, settings: settings,
             candidatePaths: examined)
     }
 
@@ -120,22 +122,29 @@ public final class Evaluator: Sendable {
         if !anyFailure {
             let anchor = path.certificates[path.certificates.count - 1].displayName
             let via = path.anchorClass == .system ? "a system root" : "a custom anchor"
-            return Verdict(trusted: true, osstatus: 0, resultType: .unspecified, urlError: nil, decisiveStep: nil,
+            return Verdict(
+                trusted: true, osstatus: 0, resultType: .unspecified, urlError: nil, decisiveStep: nil,
                 summary: "Trusted: \(leafName) chains to \(anchor) (\(via)).")
         }
         let urlError = settings.delegateDecides ? -999 : -1202
         guard let (step, failure) = decisive else {
             // Evaluation itself passed; only the app's pin check failed (every other failing
             // finding carries an Apple code).
-            return Verdict(trusted: false, osstatus: 0, resultType: .unspecified, urlError: urlError,
+            return Verdict(
+                trusted: false, osstatus: 0, resultType: .unspecified, urlError: urlError,
                 decisiveStep: steps.first { $0.status == .failed },
-                summary: "Not trusted: the chain evaluates, but no certificate in it has a pinned key; the delegate cancels (URLError -999).")
+                summary:
+                    "Not trusted: the chain evaluates, but no certificate in it has a pinned key; the delegate cancels (URLError -999)."
+            )
         }
         let resultType: TrustResultType = fatal ? .fatalTrustFailure : .recoverableTrustFailure
         let name = OSStatusNames.name(failure.osstatus)
         let index = step.certificate.map { " on certificate \($0)" } ?? ""
-        return Verdict(trusted: false, osstatus: failure.osstatus, resultType: resultType, urlError: urlError,
+        return Verdict(
+            trusted: false, osstatus: failure.osstatus, resultType: resultType, urlError: urlError,
             decisiveStep: step,
-            summary: "Not trusted: \(step.title)\(index) — \(failure.check), \(name) (\(failure.osstatus)); URLSession reports \(URLErrorNames.name(urlError)) (\(urlError)).")
+            summary:
+                "Not trusted: \(step.title)\(index) — \(failure.check), \(name) (\(failure.osstatus)); URLSession reports \(URLErrorNames.name(urlError)) (\(urlError))."
+        )
     }
 }

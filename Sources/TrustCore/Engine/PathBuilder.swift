@@ -94,7 +94,8 @@ struct PathBuilder {
     /// which returns true to stop.
     mutating func build(_ visit: (BuiltPath) -> Bool) {
         let limit = settings.maximumIntermediates ?? PathBuilder.defaultMaximumIntermediates
-        var path = BuiltPath(certificates: [leaf], sources: [.presented], anchorClass: nil, endsSelfSigned: false,
+        var path = BuiltPath(
+            certificates: [leaf], sources: [.presented], anchorClass: nil, endsSelfSigned: false,
             depthExceeded: false, rejected: [])
         path.anchorClass = anchorClass(of: leaf)
         if path.anchorClass != nil {
@@ -106,9 +107,10 @@ struct PathBuilder {
         extend(&path, limit: limit, stop: &stop, visit)
     }
 
-    private mutating func extend(_ path: inout BuiltPath, limit: Int, stop: inout Bool,
-        _ visit: (BuiltPath) -> Bool)
-    {
+    private mutating func extend(
+        _ path: inout BuiltPath, limit: Int, stop: inout Bool,
+        _ visit: (BuiltPath) -> Bool
+    ) {
         guard !stop else { return }
         budget -= 1
         let child = path.certificates[path.certificates.count - 1]
@@ -138,8 +140,10 @@ struct PathBuilder {
                 }
                 let sig = cache.check(child, signedBy: candidate)
                 guard sig == .valid else {
-                    path.rejected.append(RejectedIssuer(childIndex: path.certificates.count - 1, candidate: candidate,
-                        reason: sig))
+                    path.rejected.append(
+                        RejectedIssuer(
+                            childIndex: path.certificates.count - 1, candidate: candidate,
+                            reason: sig))
                     continue
                 }
                 extended = true

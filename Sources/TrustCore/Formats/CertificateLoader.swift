@@ -45,7 +45,8 @@ public enum CertificateLoader {
     }
 
     /// Decodes certificates from bytes in any supported format.
-    public static func decode(_ bytes: [UInt8], password: String? = nil, name: String = "input") throws -> [Certificate] {
+    public static func decode(_ bytes: [UInt8], password: String? = nil, name: String = "input") throws -> [Certificate]
+    {
         if PEM.looksLikePEM(bytes) {
             let blocks = try PEM.blocks(in: bytes)
             var certs: [Certificate] = []
@@ -57,7 +58,8 @@ public enum CertificateLoader {
                         let der = block.label == "TRUSTED CERTIFICATE" ? firstElement(block.der) : block.der
                         certs.append(try Certificate(der: der))
                     } catch {
-                        throw DecodingError(offset: error.offset, reason: "in PEM block at byte \(block.offset): \(error.reason)")
+                        throw DecodingError(
+                            offset: error.offset, reason: "in PEM block at byte \(block.offset): \(error.reason)")
                     }
                 case "PKCS7":
                     certs += try PKCS7.certificates(block.der)
@@ -203,7 +205,8 @@ enum PKCS12 {
                 throw LoadError.password(path: name, reason: "PKCS#12: wrong password")
             }
             guard legacyProviderLoaded, PKCS12_parse(p12, password, &key, &cert, &ca) == 1 else {
-                throw LoadError.password(path: name, reason: "PKCS#12: the password is right but the encryption is not supported")
+                throw LoadError.password(
+                    path: name, reason: "PKCS#12: the password is right but the encryption is not supported")
             }
         }
         defer {

@@ -33,7 +33,9 @@ public enum PEM {
             let end = Array("-----END ".utf8) + label + dashes
             let bodyStart = labelEnd + dashes.count
             guard let endAt = find(end, in: bytes, from: bodyStart) else {
-                throw DecodingError(offset: start, reason: "PEM block \"\(String(decoding: label, as: UTF8.self))\" has no matching END line")
+                throw DecodingError(
+                    offset: start,
+                    reason: "PEM block \"\(String(decoding: label, as: UTF8.self))\" has no matching END line")
             }
             let body = bytes[bodyStart..<endAt]
             // RFC 1421 headers (Proc-Type etc.) mean an encrypted legacy key: not base64.

@@ -64,14 +64,16 @@ public enum HostnameMatcher {
                 return HostnameMatch(
                     matched: true, matchedName: text, explanation: sentence("SAN iPAddress ", text, " matches ", host))
             }
-            return ipFailure(host: host, address: address, dnsNames: dnsNames, ipAddresses: ipAddresses,
-                             commonNames: commonNames, cite: cite)
+            return ipFailure(
+                host: host, address: address, dnsNames: dnsNames, ipAddresses: ipAddresses,
+                commonNames: commonNames, cite: cite)
         }
 
         if rules == .webpki && !isValidReferenceHost(host) {
             return HostnameMatch(
                 matched: false, matchedName: nil,
-                explanation: "\(quote(host)) is not a valid DNS name or IP address, so no certificate name can match it")
+                explanation: "\(quote(host)) is not a valid DNS name or IP address, so no certificate name can match it"
+            )
         }
 
         var best = Verdict.mismatch
@@ -94,7 +96,8 @@ public enum HostnameMatcher {
                 case .wildcard:
                     return HostnameMatch(
                         matched: true, matchedName: name,
-                        explanation: sentence("", name, " covers exactly one label, so it matches ", host, quoteFirst: true))
+                        explanation: sentence(
+                            "", name, " covers exactly one label, so it matches ", host, quoteFirst: true))
                 default:
                     if verdict > best {
                         best = verdict
@@ -105,8 +108,9 @@ public enum HostnameMatcher {
             return nil
         }
         if let outcome { return outcome }
-        return dnsFailure(host: host, nearMiss: best, nearMissName: bestIndex >= 0 ? dnsNames[bestIndex] : nil,
-                          dnsNames: dnsNames, commonNames: commonNames, publicSuffixes: publicSuffixes, cite: cite)
+        return dnsFailure(
+            host: host, nearMiss: best, nearMissName: bestIndex >= 0 ? dnsNames[bestIndex] : nil,
+            dnsNames: dnsNames, commonNames: commonNames, publicSuffixes: publicSuffixes, cite: cite)
     }
 
     /// Whether `name` is a syntactically valid reference host (DNS name or IP literal).
@@ -287,8 +291,10 @@ public enum HostnameMatcher {
             }
             var re = ri
             while re < r.endIndex && r[re] != dot { re += 1 }
-            if !hasStar && !equalsIgnoringCase(
-                UnsafeBufferPointer(rebasing: p[pi..<pe]), UnsafeBufferPointer(rebasing: r[ri..<re])) {
+            if !hasStar
+                && !equalsIgnoringCase(
+                    UnsafeBufferPointer(rebasing: p[pi..<pe]), UnsafeBufferPointer(rebasing: r[ri..<re]))
+            {
                 return false
             }
             let pDone = pe == p.endIndex
@@ -308,15 +314,18 @@ public enum HostnameMatcher {
         let formatted = formatIPAddress(address)
         let explanation: String
         if let name = dnsNames.first(where: { ipAddress($0) == address }) {
-            explanation = "\(quote(host)) is an IP address, which only SAN iPAddress entries can match; "
+            explanation =
+                "\(quote(host)) is an IP address, which only SAN iPAddress entries can match; "
                 + "the certificate lists it as the dNSName \(quote(name)), which is never compared with IP addresses"
         } else if let cn = commonNames.first(where: { ipAddress($0) == address }) {
-            explanation = "\(quote(host)) is an IP address, which only SAN iPAddress entries can match; "
+            explanation =
+                "\(quote(host)) is an IP address, which only SAN iPAddress entries can match; "
                 + "the Common Name \(quote(cn)) holds it but is never used (\(cite))"
         } else if ipAddresses.isEmpty {
             explanation = "\(quote(host)) is an IP address and the certificate has no SAN iPAddress entries"
         } else {
-            explanation = "no SAN iPAddress entry equals \(formatted) (the certificate has "
+            explanation =
+                "no SAN iPAddress entry equals \(formatted) (the certificate has "
                 + listed(ipAddresses.map(formatIPAddress), quoted: false) + ")"
         }
         return HostnameMatch(matched: false, matchedName: nil, explanation: explanation)
@@ -333,9 +342,11 @@ public enum HostnameMatcher {
             let suffix = name.count > 2 ? String(name.dropFirst(2)) : ""
             switch nearMiss {
             case .invalidName:
-                text = "SAN dNSName \(quote(name)) is not a valid DNS name, so it was skipped, and no other SAN dNSName matches \(quote(host))"
+                text =
+                    "SAN dNSName \(quote(name)) is not a valid DNS name, so it was skipped, and no other SAN dNSName matches \(quote(host))"
             case .partialWildcard:
-                text = "\(quote(name)) is a partial-label wildcard, which never matches: only a whole leftmost “*” label does"
+                text =
+                    "\(quote(name)) is a partial-label wildcard, which never matches: only a whole leftmost “*” label does"
             case .misplacedWildcard:
                 text = "\(quote(name)) has a wildcard outside the leftmost label or more than one, which never matches"
             case .wildcardTooDeep:
@@ -343,11 +354,13 @@ public enum HostnameMatcher {
             case .wildcardApex:
                 text = "\(quote(name)) covers exactly one label and never the bare domain \(quote(String(reference)))"
             case .wildcardEmptyLabel:
-                text = "\(quote(name)) needs one non-empty label before \(quote(suffix)), and \(quote(host)) has an empty one"
+                text =
+                    "\(quote(name)) needs one non-empty label before \(quote(suffix)), and \(quote(host)) has an empty one"
             case .wildcardSingleLabel:
                 text = "\(quote(name)) puts a wildcard directly on a single label, which never matches"
             case .wildcardPublicSuffix:
-                text = "\(quote(name)) puts a wildcard directly on the public suffix \(quote(suffix.lowercased())), which never matches"
+                text =
+                    "\(quote(name)) puts a wildcard directly on the public suffix \(quote(suffix.lowercased())), which never matches"
             case .mismatch, .exact, .wildcard:
                 text = "no SAN dNSName matches \(quote(host))"
             }
@@ -448,7 +461,8 @@ public enum HostnameMatcher {
                 count += 1
                 let v = scalar.value
                 if v < 0x20 || (0x7F...0x9F).contains(v) || (0x200B...0x200F).contains(v)
-                    || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0xFEFF {
+                    || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0xFEFF
+                {
                     out += "\\u{" + String(v, radix: 16) + "}"
                 } else {
                     out.unicodeScalars.append(scalar)

@@ -84,7 +84,8 @@ public final class PublicSuffixList: Sendable {
             }
             guard stop > start else { continue }
             var nonASCII = false
-            let rule = String(unsafeUninitializedCapacity: stop - start) { (out: UnsafeMutableBufferPointer<UInt8>) -> Int in
+            let rule = String(unsafeUninitializedCapacity: stop - start) {
+                (out: UnsafeMutableBufferPointer<UInt8>) -> Int in
                 for i in start..<stop {
                     let b = text[i]
                     if b >= 0x80 { nonASCII = true }

@@ -17,9 +17,10 @@ public struct ConnectionReport: Sendable {
         public var proxy: String?
 
         /// Creates a target description.
-        public init(host: String, port: Int, sni: String?, connectTo: String? = nil, startTLS: String? = nil,
-            proxy: String? = nil)
-        {
+        public init(
+            host: String, port: Int, sni: String?, connectTo: String? = nil, startTLS: String? = nil,
+            proxy: String? = nil
+        ) {
             self.host = host
             self.port = port
             self.sni = sni
@@ -124,7 +125,10 @@ public struct ConnectionReport: Sendable {
             ("clientCertificateCANames", .array(clientCertificateCANames.map { .string($0) })),
             (
                 "timings",
-                .object([("connectMs", connectMs.map { .tenths($0) } ?? .null), ("handshakeMs", handshakeMs.map { .tenths($0) } ?? .null)])
+                .object([
+                    ("connectMs", connectMs.map { .tenths($0) } ?? .null),
+                    ("handshakeMs", handshakeMs.map { .tenths($0) } ?? .null),
+                ])
             ),
             (
                 "aia",

@@ -24,7 +24,10 @@ public enum JSONReport {
             ("connection", e.connection?.connectionJSON() ?? .null),
             (
                 "presented",
-                .array(e.presented.enumerated().map { certificate($0.element, index: $0.offset, source: e.presentedSource) })
+                .array(
+                    e.presented.enumerated().map {
+                        certificate($0.element, index: $0.offset, source: e.presentedSource)
+                    })
             ),
             ("path", .array(pathEntries(e))),
             ("candidatePaths", .int(e.candidatePaths)),

@@ -120,7 +120,8 @@ func decodeString(tag: UInt8, bytes: [UInt8]) -> String {
         var scalars = String.UnicodeScalarView()
         var i = 0
         while i + 3 < bytes.count {
-            let v = UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])
+            let v =
+                UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])
             scalars.append(Unicode.Scalar(v) ?? "\u{FFFD}")
             i += 4
         }

@@ -145,10 +145,12 @@ enum ExtensionDecoder {
             var explicit: Int?
             var inhibit: Int?
             if let n = try s.readOptional(DERTag.contextSpecific(0, constructed: false)) {
-                explicit = try s.smallInteger(DERNode(tag: DERTag.integer, start: n.start, contentStart: n.contentStart, end: n.end))
+                explicit = try s.smallInteger(
+                    DERNode(tag: DERTag.integer, start: n.start, contentStart: n.contentStart, end: n.end))
             }
             if let n = try s.readOptional(DERTag.contextSpecific(1, constructed: false)) {
-                inhibit = try s.smallInteger(DERNode(tag: DERTag.integer, start: n.start, contentStart: n.contentStart, end: n.end))
+                inhibit = try s.smallInteger(
+                    DERNode(tag: DERTag.integer, start: n.start, contentStart: n.contentStart, end: n.end))
             }
             try s.expectEnd("PolicyConstraints")
             result = .policyConstraints(requireExplicit: explicit, inhibitMapping: inhibit)

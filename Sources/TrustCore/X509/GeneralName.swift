@@ -79,8 +79,11 @@ public enum GeneralName: Hashable, Sendable {
             guard !node.isConstructed else { throw reader.fail("iPAddress must be primitive", at: node.start) }
             return .ipAddress(content)
         case 8:
-            return .registeredID(try reader.objectIdentifier(DERNode(tag: DERTag.oid, start: node.start,
-                contentStart: node.contentStart, end: node.end)))
+            return .registeredID(
+                try reader.objectIdentifier(
+                    DERNode(
+                        tag: DERTag.oid, start: node.start,
+                        contentStart: node.contentStart, end: node.end)))
         default:
             throw reader.fail("unknown GeneralName tag [\(number)]", at: node.start)
         }

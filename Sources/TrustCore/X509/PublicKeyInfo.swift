@@ -109,7 +109,8 @@ public struct PublicKeyInfo: Hashable, Sendable {
         default:
             break
         }
-        return PublicKeyInfo(der: Array(reader.bytes[node.fullRange]), algorithm: algorithm, keyBytes: key,
+        return PublicKeyInfo(
+            der: Array(reader.bytes[node.fullRange]), algorithm: algorithm, keyBytes: key,
             type: type, bits: bits)
     }
 }
