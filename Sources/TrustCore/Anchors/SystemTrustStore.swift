@@ -211,7 +211,6 @@ public final class SystemTrustStore: Sendable {
             func add(_ certs: [Certificate]) {
                 for cert in certs where seen.insert(cert.sha256).inserted { out.append(cert) }
             }
-            if certFile != nil { add((bundle(&state).byHash[hash] ?? []).compactMap { $0.decode() }) }
             for (i, dir) in certDirectories.enumerated() {
                 switch state.modes[i] {
                 case .missing:
@@ -227,6 +226,14 @@ public final class SystemTrustStore: Sendable {
                         add((unhashedIndex(i, &state).byHash[hash] ?? []).compactMap { $0.decode() })
                     }
                 }
+            }
+            // The bundle is consulted only when the directories have nothing under this hash:
+            // on Debian SSL_CERT_FILE names ca-certificates.crt, which repeats the hashed
+            // directory, and indexing it costs ~0.7 ms per process against ~30 us for a hash-link
+            // lookup. A root present only in the bundle is still found; one that shares its
+            // subject with a directory root is not (docs/DECISIONS.md D19).
+            if out.isEmpty && certFile != nil {
+                add((bundle(&state).byHash[hash] ?? []).compactMap { $0.decode() })
             }
             state.byHash[hash] = out
             return out

@@ -20,10 +20,15 @@ enum HostnameCheck: PathCheck {
                     )))
         case .ssl(let host?):
             let leaf = c.certificates[0]
+            let dnsNames = leaf.dnsNames
+            // The list only decides wildcards; loading it costs ~3 ms once per process, so a
+            // leaf without a wildcard name never pays for it.
+            let needsList = dnsNames.contains { $0.utf8.first == UInt8(ascii: "*") }
+            let list = needsList ? (c.webpki ? HostnameCheck.wholePublicSuffixList : PublicSuffixList.shared) : nil
             let result = HostnameMatcher.match(
-                host: host, dnsNames: leaf.dnsNames, ipAddresses: leaf.ipAddresses,
+                host: host, dnsNames: dnsNames, ipAddresses: leaf.ipAddresses,
                 commonNames: leaf.subject.commonNames, rules: c.webpki ? .webpki : .apple,
-                publicSuffixes: c.webpki ? HostnameCheck.wholePublicSuffixList : PublicSuffixList.shared)
+                publicSuffixes: list)
             if result.matched {
                 steps.append(Step(.hostname, 0, .passed, .hostMatched(host: host, name: result.matchedName ?? host)))
             } else {
