@@ -1,0 +1,343 @@
+import Foundation
+import XCTest
+
+/// The seed article's walkthrough, through the built `trustx check https://127.0.0.1:PORT/`
+/// against `openssl s_server -www` serving the article's own PKI, made with the openssl command
+/// line exactly as the article makes it. Expected values come from Apple's rules
+/// (shared/reference/apple-trust.md), cited at each assertion, not from running trustx.
+final class ArticleWalkthroughTests: XCTestCase {
+    var pki: ArticlePKI!
+    /// The servers a test started; tearDown stops them.
+    var servers: [OpenSSLServer] = []
+
+    override func setUpWithError() throws {
+        pki = try ArticlePKI.shared.get()
+    }
+
+    override func tearDownWithError() throws {
+        for server in servers { server.stop() }
+        servers = []
+    }
+
+    override class func tearDown() {
+        if case .success(let pki) = ArticlePKI.shared { try? FileManager.default.removeItem(at: pki.directory) }
+        super.tearDown()
+    }
+
+    // MARK: helpers
+
+    /// Starts `openssl s_server -www -cert CERT -key KEY` on loopback, as the article does.
+    func serve(_ cert: String, _ key: String, host: String = "127.0.0.1", _ extra: [String] = []) throws
+        -> OpenSSLServer
+    {
+        let server = try OpenSSLServer(
+            ["-cert", pki.path(cert), "-key", pki.path(key)] + extra, host: host, in: pki.directory)
+        servers.append(server)
+        return server
+    }
+
+    /// The article's server: the leaf for 127.0.0.1 issued by Library Test CA, TLS 1.3 by default.
+    func serveArticleServer() throws -> OpenSSLServer { try serve("leaf.pem", "leaf.key") }
+
+    /// `trustx check TARGET ARGUMENTS --format json`, with the report parsed.
+    func check(_ target: String, _ arguments: [String] = [], file: StaticString = #filePath, line: UInt = #line)
+        throws -> (RunResult, [String: Any])
+    {
+        let result = try CLI.run(["check", target] + arguments + ["--format", "json"])
+        XCTAssertEqual(result.err, "", "stderr of a JSON report", file: file, line: line)
+        return (result, try result.json(file: file, line: line))
+    }
+
+    func verdict(_ doc: [String: Any], file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        try XCTUnwrap(doc["verdict"] as? [String: Any], "no verdict", file: file, line: line)
+    }
+
+    func connection(_ doc: [String: Any], file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        try XCTUnwrap(doc["connection"] as? [String: Any], "no connection", file: file, line: line)
+    }
+
+    /// The step with `id` (e.g. `hostname`, `pin`).
+    func step(_ id: String, _ doc: [String: Any], file: StaticString = #filePath, line: UInt = #line) throws
+        -> [String: Any]
+    {
+        let steps = try XCTUnwrap(doc["steps"] as? [[String: Any]], "no steps", file: file, line: line)
+        return try XCTUnwrap(steps.first { $0["id"] as? String == id }, "no \(id) step", file: file, line: line)
+    }
+
+    /// Asserts a trusted verdict: exit 0, errSecSuccess, no URLError.
+    func assertTrusted(
+        _ result: RunResult, _ doc: [String: Any], _ label: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let v = try verdict(doc, file: file, line: line)
+        XCTAssertEqual(result.status, 0, "\(label): exit status; \(result.out)", file: file, line: line)
+        XCTAssertEqual(v["trusted"] as? Bool, true, "\(label): trusted", file: file, line: line)
+        XCTAssertEqual(v["osstatus"] as? Int, 0, "\(label): OSStatus", file: file, line: line)
+        XCTAssertTrue(
+            v["urlError"] is NSNull, "\(label): URLError \(v["urlError"] ?? "missing")", file: file, line: line)
+    }
+
+    /// Asserts a verdict that is not trusted after evaluation: exit 1, the OSStatus and URLError given.
+    func assertNotTrusted(
+        _ result: RunResult, _ doc: [String: Any], osstatus: Int, urlError: Int, _ label: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let v = try verdict(doc, file: file, line: line)
+        XCTAssertEqual(result.status, 1, "\(label): exit status; \(result.out)", file: file, line: line)
+        XCTAssertEqual(v["trusted"] as? Bool, false, "\(label): trusted", file: file, line: line)
+        XCTAssertEqual(v["osstatus"] as? Int, osstatus, "\(label): OSStatus", file: file, line: line)
+        XCTAssertEqual(v["urlError"] as? Int, urlError, "\(label): URLError", file: file, line: line)
+    }
+
+    // MARK: 1. the default refusal
+
+    func testArticleServerIsUntrustedByDefault() throws {
+        let server = try serveArticleServer()
+        let (result, doc) = try check("https://127.0.0.1:\(server.port)/")
+        // No anchors: system roots only. The server sends its leaf alone, whose issuer is neither
+        // sent nor a system root: MissingIntermediate -25318 (apple-trust.md 2, 5); URLSession's
+        // default handling refuses with -1202 (6).
+        try assertNotTrusted(result, doc, osstatus: -25318, urlError: -1202, "default")
+        XCTAssertEqual(try verdict(doc)["osstatusName"] as? String, "errSecCreateChainFailed")
+        let presented = try XCTUnwrap(doc["presented"] as? [[String: Any]])
+        XCTAssertEqual(presented.map { $0["subject"] as? String }, ["CN=127.0.0.1"])
+        XCTAssertEqual(presented.first?["source"] as? String, "server")
+    }
+
+    // MARK: 2. a custom anchor
+
+    func testArticleServerIsTrustedWithItsCAAsTheOnlyAnchorInPEMAndInDER() throws {
+        let server = try serveArticleServer()
+        for anchor in ["ca.pem", "ca.der"] {
+            let (result, doc) = try check("https://127.0.0.1:\(server.port)/", ["--anchor", pki.path(anchor)])
+            // The CA has no keyUsage, which Apple checks only when present (apple-trust.md 2); the
+            // leaf has SAN IP:127.0.0.1, EKU serverAuth, P-256, 365 days (5).
+            try assertTrusted(result, doc, anchor)
+            let path = try XCTUnwrap(doc["path"] as? [[String: Any]], anchor)
+            XCTAssertEqual(path.map { $0["subject"] as? String }, ["CN=127.0.0.1", "CN=Library Test CA"], anchor)
+            XCTAssertEqual(path.last?["anchor"] as? String, "custom", anchor)
+            // s_server's default protocol range ends at TLS 1.3, as trustx's does.
+            XCTAssertEqual(try connection(doc)["protocol"] as? String, "TLS 1.3", anchor)
+        }
+    }
+
+    // MARK: 3. the hostname pitfall
+
+    func testArticleServerReachedAsLocalhostFailsTheHostnameStep() throws {
+        let server = try serveArticleServer()
+        let (result, doc) = try check("https://localhost:\(server.port)/", ["--anchor", pki.path("ca.pem")])
+        // localhost is compared only with SAN dNSName entries, of which the leaf has none
+        // (apple-trust.md 4): SSLHostname -67602. With custom anchors the app's delegate decides
+        // and cancels: -999 (6).
+        try assertNotTrusted(result, doc, osstatus: -67602, urlError: -999, "localhost")
+        XCTAssertEqual(try verdict(doc)["osstatusName"] as? String, "errSecHostNameMismatch")
+        let hostname = try step("hostname", doc)
+        XCTAssertEqual(hostname["status"] as? String, "failed")
+        XCTAssertEqual(hostname["certificate"] as? Int, 0)
+        XCTAssertEqual(hostname["osstatus"] as? Int, -67602)
+    }
+
+    // MARK: 4. Basic X.509 hides it
+
+    func testBasicPolicyTrustsTheLocalhostCaseAndSkipsTheHostnameStep() throws {
+        let server = try serveArticleServer()
+        let (result, doc) = try check(
+            "https://localhost:\(server.port)/", ["--anchor", pki.path("ca.pem"), "--policy", "basic"])
+        // Basic X.509 has no hostname check (apple-trust.md 4, pitfall 1).
+        try assertTrusted(result, doc, "basic")
+        XCTAssertEqual(try step("hostname", doc)["status"] as? String, "skipped")
+        XCTAssertEqual((doc["settings"] as? [String: Any])?["policy"] as? String, "basic")
+    }
+
+    // MARK: 5. pinning, with the pin computed by openssl
+
+    func testPinComputedByOpenSSLPasses() throws {
+        let server = try serveArticleServer()
+        let (result, doc) = try check(
+            "https://127.0.0.1:\(server.port)/", ["--anchor", pki.path("ca.pem"), "--pin", "sha256//" + pki.leafPin])
+        // The pin is the SHA-256 of the leaf's DER SPKI, what `openssl pkey -pubin -outform der`
+        // writes (apple-trust.md 7, pitfall 6).
+        try assertTrusted(result, doc, "pin")
+        XCTAssertEqual(try step("pin", doc)["status"] as? String, "passed")
+    }
+
+    func testWrongPinFailsAfterEvaluationPasses() throws {
+        let server = try serveArticleServer()
+        // Another key's pin: the Rogue CA leaf's, computed the same way.
+        XCTAssertNotEqual(pki.roguePin, pki.leafPin)
+        let (result, doc) = try check(
+            "https://127.0.0.1:\(server.port)/", ["--anchor", pki.path("ca.pem"), "--pin", "sha256//" + pki.roguePin])
+        // Pins are checked after evaluation passed (errSecSuccess); the delegate finds no pinned
+        // key and cancels: -999 (apple-trust.md 6, pitfalls 5 and 12).
+        try assertNotTrusted(result, doc, osstatus: 0, urlError: -999, "wrong pin")
+        XCTAssertEqual(try step("pin", doc)["status"] as? String, "failed")
+    }
+
+    // MARK: 6. TLS versions
+
+    func testTLS12OnlyServerFailsUnderTLSMinimum13WithSecureConnectionFailed() throws {
+        let server = try serve("leaf.pem", "leaf.key", ["-tls1_2"])
+        let (result, doc) = try check(
+            "https://127.0.0.1:\(server.port)/", ["--anchor", pki.path("ca.pem"), "--tls-min", "1.3"])
+        // No common version: the handshake fails before any certificate is seen, -1200
+        // (apple-trust.md 6); a connection failure exits 69.
+        XCTAssertEqual(result.status, 69, result.out)
+        let v = try verdict(doc)
+        XCTAssertEqual(v["trusted"] as? Bool, false)
+        XCTAssertEqual(v["urlError"] as? Int, -1200)
+        XCTAssertTrue(v["osstatus"] is NSNull, "nothing was evaluated: \(v["osstatus"] ?? "missing")")
+        let error = try XCTUnwrap(try connection(doc)["error"] as? [String: Any], "connection.error")
+        let kind = try XCTUnwrap(error["kind"] as? String, "connection.error.kind")
+        XCTAssertFalse(kind.isEmpty)
+    }
+
+    func testTLS12OnlyServerIsTrustedByDefault() throws {
+        let server = try serve("leaf.pem", "leaf.key", ["-tls1_2"])
+        let (result, doc) = try check("https://127.0.0.1:\(server.port)/", ["--anchor", pki.path("ca.pem")])
+        // URLSession's minimum is TLS 1.2 (ATS requires >= 1.2, apple-trust.md 7).
+        try assertTrusted(result, doc, "TLS 1.2")
+        let conn = try connection(doc)
+        XCTAssertEqual(conn["protocol"] as? String, "TLS 1.2")
+        XCTAssertTrue(conn["error"] is NSNull)
+    }
+
+    // MARK: 7. the Rogue CA exercise
+
+    func testRogueCAServerIsRejectedWithTheTestCAAsAnchor() throws {
+        let rogue = try serve("rogue-leaf.pem", "rogue-leaf.key")
+        let (result, doc) = try check("https://127.0.0.1:\(rogue.port)/", ["--anchor", pki.path("ca.pem")])
+        // The rogue leaf's issuer is neither sent nor an anchor: -25318 (apple-trust.md 5); custom
+        // anchors, so the delegate cancels: -999.
+        try assertNotTrusted(result, doc, osstatus: -25318, urlError: -999, "rogue, test CA")
+    }
+
+    func testRogueCAServerIsAcceptedWhenBothCAsAreAnchors() throws {
+        let rogue = try serve("rogue-leaf.pem", "rogue-leaf.key")
+        let (result, doc) = try check(
+            "https://127.0.0.1:\(rogue.port)/", ["--anchor", pki.path("ca.pem"), "--anchor", pki.path("rogue.pem")])
+        // Any certificate in the custom anchors is an anchor (apple-trust.md 5).
+        try assertTrusted(result, doc, "rogue, both CAs")
+        let path = try XCTUnwrap(doc["path"] as? [[String: Any]])
+        XCTAssertEqual(path.last?["subject"] as? String, "CN=Rogue CA")
+    }
+
+    func testTestServerPinRejectsTheRogueServerEvenWhenBothCAsAreTrusted() throws {
+        let rogue = try serve("rogue-leaf.pem", "rogue-leaf.key")
+        let (result, doc) = try check(
+            "https://127.0.0.1:\(rogue.port)/",
+            [
+                "--anchor", pki.path("ca.pem"), "--anchor", pki.path("rogue.pem"), "--pin", "sha256//" + pki.leafPin,
+            ])
+        // Evaluation passes (both CAs are anchors); the pin of the real server's key does not
+        // match, so the delegate cancels: 0 and -999 (apple-trust.md 6, 7).
+        try assertNotTrusted(result, doc, osstatus: 0, urlError: -999, "rogue, both CAs, test pin")
+        XCTAssertEqual(try step("pin", doc)["status"] as? String, "failed")
+    }
+
+    // MARK: beyond the article
+
+    func testArticleCAIsTrustedForAnIPv6LoopbackServer() throws {
+        guard OpenSSLServer.canBindIPv6Loopback() else { throw XCTSkip("::1 cannot be bound on this machine") }
+        let server = try serve("leaf6.pem", "leaf6.key", host: "::1")
+        let (result, doc) = try check("https://[::1]:\(server.port)/", ["--anchor", pki.path("ca.pem")])
+        // An IPv6 host is compared byte-wise with SAN iPAddress entries, brackets allowed
+        // (apple-trust.md 4); the leaf has IP:::1.
+        try assertTrusted(result, doc, "[::1]")
+        let target = try XCTUnwrap(doc["target"] as? [String: Any])
+        XCTAssertEqual(target["host"] as? String, "::1")
+        XCTAssertEqual(target["port"] as? Int, server.port)
+    }
+
+    func testConnectToKeepsLocalhostForTheHostCheckButConnectsThere() throws {
+        let server = try serveArticleServer()
+        let (result, doc) = try check(
+            "https://localhost:\(server.port)/",
+            ["--anchor", pki.path("ca.pem"), "--connect-to", "127.0.0.1:\(server.port)"])
+        // The connection is made (TLS 1.3, no error), and the name checked is still localhost:
+        // -67602, -999 as in step 3.
+        try assertNotTrusted(result, doc, osstatus: -67602, urlError: -999, "connect-to")
+        XCTAssertEqual(try step("hostname", doc)["status"] as? String, "failed")
+        let conn = try connection(doc)
+        XCTAssertTrue(conn["error"] is NSNull)
+        XCTAssertEqual(conn["protocol"] as? String, "TLS 1.3")
+        let target = try XCTUnwrap(doc["target"] as? [String: Any])
+        XCTAssertEqual(target["host"] as? String, "localhost")
+        XCTAssertEqual(target["sni"] as? String, "localhost")
+        XCTAssertEqual(target["connectTo"] as? String, "127.0.0.1:\(server.port)")
+    }
+
+    func testTextReportOfTheLocalhostCaseNamesTheOSStatusWithoutEscapes() throws {
+        let server = try serveArticleServer()
+        let result = try CLI.run(["check", "https://localhost:\(server.port)/", "--anchor", pki.path("ca.pem")])
+        XCTAssertEqual(result.status, 1, result.out + result.err)
+        XCTAssertTrue(result.out.contains("errSecHostNameMismatch"), result.out)
+        XCTAssertTrue(result.out.contains("-67602"), result.out)
+        XCTAssertFalse(result.stdout.contains(0x1B), "raw ESC in the text report")
+        XCTAssertFalse(result.stderr.contains(0x1B), "raw ESC on stderr")
+    }
+}
+
+/// The article's PKI, made with the openssl command line in a temporary directory the way the
+/// article makes it: a private CA "Library Test CA" from `openssl req -x509` with no extension
+/// file (so no keyUsage), a P-256 leaf for IP 127.0.0.1 signed from a CSR with an extfile, and
+/// the exercise's "Rogue CA" with its own leaf for 127.0.0.1. Plus a leaf for ::1 and the pins,
+/// computed by openssl.
+struct ArticlePKI: Sendable {
+    let directory: URL
+    /// The article's leaf pin, base64 of the SHA-256 of its DER SPKI, as openssl computes it.
+    let leafPin: String
+    /// The Rogue CA leaf's pin, computed the same way.
+    let roguePin: String
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// Made once per test process; the files are only read afterwards.
+    static let shared: Result<ArticlePKI, Error> = Result { try ArticlePKI.make() }
+
+    static func make() throws -> ArticlePKI {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-article-\(getpid())")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
+
+        /// `openssl req -x509`, no extension file: the CA gets only openssl.cnf's defaults.
+        func makeCA(_ name: String, _ cn: String) throws {
+            try Shell.openssl(
+                ["req", "-x509"] + ec + [
+                    "-keyout", "\(name).key", "-out", "\(name).pem", "-days", "3650", "-subj", "/CN=\(cn)",
+                ],
+                in: dir)
+        }
+        /// A CSR signed by `ca` with an extfile naming `ip`, for 365 days.
+        func makeLeaf(_ name: String, ip: String, ca: String) throws {
+            try Shell.openssl(
+                ["req"] + ec + ["-keyout", "\(name).key", "-out", "\(name).csr", "-subj", "/CN=\(ip)"], in: dir)
+            try "subjectAltName=IP:\(ip)\nextendedKeyUsage=serverAuth\n".write(
+                to: dir.appendingPathComponent("\(name).ext"), atomically: true, encoding: .utf8)
+            try Shell.openssl(
+                [
+                    "x509", "-req", "-in", "\(name).csr", "-CA", "\(ca).pem", "-CAkey", "\(ca).key", "-CAcreateserial",
+                    "-out", "\(name).pem", "-days", "365", "-extfile", "\(name).ext",
+                ], in: dir)
+        }
+        /// The article's pin pipeline, through the shell.
+        func pin(_ cert: String) throws -> String {
+            let pipeline =
+                "openssl x509 -in \(cert) -pubkey -noout | openssl pkey -pubin -outform der"
+                + " | openssl dgst -sha256 -binary | base64"
+            let result = try Shell.run(URL(fileURLWithPath: "/bin/sh"), ["-c", pipeline], in: dir)
+            let value = result.out.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard result.status == 0, value.count == 44, Data(base64Encoded: value)?.count == 32 else {
+                throw TestPKI.Failure(message: "pin of \(cert): \(result.out)\(result.err)")
+            }
+            return value
+        }
+
+        try makeCA("ca", "Library Test CA")
+        try makeLeaf("leaf", ip: "127.0.0.1", ca: "ca")
+        try Shell.openssl(["x509", "-in", "ca.pem", "-outform", "der", "-out", "ca.der"], in: dir)
+        try makeCA("rogue", "Rogue CA")
+        try makeLeaf("rogue-leaf", ip: "127.0.0.1", ca: "rogue")
+        try makeLeaf("leaf6", ip: "::1", ca: "ca")
+        return ArticlePKI(directory: dir, leafPin: try pin("leaf.pem"), roguePin: try pin("rogue-leaf.pem"))
+    }
+}

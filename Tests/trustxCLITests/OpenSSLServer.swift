@@ -1,0 +1,92 @@
+import Foundation
+import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `openssl s_server -www` in a subprocess, listening on a loopback port the kernel picks: an
+/// outside TLS implementation for the walkthrough tests to connect to.
+///
+/// s_server is started on port 0. OpenSSL 3 prints `ACCEPT 127.0.0.1:PORT` (`ACCEPT [::1]:PORT`)
+/// with the bound port once the socket listens (apps/lib/s_socket.c, `do_server`), so the port is
+/// read from that line: no port is guessed, and no other process can take it in between.
+final class OpenSSLServer {
+    struct Failure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    let process = Process()
+    /// The port the server listens on.
+    let port: Int
+    /// Where s_server's output goes (a file: a pipe nobody drains would block s_server once full).
+    let log: URL
+
+    /// Starts `openssl s_server -www -accept HOST:0 ARGUMENTS` in `directory` and returns once it
+    /// listens. `host` is a loopback address, `127.0.0.1` or `::1`.
+    init(_ arguments: [String], host: String = "127.0.0.1", in directory: URL) throws {
+        precondition(host == "127.0.0.1" || host == "::1", "tests serve on loopback only")
+        let accept = host.contains(":") ? "[\(host)]:0" : "\(host):0"
+        log = directory.appendingPathComponent("s_server-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        defer { try? handle.close() }
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl", "s_server", "-www", "-accept", accept] + arguments
+        process.currentDirectoryURL = directory
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        // Startup takes milliseconds; the bound only keeps a broken openssl from hanging the run.
+        let giveUp = Date().addingTimeInterval(30)
+        var found: Int?
+        while found == nil && process.isRunning && Date() < giveUp {
+            found = Self.acceptedPort(in: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+            if found == nil { usleep(10_000) }
+        }
+        guard let found else {
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+            let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            throw Failure(message: "openssl s_server \(arguments.joined(separator: " ")) did not start: \(output)")
+        }
+        port = found
+    }
+
+    /// The port of s_server's `ACCEPT host:port` line, nil until it is printed.
+    static func acceptedPort(in output: String) -> Int? {
+        for line in output.split(separator: "\n") where line.hasPrefix("ACCEPT ") {
+            if let last = line.split(separator: ":").last, let port = Int(last), port > 0 { return port }
+        }
+        return nil
+    }
+
+    /// Terminates the server and waits for it; calling it again does nothing.
+    func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+
+    /// Whether a TCP socket can be bound to [::1] on this machine (IPv6 may be disabled).
+    static func canBindIPv6Loopback() -> Bool {
+        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_addr = in6addr_loopback
+        address.sin6_port = 0
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+            }
+        }
+        return result == 0
+    }
+}
