@@ -24,7 +24,13 @@ let package = Package(
             providers: [.apt(["libncursesw5-dev"]), .brew(["ncurses"])]
         ),
         .target(name: "TrustCore", dependencies: ["COpenSSL"]),
-        .executableTarget(name: "trustx", dependencies: ["TrustCore", "TLSProbe", "TrustLab"]),
+        .executableTarget(
+            name: "trustx",
+            dependencies: ["TrustCore", "TLSProbe", "TrustLab"],
+            // The Swift runtime linked in: loading and relocating its shared libraries is most of
+            // a short run's cost (docs/benchmarks.md, docs/DECISIONS.md D20).
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]
+        ),
         .executableTarget(name: "trustx-limbo", dependencies: ["TrustCore"]),
         .executableTarget(name: "trustx-bench", dependencies: ["TrustCore"]),
         .executableTarget(

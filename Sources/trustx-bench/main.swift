@@ -180,16 +180,16 @@ if options.onlyCold {
     print(sink)
     exit(0)
 }
-let cold = median(n) {
+let coldBody = {
     let e = Evaluator()
     sink &+= e.evaluate(chain: chain, settings: settings)!.steps.count
 }
 var flip = false
-let reevaluate = median(n) {
+let reevaluateBody = {
     flip.toggle()
     sink &+= warm.evaluate(chain: chain, settings: flip ? toggled : settings)!.steps.count
 }
-let parseAndEvaluate = median(n) {
+let parseAndEvaluateBody = {
     let c = try! CertificateLoader.decode(chainPEM)
     let a = try! CertificateLoader.decode(anchorPEM)
     var s = settings
@@ -203,10 +203,45 @@ let ossl = OpenSSLVerifier(
 let osslChain = OpenSSLVerifier.readPEM(chainPEM)
 let osslAnchors = OpenSSLVerifier.readPEM(anchorPEM)
 let osslVerdict = ossl.verify(leaf: osslChain[0], intermediates: Array(osslChain.dropFirst()), anchors: osslAnchors)
-let osslVerify = median(n) {
+let osslVerifyBody = {
     sink &+= ossl.verify(leaf: osslChain[0], intermediates: Array(osslChain.dropFirst()), anchors: osslAnchors) ? 1 : 0
 }
-let osslParseVerify = median(n) { sink &+= ossl.parseAndVerify() ? 1 : 0 }
+let osslParseVerifyBody = { sink &+= ossl.parseAndVerify() ? 1 : 0 }
+
+// The five measurements run interleaved in rounds, so a machine whose speed drifts (shared
+// cores) affects both sides of each ratio alike; each ratio is the median of per-round ratios.
+let bodies: [() -> Void] = [coldBody, reevaluateBody, parseAndEvaluateBody, osslVerifyBody, osslParseVerifyBody]
+let rounds = 21
+let perRound = max(5, n / rounds)
+var samples = [[UInt64]](repeating: [], count: bodies.count)
+var roundMedians = [[Double]](repeating: [], count: bodies.count)
+for body in bodies { for _ in 0..<min(50, n) { body() } }
+for _ in 0..<rounds {
+    for (k, body) in bodies.enumerated() {
+        var these: [UInt64] = []
+        for _ in 0..<perRound {
+            let t0 = now()
+            body()
+            these.append(now() - t0)
+        }
+        samples[k] += these
+        these.sort()
+        roundMedians[k].append(Double(these[these.count / 2]) / 1000)
+    }
+}
+let overall = samples.map { s -> Double in
+    let sorted = s.sorted()
+    return Double(sorted[sorted.count / 2]) / 1000
+}
+let ratios = [(0, 3), (1, 3), (2, 4)].map { a, b -> Double in
+    let r = zip(roundMedians[a], roundMedians[b]).map { $0 / $1 }.sorted()
+    return r[r.count / 2]
+}
+let cold = overall[0]
+let reevaluate = overall[1]
+let parseAndEvaluate = overall[2]
+let osslVerify = overall[3]
+let osslParseVerify = overall[4]
 
 func fmt(_ v: Double) -> String {
     let scaled = (v * 100).rounded() / 100
@@ -217,9 +252,9 @@ print(
     "{\"cold_us\": \(fmt(cold)), \"reevaluate_us\": \(fmt(reevaluate)), "
         + "\"parse_and_evaluate_us\": \(fmt(parseAndEvaluate)), "
         + "\"openssl_verify_us\": \(fmt(osslVerify)), \"openssl_parse_and_verify_us\": \(fmt(osslParseVerify)), "
-        + "\"cold_ratio\": \(fmt(cold / osslVerify)), \"reevaluate_ratio\": \(fmt(reevaluate / osslVerify)), "
-        + "\"parse_and_evaluate_ratio\": \(fmt(parseAndEvaluate / osslParseVerify)), "
-        + "\"trusted\": \(first.verdict.trusted), \"openssl_ok\": \(osslVerdict), \"iterations\": \(n), "
+        + "\"cold_ratio\": \(fmt(ratios[0])), \"reevaluate_ratio\": \(fmt(ratios[1])), "
+        + "\"parse_and_evaluate_ratio\": \(fmt(ratios[2])), "
+        + "\"trusted\": \(first.verdict.trusted), \"openssl_ok\": \(osslVerdict), \"iterations\": \(rounds * perRound), "
         + "\"sink\": \(sink % 2)}")
 
 if options.micro {

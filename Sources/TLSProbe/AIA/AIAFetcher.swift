@@ -52,12 +52,14 @@ public struct AIAFetcher: Sendable {
         while visited.insert(current.sha256).inserted {
             if current.isSelfIssued { break }
             if anchors.contains(where: { $0.subject.matches(current.issuer) }) { break }
-            if let issuers, !issuers.certificates(withSubject: current.issuer).isEmpty { break }
+            // The presented chain first: the system store's index is the costliest source and
+            // is rarely needed when the server sent its intermediates.
             let pool = presented + result.fetched
             if let next = Self.bestIssuer(of: current, in: pool) {
                 current = next
                 continue
             }
+            if let issuers, !issuers.certificates(withSubject: current.issuer).isEmpty { break }
             let urls = Self.caIssuersURLs(of: current)
             guard let url = urls.first(where: { $0.lowercased().hasPrefix("http://") }) else {
                 if let other = urls.first {

@@ -58,8 +58,9 @@ struct PathBuilder {
         return nil
     }
 
-    /// Candidate issuers of `child`, best first, with their source.
-    func candidates(for child: Certificate) -> [(Certificate, CertificateSource)] {
+    /// Candidate issuers of `child`, best first, with their source; the system store is searched
+    /// only when `includeStore` is set.
+    func candidates(for child: Certificate, includeStore: Bool) -> [(Certificate, CertificateSource)] {
         var out: [(Certificate, CertificateSource, Int)] = []
         let aki = child.authorityKeyIdentifier?.keyIdentifier
         func rank(_ c: Certificate, _ base: Int) -> Int {
@@ -77,7 +78,7 @@ struct PathBuilder {
         for (i, c) in settings.fetchedIssuers.enumerated() where c.subject.matches(child.issuer) {
             out.append((c, .aia, rank(c, 1000 + i)))
         }
-        if let store = settings.systemStore {
+        if includeStore, let store = settings.systemStore {
             for c in store.certificates(withSubject: child.issuer) {
                 out.append((c, .systemStore, rank(c, 5)))
             }
@@ -124,7 +125,23 @@ struct PathBuilder {
                 // the depth bound. The budget still bounds the work.
                 intermediates = path.certificates.dropFirst().filter { !$0.isSelfIssued }.count
             }
-            for (candidate, source) in candidates(for: child) {
+            // When system roots are not trusted (custom anchors only), the store is a source of
+            // parents of last resort: it is searched only if the other sources did not already
+            // end the search, which spares a process the store's index in the common case.
+            let storeFirst = settings.trustsSystemAnchors
+            var list = candidates(for: child, includeStore: storeFirst)
+            var storeSearched = storeFirst || settings.systemStore == nil
+            var next = 0
+            while true {
+                if next == list.count {
+                    guard !storeSearched, !stop else { break }
+                    storeSearched = true
+                    let known = Set(list.map(\.0.identity))
+                    list += candidates(for: child, includeStore: true).filter { !known.contains($0.0.identity) }
+                    if next == list.count { break }
+                }
+                let (candidate, source) = list[next]
+                next += 1
                 if stop { return }
                 if path.certificates.contains(where: { $0.identity == candidate.identity }) { continue }
                 let cls = anchorClass(of: candidate)
