@@ -1,4 +1,3 @@
-internal import COpenSSL
 import TrustCore
 
 #if canImport(Glibc)
@@ -51,14 +50,4 @@ public enum LabError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// OpenSSL's error queue as one line, emptied.
-func drainOpenSSLErrors() -> String {
-    var messages: [String] = []
-    while true {
-        let code = ERR_get_error()
-        if code == 0 { break }
-        var buffer = [CChar](repeating: 0, count: 256)
-        ERR_error_string_n(code, &buffer, buffer.count)
-        messages.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-    }
-    return messages.isEmpty ? "no OpenSSL error recorded" : messages.joined(separator: "; ")
-}
+func drainOpenSSLErrors() -> String { OpenSSLErrorQueue.drainedLine() }

@@ -124,18 +124,9 @@ enum CheckCommand {
 
     static func run(_ args: [String], now: Timestamp, environment: Environment) -> ExitStatus {
         let parsed: ParsedArguments
-        do {
-            switch try spec.parse(args) {
-            case .help:
-                Output.out(spec.help + "\n")
-                return .success
-            case .version:
-                Output.out(Trustx.version + "\n")
-                return .success
-            case .run(let p): parsed = p
-            }
-        } catch {
-            return Trustx.usageError(error, spec)
+        switch Trustx.parse(args, spec) {
+        case .success(let p): parsed = p
+        case .failure(let exit): return exit.status
         }
         let request: Request
         do {

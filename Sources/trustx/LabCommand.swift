@@ -40,18 +40,9 @@ enum LabCommand {
 
     static func run(_ args: [String], now: Timestamp) -> ExitStatus {
         let p: ParsedArguments
-        do {
-            switch try spec.parse(args) {
-            case .help:
-                Output.out(spec.help + "\n")
-                return .success
-            case .version:
-                Output.out(Trustx.version + "\n")
-                return .success
-            case .run(let parsed): p = parsed
-            }
-        } catch {
-            return Trustx.usageError(error, spec)
+        switch Trustx.parse(args, spec) {
+        case .success(let parsed): p = parsed
+        case .failure(let exit): return exit.status
         }
         var options = LabOptions(scenarios: p.all("scenario"), outputDirectory: p.value("out"), now: now)
         if let base = p.value("port-base") {

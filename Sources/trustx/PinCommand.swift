@@ -20,18 +20,9 @@ enum PinCommand {
 
     static func run(_ args: [String]) -> ExitStatus {
         let parsed: ParsedArguments
-        do {
-            switch try spec.parse(args) {
-            case .help:
-                Output.out(spec.help + "\n")
-                return .success
-            case .version:
-                Output.out(Trustx.version + "\n")
-                return .success
-            case .run(let p): parsed = p
-            }
-        } catch {
-            return Trustx.usageError(error, spec)
+        switch Trustx.parse(args, spec) {
+        case .success(let p): parsed = p
+        case .failure(let exit): return exit.status
         }
         // Every file is read before anything is printed, so a bad file gives no partial output.
         var files: [(String, [Certificate])] = []

@@ -88,6 +88,29 @@ enum Trustx {
         return .success
     }
 
+    /// Parses a subcommand's arguments, answering `--help` and `--version` and reporting usage
+    /// errors itself: `.success` means run with the arguments, `.failure` exit with the status.
+    static func parse(_ args: [String], _ command: CommandSpec) -> Result<ParsedArguments, ExitStatusError> {
+        do {
+            switch try command.parse(args) {
+            case .help:
+                Output.out(command.help + "\n")
+                return .failure(ExitStatusError(status: .success))
+            case .version:
+                Output.out(version + "\n")
+                return .failure(ExitStatusError(status: .success))
+            case .run(let p): return .success(p)
+            }
+        } catch {
+            return .failure(ExitStatusError(status: usageError(error, command)))
+        }
+    }
+
+    /// An exit status carried through `Result`.
+    struct ExitStatusError: Error {
+        var status: ExitStatus
+    }
+
     /// Prints a usage error for `command` and returns EX_USAGE.
     static func usageError(_ error: UsageError, _ command: CommandSpec) -> ExitStatus {
         Output.err(command.usageError(TerminalSanitizer.sanitize(error.message)))

@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import TrustCore
 
 /// What one client connection saw.
 struct ClientResult {
@@ -167,17 +168,7 @@ enum TestClient {
         return (String(head.split(separator: "\r\n").first ?? ""), Array(all[(end + 4)...]))
     }
 
-    static func drainErrors() -> String {
-        var messages: [String] = []
-        while true {
-            let code = ERR_get_error()
-            if code == 0 { break }
-            var buffer = [CChar](repeating: 0, count: 256)
-            ERR_error_string_n(code, &buffer, buffer.count)
-            messages.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
-        return messages.joined(separator: "; ")
-    }
+    static func drainErrors() -> String { OpenSSLErrorQueue.drain().joined(separator: "; ") }
 }
 
 /// Runs the openssl CLI, an outside implementation the lab's servers are checked against.

@@ -20,17 +20,7 @@ public enum BuilderError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Drains OpenSSL's error queue into one error value.
     static func openssl(_ operation: String) -> BuilderError {
-        var messages: [String] = []
-        while true {
-            let code = ERR_get_error()
-            if code == 0 { break }
-            var buffer = [CChar](repeating: 0, count: 256)
-            ERR_error_string_n(code, &buffer, buffer.count)
-            messages.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
-        return .openssl(
-            operation: operation,
-            detail: messages.isEmpty ? "no OpenSSL error recorded" : messages.joined(separator: "; "))
+        .openssl(operation: operation, detail: OpenSSLErrorQueue.drainedLine())
     }
 }
 
