@@ -165,7 +165,7 @@ public struct ConnectionReport: Sendable {
             out.append(("client cert", clientCertificateRequested ? "requested" : "not requested"))
         }
         if let c = connectMs, let h = handshakeMs {
-            out.append(("timings", "connect \(formatMs(c)) ms, handshake \(formatMs(h)) ms"))
+            out.append(("timings", "connect \(Self.formatMs(c)) ms, handshake \(Self.formatMs(h)) ms"))
         }
         for f in aiaFetches { out.append(("aia", "\(f.url): \(f.outcome)")) }
         if let f = failure {
@@ -174,7 +174,8 @@ public struct ConnectionReport: Sendable {
         return out
     }
 
-    func formatMs(_ v: Double) -> String {
+    /// Milliseconds with one decimal.
+    public static func formatMs(_ v: Double) -> String {
         let tenths = Int((v * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
     }
