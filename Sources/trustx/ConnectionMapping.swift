@@ -33,7 +33,8 @@ enum ConnectionMapping {
     static func fetch(_ a: AIAAttempt) -> ConnectionReport.Fetch {
         let outcome: String
         switch a.outcome {
-        case .fetched(let n): outcome = "fetched \(n) certificate\(n == 1 ? "" : "s") in \(ConnectionReport.formatMs(a.milliseconds)) ms"
+        case .fetched(let n):
+            outcome = "fetched \(n) certificate\(n == 1 ? "" : "s") in \(ConnectionReport.formatMs(a.milliseconds)) ms"
         case .failed(let why): outcome = "failed: \(why)"
         case .skipped(let why): outcome = "not fetched: \(why)"
         }
