@@ -49,6 +49,22 @@ final class ValidityPeriodTests: XCTestCase {
         XCTAssertEqual(step?.summary, "validity-period-maximum@0:failed(-67901)")
     }
 
+    func testSC081LimitIsShownButNotEnforcedBecauseAppleEnforcementIsUnconfirmed() throws {
+        // apple-trust.md section 5: SC-081 allows 200 days from 2026-03-15, 100 from 2027-03-15;
+        // Apple's enforcement is UNCONFIRMED, so the step passes and says so.
+        let over = try XCTUnwrap(periodStep(notBefore: TestPKI.date(2026, 6, 1), lifetime: .days(300), system: true))
+        XCTAssertEqual(over.status, .passed)
+        XCTAssertTrue(over.detail.contains("SC-081 allows 200 days"), over.detail)
+        XCTAssertTrue(over.detail.contains("unconfirmed"), over.detail)
+        let later = try XCTUnwrap(periodStep(notBefore: TestPKI.date(2027, 6, 1), lifetime: .days(150), system: true))
+        XCTAssertTrue(later.detail.contains("SC-081 allows 100 days"), later.detail)
+        let within = try XCTUnwrap(periodStep(notBefore: TestPKI.date(2026, 6, 1), lifetime: .days(90), system: true))
+        XCTAssertFalse(within.detail.contains("SC-081"), within.detail)
+        // Custom anchors are outside the CA/Browser Forum's rules.
+        let custom = try XCTUnwrap(periodStep(notBefore: TestPKI.date(2026, 6, 1), lifetime: .days(300), system: false))
+        XCTAssertFalse(custom.detail.contains("SC-081"), custom.detail)
+    }
+
     func testSystemRootLeafIssuedFromSeptember2020MayLast398Days() throws {
         let start = TestPKI.date(2020, 9, 1)
         XCTAssertEqual(try periodStep(notBefore: start, lifetime: .days(398), system: true)?.status, .passed)

@@ -4,6 +4,12 @@ enum ValidityPeriodCheck: PathCheck {
     static let systemFrom2020 = Timestamp(year: 2020, month: 9, day: 1)!
     static let customFrom2019 = Timestamp(year: 2019, month: 6, day: 30, hour: 23)!
     static let day: Int64 = 86_400
+    /// CA/Browser Forum ballot SC-081 (BR 6.3.2): maximum days for certificates issued from each date.
+    static let sc081: [(from: Timestamp, days: Int64)] = [
+        (Timestamp(year: 2026, month: 3, day: 15)!, 200),
+        (Timestamp(year: 2027, month: 3, day: 15)!, 100),
+        (Timestamp(year: 2029, month: 3, day: 15)!, 47),
+    ]
 
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         guard c.isSSL else {
@@ -42,6 +48,14 @@ enum ValidityPeriodCheck: PathCheck {
             return
         }
         let maxDays = Int(maximum / day)
+        // Whether Apple enforces SC-081's shorter maximums is UNCONFIRMED (absent from the 2025-10
+        // source): they are not enforced here, but a leaf beyond them says so.
+        if c.ruleClass == .system, let limit = sc081.last(where: { leaf.notBefore >= $0.from }),
+            lifetime > limit.days * day, lifetime <= maximum
+        {
+            rule +=
+                "; the CA/Browser Forum's SC-081 allows \(limit.days) days for certificates issued from \(limit.from.rfc3339.prefix(10)), which trustx does not enforce because Apple's enforcement is unconfirmed"
+        }
         if lifetime > maximum {
             steps.append(
                 Step(.validityPeriodMaximum, 0, .failed, .periodTooLong(days: days, maximumDays: maxDays, rule: rule)))
