@@ -1,0 +1,108 @@
+import Foundation
+import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Connection failures through the command line: one line for a person, exit 69, and in JSON a
+/// `connection.error` with the URLError URLSession would give (apple-trust.md section 6).
+final class ConnectionFailureTests: XCTestCase {
+    /// A loopback listener that answers every connection with a plain HTTP response, like a
+    /// web server on a port where TLS was expected.
+    final class PlainHTTPServer: @unchecked Sendable {  // the fd is set once, then only read
+        let fd: Int32
+        let port: Int
+
+        init() throws {
+            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in
+                    bind(listener, p, len) == 0 && listen(listener, 8) == 0 && getsockname(listener, p, &len) == 0
+                }
+            }
+            guard bound else {
+                close(listener)
+                throw POSIXError(.EADDRNOTAVAIL)
+            }
+            fd = listener
+            port = Int(UInt16(bigEndian: addr.sin_port))
+            Thread.detachNewThread {
+                let fd = listener
+                while true {
+                    let c = accept(fd, nil, nil)
+                    if c < 0 { return }
+                    var buffer = [UInt8](repeating: 0, count: 1024)
+                    _ = read(c, &buffer, buffer.count)
+                    let reply = Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8)
+                    _ = write(c, reply, reply.count)
+                    close(c)
+                }
+            }
+        }
+
+        func stop() {
+            shutdown(fd, Int32(SHUT_RDWR))
+            close(fd)
+        }
+    }
+
+    func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0
+            }
+        }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+
+    func error(_ r: RunResult) throws -> (kind: String, urlError: Int?, verdictURLError: Int?) {
+        let json = try r.json()
+        let connection = try XCTUnwrap(json["connection"] as? [String: Any])
+        let error = try XCTUnwrap(connection["error"] as? [String: Any], r.out)
+        let verdict = try XCTUnwrap(json["verdict"] as? [String: Any])
+        XCTAssertEqual(verdict["trusted"] as? Bool, false)
+        XCTAssertTrue(verdict["osstatus"] is NSNull)
+        XCTAssertEqual((json["presented"] as? [Any])?.count, 0)
+        return (try XCTUnwrap(error["kind"] as? String), error["urlError"] as? Int, verdict["urlError"] as? Int)
+    }
+
+    func testARefusedConnectionIsCannotConnectToHost() throws {
+        let port = freePort()
+        let r = try CLI.run(["check", "127.0.0.1:\(port)", "--format", "json"])
+        XCTAssertEqual(r.status, 69)
+        let e = try error(r)
+        XCTAssertEqual(e.kind, "connection-refused")
+        XCTAssertEqual(e.urlError, -1004)
+        XCTAssertEqual(e.verdictURLError, -1004)
+    }
+
+    func testPlainHTTPOnTheTLSPortIsSecureConnectionFailed() throws {
+        let server = try PlainHTTPServer()
+        defer { server.stop() }
+        let r = try CLI.run(["check", "127.0.0.1:\(server.port)", "--format", "json", "--timeout", "5"])
+        XCTAssertEqual(r.status, 69)
+        let e = try error(r)
+        XCTAssertEqual(e.kind, "not-tls")
+        XCTAssertEqual(e.urlError, -1200)
+        let text = try CLI.run(["check", "127.0.0.1:\(server.port)", "--timeout", "5"])
+        XCTAssertEqual(text.status, 69)
+        XCTAssertTrue(text.out.hasPrefix("✗ Not trusted  NSURLErrorSecureConnectionFailed (-1200)\n"), text.out)
+    }
+
+    func testConnectionOptionsAreRefusedWithChainFiles() throws {
+        let r = try CLI.run(["check", "--chain", "leaf.pem", "--sni", "example.test"])
+        XCTAssertEqual(r.status, 64)
+        XCTAssertTrue(r.err.hasPrefix("Error: --sni applies to a server target, not to --chain files\n"), r.err)
+    }
+}
