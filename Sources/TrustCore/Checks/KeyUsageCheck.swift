@@ -26,7 +26,7 @@ enum KeyUsageCheck: PathCheck {
             guard let ku = cert.keyUsage else {
                 // Apple checks only a present keyUsage; CABF BR 7.1.2.10.7 requires it on CAs.
                 if c.webpki && !(c.isAnchor(i) && cert.version < 3) {
-                    steps.append(Step(.keyUsage, i, .failed, .keyUsageLacksCertSign(present: [])))
+                    steps.append(Step(.keyUsage, i, .failed, .keyUsageMissingOnCA))
                 } else {
                     steps.append(Step(.keyUsage, i, .passed, .keyUsageAbsent))
                 }

@@ -35,6 +35,7 @@ public enum Finding: Hashable, Sendable {
     case keyUsageAbsent
     case keyUsageAllowsCertSign
     case keyUsageLacksCertSign(present: [String])
+    case keyUsageMissingOnCA
     case leafKeyUsage(present: [String])
     case leafKeyUsageLacksSignature(present: [String])
     // extended key usage
@@ -99,7 +100,8 @@ public enum Finding: Hashable, Sendable {
         case .notCA: AppleFailure("BasicConstraintsCA", .compliance, -67605)
         case .leafIsCA: AppleFailure("BasicConstraintsCA", .compliance, -67605)
         case .pathLengthExceeded: AppleFailure("BasicConstraintsPathLen", .compliance, -67611)
-        case .keyUsageLacksCertSign, .leafKeyUsageLacksSignature: AppleFailure("KeyUsage", .usage, -67608)
+        case .keyUsageLacksCertSign, .keyUsageMissingOnCA, .leafKeyUsageLacksSignature:
+            AppleFailure("KeyUsage", .usage, -67608)
         case .ekuMissingRequired, .ekuLacks, .caEKULacks: AppleFailure("ExtendedKeyUsage", .usage, -67609)
         case .nameConstraintViolated: AppleFailure("NameConstraints", .compliance, -67689)
         case .unknownCriticalExtension: AppleFailure("CriticalExtensions", .compliance, -67603)
@@ -143,6 +145,7 @@ public enum Finding: Hashable, Sendable {
         case .keyUsageAbsent: "No keyUsage extension"
         case .keyUsageAllowsCertSign: "keyUsage allows keyCertSign"
         case .keyUsageLacksCertSign: "keyUsage lacks keyCertSign"
+        case .keyUsageMissingOnCA: "CA has no keyUsage extension"
         case .leafKeyUsage(let p): "keyUsage: \(p.isEmpty ? "none" : p.joined(separator: ", "))"
         case .leafKeyUsageLacksSignature: "keyUsage does not allow digitalSignature"
         case .ekuServerAuth: "Extended key usage includes serverAuth"
@@ -234,6 +237,8 @@ public enum Finding: Hashable, Sendable {
             "Without a keyUsage extension the key is not restricted; Apple checks keyCertSign only when keyUsage is present (Apple KeyUsage)."
         case .keyUsageAllowsCertSign:
             "keyUsage includes keyCertSign, so the key may sign certificates (RFC 5280 4.2.1.3)."
+        case .keyUsageMissingOnCA:
+            "The webpki profile requires a CA certificate to carry keyUsage with keyCertSign (CA/Browser Forum BR 7.1.2.10.7; RFC 5280 4.2.1.3); Apple checks keyUsage only when present."
         case .keyUsageLacksCertSign(let present):
             "This key signed a certificate but keyUsage (\(present.joined(separator: ", "))) lacks keyCertSign (RFC 5280 6.1.4 (n); Apple KeyUsage, errSecInvalidKeyUsageForPolicy)."
         case .leafKeyUsage:
