@@ -144,6 +144,10 @@ final class HandshakeTests: XCTestCase {
         XCTAssertTrue(h.clientCertificateSent)
         XCTAssertEqual(h.acceptableClientCANames, ["CN=Probe Client CA,O=Probe"])
 
+        let legacy = ProbeOptions(
+            timeout: .seconds(5), clientIdentity: .pkcs12(path: pki.path("client-legacy.p12"), password: "secret"))
+        XCTAssertTrue(try probe("127.0.0.1:\(port)", legacy).clientCertificateSent)
+
         let pem = ProbeOptions(
             timeout: .seconds(5),
             clientIdentity: .pem(certificatePath: pki.path("client.pem"), keyPath: pki.path("client.key")))

@@ -68,11 +68,13 @@ final class ClientContext {
             var key: OpaquePointer?
             var cert: OpaquePointer?
             var ca: OpaquePointer?
-            guard PKCS12_parse(p12, password, &key, &cert, &ca) == 1 else {
-                throw fail(
-                    path,
-                    "wrong password, or legacy encryption (RC2/3DES) that OpenSSL 3 reads only with its legacy provider"
-                )
+            if PKCS12_parse(p12, password, &key, &cert, &ca) != 1 {
+                ERR_clear_error()
+                guard PKCS12_verify_mac(p12, password, -1) == 1 else { throw fail(path, "wrong password") }
+                // The password is right: RC2-encrypted bags need OpenSSL's legacy provider.
+                guard LegacyPKCS12Support.load(), PKCS12_parse(p12, password, &key, &cert, &ca) == 1 else {
+                    throw fail(path, "the password is right but the encryption is not supported")
+                }
             }
             defer {
                 if let key { EVP_PKEY_free(key) }

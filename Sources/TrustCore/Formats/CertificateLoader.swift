@@ -168,6 +168,13 @@ enum PKCS7 {
     }
 }
 
+/// OpenSSL's legacy provider, for PKCS#12 files encrypted with RC2 (most older exports).
+public enum LegacyPKCS12Support {
+    /// Loads the legacy provider (and the default one beside it) once; true when both loaded.
+    /// Call only after a PKCS#12 MAC verified with the password but parsing failed.
+    public static func load() -> Bool { PKCS12.legacyProviderLoaded }
+}
+
 /// PKCS#12 through OpenSSL, which owns the password-based decryption.
 enum PKCS12 {
     /// Loads the legacy provider (and the default one, which loading any provider would otherwise

@@ -27,6 +27,11 @@ final class TestPKI: Sendable {
             "openssl", "pkcs12", "-export", "-in", "client.pem", "-inkey", "client.key", "-out", "client.p12",
             "-passout", "pass:secret",
         ])
+        // RC2/3DES as older tools export it: OpenSSL 3 reads it only with the legacy provider.
+        try sh([
+            "openssl", "pkcs12", "-export", "-legacy", "-in", "client.pem", "-inkey", "client.key", "-out",
+            "client-legacy.p12", "-passout", "pass:secret",
+        ])
         try makeCA("other", subject: "/CN=other.test")
         try makeOCSPResponse()
         try makeSCTServerInfo()
