@@ -45,5 +45,8 @@ let package = Package(
         .testTarget(name: "trustxCLITests", dependencies: ["TrustCore", "TrustLab"]),
         .target(name: "TrustLab", dependencies: ["TrustCore", "COpenSSL"]),
         .testTarget(name: "TrustLabTests", dependencies: ["TrustLab", "TrustCore", "COpenSSL"]),
+        // Cells, buffers, layout, widgets and the curses backend (only CursesBackend.swift sees C).
+        .target(name: "TermUI", dependencies: ["CNcursesw"]),
+        .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
     ]
 )
