@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "TrustCore", targets: ["TrustCore"]),
         .library(name: "TLSProbe", targets: ["TLSProbe"]),
         .library(name: "TrustLab", targets: ["TrustLab"]),
+        .library(name: "TermUI", targets: ["TermUI"]),
     ],
     targets: [
         .systemLibrary(
@@ -45,5 +46,8 @@ let package = Package(
         .testTarget(name: "trustxCLITests", dependencies: ["TrustCore", "TrustLab"]),
         .target(name: "TrustLab", dependencies: ["TrustCore", "COpenSSL"]),
         .testTarget(name: "TrustLabTests", dependencies: ["TrustLab", "TrustCore", "COpenSSL"]),
+        // Cells, buffers, layout, widgets and the curses backend (only CursesBackend.swift sees C).
+        .target(name: "TermUI", dependencies: ["CNcursesw"]),
+        .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
     ]
 )
