@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "TrustCore", dependencies: ["COpenSSL"]),
         .executableTarget(
             name: "trustx",
-            dependencies: ["TrustCore", "TLSProbe", "TrustLab"],
+            dependencies: ["TrustCore", "TLSProbe", "TrustLab", "Explorer"],
             // The Swift runtime linked in: loading and relocating its shared libraries is most of
             // a short run's cost (docs/benchmarks.md, docs/DECISIONS.md D20).
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]
@@ -45,5 +45,8 @@ let package = Package(
         .testTarget(name: "trustxCLITests", dependencies: ["TrustCore", "TrustLab"]),
         .target(name: "TrustLab", dependencies: ["TrustCore", "COpenSSL"]),
         .testTarget(name: "TrustLabTests", dependencies: ["TrustLab", "TrustCore", "COpenSSL"]),
+        // The interactive explorer: state, actions, keymap, reduce, effects, views and themes.
+        .target(name: "Explorer", dependencies: ["TrustCore", "TLSProbe", "TrustLab"]),
+        .testTarget(name: "ExplorerTests", dependencies: ["Explorer", "TrustCore", "TLSProbe", "TrustLab"]),
     ]
 )
