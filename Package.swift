@@ -45,8 +45,11 @@ let package = Package(
         .testTarget(name: "trustxCLITests", dependencies: ["TrustCore", "TrustLab"]),
         .target(name: "TrustLab", dependencies: ["TrustCore", "COpenSSL"]),
         .testTarget(name: "TrustLabTests", dependencies: ["TrustLab", "TrustCore", "COpenSSL"]),
+        // Cells, buffers, layout, widgets and the curses backend (only CursesBackend.swift sees C).
+        .target(name: "TermUI", dependencies: ["CNcursesw"]),
+        .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
         // The interactive explorer: state, actions, keymap, reduce, effects, views and themes.
-        .target(name: "Explorer", dependencies: ["TrustCore", "TLSProbe", "TrustLab"]),
-        .testTarget(name: "ExplorerTests", dependencies: ["Explorer", "TrustCore", "TLSProbe", "TrustLab"]),
+        .target(name: "Explorer", dependencies: ["TrustCore", "TLSProbe", "TrustLab", "TermUI"]),
+        .testTarget(name: "ExplorerTests", dependencies: ["Explorer", "TrustCore", "TLSProbe", "TrustLab", "TermUI"]),
     ]
 )
