@@ -101,6 +101,7 @@ public enum DetailContent {
         if let e = s.evaluation {
             out.append(DetailLine(.heading, "Verdict"))
             out.append(DetailLine(.text, clean(e.verdict.summary)))
+            out.append(DetailLine(.field("Result type"), e.verdict.resultType.rawValue))
         }
         return out
     }

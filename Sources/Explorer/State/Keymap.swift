@@ -109,10 +109,10 @@ public struct Keymap: Sendable {
         return command(for: key).map { .command($0) }
     }
 
-    /// The help bar's items, `(keys, hint)`, in order.
+    /// The help bar's items, `(key, action)`, in order.
     /// - Parameter unicode: Whether arrows may be drawn as Unicode.
     /// - Returns: The items of bindings shown in the bar.
-    public func hints(unicode: Bool = true) -> [(keys: String, hint: String)] {
+    public func hints(unicode: Bool = true) -> [(key: String, action: String)] {
         bindings.filter(\.inBar).map { b in
             (b.keys.prefix(2).map { $0.label(unicode: unicode) }.joined(separator: "/"), b.hint)
         }
@@ -134,7 +134,7 @@ public struct Keymap: Sendable {
         KeyBinding([.end, .char("G")], .last, hint: "last", help: "Jump to the last row.", inBar: false),
         KeyBinding(
             [.enter], .open, hint: "open",
-            help: "Reconnect the selected scenario, or open the selected certificate or step in the detail pane.",
+            help: "Reconnect the selected scenario; show a certificate or step in the detail pane.",
             inBar: false),
         KeyBinding(
             [.char("a")], .cycleAnchors, hint: "anchors",
