@@ -62,11 +62,13 @@ extension AppState {
     ///   - targets: Servers or files.
     ///   - now: The clock at start-up.
     ///   - systemStore: The system roots.
+    ///   - toggles: The settings to start with.
     /// - Returns: The state and its first effects.
     public static func explore(
-        _ targets: [ExplorerTarget], now: Timestamp, systemStore: (any IssuerSource)?
+        _ targets: [ExplorerTarget], now: Timestamp, systemStore: (any IssuerSource)?, toggles: Toggles = Toggles()
     ) -> (AppState, [Effect]) {
         var state = AppState(now: now, systemStore: systemStore, targets: targets)
+        state.toggles = toggles
         var effects: [Effect] = []
         if !targets.isEmpty { state.select(target: 0, &effects) }
         return (state, effects)
