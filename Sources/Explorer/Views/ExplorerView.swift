@@ -40,7 +40,7 @@ public enum ExplorerView {
             return
         }
         let rows = area.split(vertical: [.fill, .length(4)])
-        let columns = rows[0].split(horizontal: [.length(min(24, area.width / 5)), .percentage(38), .fill])
+        let columns = rows[0].split(horizontal: [.length(min(28, area.width / 5)), .percentage(38), .fill])
         r.targets(&buffer, columns[0])
         let chainHeight = max(4, min(state.chainRows.count + 2, 10))
         let middle = columns[1].split(vertical: [.length(chainHeight), .fill])
