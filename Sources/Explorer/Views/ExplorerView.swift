@@ -399,7 +399,9 @@ struct Renderer {
             case .basicX509: "Basic X.509"
             }
         item(.cyclePolicy, policy, t.policy == defaults.policy && t.host == defaults.host)
-        item(.cycleAnchors, t.anchors.rawValue, t.anchors == defaults.anchors)
+        // Without a custom anchor the three choices are the same: say what is trusted.
+        let noAnchor = state.target?.anchors.isEmpty ?? true
+        item(.cycleAnchors, noAnchor ? "system roots (no anchor)" : t.anchors.rawValue, t.anchors == defaults.anchors)
         item(.cyclePins, t.pins == .none ? "no pins" : t.pins.rawValue, t.pins == defaults.pins)
         item(.cycleTime, t.time == .now ? "now" : "now \(t.time.rawValue)", t.time == defaults.time)
         item(
