@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "TrustCore", dependencies: ["COpenSSL"]),
         .executableTarget(
             name: "trustx",
-            dependencies: ["TrustCore", "TLSProbe", "TrustLab"],
+            dependencies: ["TrustCore", "TLSProbe", "TrustLab", "Explorer"],
             // The Swift runtime linked in: loading and relocating its shared libraries is most of
             // a short run's cost (docs/benchmarks.md, docs/DECISIONS.md D20).
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]
@@ -49,5 +49,8 @@ let package = Package(
         // Cells, buffers, layout, widgets and the curses backend (only CursesBackend.swift sees C).
         .target(name: "TermUI", dependencies: ["CNcursesw"]),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
+        // The interactive explorer: state, actions, keymap, reduce, effects, views and themes.
+        .target(name: "Explorer", dependencies: ["TrustCore", "TLSProbe", "TrustLab", "TermUI"]),
+        .testTarget(name: "ExplorerTests", dependencies: ["Explorer", "TrustCore", "TLSProbe", "TrustLab", "TermUI"]),
     ]
 )

@@ -1,4 +1,11 @@
+import Explorer
 import TrustCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The process exit statuses (sysexits.h values for the errors).
 enum ExitStatus: Int32 {
@@ -25,6 +32,7 @@ enum Trustx {
         abstract: "Explore TLS server trust the way Apple's SecTrust evaluates it, step by step.",
         subcommands: [
             (CheckCommand.name, CheckCommand.spec.abstract),
+            (ExploreCommand.name, ExploreCommand.spec.abstract),
             (PinCommand.name, PinCommand.spec.abstract),
             (LabCommand.name, LabCommand.spec.abstract),
         ]
@@ -36,6 +44,7 @@ enum Trustx {
         let rest = Array(args.dropFirst())
         switch first {
         case CheckCommand.name: return CheckCommand.run(rest, now: now, environment: environment)
+        case ExploreCommand.name: return ExploreCommand.run(rest, now: now, environment: environment)
         case PinCommand.name: return PinCommand.run(rest)
         case LabCommand.name: return LabCommand.run(rest, now: now)
         case "help": return help(for: rest)
@@ -65,6 +74,8 @@ enum Trustx {
             Output.out(spec.help + "\n")
         case CheckCommand.name?:
             Output.out(CheckCommand.spec.help + "\n")
+        case ExploreCommand.name?:
+            Output.out(ExploreCommand.spec.help + "\n")
         case PinCommand.name?:
             Output.out(PinCommand.spec.help + "\n")
         case LabCommand.name?:
@@ -75,11 +86,21 @@ enum Trustx {
         return .success
     }
 
-    /// What `trustx` with no arguments does. The interactive explorer is not built yet, so for
-    /// now it says so and tours the built-in lab over real loopback TLS (or, should the lab not
-    /// start, shows the top-level help); this is the one place to change when the explorer arrives.
+    /// What `trustx` with no arguments does: the interactive explorer on the built-in lab when
+    /// standard input and output are terminals; otherwise (a pipe, CI, or a terminal the backend
+    /// cannot drive, whose reason goes to stderr) a tour of the lab over real loopback TLS, or the
+    /// top-level help should the lab not start.
     static func runDefault(now: Timestamp, environment: Environment) -> ExitStatus {
-        Output.out("trustx \(version): the interactive trust explorer comes in a later version.\n\n")
+        if isatty(0) == 1 && environment.stdoutIsTerminal {
+            do {
+                try ExplorerApp.run(
+                    AppState.lab(now: now, systemStore: makeSystemStore()),
+                    monochrome: !(environment.noColor ?? "").isEmpty)
+                return .success
+            } catch {
+                Output.err("trustx: \(TerminalSanitizer.sanitize(error.description))\n")
+            }
+        }
         if let tour = LabTour.render(now: now, environment: environment) {
             Output.out(tour)
         } else {

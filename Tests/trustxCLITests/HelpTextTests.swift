@@ -18,6 +18,8 @@ final class HelpTextTests: XCTestCase {
         SUBCOMMANDS:
           check                   Evaluate a certificate chain the way Apple's SecTrust
                                   does and report every step.
+          explore                 Explore a chain interactively: toggle anchors, policy,
+                                  host, pins and time and watch each step.
           pin                     Print the SPKI SHA-256 pin of every certificate in the
                                   files.
           lab                     Serve a lab of deliberately broken TLS servers on
@@ -183,12 +185,15 @@ final class HelpTextTests: XCTestCase {
         }
     }
 
-    func testNoArgumentsSaysTheExplorerComesLaterAndToursTheLab() throws {
+    // Standard input and output are pipes here, so the explorer does not start: the tour does.
+    func testNoArgumentsWithoutATerminalToursTheLab() throws {
         let r = try CLI.run([])
         XCTAssertEqual(r.status, 0)
         XCTAssertEqual(r.err, "")
         let lines = r.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        XCTAssertEqual(lines.first, "trustx 0.1.0: the interactive trust explorer comes in a later version.")
+        XCTAssertEqual(
+            lines.first,
+            "A tour of the built-in lab: \(LabScenario.all.count) deliberately broken TLS servers on 127.0.0.1,")
         for scenario in LabScenario.all {
             XCTAssertTrue(lines.contains { $0.hasPrefix("  \(scenario.name) ") }, "no row for \(scenario.name)")
         }

@@ -1,0 +1,151 @@
+import Synchronization
+import TLSProbe
+import TrustCore
+import TrustLab
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs effects off the UI thread and publishes their answers into a mutex-guarded inbox with
+/// a generation counter, which the UI loop polls between keys.
+///
+/// A synchronous key loop on the main actor starves Swift tasks, so effects run on their own
+/// POSIX threads (the lab's pattern) and never touch the state: they only append actions.
+public final class EffectExecutor: Sendable {
+    struct Inbox {
+        var generation = 0
+        var actions: [Action] = []
+    }
+
+    private let inbox = Mutex(Inbox())
+    private let lab = Mutex<Lab?>(nil)
+    private let stopped = Atomic<Bool>(false)
+    /// The session's one evaluator: its signature cache makes re-evaluation after a toggle
+    /// verify nothing again.
+    public let evaluator: Evaluator
+
+    /// Creates an executor with its own evaluator.
+    /// - Parameter evaluator: The evaluator every evaluation of this session uses.
+    public init(evaluator: Evaluator = Evaluator()) { self.evaluator = evaluator }
+
+    /// Starts `effect` on a background thread; its answer appears in the inbox.
+    /// - Parameter effect: The work to do.
+    public func run(_ effect: Effect) {
+        let ok = BackgroundThread.detach { [self] in
+            let action = perform(effect)
+            publish(action)
+        }
+        // No thread (resource exhaustion): do the work here rather than lose the answer.
+        if !ok { publish(perform(effect)) }
+    }
+
+    /// Starts every effect.
+    public func run(_ effects: [Effect]) {
+        for effect in effects { run(effect) }
+    }
+
+    /// Does the work of `effect` on the calling thread and returns its answer. Blocking: the UI
+    /// never calls it directly; tests do, to replay a session deterministically.
+    /// - Parameter effect: The work to do.
+    /// - Returns: The action that reports the result.
+    public func perform(_ effect: Effect) -> Action {
+        switch effect {
+        case .startLab(let options):
+            do {
+                let started = try Lab.start(options)
+                let previous = lab.withLock { current in
+                    defer { current = started }
+                    return current
+                }
+                previous?.stop()
+                // Stopped while starting: do not leave servers behind.
+                if stopped.load(ordering: .acquiring) { started.stop() }
+                let targets = started.scenarios.compactMap {
+                    ExplorerTarget.lab($0, anchor: started.anchor($0.scenario.anchor).certificate)
+                }
+                return .labStarted(targets: targets, directory: started.directory)
+            } catch {
+                return .labFailed(error.description)
+            }
+        case .connect(let r):
+            let result = ServerConnection.connect(
+                r.target, options: r.options, fetchAIA: r.fetchAIA, anchors: r.anchors, systemStore: r.systemStore)
+            return .connected(request: r.id, result)
+        case .evaluate(let r):
+            var evaluation = evaluator.evaluate(chain: r.chain, settings: r.settings)
+            evaluation?.connection = r.connection
+            evaluation?.presentedSource = r.fromFiles ? .file : .presented
+            return .evaluated(request: r.id, evaluation)
+        }
+    }
+
+    /// Appends an answer and bumps the generation.
+    func publish(_ action: Action) {
+        inbox.withLock { box in
+            box.actions.append(action)
+            box.generation += 1
+        }
+    }
+
+    /// The number of answers published so far: the loop compares it to decide whether to drain.
+    public var generation: Int { inbox.withLock { $0.generation } }
+
+    /// Takes every answer published so far, oldest first.
+    public func drain() -> [Action] {
+        inbox.withLock { box in
+            defer { box.actions.removeAll() }
+            return box.actions
+        }
+    }
+
+    /// Stops the lab, if one was started. Idempotent.
+    public func shutdown() {
+        stopped.store(true, ordering: .releasing)
+        let running = lab.withLock { current in
+            defer { current = nil }
+            return current
+        }
+        running?.stop()
+    }
+
+    deinit { shutdown() }
+}
+
+/// Detached POSIX threads for effects (Foundation's Thread would add its start-up cost to
+/// every trustx run).
+enum BackgroundThread {
+    private final class Body {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    /// Runs `body` on a new detached thread; false when no thread could be created.
+    static func detach(_ body: @escaping @Sendable () -> Void) -> Bool {
+        let box = Unmanaged.passRetained(Body(body)).toOpaque()
+        #if canImport(Glibc)
+            var thread = pthread_t()
+        #else
+            var thread: pthread_t?
+        #endif
+        let result = pthread_create(
+            &thread, nil,
+            { raw in
+                guard let raw else { return nil }
+                Unmanaged<Body>.fromOpaque(raw).takeRetainedValue().run()
+                return nil
+            }, box)
+        if result != 0 {
+            Unmanaged<Body>.fromOpaque(box).release()
+            return false
+        }
+        #if canImport(Glibc)
+            pthread_detach(thread)
+        #else
+            if let thread { pthread_detach(thread) }
+        #endif
+        return true
+    }
+}

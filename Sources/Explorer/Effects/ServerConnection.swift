@@ -1,0 +1,112 @@
+import TLSProbe
+import TrustCore
+
+/// Connects to a server and completes its chain through AIA, as `trustx check` does, returning
+/// values only (blocking: call it off the UI thread).
+public enum ServerConnection {
+    /// Connects, records the handshake, and fetches missing intermediates.
+    ///
+    /// AIA is fetched whenever `fetchAIA` is on, whatever the policy: the explorer toggles the
+    /// policy without reconnecting, and passes the fetched issuers to the evaluator only under
+    /// the SSL policy (Apple's Basic X.509 policy fetches nothing).
+    /// - Parameters:
+    ///   - target: The server.
+    ///   - options: How to connect (TLS versions, timeout, proxy, STARTTLS).
+    ///   - fetchAIA: Whether to fetch missing intermediates.
+    ///   - anchors: Custom anchors (AIA stops at an issuer among them).
+    ///   - systemStore: The system roots (AIA stops at an issuer among them).
+    /// - Returns: The presented chain and the handshake facts; on failure, an empty chain (or the
+    ///   chain seen before a client-certificate failure) and the report's `failure`.
+    public static func connect(
+        _ target: ProbeTarget, options: ProbeOptions, fetchAIA: Bool, anchors: [Certificate],
+        systemStore: (any IssuerSource)?
+    ) -> ConnectionResult {
+        let handshake: Handshake
+        do {
+            handshake = try Probe.handshake(with: target, options: options)
+        } catch {
+            var report = ConnectionReport(target: reportTarget(target, options: options))
+            report.failure = ConnectionReport.Failure(
+                kind: error.kind.rawValue, message: error.message, urlError: error.urlError)
+            var chain: [Certificate] = []
+            if let partial = error.partial {
+                report.peerAddress = partial.peerAddress
+                report.protocolVersion = partial.version?.description
+                report.clientCertificateRequested = partial.clientCertificateRequested
+                report.clientCertificateCANames = partial.acceptableClientCANames
+                // A server demanding a client certificate has already sent its chain, and
+                // URLSession evaluates it before the handshake fails: keep it (as check does).
+                if error.kind == .clientCertificateRequired || error.kind == .clientCertificateRejected {
+                    chain = (try? partial.presentedChain.map { try Certificate(der: $0) }) ?? []
+                }
+            }
+            return ConnectionResult(chain: chain, report: report)
+        }
+        var report = reportFacts(handshake, options: options)
+        var chain: [Certificate] = []
+        for (i, der) in handshake.presentedChain.enumerated() {
+            do {
+                chain.append(try Certificate(der: der))
+            } catch {
+                report.failure = ConnectionReport.Failure(
+                    kind: "malformed-certificate",
+                    message: "the server's certificate \(i) is malformed: byte \(error.offset): \(error.reason)",
+                    urlError: -1200)
+                return ConnectionResult(chain: [], report: report)
+            }
+        }
+        if chain.isEmpty {
+            report.failure = ConnectionReport.Failure(
+                kind: "no-certificate", message: "the server sent no certificate", urlError: -1200)
+        }
+        var fetched: [Certificate] = []
+        if fetchAIA && !chain.isEmpty {
+            let result = AIAFetcher().completeChain(
+                presented: chain, anchors: anchors, issuers: systemStore, timeout: options.timeout)
+            fetched = result.fetched
+            report.aiaFetches = result.attempts.map(fetchFact)
+        }
+        return ConnectionResult(
+            chain: chain, report: report, fetchedIssuers: fetched, sctLogIDs: handshake.scts.map(\.logID))
+    }
+
+    static func reportTarget(_ t: ProbeTarget, options: ProbeOptions) -> ConnectionReport.Target {
+        var proxy: String?
+        if case .http(let address) = options.proxy { proxy = address.description }
+        return ConnectionReport.Target(
+            host: t.host, port: Int(t.port), sni: t.serverName, connectTo: t.connectTo?.description,
+            startTLS: options.startTLS?.rawValue, proxy: proxy)
+    }
+
+    // The same mapping as the command line's ConnectionMapping, which lives in the executable
+    // target and so cannot be shared from here.
+    static func reportFacts(_ h: Handshake, options: ProbeOptions) -> ConnectionReport {
+        var target = reportTarget(h.target, options: options)
+        target.sni = h.sni
+        target.proxy = h.proxy?.description ?? target.proxy
+        var r = ConnectionReport(target: target)
+        r.peerAddress = h.peerAddress
+        r.protocolVersion = h.version.description
+        r.cipher = h.cipher.ianaName
+        r.group = h.group
+        r.alpn = h.alpn
+        r.ocsp = h.ocsp.map { $0.certificateStatus ?? $0.responseStatus }
+        r.scts = h.scts.count
+        r.clientCertificateRequested = h.clientCertificateRequested
+        r.clientCertificateCANames = h.acceptableClientCANames
+        r.connectMs = h.timings.connectMs
+        r.handshakeMs = h.timings.handshakeMs
+        return r
+    }
+
+    static func fetchFact(_ a: AIAAttempt) -> ConnectionReport.Fetch {
+        let outcome: String
+        switch a.outcome {
+        case .fetched(let n):
+            outcome = "fetched \(n) certificate\(n == 1 ? "" : "s") in \(ConnectionReport.formatMs(a.milliseconds)) ms"
+        case .failed(let why): outcome = "failed: \(why)"
+        case .skipped(let why): outcome = "not fetched: \(why)"
+        }
+        return ConnectionReport.Fetch(url: a.url, outcome: outcome)
+    }
+}

@@ -1,0 +1,154 @@
+import TermUI
+import TrustCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Owns one session's state on the UI thread: keys go through the keymap and `reduce`, effects
+/// go to the executor's threads, and their answers come back when the loop calls `pump()`.
+public final class ExplorerDriver {
+    /// The current state.
+    public private(set) var state: AppState
+    /// Runs the effects and holds the session's evaluator.
+    public let executor: EffectExecutor
+    /// The keys.
+    public var keymap: Keymap
+    private var initialEffects: [Effect]
+    private var seenGeneration = 0
+
+    /// Creates a driver; nothing runs before `start()`.
+    /// - Parameters:
+    ///   - initial: The first state and its effects (`AppState.lab` or `AppState.explore`).
+    ///   - executor: The executor (one per session).
+    ///   - keymap: The keys.
+    public init(
+        _ initial: (AppState, [Effect]), executor: EffectExecutor = EffectExecutor(), keymap: Keymap = .standard
+    ) {
+        self.state = initial.0
+        self.initialEffects = initial.1
+        self.executor = executor
+        self.keymap = keymap
+    }
+
+    /// Starts the initial effects (the lab, or the first connection) in the background.
+    public func start() {
+        executor.run(initialEffects)
+        initialEffects = []
+    }
+
+    /// Applies an action and starts its effects.
+    public func dispatch(_ action: Action) {
+        let (next, effects) = reduce(state, action)
+        state = next
+        executor.run(effects)
+    }
+
+    /// Handles a key; false when it means nothing here.
+    @discardableResult
+    public func press(_ key: KeyStroke) -> Bool {
+        guard let action = keymap.action(for: key, in: state) else { return false }
+        dispatch(action)
+        return true
+    }
+
+    /// Applies the answers published since the last call; true when there were any.
+    @discardableResult
+    public func pump() -> Bool {
+        let generation = executor.generation
+        guard generation != seenGeneration else { return false }
+        seenGeneration = generation
+        let actions = executor.drain()
+        for action in actions { dispatch(action) }
+        return !actions.isEmpty
+    }
+
+    /// Pumps until `condition` holds or `seconds` pass (for tests and scripted runs).
+    /// - Returns: Whether the condition holds.
+    @discardableResult
+    public func wait(seconds: Double, until condition: (AppState) -> Bool) -> Bool {
+        var waited = 0.0
+        while !condition(state) {
+            if waited >= seconds { return false }
+            if !pump() {
+                usleep(2_000)
+                waited += 0.002
+            }
+        }
+        return true
+    }
+}
+
+extension KeyStroke {
+    /// The explorer's key for a terminal key; nil for keys it does not use (and resizes).
+    /// - Parameter key: The key the backend read.
+    public init?(_ key: Key) {
+        switch key {
+        case .char(let c): self = .char(c)
+        case .up: self = .up
+        case .down: self = .down
+        case .left: self = .left
+        case .right: self = .right
+        case .pageUp: self = .pageUp
+        case .pageDown: self = .pageDown
+        case .home: self = .home
+        case .end: self = .end
+        case .enter: self = .enter
+        case .escape: self = .escape
+        case .tab: self = .tab
+        case .backTab: self = .backTab
+        case .backspace: self = .backspace
+        case .resize, .function: return nil
+        }
+    }
+}
+
+/// The interactive explorer on a real terminal.
+public enum ExplorerApp {
+    /// Opens the terminal, runs the session until the user quits, and gives the terminal back.
+    /// - Parameters:
+    ///   - initial: The first state and effects.
+    ///   - theme: The theme; nil picks the default, or the monochrome one when the terminal has
+    ///     no colours or `monochrome` is set (NO_COLOR).
+    ///   - monochrome: Whether colour is unwanted.
+    /// - Throws: `TerminalError` when the terminal cannot be used (nothing has been drawn then).
+    public static func run(
+        _ initial: (AppState, [Effect]), theme: Theme? = nil, monochrome: Bool = false
+    ) throws(TerminalError) {
+        let backend = try CursesBackend.open()
+        let chosen = theme ?? (monochrome || !backend.hasColors ? .monochrome : .standard)
+        let options = ViewOptions(theme: chosen, symbols: backend.unicode ? .unicode : .ascii)
+        let driver = ExplorerDriver(initial)
+        defer {
+            backend.close()
+            driver.executor.shutdown()
+        }
+        run(driver, on: backend, options: options)
+    }
+
+    /// The loop: draw when something changed, wait for a key (briefly while background work is
+    /// pending), apply it, then apply whatever the background published.
+    static func run(_ driver: ExplorerDriver, on backend: CursesBackend, options: ViewOptions) {
+        let terminal = Terminal(backend: backend)
+        driver.start()
+        var dirty = true
+        while !driver.state.shouldQuit {
+            if dirty {
+                terminal.draw { ExplorerView.render(driver.state, into: &$0, area: $0.area, options: options) }
+                dirty = false
+            }
+            let key = backend.readKey(timeoutMilliseconds: driver.state.isBusy ? 15 : 200)
+            if let key {
+                if key == .resize {
+                    terminal.invalidate()
+                    dirty = true
+                } else if let stroke = KeyStroke(key), driver.press(stroke) {
+                    dirty = true
+                }
+            }
+            if driver.pump() { dirty = true }
+        }
+    }
+}

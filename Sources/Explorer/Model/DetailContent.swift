@@ -1,0 +1,202 @@
+import TrustCore
+import TrustLab
+
+/// One line of the detail pane, before wrapping: a heading, a labelled field, or prose.
+public struct DetailLine: Hashable, Sendable {
+    /// How the line is drawn.
+    public enum Kind: Hashable, Sendable {
+        /// A section heading (`Subject`, `Extensions`).
+        case heading
+        /// `label  value`, the value wrapped under itself.
+        case field(String)
+        /// Prose, wrapped to the pane.
+        case text
+        /// A step's status line, drawn with its symbol and colour.
+        case status(StepStatus)
+    }
+
+    /// How the line is drawn.
+    public var kind: Kind
+    /// The text (already sanitised where it came from a certificate or a server).
+    public var text: String
+    /// Left indent in cells.
+    public var indent: Int
+
+    /// Creates a line.
+    public init(_ kind: Kind, _ text: String, indent: Int = 0) {
+        self.kind = kind
+        self.text = text
+        self.indent = indent
+    }
+}
+
+/// What the detail pane shows for the current selection, as lines (views wrap and draw them).
+public enum DetailContent {
+    /// The title of the detail pane for the current selection.
+    public static func title(_ s: AppState) -> String {
+        switch s.detailSubject {
+        case .targets, .detail: return s.target.map { "Scenario \(clean($0.name))" } ?? "Detail"
+        case .chain:
+            guard s.chainRows.indices.contains(s.selectedCertificate) else { return "Certificate" }
+            let row = s.chainRows[s.selectedCertificate]
+            return "Certificate \(row.pathIndex.map { "[\($0)]" } ?? "(unused)") \(clean(row.certificate.displayName))"
+        case .steps:
+            guard let step = s.selectedStepValue else { return "Step" }
+            return "Step \(step.id.rawValue)\(step.certificate.map { "@\($0)" } ?? "")"
+        }
+    }
+
+    /// The lines for the current selection.
+    public static func lines(_ s: AppState) -> [DetailLine] {
+        switch s.detailSubject {
+        case .targets, .detail: return targetLines(s)
+        case .chain:
+            guard s.chainRows.indices.contains(s.selectedCertificate) else { return [] }
+            let row = s.chainRows[s.selectedCertificate]
+            return [DetailLine(.field("Source"), row.source)]
+                + CertificateFields.lines(row.certificate, at: s.evaluationTime)
+        case .steps:
+            guard let step = s.selectedStepValue else { return [] }
+            return stepLines(step, s)
+        }
+    }
+
+    static func clean(_ text: String) -> String { TerminalSanitizer.sanitize(text) }
+
+    static func targetLines(_ s: AppState) -> [DetailLine] {
+        guard let t = s.target else {
+            switch s.lab {
+            case .starting: return [DetailLine(.text, "Starting the lab on 127.0.0.1...")]
+            case .failed(let why): return [DetailLine(.text, "The lab could not start: \(clean(why))")]
+            default: return [DetailLine(.text, "Nothing to explore.")]
+            }
+        }
+        var out: [DetailLine] = []
+        if let scenario = t.scenario {
+            out.append(DetailLine(.text, clean(scenario.lesson)))
+            out.append(DetailLine(.text, ""))
+            out.append(DetailLine(.field("Rule"), clean(scenario.rule)))
+            out.append(DetailLine(.field("Expected"), expectation(scenario.expectation)))
+            if let network = scenario.networkOnly { out.append(DetailLine(.field("Network"), clean(network))) }
+        }
+        out.append(DetailLine(.field("Target"), clean(t.location)))
+        if !t.host.isEmpty { out.append(DetailLine(.field("Host"), clean(t.host))) }
+        for anchor in t.anchors {
+            out.append(DetailLine(.field("Anchor"), clean(anchor.displayName)))
+        }
+        if let path = t.anchorLocation { out.append(DetailLine(.field("Anchor file"), clean(path))) }
+        if let scenario = t.scenario, !scenario.variations.isEmpty {
+            out.append(DetailLine(.heading, "Try"))
+            for v in scenario.variations {
+                out.append(DetailLine(.field(variationLabel(v)), "\(expectation(v.expectation)): \(clean(v.why))"))
+            }
+        }
+        switch s.chain {
+        case .idle: break
+        case .connecting: out.append(DetailLine(.heading, "Connecting..."))
+        case .ready(let result):
+            out.append(DetailLine(.heading, "Connection"))
+            for (label, value) in connectionRows(result.report) { out.append(DetailLine(.field(label), clean(value))) }
+        }
+        if let e = s.evaluation {
+            out.append(DetailLine(.heading, "Verdict"))
+            out.append(DetailLine(.text, clean(e.verdict.summary)))
+            out.append(DetailLine(.field("Result type"), e.verdict.resultType.rawValue))
+        }
+        return out
+    }
+
+    /// A variation's `check` options, in words the toggles also use.
+    static func variationLabel(_ v: LabVariation) -> String {
+        var words: [String] = v.keepsScenarioAnchor ? [] : ["no --anchor"]
+        for a in v.arguments {
+            switch a {
+            case .literal(let text): words.append(text)
+            case .anchorPath(let anchor): words.append(anchor.fileName)
+            case .pin(let pin): words.append(pin.rawValue)
+            case .clientIdentityPath: words.append("client.p12")
+            case .clientIdentityPassword: words.append("PASSWORD")
+            }
+        }
+        return words.isEmpty ? "defaults" : words.joined(separator: " ")
+    }
+
+    /// `trusted`, or `-67602 errSecHostNameMismatch, URLError -999`.
+    static func expectation(_ e: LabExpectation) -> String {
+        if e.trusted { return "trusted" }
+        var parts: [String] = []
+        if let status = e.osstatus {
+            parts.append(status == 0 ? "evaluation passes" : "\(status) \(OSStatusNames.name(status))")
+        } else {
+            parts.append("no evaluation")
+        }
+        if let url = e.urlError { parts.append("URLError \(url)") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// The connection facts as label/value pairs.
+    static func connectionRows(_ r: ConnectionReport) -> [(String, String)] {
+        var out: [(String, String)] = []
+        var where_ = "\(r.target.host) port \(r.target.port)"
+        if let c = r.target.connectTo { where_ += " via \(c)" }
+        out.append(("Server", where_))
+        if let p = r.target.proxy { out.append(("Proxy", p)) }
+        if let s = r.target.startTLS { out.append(("STARTTLS", s)) }
+        out.append(("SNI", r.target.sni ?? "none"))
+        if let peer = r.peerAddress { out.append(("Peer", peer)) }
+        if let v = r.protocolVersion { out.append(("Protocol", v)) }
+        if let c = r.cipher { out.append(("Cipher", c)) }
+        if let g = r.group { out.append(("Group", g)) }
+        if r.failure == nil {
+            out.append(("OCSP", r.ocsp ?? "not stapled"))
+            out.append(("SCTs", String(r.scts)))
+            out.append(("Client cert", r.clientCertificateRequested ? "requested" : "not requested"))
+        }
+        if let c = r.connectMs, let h = r.handshakeMs {
+            out.append(
+                ("Timings", "connect \(ConnectionReport.formatMs(c)) ms, handshake \(ConnectionReport.formatMs(h)) ms"))
+        }
+        for f in r.aiaFetches { out.append(("AIA", "\(f.url): \(f.outcome)")) }
+        if let f = r.failure {
+            var text = "\(f.message) [\(f.kind)]"
+            if let url = f.urlError { text += "; URLError \(url) \(URLErrorNames.name(url))" }
+            out.append(("Failure", text))
+        }
+        return out
+    }
+
+    static func stepLines(_ step: Step, _ s: AppState) -> [DetailLine] {
+        var out: [DetailLine] = []
+        var status = step.status.identifier
+        if case .skipped(let why) = step.status { status += ": \(why)" }
+        out.append(DetailLine(.status(step.status), "\(status) \(clean(step.title))"))
+        if let cert = step.certificate, let e = s.evaluation, e.path.certificates.indices.contains(cert) {
+            out.append(DetailLine(.field("Certificate"), "[\(cert)] \(clean(e.path.certificates[cert].displayName))"))
+        } else {
+            out.append(DetailLine(.field("Scope"), "the whole path"))
+        }
+        if let f = step.appleFailure {
+            out.append(DetailLine(.field("Apple check"), "\(f.check) (subtype \(f.subtype.name))"))
+            out.append(DetailLine(.field("OSStatus"), "\(f.osstatus) \(OSStatusNames.name(f.osstatus))"))
+            if f.fatal { out.append(DetailLine(.field("Result"), "fatalTrustFailure")) }
+        } else if step.status == .failed {
+            let why =
+                step.id == .pin
+                ? "the app's delegate cancels the challenge; no OSStatus" : "the path is discarded; no OSStatus"
+            out.append(DetailLine(.field("Apple"), why))
+        }
+        if let decisive = s.evaluation?.verdict.decisiveStep, decisive == step {
+            out.append(DetailLine(.field("Decisive"), "this failure decides the OSStatus (Apple's priority rule)"))
+        }
+        if let index = s.evaluation?.steps.firstIndex(of: step), let change = s.change,
+            change.changedSteps.contains(index)
+        {
+            out.append(DetailLine(.field("Changed"), "by \(change.cause)"))
+        }
+        out.append(DetailLine(.heading, "Rule"))
+        for paragraph in step.detail.split(separator: "\n", omittingEmptySubsequences: false) {
+            out.append(DetailLine(.text, clean(String(paragraph))))
+        }
+        return out
+    }
+}

@@ -1,0 +1,43 @@
+import TLSProbe
+import TrustCore
+import TrustLab
+
+/// Work `reduce` asks for; the executor runs it off the UI thread and answers with an `Action`.
+public enum Effect: Sendable {
+    /// Start the built-in lab; answers `labStarted` or `labFailed`.
+    case startLab(LabOptions)
+    /// Connect to a server; answers `connected`.
+    case connect(ConnectRequest)
+    /// Evaluate a chain; answers `evaluated`.
+    case evaluate(EvaluateRequest)
+}
+
+/// A connection to make.
+public struct ConnectRequest: Sendable {
+    /// Identifies the answer: only the latest request's answer is used.
+    public var id: Int
+    /// The server.
+    public var target: ProbeTarget
+    /// How to connect.
+    public var options: ProbeOptions
+    /// Whether to fetch missing intermediates from AIA URLs.
+    public var fetchAIA: Bool
+    /// Custom anchors, where AIA fetching stops.
+    public var anchors: [Certificate]
+    /// The system store, where AIA fetching stops.
+    public var systemStore: (any IssuerSource)?
+}
+
+/// An evaluation to run.
+public struct EvaluateRequest: Sendable {
+    /// Identifies the answer: only the latest request's answer is used.
+    public var id: Int
+    /// The presented chain, leaf first.
+    public var chain: [Certificate]
+    /// The settings.
+    public var settings: TrustSettings
+    /// The connection the chain came from, attached to the evaluation.
+    public var connection: ConnectionReport?
+    /// Whether the chain came from files rather than a server.
+    public var fromFiles: Bool
+}

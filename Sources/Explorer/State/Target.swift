@@ -1,0 +1,114 @@
+import TLSProbe
+import TrustCore
+import TrustLab
+
+/// One thing the explorer can evaluate: a lab scenario, a server, or a chain read from files.
+public struct ExplorerTarget: Sendable {
+    /// Where the chain comes from.
+    public enum Source: Sendable {
+        /// A server to connect to (lab scenarios included).
+        case server(ProbeTarget, ProbeOptions)
+        /// Certificates read from files, leaf first: nothing to connect to.
+        case files([Certificate])
+    }
+
+    /// The label in the targets pane (a scenario name, a host, a file name).
+    public var name: String
+    /// The URL or file list, for the detail pane.
+    public var location: String
+    /// The host the SSL policy checks by default (the URL's host; empty for files).
+    public var host: String
+    /// Where the chain comes from.
+    public var source: Source
+    /// The target's custom anchors (the lab scenario's anchor, or `--anchor` files).
+    public var anchors: [Certificate]
+    /// Where the anchors were read from, for the detail pane.
+    public var anchorLocation: String?
+    /// The lab scenario, when the target is one: its lesson, rule and expectation.
+    public var scenario: LabScenario?
+
+    /// Creates a target.
+    public init(
+        name: String, location: String, host: String, source: Source, anchors: [Certificate] = [],
+        anchorLocation: String? = nil, scenario: LabScenario? = nil
+    ) {
+        self.name = name
+        self.location = location
+        self.host = host
+        self.source = source
+        self.anchors = anchors
+        self.anchorLocation = anchorLocation
+        self.scenario = scenario
+    }
+
+    /// Whether getting the chain needs the network.
+    public var needsConnection: Bool {
+        if case .server = source { return true }
+        return false
+    }
+
+    /// The target for a running lab scenario: its URL (STARTTLS for `smtp://`), its host and the
+    /// anchor file its lesson uses; no proxy, since the lab is on loopback.
+    /// - Parameters:
+    ///   - running: The scenario as the lab serves it.
+    ///   - anchor: The scenario's anchor certificate.
+    /// - Returns: nil when the URL does not parse (which would be a lab bug).
+    public static func lab(_ running: RunningScenario, anchor: Certificate) -> ExplorerTarget? {
+        var options = ProbeOptions()
+        options.proxy = .none
+        options.timeout = .seconds(5)
+        guard let (target, startTLS) = try? parseURL(running.url) else { return nil }
+        options.startTLS = startTLS
+        return ExplorerTarget(
+            name: running.name, location: running.url, host: target.host, source: .server(target, options),
+            anchors: [anchor], anchorLocation: running.anchorPath, scenario: running.scenario)
+    }
+
+    /// Parses `https://host:port/`, `smtp://host:port/` (or another STARTTLS scheme) or
+    /// `host[:port]`, as `trustx check` does.
+    /// - Parameter text: The target as typed.
+    /// - Returns: The probe target and the STARTTLS protocol the scheme names, if any.
+    /// - Throws: `ProbeError` when the text does not name a server.
+    public static func parseURL(_ text: String) throws(ProbeError) -> (ProbeTarget, StartTLSProtocol?) {
+        var text = text
+        var startTLS: StartTLSProtocol?
+        if let range = text.firstRange(of: "://") {
+            let scheme = text[..<range.lowerBound].lowercased()
+            startTLS = StartTLSProtocol(rawValue: scheme) ?? (scheme == "postgresql" ? .postgres : nil)
+            if startTLS != nil {
+                var rest = text[range.upperBound...]
+                if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
+                text = String(rest)
+            }
+        }
+        let target = try ProbeTarget.parse(text, defaultPort: startTLS?.defaultPort ?? 443)
+        return (target, startTLS)
+    }
+}
+
+/// What a connection produced: the presented chain and the handshake facts, or why it failed.
+public struct ConnectionResult: Sendable {
+    /// The presented certificates, leaf first; empty when the handshake gave none.
+    public var chain: [Certificate]
+    /// The handshake facts (and the failure, when there was one).
+    public var report: ConnectionReport
+    /// Issuers fetched through AIA caIssuers URLs.
+    public var fetchedIssuers: [Certificate]
+    /// Log IDs of SCTs delivered in the handshake.
+    public var sctLogIDs: [[UInt8]]
+
+    /// Creates a result.
+    public init(
+        chain: [Certificate], report: ConnectionReport, fetchedIssuers: [Certificate] = [],
+        sctLogIDs: [[UInt8]] = []
+    ) {
+        self.chain = chain
+        self.report = report
+        self.fetchedIssuers = fetchedIssuers
+        self.sctLogIDs = sctLogIDs
+    }
+
+    /// The handshake's failure, if it failed (a chain may still have been presented, e.g. when
+    /// the server then demanded a client certificate).
+    public var failure: ConnectionReport.Failure? { report.failure }
+}

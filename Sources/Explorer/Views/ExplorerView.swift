@@ -1,0 +1,481 @@
+import TermUI
+import TrustCore
+
+/// How to draw: colours, symbols and the keymap the help is generated from.
+public struct ViewOptions: Sendable {
+    /// The style of each role.
+    public var theme: Theme
+    /// Unicode box drawing and marks, or ASCII for terminals whose locale is not UTF-8.
+    public var symbols: Symbols
+    /// The live keymap: the help bar and overlay are generated from it.
+    public var keymap: Keymap
+
+    /// Creates options.
+    public init(theme: Theme = .standard, symbols: Symbols = .unicode, keymap: Keymap = .standard) {
+        self.theme = theme
+        self.symbols = symbols
+        self.keymap = keymap
+    }
+}
+
+/// Renders an `AppState` into a buffer: scenarios on the left, the chain and the detail pane in
+/// the middle, the steps on the right, and at the bottom the verdict, the settings, what the
+/// last toggle changed and the key hints.
+public enum ExplorerView {
+    /// Below this size the panes cannot show a certificate or a step legibly.
+    public static let minimumWidth = 60
+    /// Below this height the panes cannot show a certificate or a step legibly.
+    public static let minimumHeight = 16
+
+    /// Draws the whole screen.
+    /// - Parameters:
+    ///   - state: What to show.
+    ///   - buffer: The frame.
+    ///   - area: The screen's area.
+    ///   - options: Theme, symbols and keymap.
+    public static func render(_ state: AppState, into buffer: inout Buffer, area: Rect, options: ViewOptions) {
+        let r = Renderer(state: state, options: options)
+        guard area.width >= minimumWidth && area.height >= minimumHeight else {
+            r.tooSmall(&buffer, area)
+            return
+        }
+        let rows = area.split(vertical: [.fill, .length(4)])
+        let columns = rows[0].split(horizontal: [.length(min(28, area.width / 5)), .percentage(38), .fill])
+        r.targets(&buffer, columns[0])
+        let chainHeight = max(4, min(state.chainRows.count + 2, 10))
+        let middle = columns[1].split(vertical: [.length(chainHeight), .fill])
+        r.chain(&buffer, middle[0])
+        r.detail(&buffer, middle[1])
+        r.steps(&buffer, columns[2])
+        r.bottom(&buffer, rows[1])
+        if state.showHelp { r.help(&buffer, area) }
+    }
+
+    /// The frame as text lines, for tests and the benchmark.
+    /// - Parameters:
+    ///   - state: What to show.
+    ///   - width: Columns.
+    ///   - height: Rows.
+    ///   - options: Theme, symbols and keymap.
+    /// - Returns: One string per row.
+    public static func lines(_ state: AppState, width: Int, height: Int, options: ViewOptions = ViewOptions())
+        -> [String]
+    {
+        var buffer = Buffer(width: width, height: height)
+        render(state, into: &buffer, area: buffer.area, options: options)
+        return buffer.lines()
+    }
+}
+
+/// The drawing of one frame.
+struct Renderer {
+    let state: AppState
+    let options: ViewOptions
+
+    var theme: Theme { options.theme }
+    var sym: Symbols { options.symbols }
+    var unicode: Bool { options.symbols == .unicode }
+
+    /// Every string drawn passes here: text from certificates and servers is already sanitised
+    /// where it is produced, and this catches anything else (and escapes non-ASCII for terminals
+    /// whose locale is not UTF-8).
+    func clean(_ text: String) -> String {
+        unicode ? TerminalSanitizer.sanitize(text) : TerminalSanitizer.sanitize(asciiFold(text), asciiOnly: true)
+    }
+
+    func asciiFold(_ s: String) -> String {
+        if s.utf8.allSatisfy({ $0 < 0x80 }) { return s }
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar.value {
+            case 0x2013, 0x2014, 0x2212: out += "-"
+            case 0x2018, 0x2019: out += "'"
+            case 0x201C, 0x201D: out += "\""
+            case 0x00B7: out += "|"
+            case 0x2026: out += "..."
+            case 0x2192: out += "->"
+            case 0x2265: out += ">="
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    func span(_ text: String, _ role: ThemeRole? = nil) -> Span {
+        Span(clean(text), style: role.map { theme[$0] } ?? .plain)
+    }
+
+    func block(_ title: String, focused: Bool) -> Block {
+        Block(
+            title: Line([Span(clean(title), style: theme[.title])]), borderStyle: theme[.border],
+            focusedStyle: theme[.title].patched(with: Style(foreground: theme[.changed].foreground)),
+            isFocused: focused, symbols: sym)
+    }
+
+    /// The selection is drawn in full in the pane that has focus (or feeds the detail pane);
+    /// elsewhere only the pointer shows it.
+    func highlight(_ active: Bool) -> Style { active ? theme[.selection] : .plain }
+
+    func symbol(_ status: StepStatus) -> Span {
+        switch status {
+        case .passed: Span(sym.check, style: theme[.stepPassed])
+        case .failed: Span(sym.cross, style: theme[.stepFailed])
+        case .skipped: Span(sym.bullet, style: theme[.stepSkipped])
+        case .notApplicable: Span(sym.dash, style: theme[.stepNotApplicable])
+        }
+    }
+
+    // MARK: panes
+
+    func targets(_ buffer: inout Buffer, _ area: Rect) {
+        var title = state.lab == .notUsed ? "Targets" : "Scenarios"
+        switch state.lab {
+        case .starting: title += " (starting lab...)"
+        case .failed: title += " (lab failed)"
+        default: break
+        }
+        let items = state.targets.map { t -> Line in
+            guard let e = t.scenario?.expectation else { return Line([span(t.name)]) }
+            // The mark says what the lesson expects under the default settings.
+            let mark =
+                e.trusted ? Span(sym.check, style: theme[.stepPassed]) : Span(sym.cross, style: theme[.stepFailed])
+            return Line([mark, Span(" "), span(t.name)])
+        }
+        var list = ListView(
+            items, selected: state.targets.isEmpty ? nil : state.selectedTarget,
+            highlightStyle: highlight(state.focus == .targets),
+            block: block(title, focused: state.focus == .targets), symbols: sym)
+        if items.isEmpty {
+            list.items = [Line([span(state.lab == .starting ? "starting..." : "nothing to explore", .label)])]
+            list.selected = nil
+        }
+        list.render(into: &buffer, area: area)
+    }
+
+    func chain(_ buffer: inout Buffer, _ area: Rect) {
+        let rows = state.chainRows
+        var title = "Chain"
+        if let e = state.evaluation {
+            title += " (\(e.path.certificates.count) in path, \(e.presented.count) presented)"
+            if state.change?.pathChanged == true { title += " changed" }
+        }
+        let items = rows.map { row -> Line in
+            let index = row.pathIndex.map { "[\($0)]" } ?? "(-)"
+            return Line([
+                span(index, .label), Span(" "), span(row.certificate.displayName), span("  \(row.source)", .label),
+            ])
+        }
+        var list = ListView(
+            items, selected: rows.isEmpty ? nil : state.selectedCertificate,
+            highlightStyle: highlight(state.focus == .chain || state.detailSubject == .chain),
+            block: block(title, focused: state.focus == .chain), symbols: sym)
+        if rows.isEmpty { list.items = [Line([span(placeholder, .label)])] }
+        list.render(into: &buffer, area: area)
+    }
+
+    var placeholder: String {
+        if state.lab == .starting { return "starting the lab..." }
+        switch state.chain {
+        case .connecting: return "connecting..."
+        case .ready(let r) where r.chain.isEmpty: return "no chain: the connection failed"
+        default: return state.isBusy ? "evaluating..." : ""
+        }
+    }
+
+    func steps(_ buffer: inout Buffer, _ area: Rect) {
+        guard let e = state.evaluation else {
+            block("Steps", focused: state.focus == .steps).render(into: &buffer, area: area)
+            return
+        }
+        let order = state.stepOrder
+        let idWidth = min(24, e.steps.map { $0.id.rawValue.count }.max() ?? 0)
+        var items: [Line] = []
+        var selectedRow: Int?
+        var group: Int?? = .none
+        for (row, index) in order.enumerated() {
+            let step = e.steps[index]
+            if group == nil || group! != step.certificate {
+                group = .some(step.certificate)
+                let heading = step.certificate.map { i in
+                    "[\(i)] " + (e.path.certificates.indices.contains(i) ? e.path.certificates[i].displayName : "?")
+                }
+                items.append(Line([span(heading ?? "Path", .title)]))
+            }
+            if row == state.selectedStep { selectedRow = items.count }
+            let changed = state.change?.changedSteps.contains(index) == true
+            let id = step.id.rawValue.padding(to: idWidth)
+            var line = Line([symbol(step.status), Span(" ")])
+            line.spans.append(span(id, changed ? .changed : (step.status == .failed ? .stepFailed : nil)))
+            line.spans.append(Span(changed ? (unicode ? " Δ " : " * ") : "   ", style: theme[.changed]))
+            line.spans.append(span(step.title, step.status == .notApplicable ? .stepNotApplicable : nil))
+            items.append(line)
+        }
+        let failed = e.steps.filter { $0.status == .failed }.count
+        let title = "Steps (\(e.steps.count), \(failed) failed)"
+        ListView(
+            items, selected: selectedRow,
+            highlightStyle: highlight(state.focus == .steps || state.detailSubject == .steps),
+            block: block(title, focused: state.focus == .steps), symbols: sym
+        ).render(into: &buffer, area: area)
+    }
+
+    func detail(_ buffer: inout Buffer, _ area: Rect) {
+        let b = block(DetailContent.title(state), focused: state.focus == .detail)
+        b.render(into: &buffer, area: area)
+        let inner = b.inner(area)
+        guard !inner.isEmpty else { return }
+        let lines = detailLines(width: inner.width)
+        let scroll = max(0, min(state.detailScroll, lines.count - inner.height))
+        for (row, line) in lines.dropFirst(scroll).prefix(inner.height).enumerated() {
+            buffer.set(x: inner.x, y: inner.y + row, line: line, maxWidth: inner.width)
+        }
+    }
+
+    /// The detail lines wrapped to `width`: field values wrap under themselves.
+    func detailLines(width: Int) -> [Line] {
+        let labelWidth = 14
+        var out: [Line] = []
+        for d in DetailContent.lines(state) {
+            let indent = String(repeating: " ", count: d.indent)
+            switch d.kind {
+            case .heading:
+                out.append(Line([Span(indent), span(d.text, .title)]))
+            case .text:
+                for piece in wrap(clean(d.text), width: width - d.indent) {
+                    out.append(Line([Span(indent), Span(piece)]))
+                }
+            case .status(let status):
+                let role: ThemeRole =
+                    switch status {
+                    case .passed: .stepPassed
+                    case .failed: .stepFailed
+                    case .skipped: .stepSkipped
+                    case .notApplicable: .stepNotApplicable
+                    }
+                for (i, piece) in wrap(clean(d.text), width: width - d.indent - 2).enumerated() {
+                    out.append(Line([Span(indent), i == 0 ? symbol(status) : Span(" "), Span(" "), span(piece, role)]))
+                }
+            case .field(let label):
+                let labelCells = max(labelWidth - d.indent, displayWidth(of: label) + 1)
+                let pad = String(repeating: " ", count: d.indent + labelCells)
+                let pieces = wrap(clean(d.text), width: width - d.indent - labelCells)
+                for (i, piece) in pieces.enumerated() {
+                    if i == 0 {
+                        out.append(
+                            Line([Span(indent), span(clean(label).padding(to: labelCells), .label), Span(piece)]))
+                    } else {
+                        out.append(Line([Span(pad), Span(piece)]))
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Greedy wrap at spaces, hard breaks inside long words (fingerprints, URLs).
+    func wrap(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        if displayWidth(of: text) <= width { return [text] }
+        var lines: [String] = []
+        var current = ""
+        var currentWidth = 0
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            var word = Substring(word)
+            let w = displayWidth(of: String(word))
+            if currentWidth > 0 && currentWidth + 1 + w <= width {
+                current += " " + word
+                currentWidth += 1 + w
+                continue
+            }
+            if currentWidth > 0 {
+                lines.append(current)
+                current = ""
+                currentWidth = 0
+            }
+            while displayWidth(of: String(word)) > width {
+                var head = ""
+                var headWidth = 0
+                var rest = word
+                while let c = rest.first, headWidth + displayWidth(of: c) <= width {
+                    head.append(c)
+                    headWidth += displayWidth(of: c)
+                    rest = rest.dropFirst()
+                }
+                if head.isEmpty { break }  // a character wider than the pane: give up on it
+                lines.append(head)
+                word = rest
+            }
+            current = String(word)
+            currentWidth = displayWidth(of: current)
+        }
+        if !current.isEmpty || lines.isEmpty { lines.append(current) }
+        return lines
+    }
+
+    // MARK: bottom bar
+
+    func bottom(_ buffer: inout Buffer, _ area: Rect) {
+        let rows = area.split(vertical: [.length(1), .length(1), .length(1), .length(1)])
+        buffer.set(x: rows[0].x, y: rows[0].y, line: verdictLine, maxWidth: rows[0].width)
+        buffer.set(x: rows[1].x, y: rows[1].y, line: settingsLine, maxWidth: rows[1].width)
+        buffer.set(x: rows[2].x, y: rows[2].y, line: changeLine, maxWidth: rows[2].width)
+        if let typed = state.hostEditor {
+            let line = Line([
+                span("Host to check: ", .label), span(typed), Span(unicode ? "▏" : "_", style: theme[.key]),
+                span("   Enter use  Esc cancel  (empty: the URL's host)", .label),
+            ])
+            buffer.set(x: rows[3].x, y: rows[3].y, line: line, maxWidth: rows[3].width)
+        } else {
+            KeyHints(
+                options.keymap.hints(unicode: unicode), keyStyle: theme[.key], actionStyle: theme[.label]
+            ).render(into: &buffer, area: rows[3])
+        }
+    }
+
+    var verdictLine: Line {
+        let dot = unicode ? " · " : " | "
+        if state.lab == .starting && state.targets.isEmpty {
+            return Line([Span(sym.bullet + " ", style: theme[.stepSkipped]), span("Starting the lab on 127.0.0.1...")])
+        }
+        if case .failed(let why) = state.lab, state.targets.isEmpty {
+            return Line([
+                Span(sym.cross + " ", style: theme[.verdictUntrusted]), span("The lab could not start: \(why)"),
+            ])
+        }
+        guard let e = state.evaluation else {
+            if case .ready(let r) = state.chain, let f = r.failure {
+                var text = "No connection"
+                if let url = f.urlError { text += dot + "URLError \(url) \(URLErrorNames.name(url))" }
+                return Line([
+                    Span(sym.cross + " ", style: theme[.verdictUntrusted]), span(text, .verdictUntrusted),
+                    span(dot + f.message, .label),
+                ])
+            }
+            let what = state.target.map { "Connecting to \($0.location)..." } ?? ""
+            return Line([Span(sym.bullet + " ", style: theme[.stepSkipped]), span(state.isBusy ? what : "")])
+        }
+        let v = e.verdict
+        var spans: [Span] = []
+        if v.trusted {
+            spans.append(Span(sym.check + " ", style: theme[.verdictTrusted]))
+            spans.append(span("Trusted", .verdictTrusted))
+            spans.append(span(dot + "errSecSuccess (0)"))
+            spans.append(span(dot + v.summary.replacingPrefix("Trusted: "), .label))
+        } else {
+            spans.append(Span(sym.cross + " ", style: theme[.verdictUntrusted]))
+            spans.append(span("Not trusted", .verdictUntrusted))
+            if let step = v.decisiveStep, let f = step.appleFailure {
+                let where_ = step.certificate.map { "@\($0)" } ?? ""
+                spans.append(span(dot + "\(step.id.rawValue)\(where_) \(f.check)"))
+                spans.append(span(dot + "\(v.osstatusName) (\(v.osstatus))", .verdictUntrusted))
+            } else if let failed = e.steps.first(where: { $0.status == .failed }) {
+                spans.append(span(dot + "\(failed.id.rawValue): the app's delegate cancels"))
+            } else if let f = state.connection?.failure {
+                spans.append(span(dot + "evaluation passed; handshake: \(f.kind)"))
+            }
+            if let url = v.urlError, let name = v.urlErrorName {
+                spans.append(span(dot + "URLError \(url) \(name)"))
+            }
+        }
+        if state.isBusy { spans.append(span(dot + "updating...", .label)) }
+        return Line(spans)
+    }
+
+    var settingsLine: Line {
+        let t = state.toggles
+        let defaults = Toggles()
+        var spans: [Span] = []
+        func item(_ command: Command, _ value: String, _ isDefault: Bool) {
+            if !spans.isEmpty { spans.append(Span("  ")) }
+            let key =
+                options.keymap.bindings.first { $0.command == command }?.keys.first?.label(unicode: unicode) ?? "?"
+            spans.append(span(key, .key))
+            spans.append(span(" " + value, isDefault ? .label : .changed))
+        }
+        let policy: String =
+            switch t.policy {
+            case .sslWithHost: "SSL(\(state.checkedHost))"
+            case .sslWithoutHost: "SSL(nil)"
+            case .basicX509: "Basic X.509"
+            }
+        item(.cyclePolicy, policy, t.policy == defaults.policy && t.host == defaults.host)
+        // Without a custom anchor the three choices are the same: say what is trusted.
+        let noAnchor = state.target?.anchors.isEmpty ?? true
+        item(.cycleAnchors, noAnchor ? "system roots (no anchor)" : t.anchors.rawValue, t.anchors == defaults.anchors)
+        item(.cyclePins, t.pins == .none ? "no pins" : t.pins.rawValue, t.pins == defaults.pins)
+        item(.cycleTime, t.time == .now ? "now" : "now \(t.time.rawValue)", t.time == defaults.time)
+        item(
+            .cycleTLSMinimum, "TLS \(unicode ? "≥" : ">=") \(t.tlsMinimum.description.dropFirst(4))",
+            t.tlsMinimum == .tls1_2)
+        item(.toggleAIA, t.fetchAIA ? "AIA on" : "AIA off", t.fetchAIA)
+        item(.cycleProfile, t.profile.rawValue, t.profile == defaults.profile)
+        return Line(spans)
+    }
+
+    var changeLine: Line {
+        let mark = Span(unicode ? "Δ " : "* ", style: theme[.changed])
+        guard let change = state.change else {
+            return Line([mark, span("toggle a setting to see what changes", .label)])
+        }
+        return Line([mark, span(change.cause + ": ", .changed), span(change.text)])
+    }
+
+    // MARK: overlays
+
+    func help(_ buffer: inout Buffer, _ area: Rect) {
+        let bindings = options.keymap.bindings
+        let width = min(area.width - 4, 96)
+        let height = min(area.height - 2, bindings.count + 5)
+        let box = Rect(
+            x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
+        buffer.fill(box)
+        let b = block("Help (any key closes)", focused: true)
+        b.render(into: &buffer, area: box)
+        let inner = b.inner(box)
+        let keyWidth =
+            bindings.map { $0.keys.map { $0.label(unicode: unicode) }.joined(separator: " ").count }.max() ?? 0
+        var lines: [Line] = bindings.map { b in
+            let keys = b.keys.map { $0.label(unicode: unicode) }.joined(separator: " ")
+            return Line([span(keys.padding(to: keyWidth + 2), .key), span(b.help)])
+        }
+        lines.append(Line(""))
+        lines.append(
+            Line([
+                symbol(.passed), span(" passed  "), symbol(.failed), span(" failed  "), symbol(.skipped("")),
+                span(" skipped  "), symbol(.notApplicable), span(" not applicable  "),
+                Span(unicode ? "Δ" : "*", style: theme[.changed]), span(" changed by the last toggle"),
+            ]))
+        for (row, line) in lines.prefix(inner.height).enumerated() {
+            buffer.set(x: inner.x + 1, y: inner.y + row, line: line, maxWidth: inner.width - 1)
+        }
+    }
+
+    func tooSmall(_ buffer: inout Buffer, _ area: Rect) {
+        let text = [
+            "Window too small",
+            "\(area.width)x\(area.height); needs \(ExplorerView.minimumWidth)x\(ExplorerView.minimumHeight)",
+            "q quits",
+        ]
+        let lines = text.flatMap { wrap($0, width: area.width) }
+        let top = area.y + max(0, (area.height - lines.count) / 2)
+        for (i, line) in lines.prefix(area.height).enumerated() {
+            let x = area.x + max(0, (area.width - displayWidth(of: line)) / 2)
+            buffer.set(x: x, y: top + i, string: line, style: i == 0 ? theme[.title] : .plain, maxWidth: area.width)
+        }
+    }
+}
+
+extension String {
+    /// Pads with spaces to `width` cells (never truncates).
+    func padding(to width: Int) -> String {
+        let w = displayWidth(of: self)
+        return w < width ? self + String(repeating: " ", count: width - w) : self
+    }
+}
+
+extension String {
+    /// Without `prefix`, when it starts with it.
+    func replacingPrefix(_ prefix: String) -> String {
+        hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self
+    }
+}
