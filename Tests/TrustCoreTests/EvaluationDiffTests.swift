@@ -54,3 +54,18 @@ final class EvaluationDiffTests: XCTestCase {
         XCTAssertEqual(evaluator.cache.verificationCount, 1)
     }
 }
+
+extension EvaluationDiffTests {
+    func testAChangeOfReasonAloneNamesTheNewReason() throws {
+        let root = try TestPKI.root()
+        let leaf = try TestPKI.leaf(issuer: root)
+        let evaluator = Evaluator()
+        let noHost = try XCTUnwrap(
+            evaluator.evaluate(chain: [leaf.certificate], settings: TestPKI.ssl(nil, anchors: [root.certificate])))
+        var basicSettings = TestPKI.ssl(nil, anchors: [root.certificate])
+        basicSettings.policy = .basicX509
+        let basic = try XCTUnwrap(evaluator.evaluate(chain: [leaf.certificate], settings: basicSettings))
+        let summaries = EvaluationDiff(from: noHost, to: basic).changes.map(\.summary)
+        XCTAssertTrue(summaries.contains("hostname@0: skipped (Basic X.509 does not check host names)"), "\(summaries)")
+    }
+}

@@ -11,9 +11,14 @@ public struct EvaluationDiff: Sendable {
         /// The step after, nil when it no longer exists.
         public var after: Step?
 
-        /// One line: `hostname@0: passed -> failed`.
+        /// One line: `hostname@0: passed -> failed`; when only the finding changed,
+        /// `hostname@0: skipped (Basic X.509 does not check host names)`.
         public var summary: String {
             let where_ = certificate.map { "@\($0)" } ?? ""
+            if let before, let after, before.status.identifier == after.status.identifier {
+                if case .skipped(let why) = after.status { return "\(id.rawValue)\(where_): skipped (\(why))" }
+                return "\(id.rawValue)\(where_): \(after.status.identifier), \(after.title)"
+            }
             let from = before?.status.identifier ?? "absent"
             let to = after?.status.identifier ?? "absent"
             return "\(id.rawValue)\(where_): \(from) -> \(to)"
