@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "TrustCore", targets: ["TrustCore"]),
         .library(name: "TLSProbe", targets: ["TLSProbe"]),
         .library(name: "TrustLab", targets: ["TrustLab"]),
+        .library(name: "TermUI", targets: ["TermUI"]),
     ],
     targets: [
         .systemLibrary(

@@ -43,14 +43,18 @@ static inline int CNcursesw_check_terminal(void) {
     return usable;
 }
 
-/* Installs a handler with sigaction, saving the previous action in *old. */
-static inline int CNcursesw_install_handler(int sig, void (*handler)(int), struct sigaction *old) {
+/* Installs a handler with sigaction, saving the previous action in *old. A signal the process
+   ignores (nohup, a background job) stays ignored when keep_ignored is set. Returns 0 when
+   installed, 1 when left ignored, -1 on error. */
+static inline int CNcursesw_install_handler(int sig, void (*handler)(int), int keep_ignored, struct sigaction *old) {
+    if (sigaction(sig, NULL, old) != 0) return -1;
+    if (keep_ignored && old->sa_handler == SIG_IGN) return 1;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = handler;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESETHAND; /* a second signal takes the default action */
-    return sigaction(sig, &sa, old);
+    return sigaction(sig, &sa, NULL) == 0 ? 0 : -1;
 }
 
 /* Puts back a saved action. */

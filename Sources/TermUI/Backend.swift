@@ -53,7 +53,7 @@ public final class Terminal<B: Backend> {
             before = Buffer(area: area)
         }
         let updates = buffer.diff(from: before)
-        if !updates.isEmpty { backend.draw(updates) }
+        backend.draw(updates)
         backend.flush()
         previous = buffer
         return updates.count

@@ -61,8 +61,10 @@ public final class CursesBackend: Backend {
     /// Takes over the terminal: alternate screen, no echo, keys one at a time, hidden cursor.
     ///
     /// Refuses when standard input or output is not a terminal, or TERM is unknown or cannot position
-    /// the cursor, before anything is written. Installs handlers that restore the terminal on SIGINT,
-    /// SIGTERM, SIGHUP, SIGQUIT and the fatal signals; ncurses keeps SIGWINCH and reports `Key.resize`.
+    /// the cursor, before anything is written. Installs handlers that restore the terminal and re-raise
+    /// on SIGINT, SIGTERM, SIGHUP and SIGQUIT (unless the process ignores them) and on the fatal signals
+    /// (SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGTRAP, SIGFPE); ncurses keeps SIGWINCH and reports
+    /// `Key.resize`.
     /// - Returns: The backend; call `close()` when done.
     /// - Throws: `TerminalError` explaining why the terminal cannot be used.
     public static func open() throws(TerminalError) -> CursesBackend {
@@ -90,7 +92,8 @@ public final class CursesBackend: Backend {
         let backend = CursesBackend(screen: screen, window: window, unicode: CNcursesw_codeset_is_utf8() != 0)
         for sig in restoringSignals {
             var old = sigaction()
-            if CNcursesw_install_handler(sig, restoreTerminalAndReraise, &old) == 0 {
+            let keepIgnored: Int32 = [SIGINT, SIGTERM, SIGHUP, SIGQUIT].contains(sig) ? 1 : 0
+            if CNcursesw_install_handler(sig, restoreTerminalAndReraise, keepIgnored, &old) == 0 {
                 backend.savedActions.append((sig, old))
             }
         }

@@ -70,9 +70,11 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     ///   - vertical: The rows to remove at the top and at the bottom.
     /// - Returns: The inner rectangle.
     public func inset(horizontal: Int, vertical: Int) -> Rect {
-        let h = Swift.min(Swift.max(0, horizontal), width / 2)
-        let v = Swift.min(Swift.max(0, vertical), height / 2)
-        return Rect(x: x + h, y: y + v, width: width - 2 * h, height: height - 2 * v)
+        let h = Swift.max(0, horizontal)
+        let v = Swift.max(0, vertical)
+        return Rect(
+            x: x + Swift.min(h, width / 2), y: y + Swift.min(v, height / 2), width: width - 2 * h,
+            height: height - 2 * v)
     }
 
     /// The part of the rectangle that also lies inside `other`.

@@ -16,8 +16,9 @@ public struct Span: Hashable, Sendable {
         self.style = style
     }
 
-    /// The number of terminal columns the text takes.
-    public var width: Int { displayWidth(of: text) }
+    /// The number of terminal columns the text takes once written (control characters count as the
+    /// U+FFFD that replaces them).
+    public var width: Int { displayWidth(of: replacingForbiddenScalars(text)) }
 }
 
 /// One line of styled text, made of spans.

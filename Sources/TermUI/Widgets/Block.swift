@@ -83,41 +83,38 @@ public struct Block: Hashable, Sendable {
         return r
     }
 
-    /// Draws the borders and title, clipped to the area and the buffer.
+    /// Draws the borders and title, clipped to the buffer. When the area is one row high the top border
+    /// wins over the bottom one, and when one column wide the left over the right.
     /// - Parameters:
     ///   - buffer: The buffer to draw into.
     ///   - area: The block's area.
     public func render(into buffer: inout Buffer, area: Rect) {
-        let area = area.intersection(buffer.area)
-        guard !area.isEmpty else { return }
-        if style != .plain { buffer.setStyle(area, style) }
+        let visible = area.intersection(buffer.area)
+        guard !visible.isEmpty else { return }
+        if style != .plain { buffer.setStyle(visible, style) }
         var edge = style.patched(with: borderStyle)
         if isFocused { edge = edge.patched(with: focusedStyle) }
         let s = symbols
-        let (l, r, t, b) = (
-            borders.contains(.left), borders.contains(.right), borders.contains(.top), borders.contains(.bottom)
-        )
         let lastX = area.right - 1
         let lastY = area.bottom - 1
-        if t {
-            for x in area.x..<area.right { buffer.set(x: x, y: area.y, string: s.horizontal, style: edge) }
+        let top = borders.contains(.top)
+        let left = borders.contains(.left)
+        let bottom = borders.contains(.bottom) && !(top && lastY == area.y)
+        let right = borders.contains(.right) && !(left && lastX == area.x)
+        func put(_ x: Int, _ y: Int, _ symbol: String) {
+            buffer.set(x: x, y: y, string: symbol, style: edge)
         }
-        if b {
-            for x in area.x..<area.right { buffer.set(x: x, y: lastY, string: s.horizontal, style: edge) }
-        }
-        if l {
-            for y in area.y..<area.bottom { buffer.set(x: area.x, y: y, string: s.vertical, style: edge) }
-        }
-        if r {
-            for y in area.y..<area.bottom { buffer.set(x: lastX, y: y, string: s.vertical, style: edge) }
-        }
-        if t && l { buffer.set(x: area.x, y: area.y, string: s.topLeft, style: edge) }
-        if t && r { buffer.set(x: lastX, y: area.y, string: s.topRight, style: edge) }
-        if b && l { buffer.set(x: area.x, y: lastY, string: s.bottomLeft, style: edge) }
-        if b && r { buffer.set(x: lastX, y: lastY, string: s.bottomRight, style: edge) }
-        if let title, t {
-            let x = area.x + (l ? 1 : 0)
-            let width = area.width - (l ? 1 : 0) - (r ? 1 : 0)
+        if top { for x in visible.x..<visible.right { put(x, area.y, s.horizontal) } }
+        if bottom { for x in visible.x..<visible.right { put(x, lastY, s.horizontal) } }
+        if left { for y in visible.y..<visible.bottom { put(area.x, y, s.vertical) } }
+        if right { for y in visible.y..<visible.bottom { put(lastX, y, s.vertical) } }
+        if top && left { put(area.x, area.y, s.topLeft) }
+        if top && right { put(lastX, area.y, s.topRight) }
+        if bottom && left { put(area.x, lastY, s.bottomLeft) }
+        if bottom && right { put(lastX, lastY, s.bottomRight) }
+        if let title, top {
+            let x = area.x + (left ? 1 : 0)
+            let width = area.width - (left ? 1 : 0) - (right ? 1 : 0)
             var titleStyle = style
             if isFocused { titleStyle = titleStyle.patched(with: focusedStyle) }
             buffer.set(x: x, y: area.y, line: title, baseStyle: titleStyle, maxWidth: width)

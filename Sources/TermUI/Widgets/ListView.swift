@@ -57,12 +57,10 @@ public struct ListView: Hashable, Sendable {
     ///   - buffer: The buffer to draw into.
     ///   - area: The list's area (including the block, if any).
     public func render(into buffer: inout Buffer, area: Rect) {
-        var inner = area.intersection(buffer.area)
-        if let block {
-            block.render(into: &buffer, area: inner)
-            inner = block.inner(inner)
-        }
-        guard !inner.isEmpty else { return }
+        block?.render(into: &buffer, area: area)
+        // Laid out in the whole area; the buffer clips what falls outside it.
+        let inner = block?.inner(area) ?? area
+        guard !inner.intersection(buffer.area).isEmpty else { return }
         if style != .plain { buffer.setStyle(inner, style) }
         let first = scrollOffset(height: inner.height)
         let markerWidth = displayWidth(of: highlightSymbol)

@@ -41,12 +41,10 @@ public struct Paragraph: Hashable, Sendable {
     ///   - buffer: The buffer to draw into.
     ///   - area: The paragraph's area (including the block, if any).
     public func render(into buffer: inout Buffer, area: Rect) {
-        var inner = area.intersection(buffer.area)
-        if let block {
-            block.render(into: &buffer, area: inner)
-            inner = block.inner(inner)
-        }
-        guard !inner.isEmpty else { return }
+        block?.render(into: &buffer, area: area)
+        // Laid out in the whole area; the buffer clips what falls outside it.
+        let inner = block?.inner(area) ?? area
+        guard !inner.intersection(buffer.area).isEmpty else { return }
         if style != .plain { buffer.setStyle(inner, style) }
         let shown = displayLines(width: inner.width).dropFirst(max(0, scroll)).prefix(inner.height)
         for (row, line) in shown.enumerated() {

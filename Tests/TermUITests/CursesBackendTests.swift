@@ -1,0 +1,109 @@
+import Foundation
+import TermUI
+import XCTest
+
+/// The curses backend on a real terminal: tmux runs this test binary as a child (the `child` test),
+/// and the parent reads the screen and the terminal's state afterwards.
+final class CursesBackendTests: XCTestCase {
+    static let childVariable = "TERMUI_CURSES_CHILD"
+
+    func testOpeningRefusesWhenOutputIsNotATerminal() throws {
+        guard isatty(STDOUT_FILENO) == 0 || isatty(STDIN_FILENO) == 0 else { throw XCTSkip("running on a tty") }
+        XCTAssertThrowsError(try CursesBackend.open()) { error in
+            XCTAssertEqual(error as? TerminalError, .notATerminal)
+            XCTAssertTrue("\(error)".contains("trustx check"))
+        }
+    }
+
+    /// Runs only inside tmux: draws a frame, then on `!` crashes, on `q` closes.
+    func testChild() throws {
+        guard ProcessInfo.processInfo.environment[Self.childVariable] != nil else { return }
+        let backend = try CursesBackend.open()
+        let terminal = Terminal(backend: backend)
+        var keys: [String] = []
+        func frame() {
+            terminal.draw { buffer in
+                Paragraph(["東京 \u{1B}[31mx"] + keys.map { Line($0) }, block: Block(title: "Chain"))
+                    .render(into: &buffer, area: buffer.area)
+            }
+        }
+        frame()
+        while true {
+            guard let key = backend.readKey(timeoutMilliseconds: 100) else { continue }
+            if key == .char("q") { break }
+            if key == .char("!") { fatalError("crash on purpose") }
+            keys.append("\(key)")
+            frame()
+        }
+        backend.close()
+        backend.close()  // endwin exactly once: a second close does nothing
+    }
+
+    /// Runs tmux on a private server through `system` (Foundation's Process hung waiting for the
+    /// client whose forked server keeps running), output captured through a file.
+    @discardableResult
+    func tmux(_ socket: String, _ arguments: [String]) -> String {
+        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let output = NSTemporaryDirectory() + "\(socket).out"
+        let status = system("tmux -L \(socket) \(quoted.joined(separator: " ")) >'\(output)' 2>/dev/null </dev/null")
+        defer { unlink(output) }
+        guard status == 0, let text = try? String(contentsOfFile: output, encoding: .utf8) else { return "" }
+        return text
+    }
+
+    func screen(_ socket: String) -> [String] {
+        tmux(socket, ["capture-pane", "-p", "-t", "t"]).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { String($0).replacingOccurrences(of: " +$", with: "", options: .regularExpression) }
+    }
+
+    func waitFor(_ socket: String, _ text: String) -> [String] {
+        var lines: [String] = []
+        for _ in 0..<60 {
+            lines = screen(socket)
+            if lines.contains(where: { $0.contains(text) }) { return lines }
+            usleep(50_000)
+        }
+        XCTFail("'\(text)' never appeared in \(lines)")
+        return lines
+    }
+
+    func runInTmux(finishWith key: String) throws -> [String] {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else { throw XCTSkip("no tmux") }
+        let socket = "termui-test-\(getpid())-\(key == "q" ? "q" : "crash")"
+        let binary = CommandLine.arguments[0]
+        let child =
+            "env \(Self.childVariable)=1 TERM=tmux-256color LANG=C.UTF-8 '\(binary)' "
+            + "TermUITests.CursesBackendTests/testChild 2>/dev/null; code=$?; clear; "
+            + "echo EXIT=$code; stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo; sleep 20"
+        tmux(socket, ["new-session", "-d", "-s", "t", "-x", "24", "-y", "5", "sh", "-c", child])
+        defer {
+            tmux(socket, ["kill-server"])
+            unlink("/tmp/tmux-\(getuid())/\(socket)")
+        }
+        let first = waitFor(socket, "┌Chain")
+        guard first.contains(where: { $0.contains("┌Chain") }) else { return first }
+        XCTAssertEqual(
+            Array(first.prefix(3)), ["┌Chain─────────────────┐", "│東京 �[31mx           │", "│                      │"])
+        tmux(socket, ["send-keys", "-t", "t", "Down"])
+        XCTAssertTrue(waitFor(socket, "down").contains("│down                  │"))
+        tmux(socket, ["resize-window", "-t", "t", "-x", "14", "-y", "6"])
+        let small = waitFor(socket, "resize")
+        XCTAssertEqual(
+            Array(small.prefix(6)),
+            ["┌Chain───────┐", "│東京 �[31mx │", "│down        │", "│resize      │", "│            │", "└────────────┘"])
+        tmux(socket, ["send-keys", "-t", "t", key])
+        return waitFor(socket, "icanon")
+    }
+
+    func testTheTerminalIsRestoredAfterQuitting() throws {
+        let lines = try runInTmux(finishWith: "q")
+        XCTAssertTrue(lines.contains("EXIT=0"), "\(lines)")
+        XCTAssertTrue(lines.contains("icanon echo"), "\(lines)")
+    }
+
+    func testTheTerminalIsRestoredAfterACrash() throws {
+        let lines = try runInTmux(finishWith: "!")
+        XCTAssertFalse(lines.contains("EXIT=0"), "\(lines)")
+        XCTAssertTrue(lines.contains("icanon echo"), "\(lines)")
+    }
+}
