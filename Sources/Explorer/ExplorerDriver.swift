@@ -117,6 +117,15 @@ public enum ExplorerApp {
     public static func run(
         _ initial: (AppState, [Effect]), theme: Theme? = nil, monochrome: Bool = false
     ) throws(TerminalError) {
+        // Ctrl-C, SIGTERM and SIGHUP end the session the same way `q` does, so the lab is
+        // stopped and its files removed: they are blocked here, before any worker thread exists
+        // (threads inherit the mask), and picked up by the loop between keys.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, s) }
+        var previousMask = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &stopSignals, &previousMask)
+        defer { pthread_sigmask(SIG_SETMASK, &previousMask, nil) }
         let backend = try CursesBackend.open()
         let chosen = theme ?? (monochrome || !backend.hasColors ? .monochrome : .standard)
         let options = ViewOptions(theme: chosen, symbols: backend.unicode ? .unicode : .ascii)
@@ -128,6 +137,21 @@ public enum ExplorerApp {
         run(driver, on: backend, options: options)
     }
 
+    /// Whether a blocked stop signal is pending; consumes it.
+    static func stopRequested() -> Bool {
+        var pending = sigset_t()
+        sigpending(&pending)
+        for s in [SIGINT, SIGTERM, SIGHUP] where sigismember(&pending, s) == 1 {
+            var only = sigset_t()
+            sigemptyset(&only)
+            sigaddset(&only, s)
+            var received: Int32 = 0
+            sigwait(&only, &received)
+            return true
+        }
+        return false
+    }
+
     /// The loop: draw when something changed, wait for a key (briefly while background work is
     /// pending), apply it, then apply whatever the background published.
     static func run(_ driver: ExplorerDriver, on backend: CursesBackend, options: ViewOptions) {
@@ -135,6 +159,7 @@ public enum ExplorerApp {
         driver.start()
         var dirty = true
         while !driver.state.shouldQuit {
+            if stopRequested() { break }
             if dirty {
                 terminal.draw { ExplorerView.render(driver.state, into: &$0, area: $0.area, options: options) }
                 dirty = false
