@@ -1,3 +1,4 @@
+import Explorer
 import TLSProbe
 import TrustCore
 
@@ -324,68 +325,42 @@ enum CheckCommand {
         var settings = TrustSettings(
             anchors: anchors, anchorsOnly: !r.withSystemAnchors, systemStore: makeSystemStore(),
             policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
-        let handshake: Handshake
-        do {
-            handshake = try Probe.handshake(with: c.target, options: c.options)
-        } catch {
-            var report = ConnectionReport(target: ConnectionMapping.target(c.target, options: c.options))
-            report.failure = ConnectionReport.Failure(
-                kind: error.kind.rawValue, message: error.message, urlError: error.urlError)
-            if let partial = error.partial {
-                report.peerAddress = partial.peerAddress
-                report.protocolVersion = partial.version?.description
-                report.clientCertificateRequested = partial.clientCertificateRequested
-                report.clientCertificateCANames = partial.acceptableClientCANames
-            }
-            if error.kind == .invalidOption {
-                return .failure(Trustx.Failure(message: error.message, status: .usage, usageOf: spec))
+        // Apple's SSL policy fetches missing intermediates over the network; Basic X.509 does not.
+        let result = ServerConnection.connect(
+            c.target, options: c.options, fetchAIA: c.fetchAIA && r.policy.isSSL, anchors: anchors,
+            systemStore: settings.systemStore)
+        let report = result.report
+        if let failure = report.failure {
+            switch failure.kind {
+            case ProbeError.Kind.invalidOption.rawValue:
+                return .failure(Trustx.Failure(message: failure.message, status: .usage, usageOf: spec))
+            case "malformed-certificate":
+                return .failure(Trustx.Failure(message: failure.message, status: .dataError))
+            default: break
             }
             // A server that demands a client certificate has already sent its own chain, and
             // URLSession evaluates it before the handshake fails: report both.
-            if let partial = error.partial, !partial.presentedChain.isEmpty,
-                error.kind == .clientCertificateRequired || error.kind == .clientCertificateRejected,
-                let chain = try? partial.presentedChain.map({ try Certificate(der: $0) }),
-                var evaluation = Evaluator().evaluate(chain: chain, settings: settings)
-            {
+            if !result.chain.isEmpty, var evaluation = Evaluator().evaluate(chain: result.chain, settings: settings) {
                 evaluation.connection = report
                 evaluation.presentedSource = .presented
+                let code = failure.urlError ?? -1200
                 let why = evaluation.verdict.trusted ? "the chain is trusted, but " : ""
                 evaluation.verdict.trusted = false
-                evaluation.verdict.urlError = error.urlError
+                evaluation.verdict.urlError = code
                 evaluation.verdict.summary =
-                    "Not trusted: \(why)\(error.message); URLSession reports \(URLErrorNames.name(error.urlError ?? -1200)) (\(error.urlError ?? -1200))."
-                return .failure(Trustx.Failure(message: error.message, status: .unavailable, evaluation: evaluation))
+                    "Not trusted: \(why)\(failure.message); URLSession reports \(URLErrorNames.name(code)) (\(code))."
+                return .failure(Trustx.Failure(message: failure.message, status: .unavailable, evaluation: evaluation))
             }
             return .failure(
-                Trustx.Failure(message: error.message, status: .unavailable, connection: report, settings: settings))
+                Trustx.Failure(message: failure.message, status: .unavailable, connection: report, settings: settings))
         }
-        var chain: [Certificate] = []
-        for (i, der) in handshake.presentedChain.enumerated() {
-            do {
-                chain.append(try Certificate(der: der))
-            } catch {
-                return .failure(
-                    Trustx.Failure(
-                        message: "the server's certificate \(i) is malformed: byte \(error.offset): \(error.reason)",
-                        status: .dataError))
-            }
-        }
-        var report = ConnectionMapping.report(handshake, options: c.options)
-        // Apple's SSL policy fetches missing intermediates over the network; Basic X.509 does not.
-        if c.fetchAIA && r.policy.isSSL && !chain.isEmpty {
-            let result = AIAFetcher().completeChain(
-                presented: chain, anchors: anchors, issuers: settings.systemStore, timeout: c.options.timeout)
-            settings.fetchedIssuers = result.fetched
-            report.aiaFetches = result.attempts.map { ConnectionMapping.fetch($0) }
-        }
-        settings.connectionSCTLogIDs = handshake.scts.map(\.logID)
-        guard var evaluation = Evaluator().evaluate(chain: chain, settings: settings) else {
-            report.failure = ConnectionReport.Failure(
-                kind: "no-certificate", message: "the server sent no certificate", urlError: -1200)
+        settings.fetchedIssuers = result.fetchedIssuers
+        settings.connectionSCTLogIDs = result.sctLogIDs
+        guard var evaluation = Evaluator().evaluate(chain: result.chain, settings: settings) else {
             return .failure(
                 Trustx.Failure(
-                    message: "the server sent no certificate", status: .unavailable,
-                    connection: report, settings: settings))
+                    message: "the server sent no certificate", status: .unavailable, connection: report,
+                    settings: settings))
         }
         evaluation.connection = report
         evaluation.presentedSource = .presented

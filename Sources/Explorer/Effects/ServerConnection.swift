@@ -1,8 +1,8 @@
 import TLSProbe
 import TrustCore
 
-/// Connects to a server and completes its chain through AIA, as `trustx check` does, returning
-/// values only (blocking: call it off the UI thread).
+/// Connects to a server and completes its chain through AIA for `trustx check` and the explorer,
+/// returning values only (blocking: the explorer calls it off the UI thread).
 public enum ServerConnection {
     /// Connects, records the handshake, and fetches missing intermediates.
     ///
@@ -78,8 +78,6 @@ public enum ServerConnection {
             startTLS: options.startTLS?.rawValue, proxy: proxy)
     }
 
-    // The same mapping as the command line's ConnectionMapping, which lives in the executable
-    // target and so cannot be shared from here.
     static func reportFacts(_ h: Handshake, options: ProbeOptions) -> ConnectionReport {
         var target = reportTarget(h.target, options: options)
         target.sni = h.sni
