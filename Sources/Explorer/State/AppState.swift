@@ -173,7 +173,7 @@ public struct AppState: Sendable {
     public var chainRows: [ChainRow] {
         guard let e = evaluation else { return [] }
         var rows = e.path.certificates.enumerated().map { i, c in
-            ChainRow(certificate: c, pathIndex: i, source: ChainRow.sourceDescription(e, i))
+            ChainRow(certificate: c, pathIndex: i, source: ReportFormatting.sourceDescription(e, i))
         }
         let used = Set(e.path.certificates.map(\.identity))
         for (n, c) in e.presented.enumerated() where !used.contains(c.identity) {
@@ -211,25 +211,4 @@ public struct ChainRow: Sendable {
     public var pathIndex: Int?
     /// Where it came from, in words.
     public var source: String
-
-    /// Where path certificate `i` came from, in words (as the text report says it).
-    static func sourceDescription(_ e: Evaluation, _ i: Int) -> String {
-        let source = i < e.path.sources.count ? e.path.sources[i] : .presented
-        var text: String
-        switch source {
-        case .presented:
-            let n = e.presented.firstIndex { $0.identity == e.path.certificates[i].identity }
-            let word = e.presentedSource == .file ? "file" : "server"
-            text = n.map { "\(word) #\($0)" } ?? word
-        case .anchor: text = "custom anchor"
-        case .systemStore: text = "system trust store"
-        case .aia: text = "fetched (AIA)"
-        case .file: text = "file"
-        }
-        if i == e.path.certificates.count - 1, let cls = e.path.anchorClass {
-            let anchor = cls == .system ? "trusted system root" : "trusted custom anchor"
-            text = source == .anchor ? anchor : text + ", " + anchor
-        }
-        return text
-    }
 }

@@ -80,25 +80,8 @@ struct Renderer {
     /// where it is produced, and this catches anything else (and escapes non-ASCII for terminals
     /// whose locale is not UTF-8).
     func clean(_ text: String) -> String {
-        unicode ? TerminalSanitizer.sanitize(text) : TerminalSanitizer.sanitize(asciiFold(text), asciiOnly: true)
-    }
-
-    func asciiFold(_ s: String) -> String {
-        if s.utf8.allSatisfy({ $0 < 0x80 }) { return s }
-        var out = ""
-        for scalar in s.unicodeScalars {
-            switch scalar.value {
-            case 0x2013, 0x2014, 0x2212: out += "-"
-            case 0x2018, 0x2019: out += "'"
-            case 0x201C, 0x201D: out += "\""
-            case 0x00B7: out += "|"
-            case 0x2026: out += "..."
-            case 0x2192: out += "->"
-            case 0x2265: out += ">="
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        unicode
+            ? TerminalSanitizer.sanitize(text) : TerminalSanitizer.sanitize(TextReport.asciiFold(text), asciiOnly: true)
     }
 
     func span(_ text: String, _ role: ThemeRole? = nil) -> Span {

@@ -1,5 +1,5 @@
 /// Pieces of text every report shares, so text and Markdown say the same things.
-enum ReportFormatting {
+public enum ReportFormatting {
     /// Lowercase hex, built as bytes (fingerprints are hex-encoded several times per report).
     static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
@@ -20,8 +20,9 @@ enum ReportFormatting {
         }
     }
 
-    /// Where path certificate `i` came from, in words.
-    static func sourceDescription(_ e: Evaluation, _ i: Int) -> String {
+    /// Where path certificate `i` came from, in words (`server #0`, `fetched (AIA)`,
+    /// `trusted custom anchor`), as the reports and the explorer show it.
+    public static func sourceDescription(_ e: Evaluation, _ i: Int) -> String {
         let source = i < e.path.sources.count ? e.path.sources[i] : .presented
         var text: String
         switch source {

@@ -152,8 +152,8 @@ public enum TextReport {
         }
     }
 
-    /// Typographic punctuation the engine uses, as ASCII.
-    static func asciiFold(_ s: String) -> String {
+    /// Typographic punctuation the engine uses, as ASCII (for terminals whose locale is not UTF-8).
+    public static func asciiFold(_ s: String) -> String {
         if s.utf8.allSatisfy({ $0 < 0x80 }) { return s }
         var out = ""
         for scalar in s.unicodeScalars {
@@ -164,6 +164,7 @@ public enum TextReport {
             case 0x00B7: out += "|"
             case 0x2026: out += "..."
             case 0x2192: out += "->"
+            case 0x2265: out += ">="
             default: out.unicodeScalars.append(scalar)
             }
         }
