@@ -7,6 +7,17 @@ enum CheckCommand {
     static let name = "check"
 
     static let policies = ["ssl", "ssl-no-host", "basic"]
+
+    /// The server argument, shared with `explore`.
+    static let targetArgument = ArgumentSpec(
+        valueName: "target",
+        help: "A server to connect to: host, host:port, https://host:port/path or [IPv6]:port (port 443 by default).",
+        isRequired: false)
+
+    /// `--chain`, shared with `explore`.
+    static let chainOption = OptionSpec(
+        name: "chain", valueName: "file", arity: .upToNextOption,
+        help: "The certificates as a server presents them, leaf first, from PEM, DER, PKCS#7 or PKCS#12 files.")
     static let formats = ["text", "json", "markdown"]
 
     static let spec = CommandSpec(
@@ -15,16 +26,10 @@ enum CheckCommand {
         discussion:
             "Give a server to connect to, or --chain files. Exit status: 0 trusted, 1 not trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection failed.",
         arguments: [
-            ArgumentSpec(
-                valueName: "target",
-                help:
-                    "A server to connect to: host, host:port, https://host:port/path or [IPv6]:port (port 443 by default).",
-                isRequired: false)
+            targetArgument
         ],
         options: [
-            OptionSpec(
-                name: "chain", valueName: "file", arity: .upToNextOption,
-                help: "The certificates as a server presents them, leaf first, from PEM, DER, PKCS#7 or PKCS#12 files."),
+            chainOption,
             OptionSpec(
                 name: "password", valueName: "password", arity: .one,
                 help: "The password of the PKCS#12 files given (chain, anchors or client certificate)."),

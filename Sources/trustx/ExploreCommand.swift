@@ -18,15 +18,10 @@ enum ExploreCommand {
         discussion:
             "Without a target, explores the built-in lab's scenarios on 127.0.0.1. Needs a terminal; press ? for the keys.",
         arguments: [
-            ArgumentSpec(
-                valueName: "target",
-                help: "A server to connect to: host, host:port or https://host:port/path (port 443 by default).",
-                isRequired: false)
+            CheckCommand.targetArgument
         ],
         options: [
-            OptionSpec(
-                name: "chain", valueName: "file", arity: .upToNextOption,
-                help: "The certificates as a server presents them, leaf first, from PEM, DER, PKCS#7 or PKCS#12 files."),
+            CheckCommand.chainOption,
             OptionSpec(
                 name: "anchor", valueName: "file", arity: .repeated,
                 help: "Trust the certificates in this file as anchors, like SecTrustSetAnchorCertificates."),
