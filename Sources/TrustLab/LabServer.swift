@@ -125,8 +125,8 @@ public final class LabServer: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    private var workers: [LabThread] = []
-    private var acceptor: LabThread?
+    private var workers: [POSIXThread] = []
+    private var acceptor: POSIXThread?
 
     private let acceptedCount = Atomic<Int>(0)
     private let servedCount = Atomic<Int>(0)
@@ -179,12 +179,12 @@ public final class LabServer: @unchecked Sendable {
         do {
             // The threads hold the server strongly until stop() joins them: call stop().
             for _ in 0..<options.workers {
-                workers.append(try LabThread { [self] in workerLoop() })
+                workers.append(try POSIXThread { [self] in workerLoop() })
             }
-            acceptor = try LabThread { [self] in acceptLoop() }
+            acceptor = try POSIXThread { [self] in acceptLoop() }
         } catch {
             stop()
-            throw error
+            throw .system(operation: "pthread_create", errno: error.errno)
         }
     }
 

@@ -34,10 +34,11 @@ public final class EffectExecutor: Sendable {
     /// Starts `effect` on a background thread; its answer appears in the inbox.
     /// - Parameter effect: The work to do.
     public func run(_ effect: Effect) {
-        let ok = BackgroundThread.detach { [self] in
+        let started = try? POSIXThread(detached: true) { [self] in
             let action = perform(effect)
             publish(action)
         }
+        let ok = started != nil
         // No thread (resource exhaustion): do the work here rather than lose the answer.
         if !ok { publish(perform(effect)) }
     }
@@ -112,40 +113,4 @@ public final class EffectExecutor: Sendable {
     }
 
     deinit { shutdown() }
-}
-
-/// Detached POSIX threads for effects (Foundation's Thread would add its start-up cost to
-/// every trustx run).
-enum BackgroundThread {
-    private final class Body {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-    }
-
-    /// Runs `body` on a new detached thread; false when no thread could be created.
-    static func detach(_ body: @escaping @Sendable () -> Void) -> Bool {
-        let box = Unmanaged.passRetained(Body(body)).toOpaque()
-        #if canImport(Glibc)
-            var thread = pthread_t()
-        #else
-            var thread: pthread_t?
-        #endif
-        let result = pthread_create(
-            &thread, nil,
-            { raw in
-                guard let raw else { return nil }
-                Unmanaged<Body>.fromOpaque(raw).takeRetainedValue().run()
-                return nil
-            }, box)
-        if result != 0 {
-            Unmanaged<Body>.fromOpaque(box).release()
-            return false
-        }
-        #if canImport(Glibc)
-            pthread_detach(thread)
-        #else
-            if let thread { pthread_detach(thread) }
-        #endif
-        return true
-    }
 }
