@@ -1,4 +1,3 @@
-import Explorer
 import TLSProbe
 import TrustCore
 
@@ -348,13 +347,9 @@ enum CheckCommand {
             if !result.chain.isEmpty, var evaluation = Evaluator().evaluate(chain: result.chain, settings: settings) {
                 evaluation.connection = report
                 evaluation.presentedSource = .presented
-                let code = failure.urlError ?? -1200
-                let why = evaluation.verdict.trusted ? "the chain is trusted, but " : ""
-                evaluation.verdict.trusted = false
-                evaluation.verdict.urlError = code
-                evaluation.verdict.summary =
-                    "Not trusted: \(why)\(failure.message); URLSession reports \(URLErrorNames.name(code)) (\(code))."
-                return .failure(Trustx.Failure(message: failure.message, status: .unavailable, evaluation: evaluation))
+                return .failure(
+                    Trustx.Failure(
+                        message: failure.message, status: .unavailable, evaluation: result.finalVerdict(evaluation)))
             }
             return .failure(
                 Trustx.Failure(message: failure.message, status: .unavailable, connection: report, settings: settings))

@@ -1,3 +1,4 @@
+import TLSProbe
 import TrustCore
 
 /// What the user can ask for: the values the keymap produces.

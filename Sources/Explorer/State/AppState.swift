@@ -1,3 +1,4 @@
+import TLSProbe
 import TrustCore
 
 /// Everything the explorer shows, as one value: views render it, `reduce` produces the next one.

@@ -37,7 +37,7 @@ public func reduce(_ state: AppState, _ action: Action) -> (AppState, [Effect]) 
             s.record(outcome: .noConnection(urlError: nil), evaluation: nil)
             break
         }
-        if let failure = s.connection?.failure { AppState.applyHandshakeFailure(failure, to: &e) }
+        if let connection = s.connection { e = connection.finalVerdict(e) }
         s.record(outcome: Outcome(e.verdict), evaluation: e)
     }
     return (s, effects)
@@ -284,16 +284,5 @@ extension AppState {
         evaluation = new
         selectedCertificate = max(0, min(selectedCertificate, chainRows.count - 1))
         selectedStep = max(0, min(selectedStep, stepOrder.count - 1))
-    }
-
-    /// A handshake that failed after the chain was presented (a client certificate was
-    /// required) fails the connection whatever evaluation says, as `trustx check` reports it.
-    static func applyHandshakeFailure(_ failure: ConnectionReport.Failure, to e: inout Evaluation) {
-        let url = failure.urlError ?? -1200
-        let why = e.verdict.trusted ? "the chain is trusted, but " : ""
-        e.verdict.trusted = false
-        e.verdict.urlError = url
-        e.verdict.summary =
-            "Not trusted: \(why)\(failure.message); URLSession reports \(URLErrorNames.name(url)) (\(url))."
     }
 }

@@ -85,30 +85,3 @@ public struct ExplorerTarget: Sendable {
         return (target, startTLS)
     }
 }
-
-/// What a connection produced: the presented chain and the handshake facts, or why it failed.
-public struct ConnectionResult: Sendable {
-    /// The presented certificates, leaf first; empty when the handshake gave none.
-    public var chain: [Certificate]
-    /// The handshake facts (and the failure, when there was one).
-    public var report: ConnectionReport
-    /// Issuers fetched through AIA caIssuers URLs.
-    public var fetchedIssuers: [Certificate]
-    /// Log IDs of SCTs delivered in the handshake.
-    public var sctLogIDs: [[UInt8]]
-
-    /// Creates a result.
-    public init(
-        chain: [Certificate], report: ConnectionReport, fetchedIssuers: [Certificate] = [],
-        sctLogIDs: [[UInt8]] = []
-    ) {
-        self.chain = chain
-        self.report = report
-        self.fetchedIssuers = fetchedIssuers
-        self.sctLogIDs = sctLogIDs
-    }
-
-    /// The handshake's failure, if it failed (a chain may still have been presented, e.g. when
-    /// the server then demanded a client certificate).
-    public var failure: ConnectionReport.Failure? { report.failure }
-}
