@@ -39,7 +39,8 @@ public enum DetailContent {
         case .chain:
             guard s.chainRows.indices.contains(s.selectedCertificate) else { return "Certificate" }
             let row = s.chainRows[s.selectedCertificate]
-            return "Certificate \(row.pathIndex.map { "[\($0)]" } ?? "(unused)") \(clean(row.certificate.displayName))"
+            let index = row.section == .path ? "[\(row.index)]" : "#\(row.index) as sent"
+            return "Certificate \(index) \(clean(row.certificate.displayName))"
         case .steps:
             guard let step = s.selectedStepValue else { return "Step" }
             return "Step \(step.id.rawValue)\(step.certificate.map { "@\($0)" } ?? "")"
@@ -53,8 +54,15 @@ public enum DetailContent {
         case .chain:
             guard s.chainRows.indices.contains(s.selectedCertificate) else { return [] }
             let row = s.chainRows[s.selectedCertificate]
-            return [DetailLine(.field("Source"), row.source)]
-                + CertificateFields.lines(row.certificate, at: s.evaluationTime)
+            var lines = [DetailLine(.field(row.section == .path ? "Source" : "In the path"), row.source)]
+            let c = row.certificate
+            if s.effectiveAnchors.contains(where: { $0.certificate == c }) {
+                lines.append(DetailLine(.field("Anchor"), "custom anchor, \(s.anchorClassWords) (a stops trusting it)"))
+            }
+            if s.toggles.pins.contains(c.spkiSHA256) {
+                lines.append(DetailLine(.field("Pinned"), "sha256//\(c.spkiPin) (P unpins it)"))
+            }
+            return lines + CertificateFields.lines(c, at: s.evaluationTime)
         case .steps:
             guard let step = s.selectedStepValue else { return [] }
             return stepLines(step, s)
@@ -81,10 +89,11 @@ public enum DetailContent {
         }
         out.append(DetailLine(.field("Target"), clean(t.location)))
         if !t.host.isEmpty { out.append(DetailLine(.field("Host"), clean(t.host))) }
-        for anchor in t.anchors {
-            out.append(DetailLine(.field("Anchor"), clean(anchor.displayName)))
+        for entry in s.effectiveAnchors {
+            let from = entry.file.map { " (\($0))" } ?? " (made an anchor in this session)"
+            out.append(
+                DetailLine(.field("Anchor"), clean(entry.certificate.displayName + from + ", " + s.anchorClassWords)))
         }
-        if let path = t.anchorLocation { out.append(DetailLine(.field("Anchor file"), clean(path))) }
         if let scenario = t.scenario, !scenario.variations.isEmpty {
             out.append(DetailLine(.heading, "Try"))
             for v in scenario.variations {
