@@ -43,6 +43,11 @@ enum CheckCommand {
                     "Trust the system roots as well as the --anchor certificates, like SecTrustSetAnchorCertificatesOnly(false)."
             ),
             OptionSpec(
+                name: "anchor-class", valueName: "class", arity: .one,
+                help:
+                    "How the --anchor certificates are trusted: set by the app, or installed by a configuration profile and trusted on the device, which Apple holds to fewer rules.",
+                allowedValues: CustomAnchorClass.allCases.map(\.rawValue), defaultText: CustomAnchorClass.app.rawValue),
+            OptionSpec(
                 name: "policy", valueName: "policy", arity: .one,
                 help: "The policy: SecPolicyCreateSSL with or without a host, or SecPolicyCreateBasicX509.",
                 allowedValues: policies, defaultText: "ssl with --host or a server target, else ssl-no-host"),
@@ -125,6 +130,7 @@ enum CheckCommand {
         var anchorFiles: [String]
         var password: String?
         var withSystemAnchors: Bool
+        var anchorClass: CustomAnchorClass
         var policy: TrustPolicy
         var pins: PinSet
         var time: Timestamp
@@ -290,9 +296,15 @@ enum CheckCommand {
         if p.has("all-addresses") && p.has("connect-to") {
             throw UsageError(message: "--all-addresses and --connect-to cannot be combined")
         }
+        // The explorer's lab brings its own anchors, which the class then applies to.
+        if targetRequired && p.has("anchor-class") && !p.has("anchor") {
+            throw UsageError(message: "--anchor-class applies to --anchor certificates; give --anchor FILE")
+        }
         return Request(
             chainFiles: p.all("chain"), anchorFiles: p.all("anchor"), password: p.value("password"),
-            withSystemAnchors: p.has("with-system-anchors"), policy: policy, pins: PinSet(digests: digests),
+            withSystemAnchors: p.has("with-system-anchors"),
+            anchorClass: p.value("anchor-class").flatMap(CustomAnchorClass.init(rawValue:)) ?? .app, policy: policy,
+            pins: PinSet(digests: digests),
             time: time, profile: p.value("profile").flatMap(RuleProfile.init(rawValue:)) ?? .apple,
             format: p.value("format") ?? "text", connection: connection, allAddresses: p.has("all-addresses"),
             targetText: targetText)
@@ -381,7 +393,8 @@ enum CheckCommand {
             }
         }
         var settings = TrustSettings(
-            anchors: anchors, anchorsOnly: !r.withSystemAnchors, systemStore: makeSystemStore(),
+            anchors: anchors, anchorsOnly: !r.withSystemAnchors, customAnchorClass: r.anchorClass,
+            systemStore: makeSystemStore(),
             policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
         // Apple's SSL policy fetches missing intermediates over the network; Basic X.509 does not.
         let result = ServerConnection.connect(
@@ -441,6 +454,7 @@ enum CheckCommand {
             anchors: anchors,
             // With custom anchors Apple trusts only them unless SecTrustSetAnchorCertificatesOnly(false).
             anchorsOnly: !r.withSystemAnchors,
+            customAnchorClass: r.anchorClass,
             // The store is a source of parent certificates even when its roots are not trusted.
             systemStore: makeSystemStore(),
             policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)

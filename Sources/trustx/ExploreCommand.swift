@@ -73,6 +73,7 @@ enum ExploreCommand {
         }
         var toggles = Toggles()
         toggles.anchorsOnly = !r.withSystemAnchors
+        toggles.anchorClass = r.anchorClass
         toggles.pins = r.pins.digests
         toggles.time = r.time == now ? nil : r.time
         toggles.profile = r.profile

@@ -308,7 +308,18 @@ final class WorkbenchTests: XCTestCase {
     }
 
     func testTheAnchorClassToggles() {
-        let s = Session(scenarios: Self.scenarios)
+        let s = Session(scenarios: Self.scenarios + ["long-validity"])
+        s.select("long-validity")
+        XCTAssertEqual(s.verdict?.osstatus, -67901)
+        s.press(.char("C"))
+        // A 900-day leaf under a device-trusted CA: only a leaf that is itself the device-trusted
+        // anchor skips the validity maximum (trustd's ValidityPeriodMaximums asks about the leaf).
+        XCTAssertEqual(s.verdict?.osstatus, -67901)
+        XCTAssertEqual(s.state.evaluation?.path.anchorClass, .device)
+        s.press(.char("2"), .char("g"), .char("a"))
+        XCTAssertEqual(s.verdict?.trusted, true, "the leaf itself trusted on the device skips the 825-day rule")
+        s.press(.char("C"))
+        XCTAssertEqual(s.verdict?.osstatus, -67901, "the same leaf set by the app as its anchor")
         s.press(.char("C"))
         XCTAssertEqual(s.state.toggles.anchorClass, .device)
         s.press(.char("y"))

@@ -205,6 +205,7 @@ public struct AppState: Sendable {
         }
         var s = TrustSettings(
             anchors: effectiveAnchors(t).map(\.certificate), anchorsOnly: t.anchorsOnly,
+            customAnchorClass: t.anchorClass,
             // The store stays a source of parents even when its roots are not trusted, as in check.
             systemStore: systemStore, policy: policy, pins: PinSet(digests: t.pins), time: t.time ?? now,
             profile: t.profile)

@@ -44,14 +44,6 @@ public struct AnchorEntry: Hashable, Sendable {
     }
 }
 
-/// Who trusts the custom anchors, which changes Apple's rules (docs/steps.md, anchor classes).
-public enum AnchorClassChoice: String, Hashable, Sendable, CaseIterable {
-    /// Set by the app with SecTrustSetAnchorCertificates.
-    case app
-    /// Installed on the device by a configuration profile and trusted in Settings.
-    case device
-}
-
 /// Every setting the explorer lets the user change: the same settings `trustx check` takes, so
 /// any state can be written back as a command line.
 public struct Toggles: Hashable, Sendable {
@@ -63,7 +55,7 @@ public struct Toggles: Hashable, Sendable {
     /// being trusted (Apple's default once anchors are set).
     public var anchorsOnly = true
     /// Whether custom anchors are set by the app or trusted on the device through a profile.
-    public var anchorClass: AnchorClassChoice = .app
+    public var anchorClass: CustomAnchorClass = .app
     /// The policy.
     public var policy: PolicyChoice = .sslWithHost
     /// The host the SSL policy checks.

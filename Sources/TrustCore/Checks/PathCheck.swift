@@ -16,6 +16,17 @@ struct CheckContext {
         path.anchorClass ?? (settings.anchors.isEmpty ? .system : .custom)
     }
 
+    /// Whether the path ends at a device-trusted anchor and Apple's rules apply: trustd then skips
+    /// the strict serverAuth rule and does not judge that anchor's own signature hash.
+    var deviceAnchored: Bool { path.anchorClass == .device && !webpki }
+
+    /// Whether the leaf is itself a device-trusted anchor (the path is the leaf alone): trustd then
+    /// also skips the SSL key-size minimum and the lifetime maximum.
+    var leafIsDeviceAnchor: Bool { deviceAnchored && count == 1 }
+
+    /// Why a rule is skipped for a device-trusted anchor, as the step's reason.
+    static func deviceAnchorReason(_ rule: String) -> StepStatus { .skipped("device-trusted anchor: \(rule)") }
+
     /// Whether certificate `i` is the trusted anchor that ends the path.
     func isAnchor(_ i: Int) -> Bool { path.isAnchored && i == count - 1 }
 

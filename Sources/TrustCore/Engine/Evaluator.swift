@@ -121,7 +121,7 @@ public final class Evaluator: Sendable {
         let leafName = path.certificates[0].displayName
         if !anyFailure {
             let anchor = path.certificates[path.certificates.count - 1].displayName
-            let via = path.anchorClass == .system ? "a system root" : "a custom anchor"
+            let via = path.anchorClass?.phrase ?? AnchorClass.custom.phrase
             return Verdict(
                 trusted: true, osstatus: 0, resultType: .unspecified, urlError: nil, decisiveStep: nil,
                 summary: "Trusted: \(leafName) chains to \(anchor) (\(via)).")

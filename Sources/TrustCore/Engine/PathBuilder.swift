@@ -53,7 +53,7 @@ struct PathBuilder {
     }
 
     func anchorClass(of cert: Certificate) -> AnchorClass? {
-        if anchorSet.contains(cert.identity) { return .custom }
+        if anchorSet.contains(cert.identity) { return settings.customAnchorClass.anchorClass }
         if settings.trustsSystemAnchors, let store = settings.systemStore, store.contains(cert) { return .system }
         return nil
     }
