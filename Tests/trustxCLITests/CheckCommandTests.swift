@@ -157,7 +157,7 @@ final class CheckCommandTests: XCTestCase {
                 Set(step.keys),
                 [
                     "id", "certificate", "status", "reason", "title", "detail", "appleCheck", "appleSubtype",
-                    "osstatus",
+                    "osstatus", "policies",
                 ])
         }
         let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])

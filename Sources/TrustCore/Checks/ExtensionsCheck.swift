@@ -131,6 +131,7 @@ enum ExtensionsCheck: PathCheck {
         if let aki = cert.extension(.authorityKeyIdentifier), aki.critical {
             out.append(.nonCompliant(detail: "authorityKeyIdentifier marked critical (RFC 5280 4.2.1.1)"))
         }
+        out += CertificatePoliciesCheck.encodingFindings(cert)
         if let ski = cert.extension(.subjectKeyIdentifier), ski.critical {
             out.append(.nonCompliant(detail: "subjectKeyIdentifier marked critical (RFC 5280 4.2.1.2)"))
         }

@@ -50,6 +50,9 @@ public enum Finding: Hashable, Sendable {
     case noNameConstraints
     case withinNameConstraints(count: Int)
     case nameConstraintViolated(name: String, reason: String)
+    // certificate policies
+    case policySet(policies: [String])
+    case policyFailed(PolicyFailure)
     // extensions and compliance
     case criticalExtensionsUnderstood
     case unknownCriticalExtension(oid: String)
@@ -104,6 +107,7 @@ public enum Finding: Hashable, Sendable {
             AppleFailure("KeyUsage", .usage, -67608)
         case .ekuMissingRequired, .ekuLacks, .caEKULacks: AppleFailure("ExtendedKeyUsage", .usage, -67609)
         case .nameConstraintViolated: AppleFailure("NameConstraints", .compliance, -67689)
+        case .policyFailed: AppleFailure("PolicyConstraints", .compliance, -67835)
         case .unknownCriticalExtension: AppleFailure("CriticalExtensions", .compliance, -67603)
         case .duplicateExtension: AppleFailure("DuplicateExtension", .compliance, -67903)
         case .nonCompliant: AppleFailure("CriticalExtensions", .compliance, -67603)
@@ -158,6 +162,13 @@ public enum Finding: Hashable, Sendable {
         case .noNameConstraints: "No name constraints on the path"
         case .withinNameConstraints: "Names within every issuer's constraints"
         case .nameConstraintViolated(let name, _): "Name \(name) violates a name constraint"
+        case .policySet(let p):
+            p.isEmpty
+                ? "No certificate policy valid for the whole path (none required)"
+                : "Valid policies: \(p.joined(separator: ", "))"
+        case .policyFailed(.explicitPolicyRequired): "Explicit policy required, but no policy is valid"
+        case .policyFailed(.anyPolicyMapped): "policyMappings maps anyPolicy"
+        case .policyFailed(.tooLarge): "Certificate policies too large to process"
         case .criticalExtensionsUnderstood: "Every critical extension understood"
         case .unknownCriticalExtension(let oid): "Unknown critical extension \(oid)"
         case .compliant: "Encoding is standards compliant"
@@ -267,8 +278,18 @@ public enum Finding: Hashable, Sendable {
             "Subject and subjectAltName entries fall within the \(count) constraint set\(count == 1 ? "" : "s") above (RFC 5280 4.2.1.10)."
         case .nameConstraintViolated(_, let reason):
             "\(reason) (RFC 5280 4.2.1.10; Apple NameConstraints, errSecInvalidName)."
+        case .policySet(let p):
+            p.isEmpty
+                ? "Policy processing (RFC 5280 6.1) with Apple's inputs (any policy acceptable, explicit policy not required, mapping and anyPolicy allowed) leaves no policy valid for every certificate of the path; that is acceptable because no CA required an explicit policy (RFC 5280 4.2.1.11)."
+                : "Policy processing (RFC 5280 6.1) with Apple's inputs (any policy acceptable, explicit policy not required, mapping and anyPolicy allowed) leaves these policies valid from the anchor down to the leaf, after any policyMappings; anyPolicy means every policy."
+        case .policyFailed(.explicitPolicyRequired(let index)):
+            "A requireExplicitPolicy count ran out (at certificate \(index)) while no certificate policy was valid for the whole path, so the path is rejected (RFC 5280 4.2.1.11, 6.1.3 (f), 6.1.5; Apple PolicyConstraints, errSecInvalidPolicyIdentifiers)."
+        case .policyFailed(.anyPolicyMapped(let index)):
+            "Certificate \(index)'s policyMappings names anyPolicy as an issuer or subject domain policy, which RFC 5280 forbids (4.2.1.5, 6.1.4 (a); Apple PolicyConstraints, errSecInvalidPolicyIdentifiers)."
+        case .policyFailed(.tooLarge(let limit)):
+            "The certificates' policies and mappings need more than \(limit) units of work to process; trustx stops there rather than let a crafted chain consume unbounded time (Apple PolicyConstraints, errSecInvalidPolicyIdentifiers)."
         case .criticalExtensionsUnderstood:
-            "Every extension marked critical is one the evaluator understands (RFC 5280 4.2)."
+            "Every extension marked critical is one the evaluator understands and enforces (RFC 5280 4.2), including certificatePolicies, policyMappings, policyConstraints and inhibitAnyPolicy, which the certificate-policies step processes."
         case .unknownCriticalExtension(let oid):
             "A critical extension (\(oid)) that is not understood must cause rejection (RFC 5280 4.2; Apple CriticalExtensions, errSecUnknownCriticalExtensionFlag)."
         case .compliant:

@@ -59,6 +59,8 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     public let subjectKeyIdentifier: [UInt8]?
     /// authorityInfoAccess entries, if present.
     public let authorityInfoAccess: [AccessDescription]?
+    /// The extensions policy processing reads (RFC 5280 6.1).
+    public let policyExtensions: PolicyExtensions
 
     /// Decodes one DER certificate. Throws a `DecodingError` naming the byte offset; never traps.
     public convenience init(der: [UInt8]) throws(DecodingError) {
@@ -194,6 +196,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         authorityKeyIdentifier = aki
         subjectKeyIdentifier = ski
         authorityInfoAccess = aia
+        policyExtensions = PolicyExtensions(extensions)
     }
 
     /// The bytes the issuer signed (tbsCertificate).
