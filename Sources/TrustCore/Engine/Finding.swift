@@ -50,6 +50,7 @@ public enum Finding: Hashable, Sendable {
     case noNameConstraints
     case withinNameConstraints(count: Int)
     case nameConstraintViolated(name: String, reason: String)
+    case nameConstraintFormUnsupported(form: String)
     // certificate policies
     case policySet(policies: [String])
     case policyFailed(PolicyFailure)
@@ -106,7 +107,8 @@ public enum Finding: Hashable, Sendable {
         case .keyUsageLacksCertSign, .keyUsageMissingOnCA, .leafKeyUsageLacksSignature:
             AppleFailure("KeyUsage", .usage, -67608)
         case .ekuMissingRequired, .ekuLacks, .caEKULacks: AppleFailure("ExtendedKeyUsage", .usage, -67609)
-        case .nameConstraintViolated: AppleFailure("NameConstraints", .compliance, -67689)
+        case .nameConstraintViolated, .nameConstraintFormUnsupported:
+            AppleFailure("NameConstraints", .compliance, -67689)
         case .policyFailed: AppleFailure("PolicyConstraints", .compliance, -67835)
         case .unknownCriticalExtension: AppleFailure("CriticalExtensions", .compliance, -67603)
         case .duplicateExtension: AppleFailure("DuplicateExtension", .compliance, -67903)
@@ -162,6 +164,8 @@ public enum Finding: Hashable, Sendable {
         case .noNameConstraints: "No name constraints on the path"
         case .withinNameConstraints: "Names within every issuer's constraints"
         case .nameConstraintViolated(let name, _): "Name \(name) violates a name constraint"
+        case .nameConstraintFormUnsupported(let form):
+            "Critical name constraint on \(form), a form Apple does not process"
         case .policySet(let p):
             p.isEmpty
                 ? "No certificate policy valid for the whole path (none required)"
@@ -288,6 +292,8 @@ public enum Finding: Hashable, Sendable {
             "Certificate \(index)'s policyMappings names anyPolicy as an issuer or subject domain policy, which RFC 5280 forbids (4.2.1.5, 6.1.4 (a); Apple PolicyConstraints, errSecInvalidPolicyIdentifiers)."
         case .policyFailed(.tooLarge(let limit)):
             "The certificates' policies and mappings need more than \(limit) units of work to process; trustx stops there rather than let a crafted chain consume unbounded time (Apple PolicyConstraints, errSecInvalidPolicyIdentifiers)."
+        case .nameConstraintFormUnsupported(let form):
+            "This CA's critical nameConstraints constrains \(form) names. Apple processes constraints on rfc822Name, dNSName, directoryName, URI and iPAddress only, and RFC 5280 4.2.1.10 lets an application that cannot process a critical constraint reject the certificate: trustd does, whatever the names below (Apple NameConstraints, errSecInvalidName)."
         case .criticalExtensionsUnderstood:
             "Every extension marked critical is one the evaluator understands and enforces (RFC 5280 4.2), including certificatePolicies, policyMappings, policyConstraints and inhibitAnyPolicy, which the certificate-policies step processes."
         case .unknownCriticalExtension(let oid):
