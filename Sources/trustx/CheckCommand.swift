@@ -49,7 +49,8 @@ enum CheckCommand {
                 allowedValues: policies, defaultText: "ssl with --host or a server target, else ssl-no-host"),
             OptionSpec(
                 name: "host", valueName: "host", arity: .one,
-                help: "The server name or IP address the leaf must match, which implies --policy ssl.",
+                help:
+                    "The server name or IP address the leaf must match, which implies --policy ssl; with --policy basic it is reported but not checked, as SecPolicyCreateBasicX509 ignores it.",
                 defaultText: "the server target's host"),
             OptionSpec(
                 name: "pin", valueName: "pin", arity: .repeated,
@@ -126,6 +127,8 @@ enum CheckCommand {
         var profile: RuleProfile
         var format: String
         var connection: Connection?
+        /// A host the app holds while Basic X.509 ignores it: reported, not checked.
+        var ignoredHost: String? = nil
     }
 
     static func run(_ args: [String], now: Timestamp, environment: Environment) -> ExitStatus {
@@ -190,7 +193,7 @@ enum CheckCommand {
         }
         var host = p.value("host")
         // A server's name is the host the SSL policy checks, unless --host or --policy says otherwise.
-        if let connection, host == nil, p.value("policy") == nil || p.value("policy") == "ssl" {
+        if let connection, host == nil, p.value("policy") != "ssl-no-host" {
             host = connection.target.host
         }
         if let host, host.isEmpty { throw UsageError(message: "--host needs a non-empty name") }
@@ -214,9 +217,8 @@ enum CheckCommand {
             }
             policy = .ssl(host: nil)
         default:
-            if host != nil {
-                throw UsageError(message: "--host cannot be combined with --policy basic, which checks no host name")
-            }
+            // An app can hold a host and still evaluate with SecPolicyCreateBasicX509, which
+            // ignores it: the report shows that, and whether the host would have matched.
             policy = .basicX509
         }
         var digests: [[UInt8]] = []
@@ -242,7 +244,8 @@ enum CheckCommand {
             chainFiles: p.all("chain"), anchorFiles: p.all("anchor"), password: p.value("password"),
             withSystemAnchors: p.has("with-system-anchors"), policy: policy, pins: PinSet(digests: digests),
             time: time, profile: p.value("profile").flatMap(RuleProfile.init(rawValue:)) ?? .apple,
-            format: p.value("format") ?? "text", connection: connection)
+            format: p.value("format") ?? "text", connection: connection,
+            ignoredHost: policy == .basicX509 ? host : nil)
     }
 
     /// The connection options, checked before anything touches the network.
@@ -330,6 +333,7 @@ enum CheckCommand {
         var settings = TrustSettings(
             anchors: anchors, anchorsOnly: !r.withSystemAnchors, systemStore: makeSystemStore(),
             policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
+        settings.hostIgnoredByPolicy = r.ignoredHost
         // Apple's SSL policy fetches missing intermediates over the network; Basic X.509 does not.
         let result = ServerConnection.connect(
             c.target, options: c.options, fetchAIA: c.fetchAIA && r.policy.isSSL, anchors: anchors,
@@ -388,13 +392,14 @@ enum CheckCommand {
             case .failure(let f): return .failure(f)
             }
         }
-        let settings = TrustSettings(
+        var settings = TrustSettings(
             anchors: anchors,
             // With custom anchors Apple trusts only them unless SecTrustSetAnchorCertificatesOnly(false).
             anchorsOnly: !r.withSystemAnchors,
             // The store is a source of parent certificates even when its roots are not trusted.
             systemStore: makeSystemStore(),
             policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
+        settings.hostIgnoredByPolicy = r.ignoredHost
         guard var evaluation = Evaluator().evaluate(chain: chain, settings: settings) else {
             // The loader rejects files without certificates, so this needs an empty --chain list.
             return .failure(Trustx.Failure(message: "no certificate in the --chain files", status: .dataError))

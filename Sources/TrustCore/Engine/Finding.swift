@@ -70,6 +70,7 @@ public enum Finding: Hashable, Sendable {
     case hostMatched(host: String, name: String)
     case hostMismatch(host: String, explanation: String)
     case hostNotChecked(reason: String)
+    case hostIgnored(host: String, wouldMatch: Bool, explanation: String)
     // key size
     case keySizeOK(label: String, bits: Int)
     case keyTooSmall(label: String, bits: Int, minimum: Int)
@@ -186,6 +187,8 @@ public enum Finding: Hashable, Sendable {
         case .hostMatched(let host, let name): "\(host) matches \(name)"
         case .hostMismatch(let host, _): "\(host) matches no subjectAltName"
         case .hostNotChecked: "Host name not checked"
+        case .hostIgnored(let host, let wouldMatch, _):
+            "Host \(host) not checked: Basic X.509 ignores the host (it would \(wouldMatch ? "" : "not ")have matched)"
         case .keySizeOK(let label, let bits): "\(label) \(bits) bits"
         case .keyTooSmall(let label, let bits, let min): "\(label) \(bits) bits, below \(min)"
         case .keyWeak(let label, let bits, let min): "\(label) \(bits) bits, weak (below \(min))"
@@ -322,6 +325,8 @@ public enum Finding: Hashable, Sendable {
             "\(explanation) (Apple SSLHostname, errSecHostNameMismatch)."
         case .hostNotChecked(let reason):
             reason
+        case .hostIgnored(_, let wouldMatch, let explanation):
+            "SecPolicyCreateBasicX509() has no host-name check, so the app's host plays no part: any certificate chaining to an anchor is accepted for any server. Under SecPolicyCreateSSL this host would \(wouldMatch ? "" : "not ")have matched: \(explanation)."
         case .keySizeOK:
             "Apple's SSL policy requires RSA keys of at least 2048 bits and EC keys of at least 256 bits on every certificate (Apple KeySize)."
         case .keyTooSmall(let label, let bits, let min):

@@ -89,7 +89,7 @@ public enum JSONReport {
     static func settings(_ s: TrustSettings) -> JSONValue {
         .object([
             ("policy", .string(s.policy.identifier)),
-            ("host", .string(s.policy.host)),
+            ("host", .string(s.policy.host ?? s.hostIgnoredByPolicy)),
             (
                 "anchors",
                 .array(
