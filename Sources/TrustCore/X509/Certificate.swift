@@ -223,7 +223,9 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// A short label: the first CN, else the whole subject, else the SHA-256 prefix.
     public var displayName: String {
-        if let cn = subject.commonNames.first, !cn.isEmpty { return cn }
+        if let cn = subject.attributes.first(where: { $0.type == .commonName }), !cn.value.isEmpty {
+            return cn.displayValue
+        }
         if !subject.isEmpty { return subject.description }
         return "certificate " + hexString(sha256.prefix(8))
     }
