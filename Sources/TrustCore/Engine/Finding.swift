@@ -59,6 +59,7 @@ public enum Finding: Hashable, Sendable {
     case unknownCriticalExtension(oid: String)
     case compliant
     case duplicateExtension(detail: String)
+    case unparseableExtension(name: String, reason: String)
     case nonCompliant(detail: String)
     case emptySubject
     case keyIdentifierMismatch
@@ -113,6 +114,7 @@ public enum Finding: Hashable, Sendable {
         case .policyFailed: AppleFailure("PolicyConstraints", .compliance, -67835)
         case .unknownCriticalExtension: AppleFailure("CriticalExtensions", .compliance, -67603)
         case .duplicateExtension: AppleFailure("DuplicateExtension", .compliance, -67903)
+        case .unparseableExtension: AppleFailure("UnparseableExtension", .compliance, -67618)
         case .nonCompliant: AppleFailure("CriticalExtensions", .compliance, -67603)
         case .emptySubject: AppleFailure("NonEmptySubject", .compliance, -67655)
         case .keyIdentifierMismatch: AppleFailure("IdLinkage", .compliance, -67610)
@@ -178,6 +180,7 @@ public enum Finding: Hashable, Sendable {
         case .unknownCriticalExtension(let oid): "Unknown critical extension \(oid)"
         case .compliant: "Encoding is standards compliant"
         case .duplicateExtension: "Duplicate extension"
+        case .unparseableExtension(let name, _): "Extension \(name) cannot be read"
         case .nonCompliant: "Not standards compliant"
         case .emptySubject: "Empty subject"
         case .keyIdentifierMismatch: "Authority key identifier does not match the issuer's"
@@ -305,6 +308,8 @@ public enum Finding: Hashable, Sendable {
             "No duplicate, malformed or inconsistent fields."
         case .duplicateExtension(let d):
             "\(d): an extension may appear only once (RFC 5280 4.2; Apple DuplicateExtension, errSecCertificateDuplicateExtension)."
+        case .unparseableExtension(let name, let reason):
+            "The value of the \(name) extension does not parse (\(reason)); Apple's parser records it and evaluation fails under every policy (Apple UnparseableExtension, errSecUnknownCertExtension)."
         case .nonCompliant(let d):
             "\(d). Apple reports the certificate as not standards compliant."
         case .emptySubject:
