@@ -40,7 +40,7 @@ public struct ProbeError: Error, Sendable, CustomStringConvertible {
         /// The server sent bytes that are not valid TLS during the handshake.
         case malformedHandshake = "malformed-handshake"
 
-        /// The URLError code URLSession reports for this kind (apple-trust.md section 6);
+        /// The URLError code URLSession reports for this kind (docs/steps.md, URLError);
         /// nil when URLSession would never have started (a local mistake).
         public var urlError: Int? {
             switch self {

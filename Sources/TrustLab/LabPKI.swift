@@ -92,7 +92,7 @@ struct LabPKI: Sendable {
         }
 
         // The article's CA was made by `openssl req -x509` with no extension file: no keyUsage
-        // (apple-trust.md §2: Apple checks an issuer's keyUsage only when present).
+        // (Apple checks an issuer's keyUsage only when present).
         let library = try root("Library Test CA", keyUsage: false)
         let rogue = try root("Rogue CA", keyUsage: false)
         let otherRoot = try root("Untrusted Root CA")

@@ -20,13 +20,13 @@ public struct LabExpectation: Hashable, Sendable, CustomStringConvertible {
     public static let trusted = LabExpectation(trusted: true, osstatus: 0, urlError: nil)
 
     /// Rejected by evaluation with `osstatus` while the app's delegate decides (custom anchors or
-    /// pins): the delegate cancels the challenge, so URLSession reports -999 (apple-trust.md §6,
+    /// pins): the delegate cancels the challenge, so URLSession reports -999 (docs/steps.md#urlerror,
     /// `TrustSettings.delegateDecides`).
     public static func rejectedByDelegate(_ osstatus: Int32) -> LabExpectation {
         LabExpectation(trusted: false, osstatus: osstatus, urlError: -999)
     }
 
-    /// Rejected by URLSession's default handling (no custom anchor, no pin): -1202 (§6).
+    /// Rejected by URLSession's default handling (no custom anchor, no pin): -1202 (docs/steps.md#urlerror).
     public static func rejectedByDefault(_ osstatus: Int32) -> LabExpectation {
         LabExpectation(trusted: false, osstatus: osstatus, urlError: -1202)
     }
@@ -128,7 +128,8 @@ public struct LabScenario: Hashable, Sendable, Identifiable {
     public var anchor: LabAnchor
     /// What a client concludes under the default settings.
     public var expectation: LabExpectation
-    /// Which rule produces the expectation (apple-trust.md section and check).
+    /// Which rule produces the expectation, in words: Apple's check and code, and the
+    /// docs/steps.md section that explains it.
     public var rule: String
     /// What the chain evaluator alone cannot see, for scenarios decided partly on the network.
     public var networkOnly: String?
@@ -153,9 +154,11 @@ extension LabScenario {
         LabScenario(
             name: "good", lesson: "A private CA's server, trusted once its CA is the app's anchor.",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §5: any custom anchor is trusted; the leaf has SAN IP:127.0.0.1 (§4), EKU serverAuth,
+            // any custom anchor is trusted; the leaf has SAN IP:127.0.0.1, EKU serverAuth,
             // P-256 and a 397-day lifetime, so every SSL check passes.
-            expectation: .trusted, rule: "§5 custom anchor; §4 SAN iPAddress match",
+            expectation: .trusted,
+            rule:
+                "any custom anchor is trusted, and the SAN iPAddress matches the host (docs/steps.md#anchor, docs/steps.md#hostname)",
             networkOnly: nil,
             variations: [
                 LabVariation(
@@ -168,43 +171,48 @@ extension LabScenario {
         LabScenario(
             name: "wrong-host", lesson: "The same server reached as localhost: the certificate names only 127.0.0.1.",
             host: "localhost", anchor: .libraryTestCA,
-            // §4 SSLHostname: the host `localhost` is a DNS name, compared only with SAN dNSName
+            // SSLHostname: the host `localhost` is a DNS name, compared only with SAN dNSName
             // entries; the leaf has only iPAddress 127.0.0.1 -> errSecHostNameMismatch.
-            expectation: .rejectedByDelegate(-67602), rule: "§4 SSLHostname (Name, -67602)",
+            expectation: .rejectedByDelegate(-67602),
+            rule: "Apple SSLHostname: the host must match a SAN entry (Name, -67602; docs/steps.md#hostname)",
             networkOnly: nil,
             variations: [
                 LabVariation(
                     [.literal("--policy"), .literal("basic")], .trusted,
-                    "Basic X.509 has no hostname check (§8 pitfall 1), which hides the mismatch"),
+                    "Basic X.509 has no hostname check, which hides the mismatch"),
                 LabVariation(
                     [.literal("--policy"), .literal("ssl-no-host")], .trusted,
-                    "SecPolicyCreateSSL(true, nil) skips the hostname check (§8 pitfall 2)"),
+                    "SecPolicyCreateSSL(true, nil) skips the hostname check"),
             ], serviceProtocol: .https, portOffset: 1),
         LabScenario(
             name: "tls12-only", lesson: "A server stuck at TLS 1.2: fine today, refused by a client requiring TLS 1.3.",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §7: URLSession's default minimum is TLS 1.2, so the handshake succeeds and the chain
+            // URLSession's default minimum is TLS 1.2, so the handshake succeeds and the chain
             // (the good server's) is trusted.
-            expectation: .trusted, rule: "§7 TLS >= 1.2; §5 custom anchor",
+            expectation: .trusted,
+            rule:
+                "URLSession requires TLS 1.2 or later by default; any custom anchor is trusted (docs/connecting.md, docs/steps.md#anchor)",
             networkOnly: "the protocol version: with --tls-min 1.3 the handshake fails before any evaluation (-1200)",
             variations: [
                 LabVariation(
                     [.literal("--tls-min"), .literal("1.3")],
                     LabExpectation(trusted: false, osstatus: nil, urlError: -1200),
-                    "no common protocol version: the handshake fails, URLError -1200 (§6)")
+                    "no common protocol version: the handshake fails, URLError -1200")
             ], serviceProtocol: .https, portOffset: 2),
         LabScenario(
             name: "rogue-ca",
             lesson: "A server whose certificate comes from another CA: the anchor decides, not the name.",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §5: the leaf's issuer "Rogue CA" is neither presented nor an anchor, and the leaf
+            // the leaf's issuer "Rogue CA" is neither presented nor an anchor, and the leaf
             // has no AIA URL -> MissingIntermediate, errSecCreateChainFailed.
-            expectation: .rejectedByDelegate(-25318), rule: "§2 MissingIntermediate (Trust, -25318)",
+            expectation: .rejectedByDelegate(-25318),
+            rule:
+                "Apple MissingIntermediate: an issuer that is neither presented nor an anchor (Trust, -25318; docs/steps.md#chain)",
             networkOnly: nil,
             variations: [
                 LabVariation(
                     [.literal("--anchor"), .anchorPath(.rogueCA)], .trusted,
-                    "both CAs are anchors: any custom anchor is trusted (§5)"),
+                    "both CAs are anchors: any custom anchor is trusted"),
                 LabVariation(
                     [.literal("--anchor"), .anchorPath(.rogueCA), .literal("--pin"), .pin(.goodLeaf)],
                     LabExpectation(trusted: false, osstatus: 0, urlError: -999),
@@ -213,58 +221,69 @@ extension LabScenario {
         LabScenario(
             name: "expired", lesson: "A leaf whose notAfter has passed.",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §2 TemporalValidity: outside notBefore..notAfter -> errSecCertificateExpired.
-            expectation: .rejectedByDelegate(-67818), rule: "§2 TemporalValidity (Expired, -67818)",
+            // TemporalValidity: outside notBefore..notAfter -> errSecCertificateExpired.
+            expectation: .rejectedByDelegate(-67818),
+            rule: "Apple TemporalValidity: outside notBefore..notAfter (Expired, -67818; docs/steps.md#validity)",
             networkOnly: nil, variations: [], serviceProtocol: .https, portOffset: 4),
         LabScenario(
             name: "not-yet-valid", lesson: "A leaf whose notBefore is in the future (a clock or issuance mistake).",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §2 TemporalValidity: not-yet-valid also gives -67818 under SSL (§8 pitfall 9: not -67819).
-            expectation: .rejectedByDelegate(-67818), rule: "§2 TemporalValidity (Expired, -67818, not -67819)",
+            // TemporalValidity: not-yet-valid also gives -67818 under SSL (not -67819).
+            expectation: .rejectedByDelegate(-67818),
+            rule:
+                "Apple TemporalValidity: not yet valid reads as expired (Expired, -67818, not -67819; docs/steps.md#validity)",
             networkOnly: nil, variations: [], serviceProtocol: .https, portOffset: 5),
         LabScenario(
             name: "self-signed", lesson: "A self-signed leaf: trusted only when that very certificate is the anchor.",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §5: a self-signed leaf that is not an anchor -> AnchorTrusted, errSecNotTrusted.
-            expectation: .rejectedByDelegate(-67843), rule: "§5 self-signed leaf, not an anchor (Trust, -67843)",
+            // a self-signed leaf that is not an anchor -> AnchorTrusted, errSecNotTrusted.
+            expectation: .rejectedByDelegate(-67843),
+            rule: "Apple AnchorTrusted: a self-signed leaf that is not an anchor (Trust, -67843; docs/steps.md#anchor)",
             networkOnly: nil,
             variations: [
                 LabVariation(
                     [.literal("--anchor"), .anchorPath(.selfSigned)], keepsScenarioAnchor: false, .trusted,
-                    "a self-signed leaf set as anchor is accepted, still subject to hostname, EKU and lifetime (§5)")
+                    "a self-signed leaf set as anchor is accepted, still subject to hostname, EKU and lifetime")
             ], serviceProtocol: .https, portOffset: 6),
         LabScenario(
             name: "missing-intermediate", lesson: "The server forgets its intermediate and the leaf has no AIA URL.",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §5: missing issuer, not supplied, not an anchor, not fetchable -> errSecCreateChainFailed.
-            expectation: .rejectedByDelegate(-25318), rule: "§2 MissingIntermediate (Trust, -25318)",
+            // missing issuer, not supplied, not an anchor, not fetchable -> errSecCreateChainFailed.
+            expectation: .rejectedByDelegate(-25318),
+            rule:
+                "Apple MissingIntermediate: an issuer that is neither presented nor an anchor (Trust, -25318; docs/steps.md#chain)",
             networkOnly: nil, variations: [], serviceProtocol: .https, portOffset: 7),
         LabScenario(
             name: "missing-intermediate-aia",
             lesson: "The server forgets its intermediate, but the leaf's AIA URL lets an iPhone fetch it.",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §4: Apple's SSL policy fetches a missing issuer from the AIA caIssuers URL; the lab
+            // Apple's SSL policy fetches a missing issuer from the AIA caIssuers URL; the lab
             // serves the intermediate there, so the completed path is trusted.
-            expectation: .trusted, rule: "§4 SSL policy network fetch (AIA caIssuers); §5 custom anchor",
+            expectation: .trusted,
+            rule:
+                "Apple's SSL policy fetches a missing issuer from the AIA caIssuers URL; any custom anchor is trusted (docs/steps.md#chain)",
             networkOnly:
                 "the AIA download: the served chain alone stops at the leaf (-25318); with the fetched intermediate it is trusted",
             variations: [
                 LabVariation(
                     [.literal("--no-aia")], .rejectedByDelegate(-25318),
-                    "without the fetch the issuer is missing, as OpenSSL and curl users see it (§5)")
+                    "without the fetch the issuer is missing, as OpenSSL and curl users see it")
             ], serviceProtocol: .https, portOffset: 8),
         LabScenario(
             name: "wrong-order", lesson: "Intermediates sent in the wrong order: Apple builds the path anyway.",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §5 / path building: issuers are found by name among the presented certificates in
+            // Path building: issuers are found by name among the presented certificates in
             // any order (RFC 8446 4.4.2 allows it), so the path is complete and trusted.
-            expectation: .trusted, rule: "path building ignores presentation order; §5 custom anchor",
+            expectation: .trusted,
+            rule: "path building ignores presentation order; any custom anchor is trusted (docs/steps.md#chain)",
             networkOnly: nil, variations: [], serviceProtocol: .https, portOffset: 9),
         LabScenario(
             name: "untrusted-root", lesson: "A complete chain up to a root the client does not trust.",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §2 AnchorTrusted: the path ends in a self-signed root that is not an anchor -> -67843.
-            expectation: .rejectedByDelegate(-67843), rule: "§2 AnchorTrusted (Trust, -67843)",
+            // AnchorTrusted: the path ends in a self-signed root that is not an anchor -> -67843.
+            expectation: .rejectedByDelegate(-67843),
+            rule:
+                "Apple AnchorTrusted: the path ends at a root that is not an anchor (Trust, -67843; docs/steps.md#anchor)",
             networkOnly: nil,
             variations: [
                 LabVariation(
@@ -274,8 +293,9 @@ extension LabScenario {
         LabScenario(
             name: "cn-only", lesson: "The host is only in the Common Name: Apple never reads the CN.",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §4: only SAN entries count, the CN is never used (HT210176) -> errSecHostNameMismatch.
-            expectation: .rejectedByDelegate(-67602), rule: "§4 SSLHostname: CN never used (Name, -67602)",
+            // only SAN entries count, the CN is never used (HT210176) -> errSecHostNameMismatch.
+            expectation: .rejectedByDelegate(-67602),
+            rule: "Apple SSLHostname: the Common Name is never used (Name, -67602; docs/steps.md#hostname)",
             networkOnly: nil,
             variations: [
                 LabVariation(
@@ -285,9 +305,11 @@ extension LabScenario {
         LabScenario(
             name: "client-auth-eku", lesson: "A client certificate used as a server certificate: EKU clientAuth only.",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §5: custom anchor, leaf notBefore after 2019-06-30 -> the leaf EKU must contain
+            // custom anchor, leaf notBefore after 2019-06-30 -> the leaf EKU must contain
             // serverAuth -> ExtendedKeyUsage, errSecInvalidExtendedKeyUsage.
-            expectation: .rejectedByDelegate(-67609), rule: "§5 leaf EKU serverAuth (Usage, -67609)",
+            expectation: .rejectedByDelegate(-67609),
+            rule:
+                "Apple ExtendedKeyUsage: a leaf under a custom anchor needs serverAuth (Usage, -67609; docs/steps.md#extended-key-usage)",
             networkOnly: nil,
             variations: [
                 LabVariation([.literal("--policy"), .literal("basic")], .trusted, "Basic X.509 has no EKU check")
@@ -295,8 +317,9 @@ extension LabScenario {
         LabScenario(
             name: "rsa-1024", lesson: "An RSA-1024 leaf: too small for TLS since 2017, custom anchor or not.",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §2 KeySize: SSL policy, RSA < 2048 anywhere in the chain -> errSecUnsupportedKeySize.
-            expectation: .rejectedByDelegate(-67735), rule: "§2 KeySize (KeySize, -67735)",
+            // KeySize: SSL policy, RSA < 2048 anywhere in the chain -> errSecUnsupportedKeySize.
+            expectation: .rejectedByDelegate(-67735),
+            rule: "Apple KeySize: RSA keys below 2048 bits fail under SSL (KeySize, -67735; docs/steps.md#key-size)",
             networkOnly: nil,
             variations: [
                 LabVariation(
@@ -306,9 +329,11 @@ extension LabScenario {
         LabScenario(
             name: "sha1-signature", lesson: "A leaf signed with SHA-1: refused under the SSL policy.",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §2 SignatureHashAlgorithms: SHA-1 on a non-self-signed certificate under SSL ->
+            // SignatureHashAlgorithms: SHA-1 on a non-self-signed certificate under SSL ->
             // errSecInvalidDigestAlgorithm.
-            expectation: .rejectedByDelegate(-67815), rule: "§2 SignatureHashAlgorithms (WeakHash, -67815)",
+            expectation: .rejectedByDelegate(-67815),
+            rule:
+                "Apple SignatureHashAlgorithms: no SHA-1 under SSL (WeakHash, -67815; docs/steps.md#signature-algorithm)",
             networkOnly: nil,
             variations: [
                 LabVariation(
@@ -318,9 +343,11 @@ extension LabScenario {
         LabScenario(
             name: "long-validity", lesson: "A 900-day leaf: over the 825-day maximum, even under a private CA.",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §5: custom anchor, notBefore >= 2019-06-30T23:00Z -> at most 825 days + 1 h ->
+            // custom anchor, notBefore >= 2019-06-30T23:00Z -> at most 825 days + 1 h ->
             // ValidityPeriodMaximums, errSecCertificateValidityPeriodTooLong.
-            expectation: .rejectedByDelegate(-67901), rule: "§5 ValidityPeriodMaximums (Compliance, -67901)",
+            expectation: .rejectedByDelegate(-67901),
+            rule:
+                "Apple ValidityPeriodMaximums: at most 825 days under a custom anchor (Compliance, -67901; docs/steps.md#validity-period-maximum)",
             networkOnly: nil,
             variations: [
                 LabVariation(
@@ -330,23 +357,28 @@ extension LabScenario {
         LabScenario(
             name: "path-length", lesson: "An intermediate limited to pathLen 0 signs another CA.",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §2 BasicConstraintsPathLen: a CA below a pathLenConstraint 0 issuer ->
+            // BasicConstraintsPathLen: a CA below a pathLenConstraint 0 issuer ->
             // errSecPathLengthConstraintExceeded.
-            expectation: .rejectedByDelegate(-67611), rule: "§2 BasicConstraintsPathLen (Compliance, -67611)",
+            expectation: .rejectedByDelegate(-67611),
+            rule:
+                "Apple BasicConstraintsPathLen: a CA below a pathLenConstraint 0 issuer (Compliance, -67611; docs/steps.md#basic-constraints)",
             networkOnly: nil, variations: [], serviceProtocol: .https, portOffset: 16),
         LabScenario(
             name: "name-constraints",
             lesson: "An intermediate constrained to example.com and 10.0.0.0/8 issues for 127.0.0.1.",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §2 NameConstraints: the leaf's iPAddress is outside the permitted subtrees ->
+            // NameConstraints: the leaf's iPAddress is outside the permitted subtrees ->
             // errSecInvalidName.
-            expectation: .rejectedByDelegate(-67689), rule: "§2 NameConstraints (Compliance, -67689)",
+            expectation: .rejectedByDelegate(-67689),
+            rule:
+                "Apple NameConstraints: the leaf's address is outside the permitted subtrees (Compliance, -67689; docs/steps.md#name-constraints)",
             networkOnly: nil, variations: [], serviceProtocol: .https, portOffset: 17),
         LabScenario(
             name: "rsa-2048", lesson: "An RSA-2048 leaf for the exercise's RSA pin.",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §5: RSA 2048 meets the SSL key size; otherwise identical to good.
-            expectation: .trusted, rule: "§2 KeySize passes at 2048; §5 custom anchor",
+            // RSA 2048 meets the SSL key size; otherwise identical to good.
+            expectation: .trusted,
+            rule: "Apple KeySize passes at RSA 2048; any custom anchor is trusted (docs/steps.md#key-size)",
             networkOnly: nil,
             variations: [
                 LabVariation(
@@ -360,10 +392,11 @@ extension LabScenario {
         LabScenario(
             name: "mtls-required", lesson: "A server that requires a client certificate from the lab's client CA.",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §6 clientCertificateRequired: the server's chain evaluates fine (errSecSuccess), but
+            // clientCertificateRequired: the server's chain evaluates fine (errSecSuccess), but
             // a client without an identity fails the handshake -> URLError -1206.
             expectation: LabExpectation(trusted: false, osstatus: 0, urlError: -1206),
-            rule: "§6 clientCertificateRequired (-1206); server chain as good",
+            rule:
+                "URLError clientCertificateRequired (-1206); the server's chain is as good's (docs/steps.md#urlerror)",
             networkOnly:
                 "the client-certificate request: the served chain is trusted; only the handshake without an identity fails (-1206)",
             variations: [
@@ -374,24 +407,29 @@ extension LabScenario {
         LabScenario(
             name: "smtp-starttls", lesson: "A mail server upgrading to TLS with STARTTLS: the same trust rules.",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §5 custom anchor; the SSL policy applies to the STARTTLS certificate as to HTTPS.
-            expectation: .trusted, rule: "§5 custom anchor; §4 SAN iPAddress match",
+            // custom anchor; the SSL policy applies to the STARTTLS certificate as to HTTPS.
+            expectation: .trusted,
+            rule:
+                "any custom anchor is trusted, and the SAN iPAddress matches the host (docs/steps.md#anchor, docs/steps.md#hostname)",
             networkOnly: nil, variations: [], serviceProtocol: .smtpStartTLS, portOffset: 20),
         LabScenario(
             name: "key-rotated",
             lesson: "The server's key changed since the lesson's pin was taken: why backup pins exist.",
             host: "127.0.0.1", anchor: .libraryTestCA,
-            // §5: the new leaf is as good as good's, so evaluation passes; pins are checked only after.
-            expectation: .trusted, rule: "§5 custom anchor; pins checked after evaluation (§8 pitfalls 7-8)",
+            // the new leaf is as good as good's, so evaluation passes; pins are checked only after.
+            expectation: .trusted,
+            rule:
+                "any custom anchor is trusted; pins are checked after evaluation, and a single leaf pin breaks at key rotation (docs/steps.md#pin)",
             networkOnly: nil,
             variations: [
                 LabVariation(
                     [.literal("--pin"), .pin(.rotatedAwayLeaf)],
                     LabExpectation(trusted: false, osstatus: 0, urlError: -999),
-                    "the only pin is the old key's: evaluation passes, the delegate cancels (§8 pitfall 8)"),
+                    "the only pin is the old key's: evaluation passes, the delegate cancels (a single pin with no backup)"
+                ),
                 LabVariation(
                     [.literal("--pin"), .pin(.rotatedAwayLeaf), .literal("--pin"), .pin(.libraryTestCA)],
-                    .trusted, "a backup pin on the CA's key survives the rotation (§8 pitfall 7)"),
+                    .trusted, "a backup pin on the CA's key survives the rotation"),
             ], serviceProtocol: .https, portOffset: 21),
     ]
 

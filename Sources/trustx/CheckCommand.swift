@@ -53,7 +53,8 @@ enum CheckCommand {
                 allowedValues: policies, defaultText: "ssl with --host or a server target, else ssl-no-host"),
             OptionSpec(
                 name: "host", valueName: "host", arity: .one,
-                help: "The server name or IP address the leaf must match, which implies --policy ssl.",
+                help:
+                    "The server name or IP address the leaf must match, which implies --policy ssl; with --policy basic it is reported but not checked, as SecPolicyCreateBasicX509 ignores it.",
                 defaultText: "the server target's host"),
             OptionSpec(
                 name: "pin", valueName: "pin", arity: .repeated,
@@ -140,6 +141,8 @@ enum CheckCommand {
         var allAddresses = false
         /// The target as typed (the explorer shows it and its copied command repeats it).
         var targetText: String?
+        /// A host the app holds while Basic X.509 ignores it: reported, not checked.
+        var ignoredHost: String? = nil
     }
 
     static func run(_ args: [String], now: Timestamp, environment: Environment) -> ExitStatus {
@@ -242,7 +245,7 @@ enum CheckCommand {
         }
         var host = p.value("host")
         // A server's name is the host the SSL policy checks, unless --host or --policy says otherwise.
-        if let connection, host == nil, p.value("policy") == nil || p.value("policy") == "ssl" {
+        if let connection, host == nil, p.value("policy") != "ssl-no-host" {
             host = connection.target.host
         }
         if let host, host.isEmpty { throw UsageError(message: "--host needs a non-empty name") }
@@ -266,9 +269,8 @@ enum CheckCommand {
             }
             policy = .ssl(host: nil)
         default:
-            if host != nil {
-                throw UsageError(message: "--host cannot be combined with --policy basic, which checks no host name")
-            }
+            // An app can hold a host and still evaluate with SecPolicyCreateBasicX509, which
+            // ignores it: the report shows that, and whether the host would have matched.
             policy = .basicX509
         }
         var digests: [[UInt8]] = []
@@ -307,7 +309,7 @@ enum CheckCommand {
             pins: PinSet(digests: digests),
             time: time, profile: p.value("profile").flatMap(RuleProfile.init(rawValue:)) ?? .apple,
             format: p.value("format") ?? "text", connection: connection, allAddresses: p.has("all-addresses"),
-            targetText: targetText)
+            targetText: targetText, ignoredHost: policy == .basicX509 ? host : nil)
     }
 
     /// The connection options, checked before anything touches the network.
@@ -396,6 +398,7 @@ enum CheckCommand {
             anchors: anchors, anchorsOnly: !r.withSystemAnchors, customAnchorClass: r.anchorClass,
             systemStore: makeSystemStore(),
             policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
+        settings.hostIgnoredByPolicy = r.ignoredHost
         // Apple's SSL policy fetches missing intermediates over the network; Basic X.509 does not.
         let result = ServerConnection.connect(
             c.target, options: c.options, fetchAIA: c.fetchAIA && r.policy.isSSL, anchors: anchors,
@@ -450,7 +453,7 @@ enum CheckCommand {
             case .failure(let f): return .failure(f)
             }
         }
-        let settings = TrustSettings(
+        var settings = TrustSettings(
             anchors: anchors,
             // With custom anchors Apple trusts only them unless SecTrustSetAnchorCertificatesOnly(false).
             anchorsOnly: !r.withSystemAnchors,
@@ -458,6 +461,7 @@ enum CheckCommand {
             // The store is a source of parent certificates even when its roots are not trusted.
             systemStore: makeSystemStore(),
             policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
+        settings.hostIgnoredByPolicy = r.ignoredHost
         guard var evaluation = Evaluator().evaluate(chain: chain, settings: settings) else {
             // The loader rejects files without certificates, so this needs an empty --chain list.
             return .failure(Trustx.Failure(message: "no certificate in the --chain files", status: .dataError))

@@ -83,7 +83,9 @@ enum ExploreCommand {
             toggles.policy = .sslWithHost
             toggles.host = host == targetHost ? .target : .typed(host)
         case .ssl(nil): toggles.policy = .sslWithoutHost
-        case .basicX509: toggles.policy = .basicX509
+        case .basicX509:
+            toggles.policy = .basicX509
+            if let held = r.ignoredHost, held != targetHost { toggles.host = .typed(held) }
         }
         let store = makeSystemStore()
         var targets: [ExplorerTarget] = []

@@ -30,7 +30,7 @@ final class AnchorTests: XCTestCase {
             [
                 "chain@-:passed", "signature@0:not-applicable", "anchor@0:passed",
                 "validity@0:passed", "basic-constraints@0:not-applicable", "key-usage@0:passed",
-                "extended-key-usage@0:passed", "name-constraints@-:not-applicable",
+                "extended-key-usage@0:passed", "name-constraints@-:not-applicable", "certificate-policies@-:passed",
                 "critical-extensions@0:passed", "compliance@0:passed", "hostname@0:passed", "key-size@0:passed",
                 "signature-algorithm@0:passed", "validity-period-maximum@0:passed",
                 // Custom anchors are exempt from Apple's CT policy.

@@ -17,7 +17,7 @@ final class ChainBuildingTests: XCTestCase {
                 "basic-constraints@0:not-applicable", "basic-constraints@1:passed", "basic-constraints@2:passed",
                 "key-usage@0:passed", "key-usage@1:passed", "key-usage@2:passed",
                 "extended-key-usage@0:passed",
-                "name-constraints@-:not-applicable",
+                "name-constraints@-:not-applicable", "certificate-policies@-:passed",
                 "critical-extensions@0:passed", "compliance@0:passed",
                 "critical-extensions@1:passed", "compliance@1:passed",
                 "critical-extensions@2:passed", "compliance@2:passed",

@@ -83,7 +83,7 @@ final class PolicyTests: XCTestCase {
                 "basic-constraints@0:not-applicable", "basic-constraints@1:passed", "basic-constraints@2:passed",
                 "key-usage@0:passed", "key-usage@1:passed", "key-usage@2:passed",
                 "extended-key-usage@0:skipped",
-                "name-constraints@-:not-applicable",
+                "name-constraints@-:not-applicable", "certificate-policies@-:passed",
                 "critical-extensions@0:passed", "compliance@0:passed",
                 "critical-extensions@1:passed", "compliance@1:passed",
                 "critical-extensions@2:passed", "compliance@2:passed",

@@ -51,10 +51,6 @@ final class CheckCommandTests: XCTestCase {
                 "Error: Unknown option '--hots'. Did you mean '--host'?"
             ),
             (
-                ["check", "--chain", pki.path("leaf.pem"), "--policy", "basic", "--host", "x"],
-                "Error: --host cannot be combined with --policy basic"
-            ),
-            (
                 ["check", "--chain", pki.path("leaf.pem"), "--with-system-anchors=yes"],
                 "Error: The option '--with-system-anchors' does not take any value, but 'yes' was specified."
             ),
@@ -164,7 +160,7 @@ final class CheckCommandTests: XCTestCase {
                 Set(step.keys),
                 [
                     "id", "certificate", "status", "reason", "title", "detail", "appleCheck", "appleSubtype",
-                    "osstatus",
+                    "osstatus", "policies",
                 ])
         }
         let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
@@ -268,6 +264,34 @@ final class CheckCommandTests: XCTestCase {
         let hostname = try XCTUnwrap(steps.first { $0["id"] as? String == "hostname" })
         XCTAssertEqual(hostname["status"] as? String, "skipped")
         XCTAssertEqual(hostname["reason"] as? String, "Basic X.509 does not check host names")
+    }
+
+    func testBasicPolicyWithAHostReportsTheIgnoredHostAndWhetherItWouldHaveMatched() throws {
+        // The seed's pitfall: an app holding a host but evaluating with
+        // SecPolicyCreateBasicX509() accepts any certificate chaining to its anchor. The leaf
+        // names only IP 127.0.0.1, so "localhost" would not match under the SSL policy (Apple
+        // SSLHostname never reads the Common Name) but is not checked here.
+        let r = try check(["--anchor", pki.path("ca.pem"), "--host", "localhost", "--policy", "basic"])
+        XCTAssertEqual(r.status, 0, r.out + r.err)
+        XCTAssertTrue(r.out.contains("not checked: Basic X.509 ignores the host"), r.out)
+        XCTAssertTrue(
+            r.out.contains("Host localhost not checked: Basic X.509 ignores the host (it would not have matched)"),
+            r.out)
+
+        let json = try check([
+            "--anchor", pki.path("ca.pem"), "--host", "127.0.0.1", "--policy", "basic", "--format", "json",
+        ])
+        XCTAssertEqual(json.status, 0)
+        let doc = try json.json()
+        let hostname = try XCTUnwrap((doc["steps"] as? [[String: Any]])?.first { $0["id"] as? String == "hostname" })
+        XCTAssertEqual(hostname["status"] as? String, "skipped")
+        XCTAssertEqual(hostname["reason"] as? String, "not checked: Basic X.509 ignores the host")
+        XCTAssertEqual(
+            hostname["title"] as? String,
+            "Host 127.0.0.1 not checked: Basic X.509 ignores the host (it would have matched)")
+        let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
+        XCTAssertEqual(settings["policy"] as? String, "basic")
+        XCTAssertEqual(settings["host"] as? String, "127.0.0.1")
     }
 
     func testJSONIsDeterministic() throws {

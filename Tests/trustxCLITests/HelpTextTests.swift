@@ -63,8 +63,9 @@ final class HelpTextTests: XCTestCase {
                                   ssl-no-host, basic; default: ssl with --host or a
                                   server target, else ssl-no-host)
           --host <host>           The server name or IP address the leaf must match,
-                                  which implies --policy ssl. (default: the server
-                                  target's host)
+                                  which implies --policy ssl; with --policy basic it is
+                                  reported but not checked, as SecPolicyCreateBasicX509
+                                  ignores it. (default: the server target's host)
           --pin <pin>             An SPKI SHA-256 pin (sha256//BASE64 or bare base64)
                                   the app checks after evaluation passes.
           --at <time>             The evaluation time in RFC 3339, e.g.

@@ -90,7 +90,9 @@ public struct ReproCommand: Sendable {
         case .sslWithoutHost:
             if isServer { args += ["--policy", "ssl-no-host"] }
         case .basicX509:
+            // Basic X.509 ignores the host; check reports whether it would have matched.
             args += ["--policy", "basic"]
+            if !host.isEmpty && !(isServer && host == target.host) { args += ["--host", host] }
         }
         for pin in toggles.pins { args += ["--pin", "sha256//" + Base64.encode(pin)] }
         if let time = toggles.time, time != now { args += ["--at", time.rfc3339] }

@@ -209,6 +209,8 @@ public struct AppState: Sendable {
             // The store stays a source of parents even when its roots are not trusted, as in check.
             systemStore: systemStore, policy: policy, pins: PinSet(digests: t.pins), time: t.time ?? now,
             profile: t.profile)
+        // The app still holds a host under Basic X.509, which ignores it: the step says so.
+        if t.policy == .basicX509 && !host.isEmpty { s.hostIgnoredByPolicy = host }
         if let c = connection {
             // Apple's SSL policy fetches missing intermediates; Basic X.509 does not.
             if policy.isSSL && t.fetchAIA { s.fetchedIssuers = c.fetchedIssuers }

@@ -31,9 +31,10 @@ enum ChainCheck: PathCheck {
             case .unsupported(let why): finding = .signatureUnsupported(reason: why)
             default: finding = .signatureInvalid(candidate: r.candidate.subject.description)
             }
-            // A bad signature discards that candidate, not the path (apple-trust.md section 2: "that
-            // candidate path is discarded during path building, and the best remaining path's error is
-            // reported"). It fails the path only where no other issuer was found for that certificate.
+            // A bad signature discards that candidate, not the path: trustd drops the candidate
+            // during path building and reports the best remaining path's error
+            // (SecCertificateServer.c). It fails the path only where no other issuer was found for
+            // that certificate.
             if r.childIndex < last {
                 steps.append(
                     Step(

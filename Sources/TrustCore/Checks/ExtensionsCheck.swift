@@ -9,7 +9,14 @@ enum ExtensionsCheck: PathCheck {
             }
             var findings: [Finding] = []
             var tolerated: [Finding] = []
+            // Apple UnparseableExtension: a known extension whose value Apple's parser cannot
+            // read fails under every policy; the webpki profile reports it as malformed below.
+            let unreadable = c.webpki ? [] : cert.extensions.filter(\.isAppleUnparseable)
+            for ext in unreadable {
+                findings.append(.unparseableExtension(name: ext.oid.name, reason: ext.decodeError ?? ""))
+            }
             for issue in cert.complianceIssues {
+                if unreadable.contains(where: { issue.hasPrefix("malformed \($0.oid.name) extension") }) { continue }
                 if issue.hasPrefix("duplicate") {
                     findings.append(.duplicateExtension(detail: issue))
                 } else if c.webpki {
@@ -131,6 +138,7 @@ enum ExtensionsCheck: PathCheck {
         if let aki = cert.extension(.authorityKeyIdentifier), aki.critical {
             out.append(.nonCompliant(detail: "authorityKeyIdentifier marked critical (RFC 5280 4.2.1.1)"))
         }
+        out += CertificatePoliciesCheck.encodingFindings(cert)
         if let ski = cert.extension(.subjectKeyIdentifier), ski.critical {
             out.append(.nonCompliant(detail: "subjectKeyIdentifier marked critical (RFC 5280 4.2.1.2)"))
         }

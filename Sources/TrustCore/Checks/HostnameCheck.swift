@@ -3,6 +3,14 @@ enum HostnameCheck: PathCheck {
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         switch c.settings.policy {
         case .basicX509:
+            if let host = c.settings.hostIgnoredByPolicy {
+                let result = match(c, host)
+                steps.append(
+                    Step(
+                        .hostname, 0, .skipped("not checked: Basic X.509 ignores the host"),
+                        .hostIgnored(host: host, wouldMatch: result.matched, explanation: result.explanation)))
+                return
+            }
             steps.append(
                 Step(
                     .hostname, 0, .skipped("Basic X.509 does not check host names"),
@@ -19,22 +27,27 @@ enum HostnameCheck: PathCheck {
                             "SecPolicyCreateSSL(true, nil) skips the host-name check (and NSPinnedDomains): any trusted certificate is accepted for any server."
                     )))
         case .ssl(let host?):
-            let leaf = c.certificates[0]
-            let dnsNames = leaf.dnsNames
-            // The list only decides wildcards; loading it costs ~3 ms once per process, so a
-            // leaf without a wildcard name never pays for it.
-            let needsList = dnsNames.contains { $0.utf8.first == UInt8(ascii: "*") }
-            let list = needsList ? (c.webpki ? HostnameCheck.wholePublicSuffixList : PublicSuffixList.shared) : nil
-            let result = HostnameMatcher.match(
-                host: host, dnsNames: dnsNames, ipAddresses: leaf.ipAddresses,
-                commonNames: leaf.subject.commonNames, rules: c.webpki ? .webpki : .apple,
-                publicSuffixes: list)
+            let result = match(c, host)
             if result.matched {
                 steps.append(Step(.hostname, 0, .passed, .hostMatched(host: host, name: result.matchedName ?? host)))
             } else {
                 steps.append(Step(.hostname, 0, .failed, .hostMismatch(host: host, explanation: result.explanation)))
             }
         }
+    }
+
+    /// Matches `host` against the leaf by the profile's rules.
+    static func match(_ c: CheckContext, _ host: String) -> HostnameMatch {
+        let leaf = c.certificates[0]
+        let dnsNames = leaf.dnsNames
+        // The list only decides wildcards; loading it costs ~3 ms once per process, so a
+        // leaf without a wildcard name never pays for it.
+        let needsList = dnsNames.contains { $0.utf8.first == UInt8(ascii: "*") }
+        let list = needsList ? (c.webpki ? HostnameCheck.wholePublicSuffixList : PublicSuffixList.shared) : nil
+        return HostnameMatcher.match(
+            host: host, dnsNames: dnsNames, ipAddresses: leaf.ipAddresses,
+            commonNames: leaf.subject.commonNames, rules: c.webpki ? .webpki : .apple,
+            publicSuffixes: list)
     }
 
     /// The whole Public Suffix List, PRIVATE section included, for the webpki profile.

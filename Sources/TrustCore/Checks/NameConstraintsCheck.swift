@@ -12,6 +12,7 @@ enum NameConstraintsCheck: PathCheck {
             steps.append(Step(.nameConstraints, nil, .notApplicable, .noNameConstraints))
             return
         }
+        appleUnsupportedForms(c, constrained, into: &steps)
         if c.webpki {
             for k in constrained {
                 let cert = c.certificates[k]

@@ -102,7 +102,10 @@ public struct SignatureScheme: Hashable, Sendable {
 public enum SignatureVerifier {
     /// Checks that `issuerKey` signed `certificate`.
     public static func verify(_ certificate: Certificate, signedBy issuerKey: PublicKeyInfo) -> SignatureCheckResult {
-        verify(
+        // A signature BIT STRING that is not a whole number of octets is not the octet string
+        // the algorithm produced; Apple's parser reads it and the signature fails.
+        guard certificate.signatureUnusedBits == 0 else { return .invalid }
+        return verify(
             algorithm: certificate.signatureAlgorithm, signed: certificate.tbsBytes,
             signature: certificate.signature, key: issuerKey)
     }

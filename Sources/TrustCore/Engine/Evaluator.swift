@@ -16,6 +16,7 @@ public final class Evaluator: Sendable {
         KeyUsageCheck.run(context, into: &steps)
         ExtendedKeyUsageCheck.run(context, into: &steps)
         NameConstraintsCheck.run(context, into: &steps)
+        CertificatePoliciesCheck.run(context, into: &steps)
         ExtensionsCheck.run(context, into: &steps)
         HostnameCheck.run(context, into: &steps)
         KeySizeCheck.run(context, into: &steps)

@@ -66,11 +66,16 @@ public enum Finding: Hashable, Sendable {
     case noNameConstraints
     case withinNameConstraints(count: Int)
     case nameConstraintViolated(name: String, reason: String)
+    case nameConstraintFormUnsupported(form: String)
+    // certificate policies
+    case policySet(policies: [String])
+    case policyFailed(PolicyFailure)
     // extensions and compliance
     case criticalExtensionsUnderstood
     case unknownCriticalExtension(oid: String)
     case compliant
     case duplicateExtension(detail: String)
+    case unparseableExtension(name: String, reason: String)
     case nonCompliant(detail: String)
     case emptySubject
     case keyIdentifierMismatch
@@ -82,6 +87,7 @@ public enum Finding: Hashable, Sendable {
     case hostMatched(host: String, name: String)
     case hostMismatch(host: String, explanation: String)
     case hostNotChecked(reason: String)
+    case hostIgnored(host: String, wouldMatch: Bool, explanation: String)
     // key size
     case keySizeOK(label: String, bits: Int)
     case keyTooSmall(label: String, bits: Int, minimum: Int)
@@ -125,9 +131,12 @@ public enum Finding: Hashable, Sendable {
         case .keyUsageLacksCertSign, .keyUsageMissingOnCA, .leafKeyUsageLacksSignature:
             AppleFailure("KeyUsage", .usage, -67608)
         case .ekuMissingRequired, .ekuLacks, .caEKULacks: AppleFailure("ExtendedKeyUsage", .usage, -67609)
-        case .nameConstraintViolated: AppleFailure("NameConstraints", .compliance, -67689)
+        case .nameConstraintViolated, .nameConstraintFormUnsupported:
+            AppleFailure("NameConstraints", .compliance, -67689)
+        case .policyFailed: AppleFailure("PolicyConstraints", .compliance, -67835)
         case .unknownCriticalExtension: AppleFailure("CriticalExtensions", .compliance, -67603)
         case .duplicateExtension: AppleFailure("DuplicateExtension", .compliance, -67903)
+        case .unparseableExtension: AppleFailure("UnparseableExtension", .compliance, -67618)
         case .nonCompliant: AppleFailure("CriticalExtensions", .compliance, -67603)
         case .emptySubject: AppleFailure("NonEmptySubject", .compliance, -67655)
         case .keyIdentifierMismatch: AppleFailure("IdLinkage", .compliance, -67610)
@@ -184,10 +193,20 @@ public enum Finding: Hashable, Sendable {
         case .noNameConstraints: "No name constraints on the path"
         case .withinNameConstraints: "Names within every issuer's constraints"
         case .nameConstraintViolated(let name, _): "Name \(name) violates a name constraint"
+        case .nameConstraintFormUnsupported(let form):
+            "Critical name constraint on \(form), a form Apple does not process"
+        case .policySet(let p):
+            p.isEmpty
+                ? "No certificate policy valid for the whole path (none required)"
+                : "Valid policies: \(p.joined(separator: ", "))"
+        case .policyFailed(.explicitPolicyRequired): "Explicit policy required, but no policy is valid"
+        case .policyFailed(.anyPolicyMapped): "policyMappings maps anyPolicy"
+        case .policyFailed(.tooLarge): "Certificate policies too large to process"
         case .criticalExtensionsUnderstood: "Every critical extension understood"
         case .unknownCriticalExtension(let oid): "Unknown critical extension \(oid)"
         case .compliant: "Encoding is standards compliant"
         case .duplicateExtension: "Duplicate extension"
+        case .unparseableExtension(let name, _): "Extension \(name) cannot be read"
         case .nonCompliant: "Not standards compliant"
         case .emptySubject: "Empty subject"
         case .keyIdentifierMismatch: "Authority key identifier does not match the issuer's"
@@ -202,6 +221,8 @@ public enum Finding: Hashable, Sendable {
         case .hostMatched(let host, let name): "\(host) matches \(name)"
         case .hostMismatch(let host, _): "\(host) matches no subjectAltName"
         case .hostNotChecked: "Host name not checked"
+        case .hostIgnored(let host, let wouldMatch, _):
+            "Host \(host) not checked: Basic X.509 ignores the host (it would \(wouldMatch ? "" : "not ")have matched)"
         case .keySizeOK(let label, let bits): "\(label) \(bits) bits"
         case .keyTooSmall(let label, let bits, let min): "\(label) \(bits) bits, below \(min)"
         case .keyWeak(let label, let bits, let min): "\(label) \(bits) bits, weak (below \(min))"
@@ -305,14 +326,28 @@ public enum Finding: Hashable, Sendable {
             "Subject and subjectAltName entries fall within the \(count) constraint set\(count == 1 ? "" : "s") above (RFC 5280 4.2.1.10)."
         case .nameConstraintViolated(_, let reason):
             "\(reason) (RFC 5280 4.2.1.10; Apple NameConstraints, errSecInvalidName)."
+        case .policySet(let p):
+            p.isEmpty
+                ? "Policy processing (RFC 5280 6.1) with Apple's inputs (any policy acceptable, explicit policy not required, mapping and anyPolicy allowed) leaves no policy valid for every certificate of the path; that is acceptable because no CA required an explicit policy (RFC 5280 4.2.1.11)."
+                : "Policy processing (RFC 5280 6.1) with Apple's inputs (any policy acceptable, explicit policy not required, mapping and anyPolicy allowed) leaves these policies valid from the anchor down to the leaf, after any policyMappings; anyPolicy means every policy."
+        case .policyFailed(.explicitPolicyRequired(let index)):
+            "A requireExplicitPolicy count ran out (at certificate \(index)) while no certificate policy was valid for the whole path, so the path is rejected (RFC 5280 4.2.1.11, 6.1.3 (f), 6.1.5; Apple PolicyConstraints, errSecInvalidPolicyIdentifiers)."
+        case .policyFailed(.anyPolicyMapped(let index)):
+            "Certificate \(index)'s policyMappings names anyPolicy as an issuer or subject domain policy, which RFC 5280 forbids (4.2.1.5, 6.1.4 (a); Apple PolicyConstraints, errSecInvalidPolicyIdentifiers)."
+        case .policyFailed(.tooLarge(let limit)):
+            "The certificates' policies and mappings need more than \(limit) units of work to process; trustx stops there rather than let a crafted chain consume unbounded time (Apple PolicyConstraints, errSecInvalidPolicyIdentifiers)."
+        case .nameConstraintFormUnsupported(let form):
+            "This CA's critical nameConstraints constrains \(form) names. Apple processes constraints on rfc822Name, dNSName, directoryName, URI and iPAddress only, and RFC 5280 4.2.1.10 lets an application that cannot process a critical constraint reject the certificate: trustd does, whatever the names below (Apple NameConstraints, errSecInvalidName)."
         case .criticalExtensionsUnderstood:
-            "Every extension marked critical is one the evaluator understands (RFC 5280 4.2)."
+            "Every extension marked critical is one the evaluator understands and enforces (RFC 5280 4.2), including certificatePolicies, policyMappings, policyConstraints and inhibitAnyPolicy, which the certificate-policies step processes."
         case .unknownCriticalExtension(let oid):
             "A critical extension (\(oid)) that is not understood must cause rejection (RFC 5280 4.2; Apple CriticalExtensions, errSecUnknownCriticalExtensionFlag)."
         case .compliant:
             "No duplicate, malformed or inconsistent fields."
         case .duplicateExtension(let d):
             "\(d): an extension may appear only once (RFC 5280 4.2; Apple DuplicateExtension, errSecCertificateDuplicateExtension)."
+        case .unparseableExtension(let name, let reason):
+            "The value of the \(name) extension does not parse (\(reason)); Apple's parser records it and evaluation fails under every policy (Apple UnparseableExtension, errSecUnknownCertExtension)."
         case .nonCompliant(let d):
             "\(d). Apple reports the certificate as not standards compliant."
         case .emptySubject:
@@ -337,6 +372,8 @@ public enum Finding: Hashable, Sendable {
             "\(explanation) (Apple SSLHostname, errSecHostNameMismatch)."
         case .hostNotChecked(let reason):
             reason
+        case .hostIgnored(_, let wouldMatch, let explanation):
+            "SecPolicyCreateBasicX509() has no host-name check, so the app's host plays no part: any certificate chaining to an anchor is accepted for any server. Under SecPolicyCreateSSL this host would \(wouldMatch ? "" : "not ")have matched: \(explanation)."
         case .keySizeOK:
             "Apple's SSL policy requires RSA keys of at least 2048 bits and EC keys of at least 256 bits on every certificate (Apple KeySize)."
         case .keyTooSmall(let label, let bits, let min):

@@ -7,6 +7,7 @@ public enum StepID: String, Hashable, Sendable, CaseIterable {
     case keyUsage = "key-usage"
     case extendedKeyUsage = "extended-key-usage"
     case nameConstraints = "name-constraints"
+    case certificatePolicies = "certificate-policies"
     case criticalExtensions = "critical-extensions"
     case compliance
     case anchor

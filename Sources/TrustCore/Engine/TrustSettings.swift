@@ -114,6 +114,9 @@ public struct TrustSettings: Sendable {
     /// Issuers fetched through AIA caIssuers URLs (Apple's SSL policy fetches missing
     /// intermediates; Basic X.509 does not, so callers fetch only for SSL).
     public var fetchedIssuers: [Certificate] = []
+    /// A host the app holds while its policy ignores it (Basic X.509): the hostname step
+    /// reports whether it would have matched, and checks nothing.
+    public var hostIgnoredByPolicy: String?
 
     /// Creates settings; by default SSL without host, system anchors, the `apple` profile.
     public init(

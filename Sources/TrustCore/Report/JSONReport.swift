@@ -101,7 +101,7 @@ public enum JSONReport {
     static func settings(_ s: TrustSettings) -> JSONValue {
         .object([
             ("policy", .string(s.policy.identifier)),
-            ("host", .string(s.policy.host)),
+            ("host", .string(s.policy.host ?? s.hostIgnoredByPolicy)),
             (
                 "anchors",
                 .array(
@@ -126,6 +126,9 @@ public enum JSONReport {
     static func step(_ s: Step) -> JSONValue {
         let reason: String? = if case .skipped(let why) = s.status { why } else { nil }
         let failure = s.appleFailure
+        // The resulting policy set as data, beside the title that lists it for people.
+        var policies = JSONValue.null
+        if case .policySet(let p) = s.finding { policies = .array(p.map { .string($0) }) }
         return .object([
             ("id", .string(s.id.rawValue)),
             ("certificate", .int(s.certificate)),
@@ -136,6 +139,7 @@ public enum JSONReport {
             ("appleCheck", .string(failure?.check)),
             ("appleSubtype", .string(failure?.subtype.name)),
             ("osstatus", .int(failure.map { Int($0.osstatus) })),
+            ("policies", policies),
         ])
     }
 

@@ -28,6 +28,8 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     public let extensions: [Extension]
     /// The signature value's octets.
     public let signature: [UInt8]
+    /// The signature BIT STRING's unused-bits count; anything but 0 makes the signature fail.
+    public let signatureUnusedBits: Int
     /// SHA-256 of the DER.
     public let sha256: [UInt8]
     /// SHA-1 of the DER.
@@ -59,6 +61,8 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     public let subjectKeyIdentifier: [UInt8]?
     /// authorityInfoAccess entries, if present.
     public let authorityInfoAccess: [AccessDescription]?
+    /// The extensions policy processing reads (RFC 5280 6.1).
+    public let policyExtensions: PolicyExtensions
 
     /// Decodes one DER certificate. Throws a `DecodingError` naming the byte offset; never traps.
     public convenience init(der: [UInt8]) throws(DecodingError) {
@@ -74,8 +78,14 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         let outerAlg = try AlgorithmIdentifier.decode(cert, node: try cert.read(DERTag.sequence, "signatureAlgorithm"))
         let sigNode = try cert.read(DERTag.bitString, "signatureValue")
         try cert.expectEnd("signatureValue")
-        let (signature, unused) = try cert.bitString(sigNode)
-        guard unused == 0 else { throw cert.fail("signatureValue has unused bits", at: sigNode.start) }
+        // Read as Apple's parser does (libDER DERParseBitString): the unused-bits count must be
+        // below 8 and is returned, not refused; a non-zero count makes the signature fail.
+        let sigContent = cert.content(sigNode)
+        guard let unusedByte = sigContent.first, unusedByte < 8 else {
+            throw cert.fail("signatureValue is not a BIT STRING with fewer than 8 unused bits", at: sigNode.start)
+        }
+        let signature = Array(sigContent.dropFirst())
+        let unused = Int(unusedByte)
 
         var tbs = cert.reader(inside: tbsNode)
         var version = 1
@@ -157,6 +167,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         self.publicKey = spki
         self.extensions = extensions
         self.signature = signature
+        self.signatureUnusedBits = unused
         let sha256 = Digest.sha256(der)
         self.sha256 = sha256
         self.sha1 = Digest.sha1(der)
@@ -194,6 +205,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         authorityKeyIdentifier = aki
         subjectKeyIdentifier = ski
         authorityInfoAccess = aia
+        policyExtensions = PolicyExtensions(extensions)
     }
 
     /// The bytes the issuer signed (tbsCertificate).
@@ -220,7 +232,9 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// A short label: the first CN, else the whole subject, else the SHA-256 prefix.
     public var displayName: String {
-        if let cn = subject.commonNames.first, !cn.isEmpty { return cn }
+        if let cn = subject.attributes.first(where: { $0.type == .commonName }), !cn.value.isEmpty {
+            return cn.displayValue
+        }
         if !subject.isEmpty { return subject.description }
         return "certificate " + hexString(sha256.prefix(8))
     }

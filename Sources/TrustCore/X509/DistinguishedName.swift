@@ -9,6 +9,34 @@ public struct NameAttribute: Hashable, Sendable {
     /// The value decoded as text (UTF-8, BMP or Latin-1 as the tag says; invalid bytes replaced).
     /// Attacker-controlled: sanitise before display.
     public var value: String
+
+    /// `value` for display: bytes of a UTF-8 string type that are not valid UTF-8 appear as
+    /// `\xNN` instead of U+FFFD, so two different malformed values never look the same.
+    /// Attacker-controlled: sanitise before display.
+    public var displayValue: String { render(escaped: false) }
+
+    /// The value as text, RFC 4514-escaped when `escaped`, with invalid UTF-8 bytes as `\xNN`
+    /// (never escaped themselves, so a literal backslash, shown as `\\`, cannot imitate one).
+    func render(escaped: Bool) -> String {
+        let utf8Type =
+            valueTag != DERTag.bmpString && valueTag != DERTag.universalString && valueTag != DERTag.teletexString
+        guard utf8Type, value.unicodeScalars.contains("\u{FFFD}") else {
+            return escaped ? escapeNameValue(value) : value
+        }
+        var out = ""
+        var i = 0
+        while i < rawValue.count {
+            guard let (scalar, length) = TerminalSanitizer.decodeUTF8(rawValue, at: i) else {
+                out += "\\x" + TerminalSanitizer.hexDigits(UInt32(rawValue[i]), minimumWidth: 2)
+                i += 1
+                continue
+            }
+            let text = String(Unicode.Scalar(scalar)!)
+            out += escaped ? escapeNameValue(text, atStart: i == 0) : text
+            i += length
+        }
+        return out
+    }
 }
 
 /// An X.501 Name: a sequence of relative distinguished names.
@@ -39,7 +67,7 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
     /// (`C=US, O=Example, CN=leaf`).
     public var description: String {
         rdns.map { rdn in
-            rdn.map { "\($0.type.name)=\(escapeNameValue($0.value))" }.joined(separator: " + ")
+            rdn.map { "\($0.type.name)=\($0.render(escaped: true))" }.joined(separator: " + ")
         }.joined(separator: ", ")
     }
 
@@ -90,13 +118,13 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Escapes RFC 4514 specials in a value for the one-line form.
-func escapeNameValue(_ value: String) -> String {
+func escapeNameValue(_ value: String, atStart: Bool = true) -> String {
     var out = ""
     for (i, ch) in value.enumerated() {
         switch ch {
         case ",", "+", "\"", "\\", "<", ">", ";", "=":
             out += "\\\(ch)"
-        case "#" where i == 0:
+        case "#" where i == 0 && atStart:
             out += "\\#"
         default:
             out.append(ch)

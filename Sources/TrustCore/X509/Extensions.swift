@@ -99,8 +99,11 @@ public struct Extension: Hashable, Sendable {
     public var value: [UInt8]
     /// The decoded value.
     public var decoded: ExtensionValue
-    /// Whether trustx understands this type (an unknown critical type fails evaluation).
-    public var isKnown: Bool { Extension.decodable.contains(oid) }
+    /// Whether trustx understands and enforces this type when it is critical (an unknown critical
+    /// type fails evaluation). The CT poison and the SCT list are decoded but not understood:
+    /// Apple's parser has no parser for them, so a critical one is an unknown critical extension
+    /// (a precertificate is not a certificate to trust; RFC 6962 3.1).
+    public var isKnown: Bool { Extension.decodable.contains(oid) && oid != .ctPoison && oid != .sctList }
 
     /// Why a known extension's value failed to decode, if it did.
     public var decodeError: String? {
