@@ -12,6 +12,16 @@ enum NameConstraintsCheck: PathCheck {
             steps.append(Step(.nameConstraints, nil, .notApplicable, .noNameConstraints))
             return
         }
+        // The work this path needs, counted before doing any of it: every name below a constrained
+        // CA against each of its subtrees.
+        var comparisons = 0
+        for i in 0..<c.count where !(i > 0 && c.certificates[i].isSelfIssued) {
+            let count = names(of: c.certificates[i]).count
+            for k in constrained where k > i {
+                let nc = c.certificates[k].nameConstraints!
+                comparisons += count * ((nc.permitted?.count ?? 0) + (nc.excluded?.count ?? 0))
+            }
+        }
         if c.webpki {
             for k in constrained {
                 let cert = c.certificates[k]
@@ -39,14 +49,6 @@ enum NameConstraintsCheck: PathCheck {
                             )))
                 }
             }
-            var comparisons = 0
-            for i in 0..<c.count where !(i > 0 && c.certificates[i].isSelfIssued) {
-                let count = names(of: c.certificates[i]).count
-                for k in constrained where k > i {
-                    let nc = c.certificates[k].nameConstraints!
-                    comparisons += count * ((nc.permitted?.count ?? 0) + (nc.excluded?.count ?? 0))
-                }
-            }
             if comparisons > maximumComparisons {
                 steps.append(
                     Step(
@@ -59,7 +61,19 @@ enum NameConstraintsCheck: PathCheck {
                 return
             }
         }
+        // The evaluation's budget sums this over every path and both profiles; a path that would
+        // overrun it is not compared at all, and the evaluation ends with the `budget` step.
+        guard c.meter.chargeNameConstraintComparisons(comparisons) else {
+            let kind = c.meter.exhausted ?? .nameConstraintComparisons
+            steps.append(
+                Step(
+                    .nameConstraints, nil, .skipped("the evaluation's budget ran out before these names were compared"),
+                    .budgetExhausted(budget: kind, limit: c.meter.limit(of: kind))))
+            return
+        }
         for i in 0..<c.count {
+            // The deadline still applies to comparisons within budget; the budget step follows.
+            guard c.meter.withinTime() else { return }
             let above = constrained.filter { $0 > i }
             if above.isEmpty { continue }
             let cert = c.certificates[i]

@@ -98,6 +98,8 @@ public struct TrustSettings: Sendable {
     /// Issuers fetched through AIA caIssuers URLs (Apple's SSL policy fetches missing
     /// intermediates; Basic X.509 does not, so callers fetch only for SSL).
     public var fetchedIssuers: [Certificate] = []
+    /// Bounds on the work of one evaluation; exhausting one ends it with the `budget` step.
+    public var limits: EvaluationLimits = .standard
 
     /// Creates settings; by default SSL without host, system anchors, the `apple` profile.
     public init(
