@@ -175,3 +175,26 @@ final class BudgetTests: XCTestCase {
         XCTAssertTrue(text.contains("Evaluation stopped: more than 2 candidate paths"), text)
     }
 }
+
+/// The allocation-free dNSName comparison follows RFC 5280 4.2.1.10 as the string one does.
+final class DNSConstraintMatchingTests: XCTestCase {
+    func testDNSNameSubtreesMatchWithoutRegardToASCIICase() {
+        // "any DNS name that can be constructed by simply adding zero or more labels to the
+        // left-hand side of the name satisfies the name constraint"; comparison is case-insensitive.
+        let cases: [(String, String, Bool)] = [
+            ("WWW.Example.COM", "example.com", true),
+            ("example.com", "EXAMPLE.COM", true),
+            ("example.com.", "example.com", true),
+            ("badexample.com", "example.com", false),
+            ("example.com", "www.example.com", false),
+            // A leading dot (a common extension): below the domain only.
+            ("a.example.com", ".EXAMPLE.com", true),
+            ("example.com", ".example.com", false),
+            ("anything.test", "", true),
+            ("", "example.com", false),
+        ]
+        for (name, base, expected) in cases {
+            XCTAssertEqual(NameConstraintMatcher.dnsWithinIgnoringCase(name, base), expected, "\(name) within \(base)")
+        }
+    }
+}

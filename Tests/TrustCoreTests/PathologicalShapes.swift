@@ -42,6 +42,19 @@ enum PathologicalShapes {
         return [leaf] + lowers + uppers
     }
 
+    /// A root with `names` permitted dNSName subtrees and a leaf with `names` SANs, each inside
+    /// one of them: one anchored path whose only cost is comparing names (the shape of Apple's
+    /// NameConstraintsTests vector with 32,767 of each).
+    static func nameConstraintVector(names: Int) throws -> (chain: [Certificate], anchor: Certificate) {
+        let root = try TestPKI.root("Vector Root") { b in
+            b.nameConstraints = .init(permitted: (0..<names).map { .dnsName("host\($0).example") })
+        }
+        let leaf = try TestPKI.leaf("host0.example", issuer: root) { b in
+            b.subjectAltNames = .init((0..<names).map { .dnsName("host\(names - 1 - $0).example") })
+        }
+        return ([leaf.certificate], root.certificate)
+    }
+
     /// The RSA SubjectPublicKeyInfo of a key nobody holds: a `modulusBits` modulus and a public
     /// exponent of `exponentBits` bits, both odd, random below the top bit.
     static func bogusRSAKey(modulusBits: Int, exponentBits: Int) -> [UInt8] {
@@ -67,6 +80,20 @@ enum PathologicalShapes {
                 s.bitString(rsaPublicKey)
             }
         }
+    }
+
+    /// `certificate` with its signature replaced by `length` random octets.
+    static func withSignature(of certificate: Certificate, length: Int) throws -> Certificate {
+        let der = DERWriter.encode { w in
+            w.sequence { s in
+                s.raw(Array(certificate.tbsBytes))
+                s.raw(certificate.signatureAlgorithm.der)
+                // Below any modulus of that length (the top bit is set in every bogus one), so
+                // OpenSSL cannot refuse it as out of range before computing.
+                s.bitString([0x01] + (1..<length).map { _ in UInt8.random(in: 0...255) })
+            }
+        }
+        return try Certificate(der: der)
     }
 
     /// A CA certificate named `name` about `spki`, signed by a throwaway key.
@@ -97,7 +124,10 @@ enum PathologicalShapes {
                 notBefore: TestPKI.now - .days(100 + i), notAfter: TestPKI.now + .days(1000))
             b.basicConstraints = .init(isCA: true)
             b.authorityKeyIdentifier = .omitted
-            intermediates.append(try b.sign(issuerKey: rsa, issuerName: rootName, issuerKeyIdentifier: nil))
+            let signed = try b.sign(issuerKey: rsa, issuerName: rootName, issuerKeyIdentifier: nil)
+            // A signature as long as the bogus moduli, so that OpenSSL does the whole modular
+            // exponentiation before finding it wrong (nobody needs to hold the signing key).
+            intermediates.append(try withSignature(of: signed, length: modulusBits / 8))
         }
         var candidates: [Certificate] = []
         for _ in 0..<bogus {
