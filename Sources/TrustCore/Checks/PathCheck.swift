@@ -2,6 +2,10 @@
 struct CheckContext {
     let path: BuiltPath
     let settings: TrustSettings
+    /// The evaluation's budget, for checks whose work grows with the input. Unowned: the
+    /// evaluation that creates the context holds the meter for longer, and the context is copied
+    /// into every check (no reference counting on the re-evaluation path).
+    unowned(unsafe) let meter: WorkMeter
     var certificates: [Certificate] { path.certificates }
     var count: Int { path.certificates.count }
     var isSSL: Bool { settings.policy.isSSL }

@@ -117,6 +117,9 @@ public enum Finding: Hashable, Sendable {
     case pinNotMatched(count: Int)
     case pinNotChecked
     case noPins
+    // signature keys refused before verification, and the evaluation's budget
+    case signatureKeyRefused(reason: String)
+    case budgetExhausted(budget: BudgetKind, limit: Int)
 
     /// Apple's check key, subtype and OSStatus for failing findings.
     public var appleFailure: AppleFailure? {
@@ -147,6 +150,8 @@ public enum Finding: Hashable, Sendable {
         case .weakSignature: AppleFailure("WeakSignature", .weakHash, -67815, fatal: true)
         case .periodTooLong: AppleFailure("ValidityPeriodMaximums", .compliance, -67901)
         case .ctMissing: AppleFailure("SystemTrustedCTRequired", .compliance, -67825)
+        // trustd gives up building after a bound and reports its best partial path (D35).
+        case .budgetExhausted: AppleFailure("MissingIntermediate", .trust, -25318)
         default: nil
         }
     }
@@ -246,6 +251,15 @@ public enum Finding: Hashable, Sendable {
         case .pinNotMatched: "No certificate in the chain has a pinned key"
         case .pinNotChecked: "Pins not checked: evaluation failed first"
         case .noPins: "No pins set"
+        case .signatureKeyRefused: "Candidate issuer's key refused before verification"
+        case .budgetExhausted(let budget, let limit):
+            switch budget {
+            case .signatureChecks: "Evaluation stopped: more than \(limit) signature checks"
+            case .candidateIssuers: "Evaluation stopped: more than \(limit) candidate issuers"
+            case .paths: "Evaluation stopped: more than \(limit) candidate paths"
+            case .nameConstraintComparisons: "Evaluation stopped: more than \(limit) name-constraint comparisons"
+            case .time: "Evaluation stopped at its \(Finding.seconds(milliseconds: limit)) deadline"
+            }
         }
     }
 
@@ -412,6 +426,33 @@ public enum Finding: Hashable, Sendable {
             "Pins are only meaningful after normal evaluation passes; checking them instead of evaluation is a classic mistake."
         case .noPins:
             "No SPKI pins are configured."
+        case .signatureKeyRefused(let reason):
+            "\(reason). The key is refused without verifying, so that a certificate set cannot make each signature check expensive; the path through this issuer is discarded."
+        case .budgetExhausted(let budget, _):
+            Finding.budgetDetail(budget)
         }
+    }
+
+    /// Why running out of `budget` makes the certificate set suspicious.
+    static func budgetDetail(_ budget: BudgetKind) -> String {
+        let verdict =
+            "Evaluation ends here, not trusted: trustx bounds the work of one evaluation whatever it is sent, as Apple's trustd bounds path building (MissingIntermediate, errSecCreateChainFailed)."
+        return switch budget {
+        case .signatureChecks:
+            "Real chains need a few signature checks; this certificate set offers so many same-name issuers that path building kept asking for more, which is how a sender makes a verifier spend its time on public-key operations. \(verdict)"
+        case .candidateIssuers:
+            "Real chains offer one or two issuers per certificate; this set offers so many candidates under the same names that trying them all would take unbounded time. \(verdict)"
+        case .paths:
+            "Real chains build one or a few paths; this set's cross-signed certificates combine into more candidate paths than any deployment needs, each of which would be checked in full. \(verdict)"
+        case .nameConstraintComparisons:
+            "Comparing every name against every name-constraint subtree, on every path, would take more comparisons than real constrained CAs ever need: many subjectAltNames under many subtrees is a known way to make verifiers work quadratically. \(verdict)"
+        case .time:
+            "The caller's deadline passed before evaluation finished; a certificate set that takes this long is either pathological or hostile. \(verdict)"
+        }
+    }
+
+    /// `1.5 s`, for deadlines given in milliseconds.
+    static func seconds(milliseconds: Int) -> String {
+        "\(milliseconds / 1000).\(milliseconds % 1000 / 100) s"
     }
 }

@@ -17,6 +17,7 @@ public enum StepID: String, Hashable, Sendable, CaseIterable {
     case validityPeriodMaximum = "validity-period-maximum"
     case certificateTransparency = "certificate-transparency"
     case pin
+    case budget
 }
 
 /// How one step came out.

@@ -117,6 +117,8 @@ public struct TrustSettings: Sendable {
     /// A host the app holds while its policy ignores it (Basic X.509): the hostname step
     /// reports whether it would have matched, and checks nothing.
     public var hostIgnoredByPolicy: String?
+    /// Bounds on the work of one evaluation; exhausting one ends it with the `budget` step.
+    public var limits: EvaluationLimits = .standard
 
     /// Creates settings; by default SSL without host, system anchors, the `apple` profile.
     public init(
