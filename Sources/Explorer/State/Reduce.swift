@@ -440,16 +440,22 @@ extension AppState {
     }
 
     mutating func requestEvaluation(_ effects: inout [Effect]) {
+        if let id = evaluationRequest(toggles, &effects) { pendingEvaluation = id }
+    }
+
+    /// Asks for an evaluation of the chain at hand under `t`; its request id, nil when there is
+    /// no chain yet.
+    mutating func evaluationRequest(_ t: Toggles, _ effects: inout [Effect]) -> Int? {
         let chain = chainToEvaluate
-        guard !chain.isEmpty else { return }
+        guard !chain.isEmpty else { return nil }
         let id = nextRequest
         nextRequest += 1
-        pendingEvaluation = id
         effects.append(
             .evaluate(
                 EvaluateRequest(
-                    id: id, chain: chain, settings: settings, connection: connection?.report,
+                    id: id, chain: chain, settings: settings(t), connection: connection?.report,
                     fromFiles: connection == nil)))
+        return id
     }
 
     /// Keeps the new outcome and, when a change caused it, what changed.

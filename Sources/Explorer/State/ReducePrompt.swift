@@ -146,16 +146,7 @@ extension AppState {
     mutating func requestPreview(_ effects: inout [Effect]) {
         pendingPreview = nil
         guard let p = prompt, p.kind.previews, let t = candidate(for: p) else { return }
-        let chain = chainToEvaluate
-        guard !chain.isEmpty else { return }
-        let id = nextRequest
-        nextRequest += 1
-        pendingPreview = id
-        effects.append(
-            .evaluate(
-                EvaluateRequest(
-                    id: id, chain: chain, settings: settings(t), connection: connection?.report,
-                    fromFiles: connection == nil)))
+        pendingPreview = evaluationRequest(t, &effects)
     }
 
     mutating func commit(_ p: Prompt, _ effects: inout [Effect]) {
