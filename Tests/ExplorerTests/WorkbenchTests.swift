@@ -330,3 +330,38 @@ final class WorkbenchTests: XCTestCase {
         XCTAssertEqual(s.state.toggles.anchorClass, .app)
     }
 }
+
+/// What `trustx explore` takes from check's options reaches the connection.
+final class ExploreOptionsTests: XCTestCase {
+    func testMTLSRequiredIsCompletedWithAClientIdentity() throws {
+        let lab = Session(scenarios: ["mtls-required"])
+        XCTAssertEqual(lab.state.connection?.failure?.urlError, -1206, "no identity: the handshake fails")
+        guard case .running(let directory) = lab.state.lab else { return XCTFail("lab: \(lab.state.lab)") }
+        let p12 = try XCTUnwrap(
+            try FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasSuffix(".p12") })
+        var target = try XCTUnwrap(lab.state.target)
+        guard case .server(let t, var options) = target.source else { return XCTFail("not a server") }
+        options.clientIdentity = .pkcs12(path: directory + "/" + p12, password: "trustx-lab")
+        target.source = .server(t, options)
+        target.scenario = nil
+        let s = Session(targets: [target])
+        XCTAssertNil(s.state.connection?.failure)
+        XCTAssertEqual(s.verdict?.trusted, true)
+        XCTAssertEqual(DetailContent.title(s.state).hasPrefix("Certificate"), true, "one target: the chain has focus")
+        s.press(.char("1"))
+        XCTAssertEqual(DetailContent.title(s.state), "Target \(target.name)", "no lab wording outside the lab")
+        s.press(.char("y"))
+        XCTAssertTrue(s.copied.last!.contains("--client-cert \(directory)/\(p12)"), s.copied.last!)
+    }
+
+    func testTheCopiedCommandOfFilesNamesThem() throws {
+        let lab = Session(scenarios: ["good"])
+        let chain = try XCTUnwrap(lab.state.connection?.chain)
+        let files = ExplorerTarget(
+            name: "files", location: "a.pem, b.pem", host: "", source: .files(chain, paths: ["a.pem", "b b.pem"]))
+        let s = Session(targets: [files])
+        s.prompt("h", "127.0.0.1")
+        s.press(.char("y"))
+        XCTAssertEqual(s.copied.last, "trustx check --chain a.pem 'b b.pem' --host 127.0.0.1")
+    }
+}

@@ -35,7 +35,8 @@ public enum DetailContent {
     /// The title of the detail pane for the current selection.
     public static func title(_ s: AppState) -> String {
         switch s.detailSubject {
-        case .targets, .detail: return s.target.map { "Scenario \(clean($0.name))" } ?? "Detail"
+        case .targets, .detail:
+            return s.target.map { ($0.scenario == nil ? "Target " : "Scenario ") + clean($0.name) } ?? "Detail"
         case .chain:
             guard s.chainRows.indices.contains(s.selectedCertificate) else { return "Certificate" }
             let row = s.chainRows[s.selectedCertificate]

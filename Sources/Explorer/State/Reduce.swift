@@ -112,7 +112,7 @@ extension AppState {
         state.startToggles = toggles
         var effects: [Effect] = []
         if !targets.isEmpty { state.select(target: 0, &effects) }
-        if targets.count == 1 { state.focus = .chain }
+        if targets.count == 1 { state.focus(.chain) }
         return (state, effects)
     }
 
