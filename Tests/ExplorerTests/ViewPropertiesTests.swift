@@ -61,9 +61,11 @@ final class ViewPropertiesTests: XCTestCase {
 
     func testEveryCommandHasAKeyAndNoKeyIsBoundTwice() {
         let map = Keymap.standard
-        XCTAssertEqual(Set(map.bindings.map(\.command)), Set(Command.allCases))
+        XCTAssertEqual(Set((map.bindings + map.walkBindings).map(\.command)), Set(Command.allCases))
         let keys = map.bindings.flatMap(\.keys)
         XCTAssertEqual(keys.count, Set(keys).count)
+        let walkKeys = map.walkBindings.flatMap(\.keys)
+        XCTAssertEqual(walkKeys.count, Set(walkKeys).count)
     }
 
     func testAThemeFileOverridesRolesAndReportsItsMistakes() throws {

@@ -347,7 +347,7 @@ final class ExploreOptionsTests: XCTestCase {
         let s = Session(targets: [target])
         XCTAssertNil(s.state.connection?.failure)
         XCTAssertEqual(s.verdict?.trusted, true)
-        XCTAssertEqual(DetailContent.title(s.state).hasPrefix("Certificate"), true, "one target: the chain has focus")
+        XCTAssertEqual(DetailContent.title(s.state).hasPrefix("Step "), true, "one target: the steps have focus")
         s.press(.char("1"))
         XCTAssertEqual(DetailContent.title(s.state), "Target \(target.name)", "no lab wording outside the lab")
         s.press(.char("y"))

@@ -51,8 +51,6 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case togglePin
     /// Type an SPKI pin.
     case typePin
-    /// Write the selected certificate as PEM to a file (prompts for the path).
-    case writeCertificate
     /// Type the evaluation time.
     case editTime
     /// Evaluate at the session's "now" again.
@@ -85,6 +83,16 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case redo
     /// Restore the settings the session started with.
     case resetToggles
+    /// Reveal the next step of the walk-through (or the hidden verdict in predict mode).
+    case walkNext
+    /// Hide the last revealed step again.
+    case walkBack
+    /// Leave the walk-through.
+    case walkEnd
+    /// Predict mode: after a change that flips the verdict, ask the room before showing it.
+    case togglePredict
+    /// `w`: write the certificate in the Chain pane, walk through the steps elsewhere.
+    case writeOrWalk
 }
 
 /// An edit of the text being typed at a prompt.

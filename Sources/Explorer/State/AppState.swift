@@ -111,6 +111,12 @@ public struct AppState: Sendable {
     /// A one-line message for the status row (a file written, why a key does nothing); cleared
     /// by the next key.
     public var message: String?
+    /// The walk-through in progress: how many steps are revealed; nil when none.
+    public var walk: Int?
+    /// Whether predict mode is on (`W`).
+    public var predict = false
+    /// In predict mode, whether the verdict of the last change waits to be revealed.
+    public var verdictHidden = false
     /// Whether the loop should end.
     public var shouldQuit = false
 
@@ -263,8 +269,30 @@ public struct AppState: Sendable {
         return order
     }
 
+    /// The steps in the order a walk-through reveals them: the order the evaluator runs its
+    /// checks, path building first.
+    public var walkOrder: [Int] { evaluation.map { Array($0.steps.indices) } ?? [] }
+
+    /// The step the walk-through is at, if one is in progress.
+    public var walkStep: Step? {
+        guard let n = walk, let e = evaluation, n >= 1, n <= e.steps.count else { return nil }
+        return e.steps[walkOrder[n - 1]]
+    }
+
+    /// Whether the verdict may be shown: not before the walk-through reaches the decisive step
+    /// (or, for a trusted chain, the last one), nor while a prediction is awaited.
+    public var verdictRevealed: Bool {
+        if verdictHidden { return false }
+        guard let n = walk, let e = evaluation else { return true }
+        if let decisive = e.verdict.decisiveStep, let i = e.steps.firstIndex(of: decisive) {
+            return n > (walkOrder.firstIndex(of: i) ?? 0)
+        }
+        return n >= e.steps.count
+    }
+
     /// The selected step, if any.
     public var selectedStepValue: Step? {
+        if walk != nil { return walkStep }
         let order = stepOrder
         guard let e = evaluation, order.indices.contains(selectedStep) else { return nil }
         return e.steps[order[selectedStep]]

@@ -113,8 +113,24 @@ public struct Keymap: Sendable {
     /// Every binding, in help order.
     public var bindings: [KeyBinding]
 
+    /// The keys of a walk-through, which take precedence while one is in progress (and Space
+    /// while a predicted verdict waits).
+    public var walkBindings: [KeyBinding]
+
     /// Creates a keymap; a key bound twice sends the first binding's command.
-    public init(_ bindings: [KeyBinding]) { self.bindings = bindings }
+    public init(_ bindings: [KeyBinding], walk: [KeyBinding] = Keymap.walkKeys) {
+        self.bindings = bindings
+        self.walkBindings = walk
+    }
+
+    /// Space or → reveals the next step, ← hides it again, Esc ends.
+    public static let walkKeys = [
+        KeyBinding(
+            [.char(" "), .right], .walkNext, hint: "next",
+            help: "Walk-through: reveal the next step (in predict mode, reveal the verdict)."),
+        KeyBinding([.left], .walkBack, hint: "back", help: "Walk-through: hide the last revealed step."),
+        KeyBinding([.escape], .walkEnd, hint: "end", help: "Walk-through: end it and show every step."),
+    ]
 
     /// The command `key` sends, if any.
     public func command(for key: KeyStroke) -> Command? {
@@ -143,6 +159,14 @@ public struct Keymap: Sendable {
             }
         }
         if (state.showHelp || state.overlay != nil) && key == .escape { return .command(.toggleHelp) }
+        if state.walk != nil || state.verdictHidden {
+            // The walk-through's own keys come before the panes' (→ and ← move panes otherwise).
+            if let b = walkBindings.first(where: { $0.keys.contains(key) }),
+                state.walk != nil || b.command == .walkNext
+            {
+                return .command(b.command)
+            }
+        }
         return command(for: key).map { .command($0) }
     }
 
@@ -200,8 +224,14 @@ public struct Keymap: Sendable {
             help: "Pin the selected certificate's key, or unpin it (checked only after evaluation passes)."),
         KeyBinding([.char("N")], .typePin, hint: "type pin", help: "Type an SPKI pin (sha256//BASE64).", inBar: false),
         KeyBinding(
-            [.char("w")], .writeCertificate, hint: "write PEM",
-            help: "Write the selected certificate as PEM to a file.", inBar: false),
+            [.char("w")], .writeOrWalk, hint: "walk",
+            help:
+                "Walk through the evaluation one step at a time (Space or → next, ← back, Esc ends); in the Chain pane, write the selected certificate as PEM to a file instead."
+        ),
+        KeyBinding(
+            [.char("W")], .togglePredict, hint: "predict",
+            help: "Predict mode: after a change that flips the verdict, hide it until Space, so a room can vote.",
+            inBar: false),
         KeyBinding(
             [.char("p")], .cyclePolicy, hint: "policy",
             help: "Policy: SSL with the host, SSL with a nil host, Basic X.509."),

@@ -112,7 +112,7 @@ extension AppState {
         state.startToggles = toggles
         var effects: [Effect] = []
         if !targets.isEmpty { state.select(target: 0, &effects) }
-        if targets.count == 1 { state.focus(.chain) }
+        if targets.count == 1 { state.focus(.steps) }
         return (state, effects)
     }
 
@@ -130,9 +130,8 @@ extension AppState {
         switch command {
         case .quit: shouldQuit = true
         case .toggleHelp: showHelp = true
-        case .focusNext: focus(AppState.Pane(rawValue: (focus.rawValue + 1) % Pane.allCases.count)!)
-        case .focusPrevious:
-            focus(AppState.Pane(rawValue: (focus.rawValue + Pane.allCases.count - 1) % Pane.allCases.count)!)
+        case .focusNext: focus(step: 1)
+        case .focusPrevious: focus(step: -1)
         case .focusTargets: focus(.targets)
         case .focusChain: focus(.chain)
         case .focusSteps: focus(.steps)
@@ -165,12 +164,41 @@ extension AppState {
             open(.host, &effects, text: toggles.policy == .sslWithHost ? checkedHost : "")
         case .togglePin: togglePin(&effects)
         case .typePin: open(.pin, &effects)
-        case .writeCertificate:
-            guard let row = selectedChainRow else {
-                message = "select a certificate in the Chain pane (2) first"
+        case .writeOrWalk:
+            // In the Chain pane `w` writes the selected certificate; elsewhere it walks.
+            if focus == .chain {
+                promptWrite(&effects)
+            } else {
+                startWalk()
+            }
+        case .walkNext:
+            if verdictHidden {
+                verdictHidden = false
                 return
             }
-            open(.writeCertificate, &effects, text: AppState.fileName(for: row.certificate) + ".pem")
+            guard let n = walk, let e = evaluation else { return }
+            if n < e.steps.count {
+                walk = n + 1
+                detailScroll = 0
+            } else {
+                message = "that was the last step; Esc ends the walk-through"
+            }
+        case .walkBack:
+            guard let n = walk else { return }
+            if n > 1 {
+                walk = n - 1
+                detailScroll = 0
+            }
+        case .walkEnd:
+            walk = nil
+            verdictHidden = false
+        case .togglePredict:
+            predict.toggle()
+            verdictHidden = false
+            message =
+                predict
+                ? "predict mode: after a change that flips the verdict, the room votes; Space reveals"
+                : "predict mode off"
         case .editTime: open(.time, &effects, text: evaluationTime.rfc3339)
         case .timeNow:
             guard toggles.time != nil else {
@@ -234,6 +262,27 @@ extension AppState {
             let start = startToggles
             change("start-up settings", &effects) { $0 = start }
         }
+    }
+
+    /// `w` in the Chain pane: where to write the selected certificate.
+    mutating func promptWrite(_ effects: inout [Effect]) {
+        guard let row = selectedChainRow else {
+            message = "select a certificate in the Chain pane (2) first"
+            return
+        }
+        open(.writeCertificate, &effects, text: AppState.fileName(for: row.certificate) + ".pem")
+    }
+
+    /// `w` elsewhere: the walk-through starts at the first step.
+    mutating func startWalk() {
+        guard let e = evaluation, !e.steps.isEmpty else {
+            message = "nothing to walk through yet: no evaluation"
+            return
+        }
+        walk = 1
+        verdictHidden = false
+        focus(.steps)
+        detailScroll = 0
     }
 
     /// The policy as the change line names it.
@@ -364,6 +413,16 @@ extension AppState {
 
     // MARK: targets
 
+    /// The next (or previous) pane in Tab order, skipping the targets when there is one.
+    mutating func focus(step: Int) {
+        let count = Pane.allCases.count
+        var next = focus.rawValue
+        repeat {
+            next = (next + step + count) % count
+        } while next == Pane.targets.rawValue && targets.count < 2
+        focus(Pane(rawValue: next)!)
+    }
+
     mutating func focus(_ pane: Pane) {
         focus = pane
         if pane != .detail && detailSubject != pane {
@@ -397,6 +456,8 @@ extension AppState {
     /// target in turn.
     mutating func select(target index: Int, _ effects: inout [Effect]) {
         selectedTarget = index
+        walk = nil
+        verdictHidden = false
         evaluation = nil
         change = nil
         lastOutcome = nil
@@ -468,9 +529,11 @@ extension AppState {
                 change = ChangeSummary(cause: cause, from: old, to: outcome)
             }
         }
+        if predict, pendingCause != nil, let old = lastOutcome, old != outcome { verdictHidden = true }
         pendingCause = nil
         lastOutcome = outcome
         evaluation = new
+        if let n = walk { walk = max(1, min(n, new?.steps.count ?? 1)) }
         marks[selectedTarget] = TargetMark(outcome: outcome, toggles: toggles)
         // The selection follows its certificate when the path changes under it.
         let rows = chainRows

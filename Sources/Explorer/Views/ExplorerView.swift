@@ -40,17 +40,71 @@ public enum ExplorerView {
             return
         }
         let rows = area.split(vertical: [.fill, .length(4)])
-        let columns = rows[0].split(horizontal: [.length(min(28, area.width / 5)), .percentage(38), .fill])
-        r.targets(&buffer, columns[0])
-        let rowCount = state.chainRows.count
-        let chainHeight = max(4, min(rowCount + (rowCount > 0 ? 4 : 2), rows[0].height / 2))
-        let middle = columns[1].split(vertical: [.length(chainHeight), .fill])
-        r.chain(&buffer, middle[0])
-        r.detail(&buffer, middle[1])
-        r.steps(&buffer, columns[2])
+        let main = rows[0]
+        switch Layout(width: area.width, height: area.height) {
+        case .fourPanes:
+            // Targets as wide as the widest name (scenario names are never cut), gone when there
+            // is only one; the chain pane as tall as the chain.
+            let targetsWidth = r.showsTargets ? min(r.targetsWidth, area.width / 4) : 0
+            let columns = main.split(horizontal: [.length(targetsWidth), .percentage(42), .fill])
+            if targetsWidth > 0 { r.targets(&buffer, columns[0]) }
+            let middle = columns[1].split(vertical: [.length(r.chainHeight(max: main.height / 2)), .fill])
+            r.chain(&buffer, middle[0])
+            r.detail(&buffer, middle[1])
+            r.steps(&buffer, columns[2])
+        case .twoPanes:
+            // The chain (under the targets) on the left; the steps on the right, or the detail
+            // once it has focus (Enter on a certificate or a step).
+            let columns = main.split(horizontal: [.percentage(44), .fill])
+            if state.walk != nil {
+                // Walking through: the steps revealed so far beside the current one's evidence.
+                r.steps(&buffer, columns[0])
+                r.detail(&buffer, columns[1])
+                break
+            }
+            var left = columns[0]
+            if r.showsTargets {
+                let height = min(state.targets.count + 2, max(4, left.height / 3))
+                let parts = left.split(vertical: [.length(height), .fill])
+                r.targets(&buffer, parts[0])
+                left = parts[1]
+            }
+            r.chain(&buffer, left)
+            if state.focus == .detail { r.detail(&buffer, columns[1]) } else { r.steps(&buffer, columns[1]) }
+        case .onePane:
+            let parts = main.split(vertical: [.length(1), .fill])
+            r.paneStrip(&buffer, parts[0])
+            switch state.focus {
+            case .targets: r.targets(&buffer, parts[1])
+            case .chain: r.chain(&buffer, parts[1])
+            case .steps: r.steps(&buffer, parts[1])
+            case .detail: r.detail(&buffer, parts[1])
+            }
+        }
         r.bottom(&buffer, rows[1])
         if let overlay = state.overlay { r.textOverlay(overlay, &buffer, area) }
         if state.showHelp { r.help(&buffer, area) }
+    }
+
+    /// How the panes are arranged for a terminal size.
+    public enum Layout: Sendable, Equatable {
+        /// Targets, chain, detail and steps side by side (160x45 and larger).
+        case fourPanes
+        /// The chain and the steps, the detail swapping in (about 80x24 to 160x45).
+        case twoPanes
+        /// One pane at a time under a strip naming them (about 60x16).
+        case onePane
+
+        /// The layout for `width` x `height` cells (at least the minimum size).
+        public init(width: Int, height: Int) {
+            if width >= 160 && height >= 40 {
+                self = .fourPanes
+            } else if width >= 80 && height >= 22 {
+                self = .twoPanes
+            } else {
+                self = .onePane
+            }
+        }
     }
 
     /// The frame as text lines, for tests and the benchmark.
@@ -112,6 +166,45 @@ struct Renderer {
 
     // MARK: panes
 
+    /// Whether the targets pane is drawn: not for a single target unless it has focus.
+    var showsTargets: Bool { state.targets.count > 1 || state.isLab || state.focus == .targets }
+
+    /// The targets pane's width: the widest name, its mark and the pointer, and the borders.
+    var targetsWidth: Int {
+        let widest = state.targets.map { displayWidth(of: clean($0.name)) }.max() ?? 10
+        return max(widest, 12) + 6
+    }
+
+    /// The chain pane's height: its rows and two headings inside the borders, at most `max`.
+    func chainHeight(max limit: Int) -> Int {
+        let rows = state.chainRows.count
+        return max(4, min(rows + (rows > 0 ? 4 : 2), limit))
+    }
+
+    /// `text` cut to `width` cells with an ellipsis, or padded to it.
+    static func fit(_ text: String, _ width: Int, unicode: Bool) -> String {
+        guard displayWidth(of: text) > width else { return text.padding(to: width) }
+        var out = ""
+        for c in text {
+            if displayWidth(of: out + String(c)) > width - 1 { break }
+            out.append(c)
+        }
+        return out + (unicode ? "…" : "~")
+    }
+
+    /// The one-pane layout's strip: every pane with its key, the focused one highlighted.
+    func paneStrip(_ buffer: inout Buffer, _ area: Rect) {
+        var x = area.x
+        for pane in AppState.Pane.allCases {
+            if pane == .targets && !showsTargets { continue }
+            let label = " \(pane.rawValue + 1) \(pane == .targets && state.isLab ? "Scenarios" : pane.title) "
+            let style = pane == state.focus ? theme[.selection] : theme[.label]
+            guard x + displayWidth(of: label) <= area.right else { break }
+            x += buffer.set(x: x, y: area.y, string: label, style: style)
+            x += 1
+        }
+    }
+
     func targets(_ buffer: inout Buffer, _ area: Rect) {
         var title = state.isLab ? "Scenarios" : "Targets"
         switch state.lab {
@@ -123,7 +216,7 @@ struct Renderer {
             // The mark is the target's verdict under the current settings; a target not
             // evaluated under them yet shows a dot.
             let mark: Span
-            if let m = state.marks[i], m.toggles == state.toggles {
+            if let m = state.marks[i], m.toggles == state.toggles, !(state.verdictHidden && i == state.selectedTarget) {
                 mark =
                     m.outcome == .trusted
                     ? Span(sym.check, style: theme[.stepPassed]) : Span(sym.cross, style: theme[.stepFailed])
@@ -194,8 +287,22 @@ struct Renderer {
             block("3 Steps", focused: state.focus == .steps).render(into: &buffer, area: area)
             return
         }
+        if let n = state.walk {
+            walkSteps(e, revealed: n, &buffer, area)
+            return
+        }
+        if state.verdictHidden {
+            // The steps would give the answer away before the room has voted.
+            ListView(
+                [Line([span("hidden until the vote: Space reveals", .label)])],
+                block: block("3 Steps", focused: state.focus == .steps), symbols: sym
+            ).render(into: &buffer, area: area)
+            return
+        }
         let order = state.stepOrder
-        let idWidth = min(24, e.steps.map { $0.id.rawValue.count }.max() ?? 0)
+        // The id column gives way to the summary in a narrow pane: the summary carries the
+        // failing words (a failed step's title is what it found).
+        let idWidth = min(24, e.steps.map { $0.id.rawValue.count }.max() ?? 0, max(8, (area.width - 8) / 3))
         var items: [Line] = []
         var selectedRow: Int?
         var group: Int?? = .none
@@ -210,7 +317,7 @@ struct Renderer {
             }
             if row == state.selectedStep { selectedRow = items.count }
             let changed = state.change?.changedSteps.contains(index) == true
-            let id = step.id.rawValue.padding(to: idWidth)
+            let id = Renderer.fit(step.id.rawValue, idWidth, unicode: unicode)
             var line = Line([symbol(step.status), Span(" ")])
             line.spans.append(span(id, changed ? .changed : (step.status == .failed ? .stepFailed : nil)))
             line.spans.append(Span(changed ? (unicode ? " Δ " : " * ") : "   ", style: theme[.changed]))
@@ -223,6 +330,28 @@ struct Renderer {
             items, selected: selectedRow,
             highlightStyle: highlight(state.focus == .steps || state.detailSubject == .steps),
             block: block(title, focused: state.focus == .steps), symbols: sym
+        ).render(into: &buffer, area: area)
+    }
+
+    /// The walk-through's steps: those revealed so far, in the order the evaluator ran them, the
+    /// last one selected; the rest are not shown, so the room cannot read ahead.
+    func walkSteps(_ e: Evaluation, revealed n: Int, _ buffer: inout Buffer, _ area: Rect) {
+        let order = state.walkOrder.prefix(n)
+        let idWidth = min(24, e.steps.map { $0.id.rawValue.count }.max() ?? 0, max(8, (area.width - 12) / 3))
+        let items = order.map { index -> Line in
+            let step = e.steps[index]
+            let at = step.certificate.map { "@\($0)" } ?? ""
+            return Line([
+                symbol(step.status), Span(" "),
+                span(
+                    Renderer.fit(step.id.rawValue + at, idWidth + 3, unicode: unicode),
+                    step.status == .failed ? .stepFailed : nil),
+                Span(" "), span(step.title, step.status == .notApplicable ? .stepNotApplicable : nil),
+            ])
+        }
+        ListView(
+            Array(items), selected: items.count - 1, highlightStyle: theme[.selection],
+            block: block("3 Walk-through: step \(n) of \(e.steps.count)", focused: true), symbols: sym
         ).render(into: &buffer, area: area)
     }
 
@@ -246,10 +375,10 @@ struct Renderer {
             let indent = String(repeating: " ", count: d.indent)
             switch d.kind {
             case .heading:
-                out.append(Line([Span(indent), span(d.text, .title)]))
+                out.append(Line([Span(indent), span(d.text, d.lit ? .changed : .title)]))
             case .text:
                 for piece in wrap(clean(d.text), width: width - d.indent) {
-                    out.append(Line([Span(indent), Span(piece)]))
+                    out.append(Line([Span(indent), Span(piece, style: d.lit ? theme[.changed] : .plain)]))
                 }
             case .status(let status):
                 let role: ThemeRole =
@@ -266,12 +395,17 @@ struct Renderer {
                 let labelCells = max(labelWidth - d.indent, displayWidth(of: label) + 1)
                 let pad = String(repeating: " ", count: d.indent + labelCells)
                 let pieces = wrap(clean(d.text), width: width - d.indent - labelCells)
+                let valueStyle = d.lit ? theme[.changed] : Style.plain
+                let mark = Span(d.lit ? (unicode ? "▸" : ">") : "", style: theme[.changed])
                 for (i, piece) in pieces.enumerated() {
                     if i == 0 {
                         out.append(
-                            Line([Span(indent), span(clean(label).padding(to: labelCells), .label), Span(piece)]))
+                            Line([
+                                Span(indent), span(clean(label).padding(to: labelCells), d.lit ? .changed : .label),
+                                Span(piece, style: valueStyle), mark,
+                            ]))
                     } else {
-                        out.append(Line([Span(pad), Span(piece)]))
+                        out.append(Line([Span(pad), Span(piece, style: valueStyle)]))
                     }
                 }
             }
@@ -309,6 +443,14 @@ struct Renderer {
                     rest = rest.dropFirst()
                 }
                 if head.isEmpty { break }  // a character wider than the pane: give up on it
+                // Hex with separators breaks after a separator, never inside a byte.
+                if !rest.isEmpty, let colon = head.lastIndex(of: ":") {
+                    let keep = head[...colon]
+                    if keep.count >= 3 {
+                        rest = Substring(head[head.index(after: colon)...]) + rest
+                        head = String(keep)
+                    }
+                }
                 lines.append(head)
                 word = rest
             }
@@ -323,7 +465,7 @@ struct Renderer {
 
     func bottom(_ buffer: inout Buffer, _ area: Rect) {
         let rows = area.split(vertical: [.length(1), .length(1), .length(1), .length(1)])
-        buffer.set(x: rows[0].x, y: rows[0].y, line: verdictLine, maxWidth: rows[0].width)
+        buffer.set(x: rows[0].x, y: rows[0].y, line: verdictLine(width: rows[0].width), maxWidth: rows[0].width)
         buffer.set(x: rows[1].x, y: rows[1].y, line: settingsLine, maxWidth: rows[1].width)
         if let prompt = state.prompt {
             buffer.set(x: rows[2].x, y: rows[2].y, line: promptStatus(prompt), maxWidth: rows[2].width)
@@ -385,7 +527,9 @@ struct Renderer {
         return Line([span(p.kind.hint, .label)])
     }
 
-    var verdictLine: Line {
+    /// The verdict: on a wide terminal Apple's check, code and URLError; on a narrow one the
+    /// code and the decisive reason first, so both survive the cut at the right edge.
+    func verdictLine(width: Int) -> Line {
         let dot = unicode ? " · " : " | "
         if state.lab == .starting && state.targets.isEmpty {
             return Line([Span(sym.bullet + " ", style: theme[.stepSkipped]), span("Starting the lab on 127.0.0.1...")])
@@ -409,11 +553,30 @@ struct Renderer {
         }
         let v = e.verdict
         var spans: [Span] = []
+        if !state.verdictRevealed {
+            if let n = state.walk {
+                return Line([
+                    Span(sym.bullet + " ", style: theme[.key]), span("step \(n) of \(e.steps.count)", .title),
+                    span(dot + "the verdict shows once the step that decides it is revealed", .label),
+                    span(dot + "Space/→ next  ← back  Esc ends", .label),
+                ])
+            }
+            return Line([
+                Span("? ", style: theme[.key]), span("Trusted or not?", .title),
+                span(dot + "vote, then Space reveals the verdict", .label),
+            ])
+        }
+        if let n = state.walk { spans.append(span("step \(n) of \(e.steps.count)" + dot, .title)) }
         if v.trusted {
             spans.append(Span(sym.check + " ", style: theme[.verdictTrusted]))
             spans.append(span("Trusted", .verdictTrusted))
             spans.append(span(dot + "errSecSuccess (0)"))
             spans.append(span(dot + v.summary.replacingPrefix("Trusted: "), .label))
+        } else if width < 110, let step = v.decisiveStep, step.appleFailure != nil {
+            spans.append(Span(sym.cross + " ", style: theme[.verdictUntrusted]))
+            spans.append(span("\(v.osstatus) \(v.osstatusName)", .verdictUntrusted))
+            spans.append(span(dot + step.title))
+            if let url = v.urlError { spans.append(span(dot + "URLError \(url)")) }
         } else {
             spans.append(Span(sym.cross + " ", style: theme[.verdictUntrusted]))
             spans.append(span("Not trusted", .verdictUntrusted))
@@ -429,6 +592,7 @@ struct Renderer {
             if let url = v.urlError, let name = v.urlErrorName {
                 spans.append(span(dot + "URLError \(url) \(name)"))
             }
+            if let step = v.decisiveStep { spans.append(span(dot + step.title, .label)) }
         }
         if state.isBusy { spans.append(span(dot + "updating...", .label)) }
         return Line(spans)
@@ -487,6 +651,11 @@ struct Renderer {
         }
         guard let change = state.change else {
             return Line([mark, span("change a setting to see what changes; ? lists the keys", .label)])
+        }
+        if state.verdictHidden {
+            return Line([
+                mark, span(change.cause + ": ", .changed), span("what changed shows with the verdict", .label),
+            ])
         }
         return Line([mark, span(change.cause + ": ", .changed), span(change.text)])
     }
