@@ -65,7 +65,11 @@ public final class ExplorerDriver {
     /// Handles a key; false when it means nothing here.
     @discardableResult
     public func press(_ key: KeyStroke) -> Bool {
-        guard let action = keymap.action(for: key, in: state) else { return false }
+        guard let action = keymap.action(for: key, in: state) else {
+            // Said in the status line until the next key, so a mistyped key is not silent.
+            dispatch(.unknownKey(key.label()))
+            return true
+        }
         dispatch(action)
         return true
     }

@@ -117,6 +117,8 @@ public enum PromptEdit: Hashable, Sendable {
 public enum Action: Sendable {
     /// A user command.
     case command(Command)
+    /// A key that means nothing here, as the help names it.
+    case unknownKey(String)
     /// An edit at the open prompt.
     case promptEdit(PromptEdit)
     /// The lab is serving these targets.

@@ -102,6 +102,8 @@ public struct AppState: Sendable {
     public var detailScroll = 0
     /// Whether the help overlay is shown.
     public var showHelp = false
+    /// The first line of the help overlay shown.
+    public var helpScroll = 0
     /// A text shown over the panes (the copied command), nil for none.
     public var overlay: TextOverlay?
     /// The open prompt, nil when none.

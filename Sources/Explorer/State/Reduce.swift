@@ -14,6 +14,8 @@ public func reduce(_ state: AppState, _ action: Action) -> (AppState, [Effect]) 
     var effects: [Effect] = []
     switch action {
     case .command(let command): s.apply(command, &effects)
+    case .unknownKey(let label):
+        s.message = "\(label): no key here; ? lists the keys"
     case .promptEdit(let edit): s.apply(edit, &effects)
     case .labStarted(let targets, let directory):
         s.lab = .running(directory: directory)
@@ -121,15 +123,32 @@ extension AppState {
 
     mutating func apply(_ command: Command, _ effects: inout [Effect]) {
         message = nil
-        if (showHelp || overlay != nil) && command != .quit {
+        if showHelp {
+            // The help scrolls with the movement keys; any other key closes it, so it never
+            // traps the user.
+            let lines = HelpContent.lineCount(Keymap.standard, self)
+            switch command {
+            case .moveDown: helpScroll = min(helpScroll + 1, lines)
+            case .moveUp: helpScroll = max(helpScroll - 1, 0)
+            case .pageDown: helpScroll = min(helpScroll + AppState.pageRows, lines)
+            case .pageUp: helpScroll = max(helpScroll - AppState.pageRows, 0)
+            case .first: helpScroll = 0
+            case .last: helpScroll = lines
+            case .quit: shouldQuit = true
+            default: showHelp = false
+            }
+            return
+        }
+        if overlay != nil && command != .quit {
             // Any key closes an overlay, so it never traps the user.
-            showHelp = false
             overlay = nil
             return
         }
         switch command {
         case .quit: shouldQuit = true
-        case .toggleHelp: showHelp = true
+        case .toggleHelp:
+            showHelp = true
+            helpScroll = 0
         case .focusNext: focus(step: 1)
         case .focusPrevious: focus(step: -1)
         case .focusTargets: focus(.targets)

@@ -686,33 +686,52 @@ struct Renderer {
     }
 
     func help(_ buffer: inout Buffer, _ area: Rect) {
-        let bindings = options.keymap.bindings
-        let width = min(area.width - 4, 96)
-        let height = min(area.height - 2, bindings.count + 5)
+        let width = min(area.width - 2, 100)
+        let entries = HelpContent.entries(options.keymap, state)
+        let keyWidth = min(
+            18,
+            options.keymap.bindings.map { $0.keys.map { $0.label(unicode: unicode) }.joined(separator: " ").count }
+                .max() ?? 0)
+        let textWidth = max(10, width - 4 - keyWidth - 2)
+        var lines: [Line] = []
+        for entry in entries {
+            switch entry {
+            case .heading(let text):
+                if !lines.isEmpty { lines.append(Line("")) }
+                lines.append(Line([span(text, .title)]))
+            case .binding(let b, let enabled):
+                let keys = b.keys.map { $0.label(unicode: unicode) }.joined(separator: " ")
+                let pieces = wrap(clean(b.help(in: state)), width: textWidth)
+                for (i, piece) in pieces.enumerated() {
+                    let key = i == 0 ? keys.padding(to: keyWidth + 2) : String(repeating: " ", count: keyWidth + 2)
+                    lines.append(
+                        Line([
+                            span(key, enabled ? .key : .stepNotApplicable),
+                            Span(piece, style: enabled ? .plain : theme[.stepNotApplicable]),
+                        ]))
+                }
+            case .legend:
+                lines.append(Line(""))
+                lines.append(
+                    Line([
+                        symbol(.passed), span(" passed  "), symbol(.failed), span(" failed  "), symbol(.skipped("")),
+                        span(" skipped  "), symbol(.notApplicable), span(" not applicable"),
+                    ]))
+                lines.append(
+                    Line([Span(unicode ? "Δ" : "*", style: theme[.changed]), span(" changed by the last change")]))
+            }
+        }
+        let height = min(area.height - 2, lines.count + 2)
         let box = Rect(
             x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
         buffer.fill(box)
-        let b = block("Help (any key closes)", focused: true)
+        let inner = Block(symbols: sym).inner(box)
+        let maxScroll = max(0, lines.count - inner.height)
+        let scroll = min(state.helpScroll, maxScroll)
+        let position = lines.count > inner.height ? " \(min(scroll + inner.height, lines.count))/\(lines.count)" : ""
+        let b = block("Help\(position): j/k PgUp/PgDn scroll, other keys close", focused: true)
         b.render(into: &buffer, area: box)
-        let inner = b.inner(box)
-        let keyWidth =
-            bindings.map { $0.keys.map { $0.label(unicode: unicode) }.joined(separator: " ").count }.max() ?? 0
-        var lines: [Line] = bindings.map { b in
-            let keys = b.keys.map { $0.label(unicode: unicode) }.joined(separator: " ")
-            let enabled = b.isEnabled(in: state)
-            return Line([
-                span(keys.padding(to: keyWidth + 2), enabled ? .key : .stepNotApplicable),
-                span(b.help(in: state), enabled ? nil : .stepNotApplicable),
-            ])
-        }
-        lines.append(Line(""))
-        lines.append(
-            Line([
-                symbol(.passed), span(" passed  "), symbol(.failed), span(" failed  "), symbol(.skipped("")),
-                span(" skipped  "), symbol(.notApplicable), span(" not applicable  "),
-                Span(unicode ? "Δ" : "*", style: theme[.changed]), span(" changed by the last toggle"),
-            ]))
-        for (row, line) in lines.prefix(inner.height).enumerated() {
+        for (row, line) in lines.dropFirst(scroll).prefix(inner.height).enumerated() {
             buffer.set(x: inner.x + 1, y: inner.y + row, line: line, maxWidth: inner.width - 1)
         }
     }
