@@ -184,6 +184,15 @@ public enum ExplorerApp {
             if dirty {
                 terminal.draw { ExplorerView.render(driver.state, into: &$0, area: $0.area, options: options) }
                 dirty = false
+                // The detail pane's wrapped size goes back to the state, so scrolling ends at
+                // its last line (ratatui's stateful widgets do the same).
+                let size = backend.size
+                let viewport = ExplorerView.detailViewport(
+                    driver.state, width: size.width, height: size.height, options: options)
+                if viewport != driver.state.detailViewport {
+                    driver.dispatch(.viewport(viewport))
+                    dirty = true
+                }
             }
             let key = backend.readKey(timeoutMilliseconds: driver.state.isBusy ? 15 : 200)
             if let key {

@@ -122,5 +122,37 @@ final class ClassroomTests: XCTestCase {
         XCTAssertTrue(tiny.contains("too small"), tiny)
     }
 
+    func testSearchFindsRowsInTheFocusedPaneAndNGoesBack() {
+        let s = Session(scenarios: Self.scenarios)
+        s.select("wrong-host")
+        s.press(.char("3"))
+        s.prompt("/", "HOSTNAME")
+        XCTAssertEqual(s.state.selectedStepValue?.id, .hostname, "case-insensitive")
+        s.press(.char("1"))
+        s.press(.char("n"))
+        XCTAssertEqual(s.state.target?.name, "wrong-host", "the only target matching: it stays")
+        s.prompt("/", "missing")
+        XCTAssertEqual(s.state.target?.name, "missing-intermediate-aia")
+        s.press(.char("N"))
+        XCTAssertNil(s.state.prompt, "N is the previous match while a search is active")
+        s.press(.escape)
+        XCTAssertNil(s.state.search)
+        s.press(.char("N"))
+        XCTAssertEqual(s.state.prompt?.kind, .pin, "and types a pin again once it is cleared")
+        s.press(.escape)
+    }
+
+    func testTheDetailScrollsToItsLastWrappedLine() {
+        let s = Session(scenarios: Self.scenarios)
+        s.press(.char("2"), .char("4"))
+        s.send(.viewport(Viewport(lines: 100, height: 20)))
+        s.press(.char("G"))
+        XCTAssertEqual(s.state.detailScroll, 80, "End shows the last line at the bottom")
+        s.press(.char("k"))
+        XCTAssertEqual(s.state.detailScroll, 79, "and k moves at once")
+        s.send(.viewport(Viewport(lines: 50, height: 20)))
+        XCTAssertEqual(s.state.detailScroll, 30, "a wider pane wraps less: clamped")
+    }
+
     private func displayWidthOf(_ s: String) -> Int { s.count }
 }

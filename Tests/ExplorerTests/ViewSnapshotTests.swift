@@ -48,11 +48,11 @@ final class ViewSnapshotTests: XCTestCase {
         assertScreen(
             render(s),
             [
-                "┌1 Scenarios───────────────────────────────────────┐┌4 Step hostname@0─────────────────────────────────────────────────┐",
+                "┌1 Scenarios 2/2───────────────────────────────────┐┌4 Step hostname@0─────────────────────────────────────────────────┐",
                 "│  ✓ good                                          ││✗ failed localhost matches no subjectAltName                      │",
                 "│▶ ✗ wrong-host                                    ││Certificate   [0] 127.0.0.1                                       │",
                 "└──────────────────────────────────────────────────┘│Apple check   SSLHostname (subtype Name)                          │",
-                "┌2 Chain (2 in path, 1 sent)───────────────────────┐│OSStatus      -67602 errSecHostNameMismatch                       │",
+                "┌2 Chain (2 in path, 1 sent) 1/3───────────────────┐│OSStatus      -67602 errSecHostNameMismatch                       │",
                 "│  Path as built                                   ││Decisive      this failure decides the OSStatus (Apple's priority │",
                 "│▶ [0] 127.0.0.1  server #0                        ││              rule)                                               │",
                 "│  [1] Library Test CA anchor  trusted custom ancho││Rule                                                              │",

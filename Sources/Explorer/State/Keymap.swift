@@ -228,7 +228,14 @@ public struct Keymap: Sendable {
             [.char("P")], .togglePin, hint: "pin",
             help: "Pin the selected certificate's key, or unpin it (checked only after evaluation passes).",
             panes: [.chain]),
-        KeyBinding([.char("N")], .typePin, hint: "type pin", help: "Type an SPKI pin (sha256//BASE64).", inBar: false),
+        KeyBinding(
+            [.char("N")], .typePin, hint: "type pin",
+            help: "Type an SPKI pin (sha256//BASE64); while a search is active, the previous match.", inBar: false),
+        KeyBinding(
+            [.char("/")], .search, hint: "find", help: "Find text in the focused pane (n next, N previous).",
+            inBar: false),
+        KeyBinding([.char("n")], .searchNext, hint: "next", help: "The next match of the search.", inBar: false),
+        KeyBinding([.escape], .clearSearch, hint: "clear", help: "Clear the search.", inBar: false),
         KeyBinding(
             [.char("w")], .writeOrWalk, hint: "walk",
             help:

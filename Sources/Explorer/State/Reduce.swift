@@ -14,6 +14,9 @@ public func reduce(_ state: AppState, _ action: Action) -> (AppState, [Effect]) 
     var effects: [Effect] = []
     switch action {
     case .command(let command): s.apply(command, &effects)
+    case .viewport(let v):
+        s.detailViewport = v
+        if let v { s.detailScroll = min(s.detailScroll, max(0, v.lines - v.height)) }
     case .unknownKey(let label):
         s.message = "\(label): no key here; ? lists the keys"
     case .promptEdit(let edit): s.apply(edit, &effects)
@@ -182,7 +185,18 @@ extension AppState {
         case .editHost:
             open(.host, &effects, text: toggles.policy == .sslWithHost ? checkedHost : "")
         case .togglePin: togglePin(&effects)
-        case .typePin: open(.pin, &effects)
+        case .typePin:
+            // While a search is active N goes to the previous match, as in less and vim.
+            if search != nil { find(forward: false, &effects) } else { open(.pin, &effects) }
+        case .search: open(.search, &effects)
+        case .searchNext: find(forward: true, &effects)
+        case .clearSearch:
+            if search == nil {
+                message = "Esc: nothing to cancel"
+            } else {
+                search = nil
+                message = "search cleared"
+            }
         case .writeOrWalk:
             // In the Chain pane `w` writes the selected certificate; elsewhere it walks.
             if focus == .chain {
@@ -466,7 +480,9 @@ extension AppState {
             if next != selectedStep { detailScroll = 0 }
             selectedStep = next
         case .detail:
-            detailScroll = clamp(detailScroll + delta, DetailContent.lines(self).count)
+            // The last wrapped line is the bound when the pane has been drawn.
+            let limit = detailViewport.map { max(0, $0.lines - $0.height) + 1 } ?? DetailContent.lines(self).count
+            detailScroll = clamp(detailScroll + delta, limit)
         }
     }
 
