@@ -34,6 +34,12 @@ public struct Theme: Hashable, Sendable {
     /// The style of each role.
     public var styles: [ThemeRole: Style]
 
+    /// Creates a theme.
+    /// - Parameter styles: The style of each role; a role left out is plain.
+    public init(styles: [ThemeRole: Style]) {
+        self.styles = styles
+    }
+
     /// The style of `role` (plain when a theme leaves it out).
     public subscript(_ role: ThemeRole) -> Style { styles[role] ?? .plain }
 
