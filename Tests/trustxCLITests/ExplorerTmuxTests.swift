@@ -217,7 +217,10 @@ final class ExplorerTmuxTests: XCTestCase {
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: elsewhere) }
         var text = try startExplorer(
-            ["explore", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem"), "--host", "localhost"],
+            [
+                "explore", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem"), "--host", "localhost",
+                "--theme", "high-contrast",
+            ],
             in: elsewhere, width: 80, height: 24)
         XCTAssertTrue(
             text.split(separator: "\n").contains { $0.contains("localhost matches no subjectAltName") }, text)
