@@ -110,6 +110,43 @@ final class ClassroomTests: XCTestCase {
         XCTAssertTrue(wide.contains("missing-intermediate-aia"), wide)
     }
 
+    /// The help scrolled to its end, a walk-through at its decisive step and an open prompt, at
+    /// every size: the verdict's code (and, from 80 columns, its reason) stay on screen.
+    func testOverlaysWalkThroughsAndPromptsKeepTheCodeAtEverySize() throws {
+        let sizes = [(200, 60), (120, 40), (100, 30), (80, 24), (60, 16)]
+        let s = Session(scenarios: Self.scenarios)
+        s.select("wrong-host")
+        let reason = try XCTUnwrap(s.state.evaluation?.verdict.decisiveStep?.title)
+        func check(_ what: String) {
+            for (w, h) in sizes {
+                let lines = ExplorerView.lines(s.state, width: w, height: h)
+                XCTAssertTrue(lines[h - 4].contains("-67602"), "\(what) \(w)x\(h): \(lines[h - 4])")
+                if w >= 80 && w <= 100 {
+                    XCTAssertTrue(lines[h - 4].contains(reason), "\(what) \(w)x\(h): \(lines[h - 4])")
+                }
+            }
+        }
+        s.press(.char("?"), .char("G"))
+        check("help")
+        for (w, h) in sizes {
+            let screen = ExplorerView.lines(s.state, width: w, height: h).joined(separator: "\n")
+            XCTAssertTrue(screen.contains("changed by the last change"), "help end at \(w)x\(h):\n\(screen)")
+        }
+        s.press(.char("p"))  // closes the help
+        s.press(.char("w"))
+        while s.state.walkStep?.id != .hostname { s.press(.char(" ")) }
+        check("walk-through")
+        s.press(.escape)
+        s.press(.char("t"))
+        s.type("2040-01-01")
+        check("prompt")
+        for (w, h) in sizes {
+            let lines = ExplorerView.lines(s.state, width: w, height: h)
+            XCTAssertTrue(lines[h - 1].hasPrefix("Evaluate at: 2040-01-01"), "\(w)x\(h): \(lines[h - 1])")
+        }
+        s.press(.escape)
+    }
+
     func testTheLayoutFollowsTheSize() {
         XCTAssertEqual(ExplorerView.Layout(width: 200, height: 60), .fourPanes)
         XCTAssertEqual(ExplorerView.Layout(width: 120, height: 40), .twoPanes)

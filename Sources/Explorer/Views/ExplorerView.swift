@@ -597,7 +597,8 @@ struct Renderer {
                 span(dot + "vote, then Space reveals the verdict", .label),
             ])
         }
-        if let n = state.walk { spans.append(span("step \(n) of \(e.steps.count)" + dot, .title)) }
+        // Wide: the walk-through's position first; narrow: after the code and the reason.
+        if let n = state.walk, width >= 110 { spans.append(span("step \(n) of \(e.steps.count)" + dot, .title)) }
         if v.trusted {
             spans.append(Span(sym.check + " ", style: theme[.verdictTrusted]))
             spans.append(span("Trusted", .verdictTrusted))
@@ -607,6 +608,7 @@ struct Renderer {
             spans.append(Span(sym.cross + " ", style: theme[.verdictUntrusted]))
             spans.append(span("\(v.osstatus) \(v.osstatusName)", .verdictUntrusted))
             spans.append(span(dot + step.title))
+            if let n = state.walk { spans.append(span(dot + "step \(n) of \(e.steps.count)", .title)) }
             if let url = v.urlError { spans.append(span(dot + "URLError \(url)")) }
         } else {
             spans.append(Span(sym.cross + " ", style: theme[.verdictUntrusted]))
