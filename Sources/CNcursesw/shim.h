@@ -26,6 +26,24 @@ static inline attr_t CNcursesw_A_UNDERLINE(void) { return A_UNDERLINE; }
 static inline attr_t CNcursesw_A_REVERSE(void) { return A_REVERSE; }
 static inline attr_t CNcursesw_A_ITALIC(void) { return A_ITALIC; }
 
+/* Mouse: clicks of the first button and the wheel (buttons 4 and 5), reported at once. */
+static inline void CNcursesw_enable_mouse(void) {
+    mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+    mouseinterval(0);
+}
+
+/* The pending mouse event: 1 click, 2 wheel up, 3 wheel down, 0 anything else or none. */
+static inline int CNcursesw_mouse_event(int *x, int *y) {
+    MEVENT event;
+    if (getmouse(&event) != OK) return 0;
+    *x = event.x;
+    *y = event.y;
+    if (event.bstate & BUTTON1_PRESSED) return 1;
+    if (event.bstate & BUTTON4_PRESSED) return 2;
+    if (event.bstate & BUTTON5_PRESSED) return 3;
+    return 0;
+}
+
 /* Whether the locale's character set is UTF-8 (call after setlocale). */
 static inline int CNcursesw_codeset_is_utf8(void) {
     const char *cs = nl_langinfo(CODESET);

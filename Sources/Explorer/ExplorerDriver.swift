@@ -120,7 +120,7 @@ extension KeyStroke {
         case .tab: self = .tab
         case .backTab: self = .backTab
         case .backspace: self = .backspace
-        case .resize, .function: return nil
+        case .resize, .function, .mouse: return nil
         }
     }
 }
@@ -199,6 +199,18 @@ public enum ExplorerApp {
                 if key == .resize {
                     terminal.invalidate()
                     dirty = true
+                } else if case .mouse(let event) = key {
+                    let size = backend.size
+                    if let target = ExplorerView.hitTest(
+                        driver.state, width: size.width, height: size.height, x: event.x, y: event.y, options: options)
+                    {
+                        switch event.kind {
+                        case .click: driver.dispatch(.click(target))
+                        case .wheelUp: driver.dispatch(.wheel(target, -3))
+                        case .wheelDown: driver.dispatch(.wheel(target, 3))
+                        }
+                        dirty = true
+                    }
                 } else if let stroke = KeyStroke(key), driver.press(stroke) {
                     dirty = true
                 }

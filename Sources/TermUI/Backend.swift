@@ -125,6 +125,35 @@ public enum Key: Hashable, Sendable {
     case resize
     /// Function key Fn.
     case function(Int)
+    /// A mouse click or wheel turn at a cell.
+    case mouse(MouseEvent)
+}
+
+/// A mouse event at a cell (column `x`, row `y`, from the top left).
+public struct MouseEvent: Hashable, Sendable {
+    /// What the mouse did.
+    public enum Kind: Hashable, Sendable {
+        /// The first button was pressed.
+        case click
+        /// The wheel turned up (away from the user).
+        case wheelUp
+        /// The wheel turned down.
+        case wheelDown
+    }
+
+    /// What the mouse did.
+    public var kind: Kind
+    /// The column.
+    public var x: Int
+    /// The row.
+    public var y: Int
+
+    /// Creates an event.
+    public init(_ kind: Kind, x: Int, y: Int) {
+        self.kind = kind
+        self.x = x
+        self.y = y
+    }
 }
 
 /// Why the terminal UI could not start.

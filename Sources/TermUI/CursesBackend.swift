@@ -104,6 +104,8 @@ public final class CursesBackend: Backend {
         curs_set(0)
         set_escdelay(25)
         leaveok(window, true)
+        // Clicks and the wheel; terminals without a mouse report nothing.
+        CNcursesw_enable_mouse()
         return backend
     }
 
@@ -219,6 +221,15 @@ public final class CursesBackend: Backend {
             case KEY_BACKSPACE: return .backspace
             case KEY_BTAB: return .backTab
             case KEY_RESIZE: return .resize
+            case KEY_MOUSE:
+                var x: Int32 = 0
+                var y: Int32 = 0
+                switch CNcursesw_mouse_event(&x, &y) {
+                case 1: return .mouse(MouseEvent(.click, x: Int(x), y: Int(y)))
+                case 2: return .mouse(MouseEvent(.wheelUp, x: Int(x), y: Int(y)))
+                case 3: return .mouse(MouseEvent(.wheelDown, x: Int(x), y: Int(y)))
+                default: return nil
+                }
             case (KEY_F0 + 1)...(KEY_F0 + 63): return .function(Int(code - KEY_F0))
             default: return nil
             }

@@ -147,6 +147,33 @@ final class ClassroomTests: XCTestCase {
         s.press(.escape)
     }
 
+    func testAClickFocusesAPaneAndSelectsTheRowUnderIt() throws {
+        let s = Session(scenarios: Self.scenarios)
+        s.select("wrong-host")
+        for (w, h) in [(200, 60), (120, 40), (80, 24)] {
+            let lines = ExplorerView.lines(s.state, width: w, height: h)
+            let y = try XCTUnwrap(lines.firstIndex { $0.contains("✗ hostname") }, "\(w)x\(h)")
+            let x = try XCTUnwrap(lines[y].range(of: "✗ hostname")).lowerBound.utf16Offset(in: lines[y])
+            let target = try XCTUnwrap(ExplorerView.hitTest(s.state, width: w, height: h, x: x, y: y))
+            XCTAssertEqual(target.pane, .steps)
+            s.send(.click(target))
+            XCTAssertEqual(s.state.focus, .steps)
+            XCTAssertEqual(s.state.selectedStepValue?.id, .hostname, "\(w)x\(h)")
+            s.press(.char("g"))
+        }
+        // A click on a scenario selects it; the wheel over the steps moves three rows.
+        let lines = ExplorerView.lines(s.state, width: 120, height: 40)
+        let y = try XCTUnwrap(lines.firstIndex { $0.contains("rogue-ca") })
+        let target = try XCTUnwrap(ExplorerView.hitTest(s.state, width: 120, height: 40, x: 6, y: y))
+        s.send(.click(target))
+        XCTAssertEqual(s.state.target?.name, "rogue-ca")
+        XCTAssertEqual(s.state.focus, .targets)
+        s.send(.wheel(PointerTarget(pane: .steps, row: nil), 3))
+        XCTAssertEqual(s.state.focus, .steps)
+        XCTAssertEqual(s.state.selectedStep, 3)
+        XCTAssertNil(ExplorerView.hitTest(s.state, width: 120, height: 40, x: 5, y: 38), "the bottom bar is no pane")
+    }
+
     func testTheLayoutFollowsTheSize() {
         XCTAssertEqual(ExplorerView.Layout(width: 200, height: 60), .fourPanes)
         XCTAssertEqual(ExplorerView.Layout(width: 120, height: 40), .twoPanes)

@@ -125,6 +125,10 @@ public enum Action: Sendable {
     case command(Command)
     /// A key that means nothing here, as the help names it.
     case unknownKey(String)
+    /// A click on a pane (and row), which focuses and selects it.
+    case click(PointerTarget)
+    /// The wheel turned over a pane: positive down, negative up, in rows.
+    case wheel(PointerTarget, Int)
     /// The detail pane was drawn with this many wrapped lines and visible rows.
     case viewport(Viewport?)
     /// An edit at the open prompt.

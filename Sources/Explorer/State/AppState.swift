@@ -305,6 +305,21 @@ public struct AppState: Sendable {
     }
 }
 
+/// What a mouse event landed on: a pane, and a row of it when it is a list.
+public struct PointerTarget: Hashable, Sendable {
+    /// The pane.
+    public var pane: AppState.Pane
+    /// The row, in the numbering of the pane's selection; nil for a heading, a border or the
+    /// detail pane.
+    public var row: Int?
+
+    /// Creates a target.
+    public init(pane: AppState.Pane, row: Int?) {
+        self.pane = pane
+        self.row = row
+    }
+}
+
 /// What the detail pane shows of its lines at the current size.
 public struct Viewport: Hashable, Sendable {
     /// Its lines after wrapping.

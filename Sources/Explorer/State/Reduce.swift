@@ -14,6 +14,31 @@ public func reduce(_ state: AppState, _ action: Action) -> (AppState, [Effect]) 
     var effects: [Effect] = []
     switch action {
     case .command(let command): s.apply(command, &effects)
+    case .click(let target):
+        s.message = nil
+        guard s.prompt == nil, !s.showHelp, s.overlay == nil else { break }
+        if target.pane != s.focus { s.focus(target.pane) }
+        if let row = target.row {
+            switch target.pane {
+            case .targets: if row != s.selectedTarget { s.select(target: row, &effects) }
+            case .chain:
+                if row != s.selectedCertificate { s.detailScroll = 0 }
+                s.selectedCertificate = row
+            case .steps:
+                if row != s.selectedStep { s.detailScroll = 0 }
+                s.selectedStep = row
+            case .detail: break
+            }
+        }
+    case .wheel(let target, let rows):
+        guard s.prompt == nil, s.overlay == nil else { break }
+        if s.showHelp {
+            s.helpScroll = max(0, min(s.helpScroll + rows, HelpContent.lineCount(Keymap.standard, s)))
+            break
+        }
+        // The wheel scrolls the pane under the pointer, which takes focus (as in most TUIs).
+        if target.pane != s.focus { s.focus(target.pane) }
+        s.move(by: rows, &effects)
     case .viewport(let v):
         s.detailViewport = v
         if let v { s.detailScroll = min(s.detailScroll, max(0, v.lines - v.height)) }

@@ -70,6 +70,53 @@ public enum ExplorerView {
         return Viewport(lines: r.detailLines(width: inner.width).count, height: inner.height)
     }
 
+    /// What is under the cell (`x`, `y`): a pane and, in a list, the row there (in the same
+    /// numbering as the state's selections); nil outside the panes.
+    public static func hitTest(
+        _ state: AppState, width: Int, height: Int, x: Int, y: Int, options: ViewOptions = ViewOptions()
+    ) -> PointerTarget? {
+        guard width >= minimumWidth && height >= minimumHeight else { return nil }
+        let r = Renderer(state: state, options: options)
+        let main = Rect(x: 0, y: 0, width: width, height: height).split(vertical: [.fill, .length(4)])[0]
+        let panes = r.paneAreas(main)
+        if let strip = panes.strip, y == strip.y {
+            var left = strip.x
+            for (pane, label) in r.stripLabels {
+                let w = displayWidth(of: label)
+                if x >= left && x < left + w { return PointerTarget(pane: pane, row: nil) }
+                left += w + 1
+            }
+            return nil
+        }
+        var hit: (pane: AppState.Pane, rect: Rect)?
+        for (pane, rect) in panes.areas where rect.contains(x: x, y: y) { hit = (pane, rect) }
+        guard let hit else { return nil }
+        let inner = r.block("", focused: false).inner(hit.rect)
+        guard inner.contains(x: x, y: y) else { return PointerTarget(pane: hit.pane, row: nil) }
+        var items: [Line] = []
+        var rowOfItem: [Int?] = []
+        var selectedItem: Int?
+        switch hit.pane {
+        case .targets:
+            for i in state.targets.indices {
+                items.append(Line(""))
+                rowOfItem.append(i)
+            }
+            selectedItem = state.selectedTarget
+        case .chain:
+            (items, rowOfItem, selectedItem) = r.chainList()
+        case .steps:
+            guard state.walk == nil, let e = state.evaluation else { return PointerTarget(pane: hit.pane, row: nil) }
+            (items, rowOfItem, selectedItem) = r.stepList(e, width: hit.rect.width)
+        case .detail:
+            return PointerTarget(pane: hit.pane, row: nil)
+        }
+        let first = ListView(items, selected: selectedItem).scrollOffset(height: inner.height)
+        let item = first + (y - inner.y)
+        guard rowOfItem.indices.contains(item) else { return PointerTarget(pane: hit.pane, row: nil) }
+        return PointerTarget(pane: hit.pane, row: rowOfItem[item])
+    }
+
     /// How the panes are arranged for a terminal size.
     public enum Layout: Sendable, Equatable {
         /// Targets, chain, detail and steps side by side (160x45 and larger).
@@ -217,12 +264,20 @@ struct Renderer {
     /// ` 12/33` for a selection in a list, empty for an empty list.
     func position(_ selected: Int, _ count: Int) -> String { count > 1 ? " \(selected + 1)/\(count)" : "" }
 
+    /// The one-pane layout's strip labels, in order.
+    var stripLabels: [(AppState.Pane, String)] {
+        var out: [(AppState.Pane, String)] = []
+        for pane in AppState.Pane.allCases {
+            if pane == .targets && !showsTargets { continue }
+            out.append((pane, " \(pane.rawValue + 1) \(pane == .targets && state.isLab ? "Scenarios" : pane.title) "))
+        }
+        return out
+    }
+
     /// The one-pane layout's strip: every pane with its key, the focused one highlighted.
     func paneStrip(_ buffer: inout Buffer, _ area: Rect) {
         var x = area.x
-        for pane in AppState.Pane.allCases {
-            if pane == .targets && !showsTargets { continue }
-            let label = " \(pane.rawValue + 1) \(pane == .targets && state.isLab ? "Scenarios" : pane.title) "
+        for (pane, label) in stripLabels {
             let style = pane == state.focus ? theme[.selection] : theme[.label]
             guard x + displayWidth(of: label) <= area.right else { break }
             x += buffer.set(x: x, y: area.y, string: label, style: style)
@@ -271,15 +326,29 @@ struct Renderer {
             if state.change?.pathChanged == true { title += " changed" }
             title += position(state.selectedCertificate, state.chainRows.count)
         }
+        let (items, _, selectedRow) = chainList()
+        var list = ListView(
+            items, selected: selectedRow,
+            highlightStyle: highlight(state.focus == .chain || state.detailSubject == .chain),
+            block: block(title, focused: state.focus == .chain), symbols: sym)
+        if rows.isEmpty { list.items = [Line([span(placeholder, .label)])] }
+        list.render(into: &buffer, area: area)
+    }
+
+    /// The chain pane's lines: headings and certificate rows; for each line the chain row it
+    /// shows (nil for a heading), and the selected line.
+    func chainList() -> (items: [Line], rowOfItem: [Int?], selectedItem: Int?) {
         let anchors = Set(state.effectiveAnchors.map(\.certificate))
         let pins = Set(state.toggles.pins.map { DigestKey($0) })
         var items: [Line] = []
+        var rowOfItem: [Int?] = []
         var selectedRow: Int?
         var section: ChainRow.Section?
-        for (n, row) in rows.enumerated() {
+        for (n, row) in state.chainRows.enumerated() {
             if section != row.section {
                 section = row.section
                 items.append(Line([span(row.section == .path ? "Path as built" : "Chain as \(sentWord)", .title)]))
+                rowOfItem.append(nil)
             }
             if n == state.selectedCertificate { selectedRow = items.count }
             let index = row.section == .path ? "[\(row.index)]" : "#\(row.index)"
@@ -289,13 +358,9 @@ struct Renderer {
             if pins.contains(row.certificate.keyIdentity) { line.spans.append(span(" pinned", .changed)) }
             line.spans.append(span("  \(row.source)", .label))
             items.append(line)
+            rowOfItem.append(n)
         }
-        var list = ListView(
-            items, selected: selectedRow,
-            highlightStyle: highlight(state.focus == .chain || state.detailSubject == .chain),
-            block: block(title, focused: state.focus == .chain), symbols: sym)
-        if rows.isEmpty { list.items = [Line([span(placeholder, .label)])] }
-        list.render(into: &buffer, area: area)
+        return (items, rowOfItem, selectedRow)
     }
 
     /// "sent" for a server's chain, "read" for files.
@@ -328,11 +393,26 @@ struct Renderer {
             return
         }
         let order = state.stepOrder
+        let (items, _, selectedRow) = stepList(e, width: area.width)
+        let failed = e.steps.filter { $0.status == .failed }.count
+        let title = "3 Steps (\(e.steps.count), \(failed) failed)" + position(state.selectedStep, order.count)
+        ListView(
+            items, selected: selectedRow,
+            highlightStyle: highlight(state.focus == .steps || state.detailSubject == .steps),
+            block: block(title, focused: state.focus == .steps), symbols: sym
+        ).render(into: &buffer, area: area)
+    }
+
+    /// The steps pane's lines: certificate headings and step rows; for each line its row in
+    /// `stepOrder` (nil for a heading), and the selected line.
+    func stepList(_ e: Evaluation, width: Int) -> (items: [Line], rowOfItem: [Int?], selectedItem: Int?) {
+        let order = state.stepOrder
         // The id column gives way to the summary in a narrow pane: the summary carries the
         // failing words (a failed step's title is what it found).
-        let idWidth = min(24, e.steps.map { $0.id.rawValue.count }.max() ?? 0, max(8, (area.width - 8) / 3))
+        let idWidth = min(24, e.steps.map { $0.id.rawValue.count }.max() ?? 0, max(8, (width - 8) / 3))
         var items: [Line] = []
         var selectedRow: Int?
+        var rowOfItem: [Int?] = []
         var group: Int?? = .none
         for (row, index) in order.enumerated() {
             let step = e.steps[index]
@@ -342,23 +422,20 @@ struct Renderer {
                     "[\(i)] " + (e.path.certificates.indices.contains(i) ? e.path.certificates[i].displayName : "?")
                 }
                 items.append(Line([span(heading ?? "Path", .title)]))
+                rowOfItem.append(nil)
             }
             if row == state.selectedStep { selectedRow = items.count }
             let changed = state.change?.changedSteps.contains(index) == true
             let id = Renderer.fit(step.id.rawValue, idWidth, unicode: unicode)
             var line = Line([symbol(step.status), Span(" ")])
             line.spans.append(span(id, changed ? .changed : (step.status == .failed ? .stepFailed : nil)))
-            line.spans.append(Span(changed ? (unicode ? " Δ " : " * ") : "   ", style: theme[.changed]))
+            let markStyle = changed ? theme[.changed] : Style.plain
+            line.spans.append(Span(changed ? (unicode ? " Δ " : " * ") : "   ", style: markStyle))
             line.spans.append(span(step.title, step.status == .notApplicable ? .stepNotApplicable : nil))
             items.append(line)
+            rowOfItem.append(row)
         }
-        let failed = e.steps.filter { $0.status == .failed }.count
-        let title = "3 Steps (\(e.steps.count), \(failed) failed)" + position(state.selectedStep, order.count)
-        ListView(
-            items, selected: selectedRow,
-            highlightStyle: highlight(state.focus == .steps || state.detailSubject == .steps),
-            block: block(title, focused: state.focus == .steps), symbols: sym
-        ).render(into: &buffer, area: area)
+        return (items, rowOfItem, selectedRow)
     }
 
     /// The walk-through's steps: those revealed so far, in the order the evaluator ran them, the
