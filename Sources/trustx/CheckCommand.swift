@@ -379,12 +379,22 @@ enum CheckCommand {
     /// Loads the files and evaluates.
     static func evaluate(_ r: Request) -> Result<Evaluation, Trustx.Failure> {
         var chain: [Certificate] = []
+        // As Apple reads a list of certificates: one that cannot be read is reported and left
+        // out of path building; the run fails only when none can be read.
+        var unreadable: [String] = []
+        var firstMalformed: Trustx.Failure?
         for path in r.chainFiles {
-            switch Trustx.load(path, password: r.password, command: spec) {
-            case .success(let certs): chain += certs
+            switch Trustx.loadChain(path, password: r.password, command: spec) {
+            case .success(let (certs, bad)):
+                chain += certs
+                unreadable += bad.map(\.description)
+            case .failure(let f) where f.status == .dataError:
+                firstMalformed = firstMalformed ?? f
+                unreadable.append(f.message)
             case .failure(let f): return .failure(f)
             }
         }
+        if chain.isEmpty, let firstMalformed { return .failure(firstMalformed) }
         var anchors: [Certificate] = []
         for path in r.anchorFiles {
             switch Trustx.load(path, password: r.password, command: spec) {
@@ -405,6 +415,7 @@ enum CheckCommand {
             return .failure(Trustx.Failure(message: "no certificate in the --chain files", status: .dataError))
         }
         evaluation.presentedSource = .file
+        evaluation.unreadable = unreadable
         return .success(evaluation)
     }
 }

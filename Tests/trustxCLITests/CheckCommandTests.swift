@@ -108,7 +108,11 @@ final class CheckCommandTests: XCTestCase {
         let doc = try check(["--anchor", pki.path("ca.pem"), "--format", "json"]).json()
         XCTAssertEqual(
             Set(doc.keys),
-            ["schema", "target", "connection", "presented", "path", "candidatePaths", "settings", "steps", "verdict"])
+            [
+                "schema", "target", "connection", "presented", "unreadable", "path", "candidatePaths", "settings",
+                "steps", "verdict",
+            ])
+        XCTAssertEqual(doc["unreadable"] as? [String], [])
         // A chain from files has no connection.
         XCTAssertTrue(doc["target"] is NSNull)
         XCTAssertTrue(doc["connection"] is NSNull)
@@ -285,6 +289,30 @@ final class CheckCommandTests: XCTestCase {
         let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
         XCTAssertEqual(settings["policy"] as? String, "basic")
         XCTAssertEqual(settings["host"] as? String, "127.0.0.1")
+    }
+
+    func testAnUnreadableCertificateAmongSeveralIsReportedAndLeftOut() throws {
+        // Apple evaluates the certificates it could create; one that cannot be read is not fatal.
+        // The second block is a SEQUENCE holding one INTEGER: no certificate can be read from it.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-unreadable-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let leaf = try String(contentsOfFile: pki.path("leaf.pem"), encoding: .utf8)
+        let bundle = dir.appendingPathComponent("bundle.pem").path
+        try (leaf + "-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n").write(
+            toFile: bundle, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["check", "--chain", bundle, "--anchor", pki.path("ca.pem"), "--format", "json"])
+        XCTAssertEqual(r.status, 0, r.out + r.err)
+        let unreadable = try XCTUnwrap(try r.json()["unreadable"] as? [String])
+        XCTAssertEqual(unreadable.count, 1)
+        XCTAssertTrue(unreadable[0].hasPrefix("\(bundle): byte "), unreadable[0])
+        let text = try CLI.run(["check", "--chain", bundle, "--anchor", pki.path("ca.pem")])
+        XCTAssertTrue(text.out.contains("Unreadable certificates (left out of path building)"), text.out)
+        // Alone, the same unreadable certificate is still malformed input.
+        let alone = dir.appendingPathComponent("alone.pem").path
+        try "-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n".write(
+            toFile: alone, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try CLI.run(["check", "--chain", alone]).status, 65)
     }
 
     func testJSONIsDeterministic() throws {

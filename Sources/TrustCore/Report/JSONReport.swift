@@ -29,6 +29,7 @@ public enum JSONReport {
                         certificate($0.element, index: $0.offset, source: e.presentedSource)
                     })
             ),
+            ("unreadable", .array(e.unreadable.map { .string($0) })),
             ("path", .array(pathEntries(e))),
             ("candidatePaths", .int(e.candidatePaths)),
             ("settings", settings(e.settings)),
