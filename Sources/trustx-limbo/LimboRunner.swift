@@ -17,6 +17,14 @@ struct LimboRunner {
         "OCSPSigning": "1.3.6.1.5.5.7.3.9",
     ]
 
+    /// x509-limbo's namespaces name the standard a case tests (D30): `webpki::` the CA/Browser
+    /// Forum's Web PKI profile on top of RFC 5280, `online::` real Web PKI chains; the others
+    /// (`rfc5280::`, `pathlen::`, `bettertls::`, ...) RFC 5280 path validation, where a CA in
+    /// leaf position, a leaf without extKeyUsage or a Common Name outside the SAN is allowed.
+    static func appliesBaselineRequirements(_ id: String) -> Bool {
+        id.hasPrefix("webpki::") || id.hasPrefix("online::")
+    }
+
     /// Decodes one PEM certificate.
     func certificate(_ pem: String) -> Result<Certificate, LimboDecodeError> {
         do {
@@ -80,9 +88,11 @@ struct LimboRunner {
             }
         }
 
-        let settings = TrustSettings(
+        var settings = TrustSettings(
             anchors: anchors, anchorsOnly: true, systemStore: nil, policy: policy, time: time, profile: profile,
             maximumIntermediates: t.max_chain_depth, requiredLeafPurpose: purpose)
+        settings.caBrowserForumRules = LimboRunner.appliesBaselineRequirements(t.id)
+
         let evaluation = evaluator.evaluate(leaf: leaf, presented: intermediates, settings: settings)
         if trace {
             var text = "\(evaluation.candidatePaths) candidate path(s); reported path:\n"

@@ -98,6 +98,10 @@ public struct TrustSettings: Sendable {
     /// Issuers fetched through AIA caIssuers URLs (Apple's SSL policy fetches missing
     /// intermediates; Basic X.509 does not, so callers fetch only for SSL).
     public var fetchedIssuers: [Certificate] = []
+    /// Under `webpki`, whether the CA/Browser Forum Baseline Requirements' subscriber-certificate
+    /// rules apply beside RFC 5280 (the default). Off, `webpki` is RFC 5280 path validation
+    /// alone, as x509-limbo's RFC 5280 cases expect.
+    public var caBrowserForumRules = true
     /// A host the app holds while its policy ignores it (Basic X.509): the hostname step
     /// reports whether it would have matched, and checks nothing.
     public var hostIgnoredByPolicy: String?
