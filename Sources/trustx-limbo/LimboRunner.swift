@@ -39,8 +39,13 @@ struct LimboRunner {
     }
 
     func run(_ t: LimboTestcase, trace: Bool = false) -> (result: LimboVerdict, context: String) {
-        if let crls = t.crls, !crls.isEmpty {
-            return (.skipped, "CRLs are not implemented: trustx does not check revocation")
+        var revocationLists: [RevocationList] = []
+        for (i, pem) in (t.crls ?? []).enumerated() {
+            do {
+                revocationLists += try RevocationList.decodeAll(Array(pem.utf8))
+            } catch {
+                return (.failure, "CRL \(i) does not decode: \(error.reason)")
+            }
         }
         if let names = t.signature_algorithms, !names.isEmpty {
             return (.skipped, "signature algorithm restrictions are not implemented")
@@ -92,6 +97,7 @@ struct LimboRunner {
             anchors: anchors, anchorsOnly: true, systemStore: nil, policy: policy, time: time, profile: profile,
             maximumIntermediates: t.max_chain_depth, requiredLeafPurpose: purpose)
         settings.caBrowserForumRules = LimboRunner.appliesBaselineRequirements(t.id)
+        settings.revocationLists = revocationLists
 
         let evaluation = evaluator.evaluate(leaf: leaf, presented: intermediates, settings: settings)
         if trace {

@@ -56,6 +56,11 @@ enum CheckCommand {
                 name: "pin", valueName: "pin", arity: .repeated,
                 help: "An SPKI SHA-256 pin (sha256//BASE64 or bare base64) the app checks after evaluation passes."),
             OptionSpec(
+                name: "crl", valueName: "file", arity: .repeated,
+                help:
+                    "Check the path against the CRLs in this file (PEM or DER): a revoked certificate fails with errSecCertificateRevoked."
+            ),
+            OptionSpec(
                 name: "at", valueName: "time", arity: .one,
                 help: "The evaluation time in RFC 3339, e.g. 2027-01-01T00:00:00Z.", defaultText: "now"),
             OptionSpec(
@@ -129,6 +134,8 @@ enum CheckCommand {
         var connection: Connection?
         /// A host the app holds while Basic X.509 ignores it: reported, not checked.
         var ignoredHost: String? = nil
+        /// --crl files.
+        var crlFiles: [String] = []
     }
 
     static func run(_ args: [String], now: Timestamp, environment: Environment) -> ExitStatus {
@@ -245,7 +252,7 @@ enum CheckCommand {
             withSystemAnchors: p.has("with-system-anchors"), policy: policy, pins: PinSet(digests: digests),
             time: time, profile: p.value("profile").flatMap(RuleProfile.init(rawValue:)) ?? .apple,
             format: p.value("format") ?? "text", connection: connection,
-            ignoredHost: policy == .basicX509 ? host : nil)
+            ignoredHost: policy == .basicX509 ? host : nil, crlFiles: p.all("crl"))
     }
 
     /// The connection options, checked before anything touches the network.
@@ -334,6 +341,10 @@ enum CheckCommand {
             anchors: anchors, anchorsOnly: !r.withSystemAnchors, systemStore: makeSystemStore(),
             policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
         settings.hostIgnoredByPolicy = r.ignoredHost
+        switch loadCRLs(r.crlFiles) {
+        case .success(let crls): settings.revocationLists = crls
+        case .failure(let f): return .failure(f)
+        }
         // Apple's SSL policy fetches missing intermediates over the network; Basic X.509 does not.
         let result = ServerConnection.connect(
             c.target, options: c.options, fetchAIA: c.fetchAIA && r.policy.isSSL, anchors: anchors,
@@ -376,6 +387,23 @@ enum CheckCommand {
         return .success(evaluation)
     }
 
+    /// Reads the --crl files (PEM `X509 CRL` blocks or DER).
+    static func loadCRLs(_ paths: [String]) -> Result<[RevocationList], Trustx.Failure> {
+        var out: [RevocationList] = []
+        for path in paths {
+            do {
+                out += try RevocationList.decodeAll(try CertificateLoader.readFile(path))
+            } catch let e as LoadError {
+                return .failure(Trustx.Failure(message: e.description, status: .noInput))
+            } catch let e as DecodingError {
+                return .failure(Trustx.Failure(message: e.inFile(path).description, status: .dataError))
+            } catch {
+                return .failure(Trustx.Failure(message: "\(path): \(error)", status: .dataError))
+            }
+        }
+        return .success(out)
+    }
+
     /// Loads the files and evaluates.
     static func evaluate(_ r: Request) -> Result<Evaluation, Trustx.Failure> {
         var chain: [Certificate] = []
@@ -410,6 +438,10 @@ enum CheckCommand {
             systemStore: makeSystemStore(),
             policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
         settings.hostIgnoredByPolicy = r.ignoredHost
+        switch loadCRLs(r.crlFiles) {
+        case .success(let crls): settings.revocationLists = crls
+        case .failure(let f): return .failure(f)
+        }
         guard var evaluation = Evaluator().evaluate(chain: chain, settings: settings) else {
             // The loader rejects files without certificates, so this needs an empty --chain list.
             return .failure(Trustx.Failure(message: "no certificate in the --chain files", status: .dataError))

@@ -315,6 +315,33 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["check", "--chain", alone]).status, 65)
     }
 
+    func testCRLMadeByOpenSSLRevokesTheLeaf() throws {
+        // `openssl ca -gencrl` lists the leaf's serial (0x1234) as revoked; openssl verify
+        // -crl_check says "certificate revoked", and trustx reports Apple's Revocation failure.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-crl-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try
+            "[ca]\ndefault_ca = d\n[d]\ndatabase = index.txt\ncrlnumber = crlnumber\ndefault_md = sha256\ndefault_crl_days = 30\n"
+            .write(to: dir.appendingPathComponent("ca.cnf"), atomically: true, encoding: .utf8)
+        try "R\t300101000000Z\t250101000000Z\t1234\tunknown\t/CN=127.0.0.1\n".write(
+            to: dir.appendingPathComponent("index.txt"), atomically: true, encoding: .utf8)
+        try "01\n".write(to: dir.appendingPathComponent("crlnumber"), atomically: true, encoding: .utf8)
+        try Shell.openssl(
+            [
+                "ca", "-gencrl", "-batch", "-config", "ca.cnf", "-keyfile", pki.path("ca.key"), "-cert",
+                pki.path("ca.pem"), "-out", "crl.pem",
+            ], in: dir)
+        let crl = dir.appendingPathComponent("crl.pem").path
+        let r = try check(["--anchor", pki.path("ca.pem"), "--crl", crl, "--format", "json"])
+        XCTAssertEqual(r.status, 1, r.out + r.err)
+        let verdict = try XCTUnwrap(try r.json()["verdict"] as? [String: Any])
+        XCTAssertEqual(verdict["osstatus"] as? Int, -67820)
+        XCTAssertEqual(verdict["resultType"] as? String, "fatalTrustFailure")
+        // A file that is not a CRL is malformed input.
+        XCTAssertEqual(try check(["--anchor", pki.path("ca.pem"), "--crl", pki.path("ca.pem")]).status, 65)
+    }
+
     func testJSONIsDeterministic() throws {
         let args = ["--anchor", pki.path("ca.pem"), "--at", "2030-01-01T00:00:00Z", "--format", "json"]
         XCTAssertEqual(try check(args).stdout, try check(args).stdout)

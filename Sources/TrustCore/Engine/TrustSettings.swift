@@ -102,6 +102,8 @@ public struct TrustSettings: Sendable {
     /// rules apply beside RFC 5280 (the default). Off, `webpki` is RFC 5280 path validation
     /// alone, as x509-limbo's RFC 5280 cases expect.
     public var caBrowserForumRules = true
+    /// CRLs to check the path against (`--crl`); none means revocation is not checked.
+    public var revocationLists: [RevocationList] = []
     /// A host the app holds while its policy ignores it (Basic X.509): the hostname step
     /// reports whether it would have matched, and checks nothing.
     public var hostIgnoredByPolicy: String?

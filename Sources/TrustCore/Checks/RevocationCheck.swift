@@ -1,0 +1,76 @@
+/// `revocation`: the certificates of the path against the CRLs supplied (RFC 5280 6.3), as
+/// Apple's Revocation check reports a revoked one (errSecCertificateRevoked, -67820, fatal). The
+/// step appears only when CRLs are supplied.
+enum RevocationCheck: PathCheck {
+    static func run(_ c: CheckContext, into steps: inout [Step]) {
+        let crls = c.settings.revocationLists
+        guard !crls.isEmpty else { return }
+        for i in 0..<c.count where !c.isAnchor(i) {
+            let cert = c.certificates[i]
+            guard i + 1 < c.count else {
+                steps.append(
+                    Step(
+                        .revocation, i, .skipped("its issuer is not on the path"),
+                        .revocationNotChecked(
+                            reason: "A CRL is checked with its issuer's key; this issuer was not found.")))
+                continue
+            }
+            let issuer = c.certificates[i + 1]
+            var problems: [String] = []
+            var usable: [RevocationList] = []
+            for crl in crls where crl.issuer.matches(cert.issuer) {
+                if let problem = problem(crl, issuer: issuer, time: c.settings.time) {
+                    problems.append(problem)
+                } else {
+                    usable.append(crl)
+                }
+            }
+            if let entry = usable.lazy.flatMap(\.revoked).first(where: { $0.serialNumber == cert.serialNumber }) {
+                steps.append(Step(.revocation, i, .failed, .certificateRevoked(date: entry.revocationDate)))
+            } else if !usable.isEmpty {
+                steps.append(Step(.revocation, i, .passed, .notRevoked(issuer: issuer.displayName)))
+            } else if problems.isEmpty {
+                steps.append(
+                    Step(
+                        .revocation, i, .skipped("no CRL from its issuer"),
+                        .revocationNotChecked(reason: "None of the CRLs supplied was issued by \(cert.issuer).")))
+            } else if c.webpki {
+                // RFC 5280 6.3.3: without a usable CRL the status cannot be determined.
+                for p in problems {
+                    steps.append(Step(.revocation, i, .failed, .nonCompliant(detail: "CRL unusable: \(p)")))
+                }
+            } else {
+                // Apple's revocation checking fails soft: information it cannot use is ignored.
+                steps.append(
+                    Step(
+                        .revocation, i, .skipped("the CRL cannot be used"),
+                        .revocationNotChecked(reason: "CRL unusable: " + problems.joined(separator: "; ") + ".")))
+            }
+        }
+    }
+
+    /// Why `crl` cannot decide the status of certificates `issuer` signed (RFC 5280 6.3.3), or nil.
+    static func problem(_ crl: RevocationList, issuer: Certificate, time: Timestamp) -> String? {
+        if let ku = issuer.keyUsage, !ku.has(6) {
+            return "the issuer's keyUsage lacks cRLSign (RFC 5280 4.2.1.3)"
+        }
+        let result = SignatureVerifier.verify(
+            algorithm: crl.signatureAlgorithm, signed: crl.tbsBytes, signature: crl.signature, key: issuer.publicKey)
+        guard result == .valid else {
+            return "its signature does not verify with the issuer's key (RFC 5280 6.3.3 (f))"
+        }
+        if !crl.hasCRLNumber { return "it has no cRLNumber, which every CRL must carry (RFC 5280 5.2.3)" }
+        let understood: Set<OID> = [RevocationList.crlNumber, RevocationList.authorityKeyIdentifier]
+        if let unknown = crl.extensions.first(where: { $0.critical && !understood.contains($0.oid) }) {
+            return "it has a critical extension \(unknown.oid.name) that trustx does not process (RFC 5280 5.2)"
+        }
+        if crl.revoked.contains(where: \.hasCriticalExtension) {
+            return "an entry has a critical extension, so the CRL must not be used (RFC 5280 5.3)"
+        }
+        if time < crl.thisUpdate { return "its thisUpdate \(crl.thisUpdate.rfc3339) is after the evaluation time" }
+        if let next = crl.nextUpdate, next < time {
+            return "its nextUpdate \(next.rfc3339) has passed (RFC 5280 6.3.3 (a)(2))"
+        }
+        return nil
+    }
+}
