@@ -18,6 +18,11 @@ public final class ExplorerDriver {
     public var keymap: Keymap
     private var initialEffects: [Effect]
     private var seenGeneration = 0
+    /// Where `copyToClipboard` effects go: the terminal, on this (the UI) thread. Without one
+    /// (tests, scripted runs) the text is kept in `copied`.
+    public var clipboard: ((String) -> Bool)?
+    /// The texts copied so far, newest last.
+    public private(set) var copied: [String] = []
 
     /// Creates a driver; nothing runs before `start()`.
     /// - Parameters:
@@ -43,7 +48,18 @@ public final class ExplorerDriver {
     public func dispatch(_ action: Action) {
         let (next, effects) = reduce(state, action)
         state = next
-        executor.run(effects)
+        var background: [Effect] = []
+        for effect in effects {
+            guard case .copyToClipboard(let text) = effect else {
+                background.append(effect)
+                continue
+            }
+            copied.append(text)
+            if let clipboard, !clipboard(text) {
+                state.message = "the terminal did not take the copy; the command is shown above"
+            }
+        }
+        executor.run(background)
     }
 
     /// Handles a key; false when it means nothing here.
@@ -130,6 +146,7 @@ public enum ExplorerApp {
         let chosen = theme ?? (monochrome || !backend.hasColors ? .monochrome : .standard)
         let options = ViewOptions(theme: chosen, symbols: backend.unicode ? .unicode : .ascii)
         let driver = ExplorerDriver(initial)
+        driver.clipboard = { text in backend.copyToClipboard(base64: Base64.encode(Array(text.utf8))) }
         defer {
             backend.close()
             driver.executor.shutdown()

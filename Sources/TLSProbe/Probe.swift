@@ -104,3 +104,34 @@ public enum Probe {
         return result
     }
 }
+
+extension Probe {
+    /// The distinct addresses `host` resolves to, in the resolver's order, as numeric text
+    /// (`192.0.2.1`, `2001:db8::1`): one target per address lets the one node of a pool that
+    /// serves another chain stand out. At most 64 (a bound on what a resolver may return).
+    /// - Parameters:
+    ///   - host: A name or an IP literal.
+    ///   - timeout: The deadline for the lookup.
+    /// - Returns: The addresses.
+    /// - Throws: `ProbeError` (unknown host, timed out).
+    public static func addresses(of host: String, timeout: Duration) throws(ProbeError) -> [String] {
+        let resolved: [SocketAddress]
+        do {
+            resolved = try Resolver.resolve(Endpoint(host: host, port: 443), deadline: Deadline(after: timeout))
+        } catch {
+            switch error {
+            case .notFound(let reason): throw ProbeError(.unknownHost, "cannot find host '\(host)': \(reason)")
+            case .timedOut: throw ProbeError(.timedOut, "timed out looking up host '\(host)'")
+            }
+        }
+        var out: [String] = []
+        for address in resolved.prefix(64) {
+            var text = address.text
+            // `[::1]:443` or `127.0.0.1:443`: keep the host part.
+            if let colon = text.lastIndex(of: ":") { text = String(text[..<colon]) }
+            if text.hasPrefix("[") && text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
+            if !out.contains(text) { out.append(text) }
+        }
+        return out
+    }
+}

@@ -155,6 +155,33 @@ public final class CursesBackend: Backend {
         }
     }
 
+    /// Puts text on the terminal's clipboard with OSC 52 (xterm, kitty, iTerm2, WezTerm, tmux with
+    /// `set-clipboard on`); terminals without it ignore the sequence.
+    /// - Parameter base64: The text, Base64-encoded; anything else is refused, so the sequence
+    ///   can carry nothing but the payload.
+    /// - Returns: Whether the sequence was written.
+    @discardableResult
+    public func copyToClipboard(base64: String) -> Bool {
+        guard !closed, !base64.isEmpty, base64.utf8.count <= 1 << 20 else { return false }
+        let allowed = base64.utf8.allSatisfy { b in
+            (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2B || b == 0x2F
+                || b == 0x3D
+        }
+        guard allowed else { return false }
+        wrefresh(window)
+        let sequence = Array("\u{1B}]52;c;\(base64)\u{07}".utf8)
+        var offset = 0
+        while offset < sequence.count {
+            let n = sequence[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if n <= 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += n
+        }
+        return true
+    }
+
     /// Shows what was drawn.
     public func flush() {
         guard !closed else { return }

@@ -1,4 +1,3 @@
-import Explorer
 import TLSProbe
 import TrustCore
 
@@ -43,6 +42,11 @@ enum CheckCommand {
                 help:
                     "Trust the system roots as well as the --anchor certificates, like SecTrustSetAnchorCertificatesOnly(false)."
             ),
+            OptionSpec(
+                name: "anchor-class", valueName: "class", arity: .one,
+                help:
+                    "How the --anchor certificates are trusted: set by the app, or installed by a configuration profile and trusted on the device, which Apple holds to fewer rules.",
+                allowedValues: CustomAnchorClass.allCases.map(\.rawValue), defaultText: CustomAnchorClass.app.rawValue),
             OptionSpec(
                 name: "policy", valueName: "policy", arity: .one,
                 help: "The policy: SecPolicyCreateSSL with or without a host, or SecPolicyCreateBasicX509.",
@@ -103,13 +107,19 @@ enum CheckCommand {
             OptionSpec(
                 name: "no-aia", arity: .flag,
                 help: "Do not fetch missing intermediates from AIA URLs, as OpenSSL and curl do not."),
+            allAddressesOption,
         ]
     )
+
+    /// `--all-addresses`, shared with `explore`.
+    static let allAddressesOption = OptionSpec(
+        name: "all-addresses", arity: .flag,
+        help: "Check every address the server's name resolves to, one report each, to find the odd node of a pool.")
 
     static let tlsVersions = ["1.0", "1.1", "1.2", "1.3"]
     static let connectionOptions = [
         "connect-to", "sni", "no-sni", "timeout", "tls-min", "tls-max", "client-cert", "client-key", "starttls",
-        "proxy", "no-aia",
+        "proxy", "no-aia", "all-addresses",
     ]
 
     /// What to connect to and how, when checking a server.
@@ -126,12 +136,16 @@ enum CheckCommand {
         var anchorFiles: [String]
         var password: String?
         var withSystemAnchors: Bool
+        var anchorClass: CustomAnchorClass
         var policy: TrustPolicy
         var pins: PinSet
         var time: Timestamp
         var profile: RuleProfile
         var format: String
         var connection: Connection?
+        var allAddresses = false
+        /// The target as typed (the explorer shows it and its copied command repeats it).
+        var targetText: String?
         /// A host the app holds while Basic X.509 ignores it: reported, not checked.
         var ignoredHost: String? = nil
         /// --crl files.
@@ -150,6 +164,42 @@ enum CheckCommand {
         } catch {
             return Trustx.usageError(error, spec)
         }
+        if request.allAddresses { return runEachAddress(request, environment: environment) }
+        return runOne(request, environment: environment)
+    }
+
+    /// `--all-addresses`: one report per address the name resolves to, separated by a heading in
+    /// text and Markdown, a JSON array in JSON. The status is the worst: 69 when any address
+    /// could not be reached, else 1 when any chain is not trusted.
+    static func runEachAddress(_ request: Request, environment: Environment) -> ExitStatus {
+        guard let c = request.connection else { return runOne(request, environment: environment) }
+        let addresses: [String]
+        do {
+            addresses = try Probe.addresses(of: c.target.host, timeout: c.options.timeout)
+        } catch {
+            return Trustx.fail(error.message, .unavailable)
+        }
+        var worst = ExitStatus.success
+        if request.format == "json" { Output.out("[\n") }
+        for (i, address) in addresses.enumerated() {
+            var one = request
+            one.connection?.target.connectTo = Endpoint(host: address, port: c.target.port)
+            switch request.format {
+            case "json": if i > 0 { Output.out(",\n") }
+            case "markdown": Output.out("\(i == 0 ? "" : "\n")## \(c.target.host) at \(address)\n\n")
+            default:
+                Output.out(
+                    "\(i == 0 ? "" : "\n")== \(c.target.host) at \(address) (\(i + 1) of \(addresses.count)) ==\n")
+            }
+            let status = runOne(one, environment: environment)
+            if status == .unavailable || (status == .notTrusted && worst == .success) { worst = status }
+            if status != .success && status != .notTrusted && status != .unavailable { return status }
+        }
+        if request.format == "json" { Output.out("]\n") }
+        return worst
+    }
+
+    static func runOne(_ request: Request, environment: Environment) -> ExitStatus {
         let evaluation: Evaluation
         let outcome = request.connection == nil ? evaluate(request) : evaluateServer(request, environment: environment)
         switch outcome {
@@ -183,10 +233,12 @@ enum CheckCommand {
     }
 
     /// Turns parsed options into a request; every usage error is found here, before any file
-    /// is opened.
-    static func validate(_ p: ParsedArguments, now: Timestamp) throws(UsageError) -> Request {
+    /// is opened. `explore` accepts neither a target nor files (the lab), `check` does not.
+    static func validate(_ p: ParsedArguments, now: Timestamp, targetRequired: Bool = true) throws(UsageError)
+        -> Request
+    {
         let targetText = p.positionals.first
-        if targetText == nil && !p.has("chain") {
+        if targetRequired && targetText == nil && !p.has("chain") {
             throw UsageError(message: "Give a server to connect to, or --chain FILE...")
         }
         if targetText != nil && p.has("chain") {
@@ -247,12 +299,24 @@ enum CheckCommand {
             }
             time = t
         }
+        if p.has("all-addresses"), let connection, parseIPAddress(connection.target.host) != nil {
+            throw UsageError(message: "--all-addresses needs a host name; \(connection.target.host) is one address")
+        }
+        if p.has("all-addresses") && p.has("connect-to") {
+            throw UsageError(message: "--all-addresses and --connect-to cannot be combined")
+        }
+        // The explorer's lab brings its own anchors, which the class then applies to.
+        if targetRequired && p.has("anchor-class") && !p.has("anchor") {
+            throw UsageError(message: "--anchor-class applies to --anchor certificates; give --anchor FILE")
+        }
         return Request(
             chainFiles: p.all("chain"), anchorFiles: p.all("anchor"), password: p.value("password"),
-            withSystemAnchors: p.has("with-system-anchors"), policy: policy, pins: PinSet(digests: digests),
+            withSystemAnchors: p.has("with-system-anchors"),
+            anchorClass: p.value("anchor-class").flatMap(CustomAnchorClass.init(rawValue:)) ?? .app, policy: policy,
+            pins: PinSet(digests: digests),
             time: time, profile: p.value("profile").flatMap(RuleProfile.init(rawValue:)) ?? .apple,
-            format: p.value("format") ?? "text", connection: connection,
-            ignoredHost: policy == .basicX509 ? host : nil, crlFiles: p.all("crl"))
+            format: p.value("format") ?? "text", connection: connection, allAddresses: p.has("all-addresses"),
+            targetText: targetText, ignoredHost: policy == .basicX509 ? host : nil, crlFiles: p.all("crl"))
     }
 
     /// The connection options, checked before anything touches the network.
@@ -338,7 +402,8 @@ enum CheckCommand {
             }
         }
         var settings = TrustSettings(
-            anchors: anchors, anchorsOnly: !r.withSystemAnchors, systemStore: makeSystemStore(),
+            anchors: anchors, anchorsOnly: !r.withSystemAnchors, customAnchorClass: r.anchorClass,
+            systemStore: makeSystemStore(),
             policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
         settings.hostIgnoredByPolicy = r.ignoredHost
         switch loadCRLs(r.crlFiles) {
@@ -363,13 +428,9 @@ enum CheckCommand {
             if !result.chain.isEmpty, var evaluation = Evaluator().evaluate(chain: result.chain, settings: settings) {
                 evaluation.connection = report
                 evaluation.presentedSource = .presented
-                let code = failure.urlError ?? -1200
-                let why = evaluation.verdict.trusted ? "the chain is trusted, but " : ""
-                evaluation.verdict.trusted = false
-                evaluation.verdict.urlError = code
-                evaluation.verdict.summary =
-                    "Not trusted: \(why)\(failure.message); URLSession reports \(URLErrorNames.name(code)) (\(code))."
-                return .failure(Trustx.Failure(message: failure.message, status: .unavailable, evaluation: evaluation))
+                return .failure(
+                    Trustx.Failure(
+                        message: failure.message, status: .unavailable, evaluation: result.finalVerdict(evaluation)))
             }
             return .failure(
                 Trustx.Failure(message: failure.message, status: .unavailable, connection: report, settings: settings))
@@ -434,6 +495,7 @@ enum CheckCommand {
             anchors: anchors,
             // With custom anchors Apple trusts only them unless SecTrustSetAnchorCertificatesOnly(false).
             anchorsOnly: !r.withSystemAnchors,
+            customAnchorClass: r.anchorClass,
             // The store is a source of parent certificates even when its roots are not trusted.
             systemStore: makeSystemStore(),
             policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)

@@ -12,26 +12,22 @@ import TrustCore
 enum ExploreCommand {
     static let name = "explore"
 
+    /// Every option of `check` but `--format` (the explorer is the format), and `--theme`.
     static let spec = CommandSpec(
         commandPath: "trustx explore",
-        abstract: "Explore a chain interactively: toggle anchors, policy, host, pins and time and watch each step.",
+        abstract: "Explore a chain interactively: change anchors, policy, host, pins and time and watch each step.",
         discussion:
-            "Without a target, explores the built-in lab's scenarios on 127.0.0.1. Needs a terminal; press ? for the keys.",
+            "Takes every option of trustx check and opens on the evaluation check would print. Without a target or --chain, explores the built-in lab's scenarios on 127.0.0.1. Needs a terminal; press ? for the keys.",
         arguments: [
             CheckCommand.targetArgument
         ],
-        options: [
-            CheckCommand.chainOption,
-            OptionSpec(
-                name: "anchor", valueName: "file", arity: .repeated,
-                help: "Trust the certificates in this file as anchors, like SecTrustSetAnchorCertificates."),
-            OptionSpec(
-                name: "password", valueName: "password", arity: .one,
-                help: "The password of the PKCS#12 files given."),
+        // CRLs are not carried into the explorer's settings yet.
+        options: CheckCommand.spec.options.filter { $0.name != "format" && $0.name != "crl" } + [
             OptionSpec(
                 name: "theme", valueName: "name", arity: .one,
-                help: "The colours: default, mono, or themes/NAME.theme (a path to a .theme file also works).",
-                defaultText: "default, or mono with NO_COLOR"),
+                help:
+                    "The colours: default, mono, high-contrast, or a theme file's path (a NAME.theme in ./themes also works).",
+                defaultText: "default, or mono with NO_COLOR")
         ]
     )
 
@@ -41,16 +37,11 @@ enum ExploreCommand {
         case .success(let parsed): p = parsed
         case .failure(let exit): return exit.status
         }
-        if p.positionals.first != nil && p.has("chain") {
-            return Trustx.usageError(
-                UsageError(message: "Give either a server to connect to or --chain files, not both"), spec)
-        }
-        var anchors: [Certificate] = []
-        for path in p.all("anchor") {
-            switch Trustx.load(path, password: p.value("password"), command: spec) {
-            case .success(let certs): anchors += certs
-            case .failure(let f): return f.report()
-            }
+        let request: CheckCommand.Request
+        do {
+            request = try CheckCommand.validate(p, now: now, targetRequired: false)
+        } catch {
+            return Trustx.usageError(error, spec)
         }
         let theme: Theme?
         switch loadTheme(p.value("theme")) {
@@ -58,39 +49,9 @@ enum ExploreCommand {
         case .failure(let f): return f.report()
         }
         let initial: (AppState, [Effect])
-        let store = makeSystemStore()
-        if let text = p.positionals.first {
-            let parsed: (ProbeTarget, StartTLSProtocol?)
-            do {
-                parsed = try ExplorerTarget.parseURL(text)
-            } catch {
-                return Trustx.usageError(UsageError(message: error.message), spec)
-            }
-            var options = ProbeOptions()
-            options.startTLS = parsed.1
-            options.proxy = .environment
-            let target = ExplorerTarget(
-                name: parsed.0.host, location: text, host: parsed.0.host, source: .server(parsed.0, options),
-                anchors: anchors, anchorLocation: p.all("anchor").first)
-            initial = AppState.explore([target], now: now, systemStore: store)
-        } else if p.has("chain") {
-            var chain: [Certificate] = []
-            for path in p.all("chain") {
-                switch Trustx.load(path, password: p.value("password"), command: spec) {
-                case .success(let certs): chain += certs
-                case .failure(let f): return f.report()
-                }
-            }
-            let files = p.all("chain").joined(separator: ", ")
-            let target = ExplorerTarget(
-                name: chain.first?.displayName ?? "chain", location: files, host: "", source: .files(chain),
-                anchors: anchors, anchorLocation: p.all("anchor").first)
-            // Files name no host: start with SSL(nil) rather than a host check against nothing.
-            var toggles = Toggles()
-            toggles.policy = .sslWithoutHost
-            initial = AppState.explore([target], now: now, systemStore: store, toggles: toggles)
-        } else {
-            initial = AppState.lab(now: now, systemStore: store)
+        switch initialState(request, now: now) {
+        case .success(let state): initial = state
+        case .failure(let f): return f.report()
         }
         do {
             try ExplorerApp.run(initial, theme: theme, monochrome: !(environment.noColor ?? "").isEmpty)
@@ -98,6 +59,77 @@ enum ExploreCommand {
             return Trustx.fail(error.description, .unavailable)
         }
         return .success
+    }
+
+    /// The explorer's first state for what `check` would evaluate: the same targets, anchors,
+    /// policy, host, pins, time, profile and connection options.
+    static func initialState(_ r: CheckCommand.Request, now: Timestamp) -> Result<(AppState, [Effect]), Trustx.Failure>
+    {
+        var anchors: [AnchorEntry] = []
+        for path in r.anchorFiles {
+            switch Trustx.load(path, password: r.password, command: spec) {
+            case .success(let certs): anchors += certs.map { AnchorEntry($0, file: path) }
+            case .failure(let f): return .failure(f)
+            }
+        }
+        var toggles = Toggles()
+        toggles.anchorsOnly = !r.withSystemAnchors
+        toggles.anchorClass = r.anchorClass
+        toggles.pins = r.pins.digests
+        toggles.time = r.time == now ? nil : r.time
+        toggles.profile = r.profile
+        let targetHost = r.connection?.target.host ?? ""
+        switch r.policy {
+        case .ssl(let host?):
+            toggles.policy = .sslWithHost
+            toggles.host = host == targetHost ? .target : .typed(host)
+        case .ssl(nil): toggles.policy = .sslWithoutHost
+        case .basicX509:
+            toggles.policy = .basicX509
+            if let held = r.ignoredHost, held != targetHost { toggles.host = .typed(held) }
+        }
+        let store = makeSystemStore()
+        var targets: [ExplorerTarget] = []
+        if let c = r.connection {
+            toggles.tlsMinimum = c.options.minimumVersion
+            toggles.tlsMaximum = c.options.maximumVersion
+            toggles.fetchAIA = c.fetchAIA
+            let text = r.targetText ?? c.target.host
+            var addresses: [String?] = [nil]
+            if r.allAddresses {
+                do {
+                    addresses = try Probe.addresses(of: c.target.host, timeout: c.options.timeout)
+                } catch {
+                    return .failure(Trustx.Failure(message: error.message, status: .unavailable))
+                }
+            }
+            for address in addresses {
+                var t = c.target
+                if let address { t.connectTo = Endpoint(host: address, port: t.port) }
+                let name = t.connectTo.map { "\(c.target.host) @ \($0.host)" } ?? c.target.host
+                targets.append(
+                    ExplorerTarget(
+                        name: name, location: text, host: t.host, source: .server(t, c.options), anchors: anchors,
+                        password: r.password))
+            }
+        } else if !r.chainFiles.isEmpty {
+            var chain: [Certificate] = []
+            for path in r.chainFiles {
+                switch Trustx.load(path, password: r.password, command: spec) {
+                case .success(let certs): chain += certs
+                case .failure(let f): return .failure(f)
+                }
+            }
+            targets.append(
+                ExplorerTarget(
+                    name: chain.first?.displayName ?? "chain", location: r.chainFiles.joined(separator: ", "),
+                    host: "", source: .files(chain, paths: r.chainFiles), anchors: anchors, password: r.password))
+        } else {
+            // The lab: the scenarios bring their own anchors; --anchor files are added to them.
+            toggles.addedAnchors = anchors
+            return .success(AppState.lab(now: now, systemStore: store, toggles: toggles))
+        }
+        return .success(AppState.explore(targets, now: now, systemStore: store, toggles: toggles))
     }
 
     /// A built-in theme, `themes/NAME.theme`, or a path to a theme file; nil for the default.

@@ -40,9 +40,16 @@ final class Session {
 
     static var now: Timestamp { Timestamp(secondsSinceEpoch: Int64(time(nil))) }
 
+    /// Texts the explorer put on the clipboard (the driver does this on the UI thread).
+    private(set) var copied: [String] = []
+
     func run(_ effects: [Effect]) {
         for effect in effects {
             log.append(effect)
+            if case .copyToClipboard(let text) = effect {
+                copied.append(text)
+                continue
+            }
             send(executor.perform(effect))
         }
     }
@@ -80,6 +87,13 @@ final class Session {
         let effects = held
         held = []
         for effect in effects { send(executor.perform(effect)) }
+    }
+
+    /// Presses keys and types text at the prompt they open, then Enter.
+    func prompt(_ key: Character, _ text: String, file: StaticString = #filePath, line: UInt = #line) {
+        press(.char(key), file: file, line: line)
+        type(text)
+        press(.enter, file: file, line: line)
     }
 
     /// Types text.

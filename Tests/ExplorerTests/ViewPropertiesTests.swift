@@ -25,7 +25,8 @@ final class ViewPropertiesTests: XCTestCase {
 
     func testTextFromCertificatesReachesTheScreenEscaped() throws {
         let target = ExplorerTarget(
-            name: "hostile", location: "hostile.pem", host: "", source: .files(try Self.hostileChain()))
+            name: "hostile", location: "hostile.pem", host: "",
+            source: .files(try Self.hostileChain(), paths: ["hostile.pem"]))
         let s = Session(targets: [target])
         XCTAssertNotNil(s.state.evaluation)
         for focus in 0..<3 {
@@ -43,26 +44,28 @@ final class ViewPropertiesTests: XCTestCase {
         let lines = ExplorerView.lines(s.state, width: 120, height: 40, options: ViewOptions(symbols: .ascii))
         for line in lines { XCTAssertTrue(line.unicodeScalars.allSatisfy { $0.value < 0x80 }, line) }
         XCTAssertTrue(lines[36].hasPrefix("+ Trusted | errSecSuccess (0)"), lines[36])
-        XCTAssertTrue(lines[38].hasPrefix("* policy -> SSL(nil): hostname@0: failed -> skipped"), lines[38])
+        XCTAssertTrue(lines[38].hasPrefix("* policy -> SSL(nil): verdict: -67602, URLError -999 -> trusted"), lines[38])
     }
 
     func testTheHelpBarAndSettingsLineComeFromTheLiveKeymap() {
         var bindings = Keymap.standard.bindings
         let i = bindings.firstIndex { $0.command == .cyclePolicy }!
-        bindings[i].keys = [.char("P")]
+        bindings[i].keys = [.char("Y")]
         let options = ViewOptions(keymap: Keymap(bindings))
         let s = Session(scenarios: ["good"])
         let lines = ExplorerView.lines(s.state, width: 120, height: 40, options: options)
-        XCTAssertTrue(lines[37].hasPrefix("P SSL(127.0.0.1)"), lines[37])
-        XCTAssertTrue(lines[39].contains("P policy"), lines[39])
+        XCTAssertTrue(lines[37].hasPrefix("Y SSL(127.0.0.1)"), lines[37])
+        XCTAssertTrue(lines[39].contains("Y policy"), lines[39])
         XCTAssertFalse(lines[39].contains("p policy"), lines[39])
     }
 
     func testEveryCommandHasAKeyAndNoKeyIsBoundTwice() {
         let map = Keymap.standard
-        XCTAssertEqual(Set(map.bindings.map(\.command)), Set(Command.allCases))
+        XCTAssertEqual(Set((map.bindings + map.walkBindings).map(\.command)), Set(Command.allCases))
         let keys = map.bindings.flatMap(\.keys)
         XCTAssertEqual(keys.count, Set(keys).count)
+        let walkKeys = map.walkBindings.flatMap(\.keys)
+        XCTAssertEqual(walkKeys.count, Set(walkKeys).count)
     }
 
     func testAThemeFileOverridesRolesAndReportsItsMistakes() throws {

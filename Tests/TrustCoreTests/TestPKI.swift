@@ -151,10 +151,11 @@ enum TestPKI {
     /// SSL policy (with `host` unless nil) and custom anchors.
     static func ssl(
         _ host: String? = host, anchors: [Certificate] = [], system: [Certificate]? = nil, anchorsOnly: Bool = true,
-        pins: [[UInt8]] = [], time: Timestamp = now
+        anchorClass: CustomAnchorClass = .app, pins: [[UInt8]] = [], time: Timestamp = now
     ) -> TrustSettings {
         TrustSettings(
-            anchors: anchors, anchorsOnly: anchorsOnly, systemStore: system.map { TestStore(roots: $0) },
+            anchors: anchors, anchorsOnly: anchorsOnly, customAnchorClass: anchorClass,
+            systemStore: system.map { TestStore(roots: $0) },
             policy: .ssl(host: host), pins: PinSet(digests: pins), time: time)
     }
 

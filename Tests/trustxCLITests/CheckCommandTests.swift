@@ -135,17 +135,24 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(key["curve"] as? String, "P-256")
         let path = try XCTUnwrap(doc["path"] as? [[String: Any]])
         XCTAssertEqual(path.count, 2)
-        XCTAssertEqual(Set(path[0].keys), ["index", "presented", "subject", "sha256", "source", "anchor"])
+        XCTAssertEqual(
+            Set(path[0].keys), ["index", "presented", "subject", "sha256", "source", "anchor", "anchorClass"])
         XCTAssertEqual(path[0]["presented"] as? Int, 0)
         XCTAssertEqual(path[1]["source"] as? String, "anchor")
         XCTAssertEqual(path[1]["anchor"] as? String, "custom")
+        XCTAssertEqual(path[1]["anchorClass"] as? String, "app")
         XCTAssertTrue(path[1]["presented"] is NSNull)
         let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
         XCTAssertEqual(
             Set(settings.keys),
             [
-                "policy", "host", "anchors", "anchorsOnly", "systemAnchors", "systemStore", "pins", "at", "profile",
+                "policy", "host", "anchors", "anchorClass", "anchorsOnly", "systemAnchors", "systemStore", "pins", "at",
+                "profile",
             ])
+        XCTAssertEqual(settings["anchorClass"] as? String, "app")
+        let anchors = try XCTUnwrap(settings["anchors"] as? [[String: Any]])
+        XCTAssertEqual(anchors.map { Set($0.keys) }, [["subject", "sha256", "class"]])
+        XCTAssertEqual(anchors.first?["class"] as? String, "app")
         XCTAssertEqual(settings["policy"] as? String, "ssl-no-host")
         XCTAssertTrue(settings["host"] is NSNull)
         XCTAssertEqual(settings["anchorsOnly"] as? Bool, true)

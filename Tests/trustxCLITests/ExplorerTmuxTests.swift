@@ -13,7 +13,9 @@ final class ExplorerTmuxTests: XCTestCase {
 
     /// Runs tmux through popen: Foundation's Process waits for every inherited descriptor, and
     /// the tmux server it starts outlives the client, so Shell.run would never return.
-    func tmux(_ args: String...) throws -> String {
+    func tmux(_ args: String...) throws -> String { try tmux(args) }
+
+    func tmux(_ args: [String]) throws -> String {
         let quoted = ([Self.tmux!, "-L", socket] + args).map {
             "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }
@@ -29,11 +31,21 @@ final class ExplorerTmuxTests: XCTestCase {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The session `screen` and `keys` address; nil for tmux's current one.
+    var session: String?
+    /// Sends keys to `session` (or tmux's current pane).
+    func send(_ keys: String...) throws {
+        _ = try tmux(["send-keys"] + (session.map { ["-t", $0] } ?? []) + keys)
+    }
+
+    /// How many explorers `startExplorer` started, for unique session names.
+    var started = 0
+
     /// Captures the screen until `condition` holds or 20 seconds pass.
     func screen(until condition: (String) -> Bool) throws -> String {
         var text = ""
         for _ in 0..<200 {
-            text = try tmux("capture-pane", "-p")
+            text = try session.map { try tmux("capture-pane", "-p", "-t", $0) } ?? tmux("capture-pane", "-p")
             if condition(text) { return text }
             usleep(100_000)
         }
@@ -47,16 +59,150 @@ final class ExplorerTmuxTests: XCTestCase {
         _ = try tmux(
             "new-session", "-d", "-x", "160", "-y", "48", "-e", "TERM=tmux-256color", "-e", "LANG=C.UTF-8", command)
         var text = try screen { $0.contains("Trusted · errSecSuccess") }
-        XCTAssertTrue(text.contains("┌Scenarios"), text)
+        XCTAssertTrue(text.contains("┌1 Scenarios"), text)
         XCTAssertTrue(text.contains("✓ good"), text)
-        _ = try tmux("send-keys", "j")
+        try send("j")
         text = try screen { $0.contains("errSecHostNameMismatch (-67602)") }
         XCTAssertTrue(text.contains("✗ Not trusted · hostname@0 SSLHostname"), text)
-        _ = try tmux("send-keys", "p")
-        text = try screen { $0.contains("Δ policy -> SSL(nil): hostname@0: failed -> skipped") }
-        XCTAssertTrue(text.contains("verdict: -67602 -> trusted"), text)
-        _ = try tmux("send-keys", "q")
+        try send("p")
+        text = try screen { $0.contains("Δ policy -> SSL(nil): verdict: -67602, URLError -999 -> trusted") }
+        XCTAssertTrue(text.contains("hostname@0: failed -> skipped"), text)
+        try send("q")
         text = try screen { $0.contains("EXIT=") }
         XCTAssertTrue(text.contains("EXIT=0"), text)
+    }
+
+    /// Starts `trustx ARGS` in a new tmux session in `directory` and waits for its verdict line.
+    func startExplorer(_ args: [String], in directory: URL, width: Int = 160, height: Int = 45) throws -> String {
+        if let session { _ = try? tmux("kill-session", "-t", session) }
+        started += 1
+        let name = "explore-\(started)"
+        let quoted = ([CLI.binary.path] + args).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let command = quoted.joined(separator: " ") + "; echo EXIT=$?; sleep 30"
+        _ = try tmux(
+            "new-session", "-d", "-s", name, "-c", directory.path, "-x", "\(width)", "-y", "\(height)", "-e",
+            "TERM=tmux-256color", "-e", "LANG=C.UTF-8", command)
+        session = name
+        // OSC 52 from the program fills a tmux buffer (the clipboard the tests read).
+        _ = try tmux("set-option", "-g", "set-clipboard", "on")
+        return try screen { $0.contains("✓ Trusted ·") || $0.contains("✗ Not trusted ·") || $0.contains("EXIT=") }
+    }
+
+    /// The codes on a verdict line: every `(-N)` and `URLError -N`, as a sorted list
+    /// (`[]` when trusted). The explorer's and check's lines word the codes alike.
+    static func codes(_ line: Substring) -> [String] {
+        var out: [String] = []
+        var rest = line[...]
+        while let r = rest.range(of: "-") {
+            let before = rest[..<r.lowerBound]
+            let digits = rest[r.upperBound...].prefix { $0.isNumber }
+            if digits.count >= 3 && (before.hasSuffix("(") || before.hasSuffix("URLError ")) {
+                out.append("-" + digits)
+            }
+            rest = rest[r.upperBound...]
+        }
+        return out.sorted()
+    }
+
+    /// The explorer's verdict codes, nil when no verdict is on screen.
+    static func explorerCodes(_ screen: String) -> [String]? {
+        screen.split(separator: "\n").first { $0.hasPrefix("✓ Trusted") || $0.hasPrefix("✗ Not trusted") }.map(codes)
+    }
+
+    /// The codes of `check`'s first report line.
+    static func checkCodes(_ out: String) -> [String] { codes(out.split(separator: "\n").first ?? "") }
+
+    /// A staging server presenting its own CA, debugged the way the issue describes it: the CA
+    /// becomes an anchor, the leaf is pinned, the time moves past the leaf's notAfter, and the
+    /// copied command, run in the same directory, reports what the explorer showed.
+    func testAStagingDebuggerTrustsTheServersOwnCAPinsTheLeafTimeTravelsAndCopiesTheCommand() throws {
+        try XCTSkipIf(Self.tmux == nil, "tmux is not installed")
+        defer { _ = try? tmux("kill-server") }
+        let pki = try TestPKI.get()
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-staging-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let server = try OpenSSLServer(
+            ["-cert", pki.path("leaf.pem"), "-key", pki.path("leaf.key"), "-cert_chain", pki.path("ca.pem")], in: work)
+        defer { server.stop() }
+        var text = try startExplorer(["explore", "https://127.0.0.1:\(server.port)/"], in: work)
+        text = try screen { $0.contains("errSecNotTrusted (-67843)") }
+        XCTAssertTrue(text.contains("✗ Not trusted · anchor@1 AnchorTrusted · errSecNotTrusted (-67843)"), text)
+
+        try send("2", "G", "a")
+        text = try screen { $0.contains("✓ Trusted") }
+        XCTAssertTrue(text.contains("Δ anchor + trustx Test CA: verdict: -67843, URLError -1202 -> trusted"), text)
+        try send("g", "P")
+        text = try screen { $0.contains("1 pin") }
+        XCTAssertTrue(text.contains("✓ Trusted"), text)
+        XCTAssertTrue(text.contains("[0] 127.0.0.1 pinned"), text)
+        try send("t")
+        try send("2040-01-01")
+        text = try screen { $0.contains("Enter gives: not trusted") }
+        XCTAssertTrue(text.contains("errSecCertificateExpired (-67818)"), text)
+        try send("Enter")
+        text = try screen { $0.contains("✗ Not trusted · validity@0") }
+        XCTAssertTrue(text.contains("errSecCertificateExpired (-67818)"), text)
+        let shown = try XCTUnwrap(Self.explorerCodes(text))
+        XCTAssertEqual(shown, ["-67818", "-999"], "a custom anchor: the app's delegate decides, -999")
+        try send("y")
+        text = try screen { $0.contains("Reproduce with trustx check") }
+        let copied = try tmux("show-buffer")
+        XCTAssertTrue(
+            copied.hasPrefix("trustx check https://127.0.0.1:\(server.port)/ --anchor trustx-anchor-"), copied)
+        XCTAssertTrue(copied.contains("--at 2040-01-01T00:00:00Z"), copied)
+        try send("Escape", "q")
+        _ = try screen { $0.contains("EXIT=") }
+
+        // The copied command, run where the explorer ran, gives the explorer's verdict.
+        let run = try Shell.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "trustx() { '\(CLI.binary.path)' \"$@\"; }; " + copied], in: work,
+            environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(run.status, 1, run.out + run.err)
+        XCTAssertEqual(Self.checkCodes(run.out), shown, run.out)
+    }
+
+    /// `explore` takes check's options and opens on the evaluation check prints for them.
+    func testExploreOpensOnTheVerdictCheckGivesForTheSameOptions() throws {
+        try XCTSkipIf(Self.tmux == nil, "tmux is not installed")
+        defer { _ = try? tmux("kill-server") }
+        let pki = try TestPKI.get()
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-same-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let server = try OpenSSLServer(["-cert", pki.path("leaf.pem"), "-key", pki.path("leaf.key")], in: work)
+        defer { server.stop() }
+        let url = "https://127.0.0.1:\(server.port)/"
+        let zeroPin = "sha256//" + Data(repeating: 0, count: 32).base64EncodedString()
+        let sets: [[String]] = [
+            [url, "--anchor", pki.path("ca.pem"), "--at", "2040-01-01T00:00:00Z", "--host", "localhost"],
+            [url, "--anchor", pki.path("ca.pem")],
+            [url, "--anchor", pki.path("ca.pem"), "--policy", "basic", "--at", "2040-01-01T00:00:00Z"],
+            [url, "--anchor", pki.path("ca.pem"), "--pin", zeroPin],
+            ["--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem"), "--host", "localhost"],
+            [
+                "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem"), "--profile", "webpki", "--tls-min",
+                "1.3",
+            ],
+        ]
+        var distinct = Set<String>()
+        for args in sets {
+            let check = try CLI.run(["check"] + args, in: work)
+            if args.contains("--tls-min") {
+                // A connection option with files is refused the same way by both.
+                XCTAssertEqual(check.status, 64)
+                let explore = try CLI.run(["explore"] + args, in: work)
+                XCTAssertEqual(explore.status, 64, explore.err)
+                XCTAssertTrue(explore.err.contains("--tls-min applies to a server target"), explore.err)
+                continue
+            }
+            XCTAssertTrue(check.status == 0 || check.status == 1, check.out + check.err)
+            let expected = Self.checkCodes(check.out)
+            let screen = try startExplorer(["explore"] + args, in: work)
+            XCTAssertEqual(Self.explorerCodes(screen), expected, "\(args)\n\(screen)")
+            distinct.insert(expected.joined(separator: " "))
+            try send("q")
+        }
+        XCTAssertGreaterThanOrEqual(distinct.count, 3, "the option sets must give different verdicts: \(distinct)")
     }
 }

@@ -18,7 +18,7 @@ final class HelpTextTests: XCTestCase {
         SUBCOMMANDS:
           check                   Evaluate a certificate chain the way Apple's SecTrust
                                   does and report every step.
-          explore                 Explore a chain interactively: toggle anchors, policy,
+          explore                 Explore a chain interactively: change anchors, policy,
                                   host, pins and time and watch each step.
           pin                     Print the SPKI SHA-256 pin of every certificate in the
                                   files.
@@ -37,7 +37,7 @@ final class HelpTextTests: XCTestCase {
         trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection
         failed.
 
-        USAGE: trustx check [<target>] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--crl <file> ...] [--at <time>] [--profile <profile>] [--format <format>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia]
+        USAGE: trustx check [<target>] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--crl <file> ...] [--at <time>] [--profile <profile>] [--format <format>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses]
 
         ARGUMENTS:
           <target>                A server to connect to: host, host:port,
@@ -54,6 +54,10 @@ final class HelpTextTests: XCTestCase {
           --with-system-anchors   Trust the system roots as well as the --anchor
                                   certificates, like
                                   SecTrustSetAnchorCertificatesOnly(false).
+          --anchor-class <class>  How the --anchor certificates are trusted: set by the
+                                  app, or installed by a configuration profile and
+                                  trusted on the device, which Apple holds to fewer
+                                  rules. (values: app, device; default: app)
           --policy <policy>       The policy: SecPolicyCreateSSL with or without a host,
                                   or SecPolicyCreateBasicX509. (values: ssl,
                                   ssl-no-host, basic; default: ssl with --host or a
@@ -95,6 +99,8 @@ final class HelpTextTests: XCTestCase {
                                   HTTPS_PROXY, honouring no_proxy)
           --no-aia                Do not fetch missing intermediates from AIA URLs, as
                                   OpenSSL and curl do not.
+          --all-addresses         Check every address the server's name resolves to, one
+                                  report each, to find the odd node of a pool.
           --version               Show the version.
           -h, --help              Show help information.
 

@@ -80,6 +80,28 @@ public final class EffectExecutor: Sendable {
             evaluation?.connection = r.connection
             evaluation?.presentedSource = r.fromFiles ? .file : .presented
             return .evaluated(request: r.id, evaluation)
+        case .listDirectory(let id, let path):
+            return .completions(request: id, FileSystem.completions(of: path))
+        case .loadAnchors(let path, let password):
+            do {
+                return .anchorsLoaded(path: path, .success(try CertificateLoader.load(path: path, password: password)))
+            } catch {
+                return .anchorsLoaded(path: path, .failure(EffectFailure(error.description)))
+            }
+        case .writeFiles(let files, let message):
+            for file in files {
+                if let why = FileSystem.write(file) { return .filesWritten(.failure(EffectFailure(why))) }
+            }
+            return .filesWritten(.success(message))
+        case .copyToClipboard:
+            // The driver copies on the UI thread; an executor alone has no terminal.
+            return .filesWritten(.success("no terminal to copy to"))
+        case .resolve(let index, let host, let timeout):
+            do {
+                return .resolved(target: index, .success(try Probe.addresses(of: host, timeout: timeout)))
+            } catch {
+                return .resolved(target: index, .failure(EffectFailure(error.message)))
+            }
         }
     }
 

@@ -23,6 +23,9 @@ public struct DetailLine: Hashable, Sendable {
     public var indent: Int
 
     /// Creates a line.
+    /// Whether the line is evidence the step being walked through read (drawn lit up).
+    public var lit = false
+
     public init(_ kind: Kind, _ text: String, indent: Int = 0) {
         self.kind = kind
         self.text = text
@@ -35,11 +38,13 @@ public enum DetailContent {
     /// The title of the detail pane for the current selection.
     public static func title(_ s: AppState) -> String {
         switch s.detailSubject {
-        case .targets, .detail: return s.target.map { "Scenario \(clean($0.name))" } ?? "Detail"
+        case .targets, .detail:
+            return s.target.map { ($0.scenario == nil ? "Target " : "Scenario ") + clean($0.name) } ?? "Detail"
         case .chain:
             guard s.chainRows.indices.contains(s.selectedCertificate) else { return "Certificate" }
             let row = s.chainRows[s.selectedCertificate]
-            return "Certificate \(row.pathIndex.map { "[\($0)]" } ?? "(unused)") \(clean(row.certificate.displayName))"
+            let index = row.section == .path ? "[\(row.index)]" : "#\(row.index) as sent"
+            return "Certificate \(index) \(clean(row.certificate.displayName))"
         case .steps:
             guard let step = s.selectedStepValue else { return "Step" }
             return "Step \(step.id.rawValue)\(step.certificate.map { "@\($0)" } ?? "")"
@@ -53,11 +58,71 @@ public enum DetailContent {
         case .chain:
             guard s.chainRows.indices.contains(s.selectedCertificate) else { return [] }
             let row = s.chainRows[s.selectedCertificate]
-            return [DetailLine(.field("Source"), row.source)]
-                + CertificateFields.lines(row.certificate, at: s.evaluationTime)
+            var lines = [DetailLine(.field(row.section == .path ? "Source" : "In the path"), row.source)]
+            let c = row.certificate
+            if s.effectiveAnchors.contains(where: { $0.certificate == c }) {
+                lines.append(DetailLine(.field("Anchor"), "custom anchor, \(s.anchorClassWords) (a stops trusting it)"))
+            }
+            if s.toggles.pins.contains(c.spkiSHA256) {
+                lines.append(DetailLine(.field("Pinned"), "sha256//\(c.spkiPin) (P unpins it)"))
+            }
+            return lines + CertificateFields.lines(c, at: s.evaluationTime)
         case .steps:
             guard let step = s.selectedStepValue else { return [] }
+            if s.verdictHidden { return [DetailLine(.text, "Hidden until the vote: Space reveals the verdict.")] }
+            if s.walk != nil { return stepLines(step, s) + evidence(step, s) }
             return stepLines(step, s)
+        }
+    }
+
+    /// The certificate a walked-through step judged, with the fields it read lit up.
+    static func evidence(_ step: Step, _ s: AppState) -> [DetailLine] {
+        guard let e = s.evaluation else { return [] }
+        let index = step.certificate ?? 0
+        guard e.path.certificates.indices.contains(index) else { return [] }
+        let read = fieldsRead(by: step.id)
+        var out = [DetailLine(.heading, "Evidence: [\(index)] \(clean(e.path.certificates[index].displayName))")]
+        var inLitExtension = false
+        for var line in CertificateFields.lines(e.path.certificates[index], at: s.evaluationTime) {
+            switch line.kind {
+            case .field(let label): line.lit = read.fields.contains(label)
+            case .heading: line.lit = read.headings.contains { line.text.hasPrefix($0) }
+            case .text:
+                // An extension's head line (indent 2) starts a block its values (indent 4) belong to.
+                if line.indent <= 2 {
+                    inLitExtension =
+                        read.extensions.contains { line.text.hasPrefix($0 + " ") || line.text == $0 }
+                        || (read.critical && line.text.contains(" critical"))
+                }
+                line.lit = inLitExtension
+            case .status: break
+            }
+            out.append(line)
+        }
+        return out
+    }
+
+    /// What each step reads of a certificate: field labels, section headings, extension names.
+    static func fieldsRead(by id: StepID) -> (
+        fields: Set<String>, headings: [String], extensions: [String], critical: Bool
+    ) {
+        switch id {
+        case .validity: return (["Not before", "Not after", "At eval time"], ["Validity"], [], false)
+        case .validityPeriodMaximum: return (["Not before", "Not after", "Lifetime"], ["Validity"], [], false)
+        case .keySize: return (["Type", "Size", "Curve"], ["Public key"], [], false)
+        case .signatureAlgorithm, .signature: return (["Signature"], ["Issuer"], [], false)
+        case .chain, .anchor:
+            return ([], ["Issuer", "Subject"], ["authorityKeyIdentifier", "subjectKeyIdentifier"], false)
+        case .hostname: return ([], [], ["subjectAltName"], false)
+        case .extendedKeyUsage: return ([], [], ["extKeyUsage"], false)
+        case .keyUsage: return ([], [], ["keyUsage"], false)
+        case .basicConstraints: return ([], [], ["basicConstraints"], false)
+        case .nameConstraints: return ([], [], ["nameConstraints", "subjectAltName"], false)
+        case .certificatePolicies:
+            return ([], [], ["certificatePolicies", "policyConstraints", "policyMappings", "inhibitAnyPolicy"], false)
+        case .criticalExtensions, .compliance: return ([], [], [], true)
+        case .pin: return (["SPKI pin"], [], [], false)
+        default: return ([], [], [], false)
         }
     }
 
@@ -81,10 +146,11 @@ public enum DetailContent {
         }
         out.append(DetailLine(.field("Target"), clean(t.location)))
         if !t.host.isEmpty { out.append(DetailLine(.field("Host"), clean(t.host))) }
-        for anchor in t.anchors {
-            out.append(DetailLine(.field("Anchor"), clean(anchor.displayName)))
+        for entry in s.effectiveAnchors {
+            let from = entry.file.map { " (\($0))" } ?? " (made an anchor in this session)"
+            out.append(
+                DetailLine(.field("Anchor"), clean(entry.certificate.displayName + from + ", " + s.anchorClassWords)))
         }
-        if let path = t.anchorLocation { out.append(DetailLine(.field("Anchor file"), clean(path))) }
         if let scenario = t.scenario, !scenario.variations.isEmpty {
             out.append(DetailLine(.heading, "Try"))
             for v in scenario.variations {

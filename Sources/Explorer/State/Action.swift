@@ -1,3 +1,4 @@
+import TLSProbe
 import TrustCore
 
 /// What the user can ask for: the values the keymap produces.
@@ -10,6 +11,14 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case focusNext
     /// Move focus to the previous pane.
     case focusPrevious
+    /// Focus the targets pane.
+    case focusTargets
+    /// Focus the chain pane.
+    case focusChain
+    /// Focus the steps pane.
+    case focusSteps
+    /// Focus the detail pane.
+    case focusDetail
     /// Move the selection (or scroll) up one row.
     case moveUp
     /// Move the selection (or scroll) down one row.
@@ -26,46 +35,90 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case open
     /// Connect again with the same settings.
     case reconnect
-    /// Cycle the anchors: the target's anchor only, anchor + system roots, system roots only.
-    case cycleAnchors
+    /// Make the selected certificate a custom anchor, or stop it being one.
+    case toggleAnchor
+    /// Switch between trusting the custom anchors only and trusting the system roots too.
+    case toggleAnchorsOnly
+    /// Add the certificates of a file as custom anchors (prompts for the path).
+    case addAnchorFile
+    /// Switch the custom anchors between app-set and device-trusted.
+    case toggleAnchorClass
     /// Cycle the policy: SSL with host, SSL with nil host, Basic X.509.
     case cyclePolicy
-    /// Cycle the host: the URL's host, localhost, 127.0.0.1.
-    case cycleHost
-    /// Type a host name.
+    /// Type the host the SSL policy checks.
     case editHost
-    /// Cycle the SPKI pins: none, the leaf's, a wrong one.
-    case cyclePins
-    /// Cycle the evaluation time: now, +1 year, -1 year, +5 years.
-    case cycleTime
+    /// Pin the selected certificate's key, or unpin it.
+    case togglePin
+    /// Type an SPKI pin.
+    case typePin
+    /// Type the evaluation time.
+    case editTime
+    /// Evaluate at the session's "now" again.
+    case timeNow
+    /// Jump to the previous validity boundary of a certificate in the path.
+    case previousBoundary
+    /// Jump to the next validity boundary of a certificate in the path.
+    case nextBoundary
+    /// Evaluate one day earlier.
+    case dayEarlier
+    /// Evaluate one day later.
+    case dayLater
+    /// Connect to a new target (prompts for it); it joins the targets.
+    case connectTarget
+    /// Replace the selected server target by one target per address its name resolves to.
+    case expandAddresses
     /// Switch the lowest TLS version between 1.2 and 1.3 (reconnects).
     case cycleTLSMinimum
     /// Switch AIA fetching on or off (reconnects).
     case toggleAIA
     /// Switch the rule profile between apple and webpki.
     case cycleProfile
-    /// Reset every setting to the target's defaults.
+    /// Copy the `trustx check` command that reproduces the current state.
+    case copyCommand
+    /// Export the current report to a file (prompts for the path; the extension picks the format).
+    case exportReport
+    /// Undo the last setting change.
+    case undo
+    /// Redo the last undone setting change.
+    case redo
+    /// Restore the settings the session started with.
     case resetToggles
+    /// Reveal the next step of the walk-through (or the hidden verdict in predict mode).
+    case walkNext
+    /// Hide the last revealed step again.
+    case walkBack
+    /// Leave the walk-through.
+    case walkEnd
+    /// Predict mode: after a change that flips the verdict, ask the room before showing it.
+    case togglePredict
+    /// `w`: write the certificate in the Chain pane, walk through the steps elsewhere.
+    case writeOrWalk
 }
 
-/// An edit of the host being typed.
-public enum HostEdit: Hashable, Sendable {
-    /// Append a character.
+/// An edit of the text being typed at a prompt.
+public enum PromptEdit: Hashable, Sendable {
+    /// Insert a character at the end.
     case insert(Character)
     /// Delete the last character.
     case deleteBackward
-    /// Use the typed host.
+    /// Use the typed text.
     case commit
-    /// Keep the previous host.
+    /// Close the prompt and change nothing.
     case cancel
+    /// Complete the text (host names from the leaf, file paths from the disk).
+    case complete
+    /// Recall the previous entry of this prompt's history.
+    case historyPrevious
+    /// Recall the next entry of this prompt's history.
+    case historyNext
 }
 
 /// Everything that changes the explorer's state: user commands and results of effects.
 public enum Action: Sendable {
     /// A user command.
     case command(Command)
-    /// An edit of the host being typed.
-    case hostEdit(HostEdit)
+    /// An edit at the open prompt.
+    case promptEdit(PromptEdit)
     /// The lab is serving these targets.
     case labStarted(targets: [ExplorerTarget], directory: String)
     /// The lab could not start.
@@ -74,4 +127,21 @@ public enum Action: Sendable {
     case connected(request: Int, ConnectionResult)
     /// An evaluation finished; nil when the chain was empty.
     case evaluated(request: Int, Evaluation?)
+    /// Files in the directory of a typed path, for completion.
+    case completions(request: Int, [String])
+    /// Certificates read from a file for `addAnchorFile`, or why they could not be.
+    case anchorsLoaded(path: String, Result<[Certificate], EffectFailure>)
+    /// Files were written (or why not), with the message to show.
+    case filesWritten(Result<String, EffectFailure>)
+    /// A target's name resolved to these addresses (or why not).
+    case resolved(target: Int, Result<[String], EffectFailure>)
+}
+
+/// Why an effect failed, in words for the status line.
+public struct EffectFailure: Error, Hashable, Sendable {
+    /// The message.
+    public var message: String
+
+    /// Creates a failure.
+    public init(_ message: String) { self.message = message }
 }

@@ -1,22 +1,23 @@
+import TLSProbe
 import TrustCore
 
 /// Everything the explorer shows, as one value: views render it, `reduce` produces the next one.
 public struct AppState: Sendable {
     /// The panes focus moves between, in Tab order.
     public enum Pane: Int, Hashable, Sendable, CaseIterable {
-        /// The targets (lab scenarios).
+        /// The targets (lab scenarios, servers, files).
         case targets
-        /// The certificates of the built path.
+        /// The chain as sent and the path as built.
         case chain
         /// The evaluation steps.
         case steps
-        /// The selected certificate's fields, step's rule or scenario's lesson.
+        /// The selected certificate's fields, step's rule or target's description.
         case detail
 
         /// The title drawn on the pane's border.
         public var title: String {
             switch self {
-            case .targets: "Scenarios"
+            case .targets: "Targets"
             case .chain: "Chain"
             case .steps: "Steps"
             case .detail: "Detail"
@@ -46,6 +47,22 @@ public struct AppState: Sendable {
         case ready(ConnectionResult)
     }
 
+    /// A target's verdict under the settings it was evaluated with, for the targets pane.
+    public struct TargetMark: Sendable {
+        /// The outcome.
+        public var outcome: Outcome
+        /// The settings it holds for.
+        public var toggles: Toggles
+    }
+
+    /// A text shown over the panes until a key is pressed (the copied command).
+    public struct TextOverlay: Hashable, Sendable {
+        /// The box's title.
+        public var title: String
+        /// Paragraphs; a paragraph marked `verbatim` is never broken inside a word.
+        public var paragraphs: [String]
+    }
+
     /// The clock at start-up: "now" for the evaluation time.
     public var now: Timestamp
     /// The system trust store, nil for none.
@@ -56,15 +73,23 @@ public struct AppState: Sendable {
     public var targets: [ExplorerTarget]
     /// The selected target's index.
     public var selectedTarget = 0
-    /// The settings the user toggles.
+    /// The settings the user changes.
     public var toggles = Toggles()
+    /// The settings the session started with (`0` restores them).
+    public var startToggles = Toggles()
+    /// Earlier settings with what changed them, newest last (`u`).
+    public var undoStack: [(toggles: Toggles, cause: String)] = []
+    /// Undone settings, newest last (`U`).
+    public var redoStack: [(toggles: Toggles, cause: String)] = []
     /// The selected target's chain.
     public var chain: ChainStatus = .idle
     /// The latest evaluation of the selected target, nil before one arrives or when the
     /// connection gave no chain.
     public var evaluation: Evaluation?
-    /// What the last toggle changed, nil after selecting another target.
+    /// What the last change did, nil after selecting another target.
     public var change: ChangeSummary?
+    /// Each target's latest outcome, by index.
+    public var marks: [Int: TargetMark] = [:]
     /// The focused pane.
     public var focus: Pane = .targets
     /// What the detail pane shows: the targets', chain's or steps' selection.
@@ -77,8 +102,21 @@ public struct AppState: Sendable {
     public var detailScroll = 0
     /// Whether the help overlay is shown.
     public var showHelp = false
-    /// The host being typed, nil when not editing.
-    public var hostEditor: String?
+    /// A text shown over the panes (the copied command), nil for none.
+    public var overlay: TextOverlay?
+    /// The open prompt, nil when none.
+    public var prompt: Prompt?
+    /// Earlier entries of each prompt, oldest first.
+    public var promptHistory: [Prompt.Kind: [String]] = [:]
+    /// A one-line message for the status row (a file written, why a key does nothing); cleared
+    /// by the next key.
+    public var message: String?
+    /// The walk-through in progress: how many steps are revealed; nil when none.
+    public var walk: Int?
+    /// Whether predict mode is on (`W`).
+    public var predict = false
+    /// In predict mode, whether the verdict of the last change waits to be revealed.
+    public var verdictHidden = false
     /// Whether the loop should end.
     public var shouldQuit = false
 
@@ -88,6 +126,10 @@ public struct AppState: Sendable {
     var pendingConnect: Int?
     /// The evaluation whose answer is awaited.
     var pendingEvaluation: Int?
+    /// The evaluation previewing the prompt's value.
+    var pendingPreview: Int?
+    /// The directory listing awaited for completion.
+    var pendingCompletion: Int?
     /// What the awaited evaluation was asked for ("policy -> Basic X.509"), for the change summary.
     var pendingCause: String?
     /// The outcome before the awaited evaluation, for the change summary.
@@ -108,10 +150,16 @@ public struct AppState: Sendable {
         self.lab = lab
     }
 
+    /// Whether the targets are the built-in lab's scenarios.
+    public var isLab: Bool { lab != .notUsed }
+
     /// The selected target, if any.
     public var target: ExplorerTarget? {
         targets.indices.contains(selectedTarget) ? targets[selectedTarget] : nil
     }
+
+    /// Whether the selected target is a server (connection settings apply to it).
+    public var targetIsServer: Bool { target?.needsConnection ?? false }
 
     /// The selected target's connection result, when it has arrived.
     public var connection: ConnectionResult? {
@@ -124,39 +172,54 @@ public struct AppState: Sendable {
         pendingConnect != nil || pendingEvaluation != nil || lab == .starting
     }
 
-    /// The host the SSL policy checks under the current toggles.
-    public var checkedHost: String {
-        toggles.host.host(targetHost: target?.host ?? "")
+    /// The host the SSL policy checks under the current settings.
+    public var checkedHost: String { checkedHost(toggles) }
+
+    func checkedHost(_ t: Toggles) -> String { t.host.host(targetHost: target?.host ?? "") }
+
+    /// The evaluation time under the current settings.
+    public var evaluationTime: Timestamp { toggles.time ?? now }
+
+    /// The custom anchors in force for the selected target: its own, minus those the user
+    /// stopped trusting, plus those added in the session.
+    public var effectiveAnchors: [AnchorEntry] { effectiveAnchors(toggles) }
+
+    func effectiveAnchors(_ t: Toggles) -> [AnchorEntry] {
+        var out: [AnchorEntry] = []
+        var seen = Set<Certificate>()
+        for entry in (target?.anchorEntries ?? []) + t.addedAnchors
+        where !t.removedAnchors.contains(entry.certificate) && seen.insert(entry.certificate).inserted {
+            out.append(entry)
+        }
+        return out
     }
 
-    /// The evaluation time under the current toggles.
-    public var evaluationTime: Timestamp { now.adding(seconds: toggles.time.offsetSeconds) }
+    /// "set by the app" or "trusted on the device", for the anchors' descriptions.
+    var anchorClassWords: String { toggles.anchorClass == .app ? "set by the app" : "trusted on the device" }
 
-    /// The trust settings the current toggles describe for the selected target.
-    public var settings: TrustSettings {
-        let anchors = target?.anchors ?? []
+    /// The trust settings the current settings describe for the selected target.
+    public var settings: TrustSettings { settings(toggles) }
+
+    /// The trust settings `t` describes for the selected target.
+    func settings(_ t: Toggles) -> TrustSettings {
+        let host = checkedHost(t)
         let policy: TrustPolicy
-        switch toggles.policy {
-        case .sslWithHost: policy = .ssl(host: checkedHost.isEmpty ? nil : checkedHost)
+        switch t.policy {
+        case .sslWithHost: policy = .ssl(host: host.isEmpty ? nil : host)
         case .sslWithoutHost: policy = .ssl(host: nil)
         case .basicX509: policy = .basicX509
         }
-        var digests: [[UInt8]] = []
-        switch toggles.pins {
-        case .none: break
-        case .leaf:
-            if let leaf = connection?.chain.first ?? filesChain.first { digests = [leaf.spkiSHA256] }
-        case .wrong: digests = [PinChoice.wrongDigest]
-        }
         var s = TrustSettings(
-            anchors: toggles.anchors == .systemOnly ? [] : anchors,
-            anchorsOnly: toggles.anchors == .targetOnly,
+            anchors: effectiveAnchors(t).map(\.certificate), anchorsOnly: t.anchorsOnly,
+            customAnchorClass: t.anchorClass,
             // The store stays a source of parents even when its roots are not trusted, as in check.
-            systemStore: systemStore, policy: policy, pins: PinSet(digests: digests), time: evaluationTime,
-            profile: toggles.profile)
+            systemStore: systemStore, policy: policy, pins: PinSet(digests: t.pins), time: t.time ?? now,
+            profile: t.profile)
+        // The app still holds a host under Basic X.509, which ignores it: the step says so.
+        if t.policy == .basicX509 && !host.isEmpty { s.hostIgnoredByPolicy = host }
         if let c = connection {
             // Apple's SSL policy fetches missing intermediates; Basic X.509 does not.
-            if policy.isSSL && toggles.fetchAIA { s.fetchedIssuers = c.fetchedIssuers }
+            if policy.isSSL && t.fetchAIA { s.fetchedIssuers = c.fetchedIssuers }
             s.connectionSCTLogIDs = c.sctLogIDs
         }
         return s
@@ -164,22 +227,33 @@ public struct AppState: Sendable {
 
     /// The chain of a files target.
     var filesChain: [Certificate] {
-        if case .files(let chain)? = target?.source { return chain }
+        if case .files(let chain, _)? = target?.source { return chain }
         return []
     }
 
-    /// The rows of the chain pane: the built path, leaf first, then presented certificates the
-    /// path does not use.
+    /// The chain to evaluate: the server's or the files'.
+    var chainToEvaluate: [Certificate] { connection?.chain ?? filesChain }
+
+    /// The rows of the chain pane: the path as built, leaf first, then the chain as sent.
     public var chainRows: [ChainRow] {
         guard let e = evaluation else { return [] }
         var rows = e.path.certificates.enumerated().map { i, c in
-            ChainRow(certificate: c, pathIndex: i, source: ReportFormatting.sourceDescription(e, i))
+            ChainRow(
+                certificate: c, section: .path, index: i, source: ReportFormatting.sourceDescription(e, i))
         }
-        let used = Set(e.path.certificates.map(\.identity))
-        for (n, c) in e.presented.enumerated() where !used.contains(c.identity) {
-            rows.append(ChainRow(certificate: c, pathIndex: nil, source: "presented #\(n), not in the path"))
+        let pathIndex = Dictionary(
+            e.path.certificates.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        for (n, c) in e.presented.enumerated() {
+            let note = pathIndex[c].map { "path [\($0)]" } ?? "not in the path"
+            rows.append(ChainRow(certificate: c, section: .sent, index: n, source: note))
         }
         return rows
+    }
+
+    /// The selected certificate of the chain pane, if any.
+    public var selectedChainRow: ChainRow? {
+        let rows = chainRows
+        return rows.indices.contains(selectedCertificate) ? rows[selectedCertificate] : nil
     }
 
     /// The order the steps pane lists `evaluation.steps` in: path-level steps first, then each
@@ -195,8 +269,30 @@ public struct AppState: Sendable {
         return order
     }
 
+    /// The steps in the order a walk-through reveals them: the order the evaluator runs its
+    /// checks, path building first.
+    public var walkOrder: [Int] { evaluation.map { Array($0.steps.indices) } ?? [] }
+
+    /// The step the walk-through is at, if one is in progress.
+    public var walkStep: Step? {
+        guard let n = walk, let e = evaluation, n >= 1, n <= e.steps.count else { return nil }
+        return e.steps[walkOrder[n - 1]]
+    }
+
+    /// Whether the verdict may be shown: not before the walk-through reaches the decisive step
+    /// (or, for a trusted chain, the last one), nor while a prediction is awaited.
+    public var verdictRevealed: Bool {
+        if verdictHidden { return false }
+        guard let n = walk, let e = evaluation else { return true }
+        if let decisive = e.verdict.decisiveStep, let i = e.steps.firstIndex(of: decisive) {
+            return n > (walkOrder.firstIndex(of: i) ?? 0)
+        }
+        return n >= e.steps.count
+    }
+
     /// The selected step, if any.
     public var selectedStepValue: Step? {
+        if walk != nil { return walkStep }
         let order = stepOrder
         guard let e = evaluation, order.indices.contains(selectedStep) else { return nil }
         return e.steps[order[selectedStep]]
@@ -205,10 +301,23 @@ public struct AppState: Sendable {
 
 /// One row of the chain pane.
 public struct ChainRow: Sendable {
+    /// The two lists the pane shows.
+    public enum Section: Hashable, Sendable {
+        /// The path as built, leaf first.
+        case path
+        /// The certificates as the server sent them (or as the files hold them).
+        case sent
+    }
+
     /// The certificate.
     public var certificate: Certificate
-    /// Its index in the built path, nil when presented but not used.
-    public var pathIndex: Int?
-    /// Where it came from, in words.
+    /// Which list the row is in.
+    public var section: Section
+    /// Its index in that list.
+    public var index: Int
+    /// Where it came from (path rows) or where it sits in the path (sent rows), in words.
     public var source: String
+
+    /// Its index in the built path, nil for a sent row.
+    public var pathIndex: Int? { section == .path ? index : nil }
 }

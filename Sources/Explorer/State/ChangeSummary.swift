@@ -14,16 +14,31 @@ public enum Outcome: Hashable, Sendable, CustomStringConvertible {
         self = verdict.trusted ? .trusted : .rejected(osstatus: verdict.osstatus, urlError: verdict.urlError)
     }
 
-    /// `trusted`, `-67602`, `pin -999` or `no connection -1200`, as short as the change line needs.
+    /// `trusted`, `-67602, URLError -1202`, `pin failed, URLError -999` or `no connection, URLError
+    /// -1200`: every code, as short as the change line needs.
     public var description: String {
         switch self {
         case .trusted: return "trusted"
         case .rejected(let status, let url):
-            // OSStatus 0 with a rejection: evaluation passed and the app's pin check cancelled.
-            if status == 0 { return "rejected \(url.map { "\($0)" } ?? "")".trimmingTrailingSpace() }
-            return "\(status)"
+            // OSStatus 0 with a rejection: evaluation passed and the app's pin check cancelled,
+            // or the handshake failed after the chain was trusted.
+            let head = status == 0 ? "errSecSuccess but rejected" : "\(status)"
+            return head + (url.map { ", URLError \($0)" } ?? "")
         case .noConnection(let url):
-            return "no connection\(url.map { " \($0)" } ?? "")"
+            return "no connection" + (url.map { ", URLError \($0)" } ?? "")
+        }
+    }
+
+    /// The outcome in words with Apple's names, for the prompt's preview.
+    public var words: String {
+        switch self {
+        case .trusted: return "trusted (errSecSuccess)"
+        case .rejected(let status, let url):
+            var text = "not trusted, \(OSStatusNames.name(status)) (\(status))"
+            if let url { text += ", URLError \(url) \(URLErrorNames.name(url))" }
+            return text
+        case .noConnection(let url):
+            return "no connection" + (url.map { ", URLError \($0) \(URLErrorNames.name($0))" } ?? "")
         }
     }
 }
@@ -61,9 +76,11 @@ public struct ChangeSummary: Sendable {
     ///   - newOutcome: The outcome after.
     init(cause: String, from old: Evaluation, to new: Evaluation, oldOutcome: Outcome, newOutcome: Outcome) {
         let diff = EvaluationDiff(from: old, to: new)
-        var parts = diff.changes.map(\.summary)
-        if diff.pathChanged { parts.append("path changed") }
+        // The verdict first: on a narrow terminal the line is cut at the right.
+        var parts: [String] = []
         if oldOutcome != newOutcome { parts.append("verdict: \(oldOutcome) -> \(newOutcome)") }
+        parts += diff.changes.map(\.summary)
+        if diff.pathChanged { parts.append("path changed") }
         self.cause = cause
         self.text = parts.isEmpty ? "no visible change" : parts.joined(separator: "; ")
         var changed = Set<Int>()

@@ -10,6 +10,35 @@ public enum Effect: Sendable {
     case connect(ConnectRequest)
     /// Evaluate a chain; answers `evaluated`.
     case evaluate(EvaluateRequest)
+    /// List the names in a directory that start with a prefix; answers `completions`.
+    case listDirectory(request: Int, path: String)
+    /// Read certificates from a file; answers `anchorsLoaded`.
+    case loadAnchors(path: String, password: String?)
+    /// Write files (path, contents), never replacing one that exists unless `replace`; answers
+    /// `filesWritten` with `message` on success.
+    case writeFiles([FileToWrite], message: String)
+    /// Put text on the terminal's clipboard (OSC 52). The driver does this itself, on the UI
+    /// thread that owns the terminal; no answer.
+    case copyToClipboard(String)
+    /// Resolve a target's host to its addresses; answers `resolved`.
+    case resolve(target: Int, host: String, timeout: Duration)
+}
+
+/// A file an effect writes.
+public struct FileToWrite: Hashable, Sendable {
+    /// Where.
+    public var path: String
+    /// What.
+    public var contents: String
+    /// Whether an existing file may be replaced (reports, commands); certificates never replace.
+    public var replace: Bool
+
+    /// Creates a file to write.
+    public init(path: String, contents: String, replace: Bool = true) {
+        self.path = path
+        self.contents = contents
+        self.replace = replace
+    }
 }
 
 /// A connection to make.

@@ -65,15 +65,46 @@ public struct KeyBinding: Sendable {
     public var help: String
     /// Whether the one-line help bar shows it (the overlay shows every binding).
     public var inBar: Bool
+    /// Whether it acts on a server connection (dimmed, with the reason, for files).
+    public var needsServer: Bool
+    /// Words added to the help in the lab only (`the lab stops with it`).
+    public var labNote: String?
 
     /// Creates a binding.
-    public init(_ keys: [KeyStroke], _ command: Command, hint: String, help: String, inBar: Bool = true) {
+    public init(
+        _ keys: [KeyStroke], _ command: Command, hint: String, help: String, inBar: Bool = true,
+        needsServer: Bool = false, labNote: String? = nil
+    ) {
         self.keys = keys
         self.command = command
         self.hint = hint
         self.help = help
         self.inBar = inBar
+        self.needsServer = needsServer
+        self.labNote = labNote
     }
+
+    /// The help sentence for `state`: the lab's note only in the lab, and for files the reason a
+    /// connection key does nothing.
+    public func help(in state: AppState) -> String {
+        var text = help
+        if let labNote, state.isLab { text = String(text.dropLast()) + " (\(labNote))." }
+        if needsServer && !state.targetIsServer { text += " Not for files: there is nothing to connect to." }
+        return text
+    }
+
+    /// Whether the key does something for the selected target.
+    public func isEnabled(in state: AppState) -> Bool { !needsServer || state.targetIsServer }
+}
+
+/// One item of the help bar.
+public struct HintItem: Hashable, Sendable {
+    /// The keys, e.g. `j/↓`.
+    public var key: String
+    /// What they do.
+    public var action: String
+    /// False when the key does nothing for this target (drawn dimmed).
+    public var enabled: Bool
 }
 
 /// Keys to commands. The help bar and the help overlay are generated from it, so they cannot
@@ -82,89 +113,174 @@ public struct Keymap: Sendable {
     /// Every binding, in help order.
     public var bindings: [KeyBinding]
 
+    /// The keys of a walk-through, which take precedence while one is in progress (and Space
+    /// while a predicted verdict waits).
+    public var walkBindings: [KeyBinding]
+
     /// Creates a keymap; a key bound twice sends the first binding's command.
-    public init(_ bindings: [KeyBinding]) { self.bindings = bindings }
+    public init(_ bindings: [KeyBinding], walk: [KeyBinding] = Keymap.walkKeys) {
+        self.bindings = bindings
+        self.walkBindings = walk
+    }
+
+    /// Space or → reveals the next step, ← hides it again, Esc ends.
+    public static let walkKeys = [
+        KeyBinding(
+            [.char(" "), .right], .walkNext, hint: "next",
+            help: "Walk-through: reveal the next step (in predict mode, reveal the verdict)."),
+        KeyBinding([.left], .walkBack, hint: "back", help: "Walk-through: hide the last revealed step."),
+        KeyBinding([.escape], .walkEnd, hint: "end", help: "Walk-through: end it and show every step."),
+    ]
 
     /// The command `key` sends, if any.
     public func command(for key: KeyStroke) -> Command? {
         bindings.first { $0.keys.contains(key) }?.command
     }
 
-    /// The action `key` causes in `state`: while a host is being typed, keys edit it instead.
+    /// The binding of `command`, if any.
+    public func binding(for command: Command) -> KeyBinding? { bindings.first { $0.command == command } }
+
+    /// The action `key` causes in `state`: while a prompt is open, keys edit it instead.
     /// - Parameters:
     ///   - key: The key pressed.
     ///   - state: The current state.
     /// - Returns: The action, or nil when the key means nothing here.
     public func action(for key: KeyStroke, in state: AppState) -> Action? {
-        if state.hostEditor != nil {
+        if state.prompt != nil {
             switch key {
-            case .char(let c): return .hostEdit(.insert(c))
-            case .backspace: return .hostEdit(.deleteBackward)
-            case .enter: return .hostEdit(.commit)
-            case .escape: return .hostEdit(.cancel)
+            case .char(let c): return .promptEdit(.insert(c))
+            case .backspace: return .promptEdit(.deleteBackward)
+            case .enter: return .promptEdit(.commit)
+            case .escape: return .promptEdit(.cancel)
+            case .tab: return .promptEdit(.complete)
+            case .up: return .promptEdit(.historyPrevious)
+            case .down: return .promptEdit(.historyNext)
             default: return nil
             }
         }
-        if state.showHelp && key == .escape { return .command(.toggleHelp) }
+        if (state.showHelp || state.overlay != nil) && key == .escape { return .command(.toggleHelp) }
+        if state.walk != nil || state.verdictHidden {
+            // The walk-through's own keys come before the panes' (→ and ← move panes otherwise).
+            if let b = walkBindings.first(where: { $0.keys.contains(key) }),
+                state.walk != nil || b.command == .walkNext
+            {
+                return .command(b.command)
+            }
+        }
         return command(for: key).map { .command($0) }
     }
 
-    /// The help bar's items, `(key, action)`, in order.
-    /// - Parameter unicode: Whether arrows may be drawn as Unicode.
+    /// The help bar's items in order, dimmed where they do nothing for the selected target.
+    /// - Parameters:
+    ///   - state: The state (for what is enabled); nil treats every key as enabled.
+    ///   - unicode: Whether arrows may be drawn as Unicode.
     /// - Returns: The items of bindings shown in the bar.
-    public func hints(unicode: Bool = true) -> [(key: String, action: String)] {
+    public func hints(for state: AppState? = nil, unicode: Bool = true) -> [HintItem] {
         bindings.filter(\.inBar).map { b in
-            (b.keys.prefix(2).map { $0.label(unicode: unicode) }.joined(separator: "/"), b.hint)
+            HintItem(
+                key: b.keys.prefix(2).map { $0.label(unicode: unicode) }.joined(separator: "/"), action: b.hint,
+                enabled: state.map { b.isEnabled(in: $0) } ?? true)
         }
     }
 
-    /// The explorer's keys: vi-style and arrow movement, one letter per toggle.
+    /// The explorer's keys: vi-style and arrow movement, one letter per setting, capitals for
+    /// the less frequent variant.
     public static let standard = Keymap([
-        KeyBinding([.char("q")], .quit, hint: "quit", help: "Quit the explorer (the lab stops with it)."),
+        KeyBinding([.char("q")], .quit, hint: "quit", help: "Quit the explorer.", labNote: "the lab stops with it"),
         KeyBinding([.char("?")], .toggleHelp, hint: "help", help: "Show or hide this help."),
-        KeyBinding([.tab, .right], .focusNext, hint: "pane", help: "Move focus to the next pane."),
+        KeyBinding([.tab, .right], .focusNext, hint: "pane", help: "Move focus to the next pane.", inBar: false),
         KeyBinding(
             [.backTab, .left], .focusPrevious, hint: "back", help: "Move focus to the previous pane.", inBar: false),
+        KeyBinding([.char("1")], .focusTargets, hint: "targets", help: "Focus the Targets pane.", inBar: false),
+        KeyBinding([.char("2")], .focusChain, hint: "chain", help: "Focus the Chain pane.", inBar: false),
+        KeyBinding([.char("3")], .focusSteps, hint: "steps", help: "Focus the Steps pane.", inBar: false),
+        KeyBinding([.char("4")], .focusDetail, hint: "detail", help: "Focus the Detail pane.", inBar: false),
         KeyBinding(
             [.up, .char("k")], .moveUp, hint: "up", help: "Select the previous row, or scroll up.", inBar: false),
-        KeyBinding([.down, .char("j")], .moveDown, hint: "move", help: "Select the next row, or scroll down."),
+        KeyBinding(
+            [.down, .char("j")], .moveDown, hint: "down", help: "Select the next row, or scroll down.", inBar: false),
         KeyBinding([.pageUp], .pageUp, hint: "page up", help: "Move up one page.", inBar: false),
         KeyBinding([.pageDown], .pageDown, hint: "page down", help: "Move down one page.", inBar: false),
-        KeyBinding([.home, .char("g")], .first, hint: "first", help: "Jump to the first row.", inBar: false),
-        KeyBinding([.end, .char("G")], .last, hint: "last", help: "Jump to the last row.", inBar: false),
+        KeyBinding([.char("g"), .home], .first, hint: "first", help: "Jump to the first row.", inBar: false),
+        KeyBinding([.char("G"), .end], .last, hint: "last", help: "Jump to the last row.", inBar: false),
         KeyBinding(
             [.enter], .open, hint: "open",
-            help: "Reconnect the selected scenario; show a certificate or step in the detail pane.",
+            help: "Show the selected certificate or step in the Detail pane; on a target, reconnect.",
             inBar: false),
         KeyBinding(
-            [.char("a")], .cycleAnchors, hint: "anchors",
-            help: "Anchors: the scenario's anchor only, anchor + system roots, system roots only."),
+            [.char("a")], .toggleAnchor, hint: "anchor",
+            help: "Make the selected certificate a custom anchor, or stop it being one (any certificate)."),
+        KeyBinding(
+            [.char("A")], .toggleAnchorsOnly, hint: "+system",
+            help: "Trust the custom anchors only, or the system roots too (SecTrustSetAnchorCertificatesOnly)."),
+        KeyBinding(
+            [.char("F")], .addAnchorFile, hint: "anchor file",
+            help: "Add the certificates of a file as custom anchors (Tab completes the path).", inBar: false),
+        KeyBinding(
+            [.char("C")], .toggleAnchorClass, hint: "class",
+            help: "Custom anchors set by the app, or trusted on the device through a profile.", inBar: false),
+        KeyBinding(
+            [.char("P")], .togglePin, hint: "pin",
+            help: "Pin the selected certificate's key, or unpin it (checked only after evaluation passes)."),
+        KeyBinding([.char("N")], .typePin, hint: "type pin", help: "Type an SPKI pin (sha256//BASE64).", inBar: false),
+        KeyBinding(
+            [.char("w")], .writeOrWalk, hint: "walk",
+            help:
+                "Walk through the evaluation one step at a time (Space or → next, ← back, Esc ends); in the Chain pane, write the selected certificate as PEM to a file instead."
+        ),
+        KeyBinding(
+            [.char("W")], .togglePredict, hint: "predict",
+            help: "Predict mode: after a change that flips the verdict, hide it until Space, so a room can vote.",
+            inBar: false),
         KeyBinding(
             [.char("p")], .cyclePolicy, hint: "policy",
             help: "Policy: SSL with the host, SSL with a nil host, Basic X.509."),
         KeyBinding(
-            [.char("h")], .cycleHost, hint: "host",
-            help: "Host: the URL's host, localhost, 127.0.0.1 (implies SSL with host)."),
+            [.char("h")], .editHost, hint: "host",
+            help: "Type the host to check (Tab completes from the leaf; empty: no host, SSL nil)."),
         KeyBinding(
-            [.char("e")], .editHost, hint: "type host",
-            help: "Type a host to check (Enter uses it, Esc cancels, empty means the URL's).", inBar: false),
+            [.char("t")], .editTime, hint: "time",
+            help: "Type the evaluation time: a date, RFC 3339, or -90d / +1y from now."),
         KeyBinding(
-            [.char("s")], .cyclePins, hint: "pins",
-            help: "SPKI pins: none, the leaf's key, a wrong key (checked only after evaluation passes)."),
-        KeyBinding([.char("t")], .cycleTime, hint: "time", help: "Evaluation time: now, +1 year, -1 year, +5 years."),
+            [.char("T")], .timeNow, hint: "now", help: "Evaluate at the session's start time again.", inBar: false),
         KeyBinding(
-            [.char("v")], .cycleTLSMinimum, hint: "TLS min",
-            help: "Lowest TLS version offered: 1.2 or 1.3 (reconnects)."),
+            [.char("[")], .previousBoundary, hint: "prev date",
+            help: "Jump to the previous notBefore or notAfter of a certificate in the path.", inBar: false),
         KeyBinding(
-            [.char("f")], .toggleAIA, hint: "AIA",
-            help: "Fetch missing intermediates from AIA URLs, on or off (reconnects)."),
+            [.char("]")], .nextBoundary, hint: "next date",
+            help: "Jump to the next notBefore or notAfter of a certificate in the path.", inBar: false),
+        KeyBinding([.char("<")], .dayEarlier, hint: "-1 day", help: "Evaluate one day earlier.", inBar: false),
+        KeyBinding([.char(">")], .dayLater, hint: "+1 day", help: "Evaluate one day later.", inBar: false),
         KeyBinding(
             [.char("o")], .cycleProfile, hint: "profile",
-            help: "Rule profile: Apple's SecTrust or webpki (RFC 5280 + CA/B Forum)."),
+            help: "Rule profile: Apple's SecTrust or webpki (RFC 5280 + CA/B Forum).", inBar: false),
         KeyBinding(
-            [.char("r")], .reconnect, hint: "reconnect", help: "Connect again with the same settings.", inBar: false),
+            [.char("c")], .connectTarget, hint: "connect",
+            help: "Connect to a new target (host, host:port or URL); it joins the targets.", inBar: false),
         KeyBinding(
-            [.char("0")], .resetToggles, hint: "defaults", help: "Reset every setting to the scenario's defaults.",
+            [.char("E")], .expandAddresses, hint: "addresses",
+            help: "Replace the selected server by one target per address its name resolves to.", inBar: false,
+            needsServer: true),
+        KeyBinding(
+            [.char("v")], .cycleTLSMinimum, hint: "TLS min",
+            help: "Lowest TLS version offered: 1.2 or 1.3 (reconnects).", inBar: false, needsServer: true),
+        KeyBinding(
+            [.char("f")], .toggleAIA, hint: "AIA",
+            help: "Fetch missing intermediates from AIA URLs, on or off (reconnects).", inBar: false,
+            needsServer: true),
+        KeyBinding(
+            [.char("r")], .reconnect, hint: "reconnect", help: "Connect again with the same settings.", inBar: false,
+            needsServer: true),
+        KeyBinding([.char("u")], .undo, hint: "undo", help: "Undo the last setting change."),
+        KeyBinding([.char("U")], .redo, hint: "redo", help: "Redo the last undone setting change.", inBar: false),
+        KeyBinding(
+            [.char("0")], .resetToggles, hint: "start-up", help: "Restore the settings the session started with.",
             inBar: false),
+        KeyBinding(
+            [.char("y")], .copyCommand, hint: "copy cmd",
+            help: "Copy the trustx check command that reproduces this state (OSC 52) and show it."),
+        KeyBinding(
+            [.char("x")], .exportReport, hint: "export",
+            help: "Export the report to a file: .json, .md, or text for any other name.", inBar: false),
     ])
 }

@@ -9,7 +9,7 @@ public struct ExplorerTarget: Sendable {
         /// A server to connect to (lab scenarios included).
         case server(ProbeTarget, ProbeOptions)
         /// Certificates read from files, leaf first: nothing to connect to.
-        case files([Certificate])
+        case files([Certificate], paths: [String])
     }
 
     /// The label in the targets pane (a scenario name, a host, a file name).
@@ -20,24 +20,27 @@ public struct ExplorerTarget: Sendable {
     public var host: String
     /// Where the chain comes from.
     public var source: Source
-    /// The target's custom anchors (the lab scenario's anchor, or `--anchor` files).
-    public var anchors: [Certificate]
-    /// Where the anchors were read from, for the detail pane.
-    public var anchorLocation: String?
+    /// The target's custom anchors (the lab scenario's anchor, or `--anchor` files) and the
+    /// files they came from.
+    public var anchorEntries: [AnchorEntry]
+    /// The target's custom anchors.
+    public var anchors: [Certificate] { anchorEntries.map(\.certificate) }
     /// The lab scenario, when the target is one: its lesson, rule and expectation.
     public var scenario: LabScenario?
+    /// The password of the PKCS#12 files the target was read with (`--password`).
+    public var password: String?
 
     /// Creates a target.
     public init(
-        name: String, location: String, host: String, source: Source, anchors: [Certificate] = [],
-        anchorLocation: String? = nil, scenario: LabScenario? = nil
+        name: String, location: String, host: String, source: Source, anchors: [AnchorEntry] = [],
+        scenario: LabScenario? = nil, password: String? = nil
     ) {
+        self.password = password
         self.name = name
         self.location = location
         self.host = host
         self.source = source
-        self.anchors = anchors
-        self.anchorLocation = anchorLocation
+        self.anchorEntries = anchors
         self.scenario = scenario
     }
 
@@ -45,6 +48,12 @@ public struct ExplorerTarget: Sendable {
     public var needsConnection: Bool {
         if case .server = source { return true }
         return false
+    }
+
+    /// The server and how to reach it, for a server target.
+    public var server: (target: ProbeTarget, options: ProbeOptions)? {
+        if case .server(let t, let o) = source { return (t, o) }
+        return nil
     }
 
     /// The target for a running lab scenario: its URL (STARTTLS for `smtp://`), its host and the
@@ -61,7 +70,7 @@ public struct ExplorerTarget: Sendable {
         options.startTLS = startTLS
         return ExplorerTarget(
             name: running.name, location: running.url, host: target.host, source: .server(target, options),
-            anchors: [anchor], anchorLocation: running.anchorPath, scenario: running.scenario)
+            anchors: [AnchorEntry(anchor, file: running.anchorPath)], scenario: running.scenario)
     }
 
     /// Parses `https://host:port/`, `smtp://host:port/` (or another STARTTLS scheme) or
@@ -84,31 +93,4 @@ public struct ExplorerTarget: Sendable {
         let target = try ProbeTarget.parse(text, defaultPort: startTLS?.defaultPort ?? 443)
         return (target, startTLS)
     }
-}
-
-/// What a connection produced: the presented chain and the handshake facts, or why it failed.
-public struct ConnectionResult: Sendable {
-    /// The presented certificates, leaf first; empty when the handshake gave none.
-    public var chain: [Certificate]
-    /// The handshake facts (and the failure, when there was one).
-    public var report: ConnectionReport
-    /// Issuers fetched through AIA caIssuers URLs.
-    public var fetchedIssuers: [Certificate]
-    /// Log IDs of SCTs delivered in the handshake.
-    public var sctLogIDs: [[UInt8]]
-
-    /// Creates a result.
-    public init(
-        chain: [Certificate], report: ConnectionReport, fetchedIssuers: [Certificate] = [],
-        sctLogIDs: [[UInt8]] = []
-    ) {
-        self.chain = chain
-        self.report = report
-        self.fetchedIssuers = fetchedIssuers
-        self.sctLogIDs = sctLogIDs
-    }
-
-    /// The handshake's failure, if it failed (a chain may still have been presented, e.g. when
-    /// the server then demanded a client certificate).
-    public var failure: ConnectionReport.Failure? { report.failure }
 }

@@ -40,15 +40,71 @@ public enum ExplorerView {
             return
         }
         let rows = area.split(vertical: [.fill, .length(4)])
-        let columns = rows[0].split(horizontal: [.length(min(28, area.width / 5)), .percentage(38), .fill])
-        r.targets(&buffer, columns[0])
-        let chainHeight = max(4, min(state.chainRows.count + 2, 10))
-        let middle = columns[1].split(vertical: [.length(chainHeight), .fill])
-        r.chain(&buffer, middle[0])
-        r.detail(&buffer, middle[1])
-        r.steps(&buffer, columns[2])
+        let main = rows[0]
+        switch Layout(width: area.width, height: area.height) {
+        case .fourPanes:
+            // Targets as wide as the widest name (scenario names are never cut), gone when there
+            // is only one; the chain pane as tall as the chain.
+            let targetsWidth = r.showsTargets ? min(r.targetsWidth, area.width / 4) : 0
+            let columns = main.split(horizontal: [.length(targetsWidth), .percentage(42), .fill])
+            if targetsWidth > 0 { r.targets(&buffer, columns[0]) }
+            let middle = columns[1].split(vertical: [.length(r.chainHeight(max: main.height / 2)), .fill])
+            r.chain(&buffer, middle[0])
+            r.detail(&buffer, middle[1])
+            r.steps(&buffer, columns[2])
+        case .twoPanes:
+            // The chain (under the targets) on the left; the steps on the right, or the detail
+            // once it has focus (Enter on a certificate or a step).
+            let columns = main.split(horizontal: [.percentage(44), .fill])
+            if state.walk != nil {
+                // Walking through: the steps revealed so far beside the current one's evidence.
+                r.steps(&buffer, columns[0])
+                r.detail(&buffer, columns[1])
+                break
+            }
+            var left = columns[0]
+            if r.showsTargets {
+                let height = min(state.targets.count + 2, max(4, left.height / 3))
+                let parts = left.split(vertical: [.length(height), .fill])
+                r.targets(&buffer, parts[0])
+                left = parts[1]
+            }
+            r.chain(&buffer, left)
+            if state.focus == .detail { r.detail(&buffer, columns[1]) } else { r.steps(&buffer, columns[1]) }
+        case .onePane:
+            let parts = main.split(vertical: [.length(1), .fill])
+            r.paneStrip(&buffer, parts[0])
+            switch state.focus {
+            case .targets: r.targets(&buffer, parts[1])
+            case .chain: r.chain(&buffer, parts[1])
+            case .steps: r.steps(&buffer, parts[1])
+            case .detail: r.detail(&buffer, parts[1])
+            }
+        }
         r.bottom(&buffer, rows[1])
+        if let overlay = state.overlay { r.textOverlay(overlay, &buffer, area) }
         if state.showHelp { r.help(&buffer, area) }
+    }
+
+    /// How the panes are arranged for a terminal size.
+    public enum Layout: Sendable, Equatable {
+        /// Targets, chain, detail and steps side by side (160x45 and larger).
+        case fourPanes
+        /// The chain and the steps, the detail swapping in (about 80x24 to 160x45).
+        case twoPanes
+        /// One pane at a time under a strip naming them (about 60x16).
+        case onePane
+
+        /// The layout for `width` x `height` cells (at least the minimum size).
+        public init(width: Int, height: Int) {
+            if width >= 160 && height >= 40 {
+                self = .fourPanes
+            } else if width >= 80 && height >= 22 {
+                self = .twoPanes
+            } else {
+                self = .onePane
+            }
+        }
     }
 
     /// The frame as text lines, for tests and the benchmark.
@@ -110,24 +166,69 @@ struct Renderer {
 
     // MARK: panes
 
+    /// Whether the targets pane is drawn: not for a single target unless it has focus.
+    var showsTargets: Bool { state.targets.count > 1 || state.isLab || state.focus == .targets }
+
+    /// The targets pane's width: the widest name, its mark and the pointer, and the borders.
+    var targetsWidth: Int {
+        let widest = state.targets.map { displayWidth(of: clean($0.name)) }.max() ?? 10
+        return max(widest, 12) + 6
+    }
+
+    /// The chain pane's height: its rows and two headings inside the borders, at most `max`.
+    func chainHeight(max limit: Int) -> Int {
+        let rows = state.chainRows.count
+        return max(4, min(rows + (rows > 0 ? 4 : 2), limit))
+    }
+
+    /// `text` cut to `width` cells with an ellipsis, or padded to it.
+    static func fit(_ text: String, _ width: Int, unicode: Bool) -> String {
+        guard displayWidth(of: text) > width else { return text.padding(to: width) }
+        var out = ""
+        for c in text {
+            if displayWidth(of: out + String(c)) > width - 1 { break }
+            out.append(c)
+        }
+        return out + (unicode ? "…" : "~")
+    }
+
+    /// The one-pane layout's strip: every pane with its key, the focused one highlighted.
+    func paneStrip(_ buffer: inout Buffer, _ area: Rect) {
+        var x = area.x
+        for pane in AppState.Pane.allCases {
+            if pane == .targets && !showsTargets { continue }
+            let label = " \(pane.rawValue + 1) \(pane == .targets && state.isLab ? "Scenarios" : pane.title) "
+            let style = pane == state.focus ? theme[.selection] : theme[.label]
+            guard x + displayWidth(of: label) <= area.right else { break }
+            x += buffer.set(x: x, y: area.y, string: label, style: style)
+            x += 1
+        }
+    }
+
     func targets(_ buffer: inout Buffer, _ area: Rect) {
-        var title = state.lab == .notUsed ? "Targets" : "Scenarios"
+        var title = state.isLab ? "Scenarios" : "Targets"
         switch state.lab {
         case .starting: title += " (starting lab...)"
         case .failed: title += " (lab failed)"
         default: break
         }
-        let items = state.targets.map { t -> Line in
-            guard let e = t.scenario?.expectation else { return Line([span(t.name)]) }
-            // The mark says what the lesson expects under the default settings.
-            let mark =
-                e.trusted ? Span(sym.check, style: theme[.stepPassed]) : Span(sym.cross, style: theme[.stepFailed])
-            return Line([mark, Span(" "), span(t.name)])
+        let items = state.targets.indices.map { i -> Line in
+            // The mark is the target's verdict under the current settings; a target not
+            // evaluated under them yet shows a dot.
+            let mark: Span
+            if let m = state.marks[i], m.toggles == state.toggles, !(state.verdictHidden && i == state.selectedTarget) {
+                mark =
+                    m.outcome == .trusted
+                    ? Span(sym.check, style: theme[.stepPassed]) : Span(sym.cross, style: theme[.stepFailed])
+            } else {
+                mark = Span(sym.bullet, style: theme[.stepNotApplicable])
+            }
+            return Line([mark, Span(" "), span(state.targets[i].name)])
         }
         var list = ListView(
             items, selected: state.targets.isEmpty ? nil : state.selectedTarget,
             highlightStyle: highlight(state.focus == .targets),
-            block: block(title, focused: state.focus == .targets), symbols: sym)
+            block: block("1 " + title, focused: state.focus == .targets), symbols: sym)
         if items.isEmpty {
             list.items = [Line([span(state.lab == .starting ? "starting..." : "nothing to explore", .label)])]
             list.selected = nil
@@ -137,24 +238,40 @@ struct Renderer {
 
     func chain(_ buffer: inout Buffer, _ area: Rect) {
         let rows = state.chainRows
-        var title = "Chain"
+        var title = "2 Chain"
         if let e = state.evaluation {
-            title += " (\(e.path.certificates.count) in path, \(e.presented.count) presented)"
+            title += " (\(e.path.certificates.count) in path, \(e.presented.count) \(sentWord))"
             if state.change?.pathChanged == true { title += " changed" }
         }
-        let items = rows.map { row -> Line in
-            let index = row.pathIndex.map { "[\($0)]" } ?? "(-)"
-            return Line([
-                span(index, .label), Span(" "), span(row.certificate.displayName), span("  \(row.source)", .label),
-            ])
+        let anchors = Set(state.effectiveAnchors.map(\.certificate))
+        let pins = Set(state.toggles.pins.map { DigestKey($0) })
+        var items: [Line] = []
+        var selectedRow: Int?
+        var section: ChainRow.Section?
+        for (n, row) in rows.enumerated() {
+            if section != row.section {
+                section = row.section
+                items.append(Line([span(row.section == .path ? "Path as built" : "Chain as \(sentWord)", .title)]))
+            }
+            if n == state.selectedCertificate { selectedRow = items.count }
+            let index = row.section == .path ? "[\(row.index)]" : "#\(row.index)"
+            var line = Line([span(index, .label), Span(" "), span(row.certificate.displayName)])
+            // What the user made of this certificate: an anchor, a pin.
+            if anchors.contains(row.certificate) { line.spans.append(span(" anchor", .changed)) }
+            if pins.contains(row.certificate.keyIdentity) { line.spans.append(span(" pinned", .changed)) }
+            line.spans.append(span("  \(row.source)", .label))
+            items.append(line)
         }
         var list = ListView(
-            items, selected: rows.isEmpty ? nil : state.selectedCertificate,
+            items, selected: selectedRow,
             highlightStyle: highlight(state.focus == .chain || state.detailSubject == .chain),
             block: block(title, focused: state.focus == .chain), symbols: sym)
         if rows.isEmpty { list.items = [Line([span(placeholder, .label)])] }
         list.render(into: &buffer, area: area)
     }
+
+    /// "sent" for a server's chain, "read" for files.
+    var sentWord: String { state.targetIsServer ? "sent" : "read" }
 
     var placeholder: String {
         if state.lab == .starting { return "starting the lab..." }
@@ -167,11 +284,25 @@ struct Renderer {
 
     func steps(_ buffer: inout Buffer, _ area: Rect) {
         guard let e = state.evaluation else {
-            block("Steps", focused: state.focus == .steps).render(into: &buffer, area: area)
+            block("3 Steps", focused: state.focus == .steps).render(into: &buffer, area: area)
+            return
+        }
+        if let n = state.walk {
+            walkSteps(e, revealed: n, &buffer, area)
+            return
+        }
+        if state.verdictHidden {
+            // The steps would give the answer away before the room has voted.
+            ListView(
+                [Line([span("hidden until the vote: Space reveals", .label)])],
+                block: block("3 Steps", focused: state.focus == .steps), symbols: sym
+            ).render(into: &buffer, area: area)
             return
         }
         let order = state.stepOrder
-        let idWidth = min(24, e.steps.map { $0.id.rawValue.count }.max() ?? 0)
+        // The id column gives way to the summary in a narrow pane: the summary carries the
+        // failing words (a failed step's title is what it found).
+        let idWidth = min(24, e.steps.map { $0.id.rawValue.count }.max() ?? 0, max(8, (area.width - 8) / 3))
         var items: [Line] = []
         var selectedRow: Int?
         var group: Int?? = .none
@@ -186,7 +317,7 @@ struct Renderer {
             }
             if row == state.selectedStep { selectedRow = items.count }
             let changed = state.change?.changedSteps.contains(index) == true
-            let id = step.id.rawValue.padding(to: idWidth)
+            let id = Renderer.fit(step.id.rawValue, idWidth, unicode: unicode)
             var line = Line([symbol(step.status), Span(" ")])
             line.spans.append(span(id, changed ? .changed : (step.status == .failed ? .stepFailed : nil)))
             line.spans.append(Span(changed ? (unicode ? " Δ " : " * ") : "   ", style: theme[.changed]))
@@ -194,7 +325,7 @@ struct Renderer {
             items.append(line)
         }
         let failed = e.steps.filter { $0.status == .failed }.count
-        let title = "Steps (\(e.steps.count), \(failed) failed)"
+        let title = "3 Steps (\(e.steps.count), \(failed) failed)"
         ListView(
             items, selected: selectedRow,
             highlightStyle: highlight(state.focus == .steps || state.detailSubject == .steps),
@@ -202,8 +333,30 @@ struct Renderer {
         ).render(into: &buffer, area: area)
     }
 
+    /// The walk-through's steps: those revealed so far, in the order the evaluator ran them, the
+    /// last one selected; the rest are not shown, so the room cannot read ahead.
+    func walkSteps(_ e: Evaluation, revealed n: Int, _ buffer: inout Buffer, _ area: Rect) {
+        let order = state.walkOrder.prefix(n)
+        let idWidth = min(24, e.steps.map { $0.id.rawValue.count }.max() ?? 0, max(8, (area.width - 12) / 3))
+        let items = order.map { index -> Line in
+            let step = e.steps[index]
+            let at = step.certificate.map { "@\($0)" } ?? ""
+            return Line([
+                symbol(step.status), Span(" "),
+                span(
+                    Renderer.fit(step.id.rawValue + at, idWidth + 3, unicode: unicode),
+                    step.status == .failed ? .stepFailed : nil),
+                Span(" "), span(step.title, step.status == .notApplicable ? .stepNotApplicable : nil),
+            ])
+        }
+        ListView(
+            Array(items), selected: items.count - 1, highlightStyle: theme[.selection],
+            block: block("3 Walk-through: step \(n) of \(e.steps.count)", focused: true), symbols: sym
+        ).render(into: &buffer, area: area)
+    }
+
     func detail(_ buffer: inout Buffer, _ area: Rect) {
-        let b = block(DetailContent.title(state), focused: state.focus == .detail)
+        let b = block("4 " + DetailContent.title(state), focused: state.focus == .detail)
         b.render(into: &buffer, area: area)
         let inner = b.inner(area)
         guard !inner.isEmpty else { return }
@@ -222,10 +375,10 @@ struct Renderer {
             let indent = String(repeating: " ", count: d.indent)
             switch d.kind {
             case .heading:
-                out.append(Line([Span(indent), span(d.text, .title)]))
+                out.append(Line([Span(indent), span(d.text, d.lit ? .changed : .title)]))
             case .text:
                 for piece in wrap(clean(d.text), width: width - d.indent) {
-                    out.append(Line([Span(indent), Span(piece)]))
+                    out.append(Line([Span(indent), Span(piece, style: d.lit ? theme[.changed] : .plain)]))
                 }
             case .status(let status):
                 let role: ThemeRole =
@@ -242,12 +395,17 @@ struct Renderer {
                 let labelCells = max(labelWidth - d.indent, displayWidth(of: label) + 1)
                 let pad = String(repeating: " ", count: d.indent + labelCells)
                 let pieces = wrap(clean(d.text), width: width - d.indent - labelCells)
+                let valueStyle = d.lit ? theme[.changed] : Style.plain
+                let mark = Span(d.lit ? (unicode ? "▸" : ">") : "", style: theme[.changed])
                 for (i, piece) in pieces.enumerated() {
                     if i == 0 {
                         out.append(
-                            Line([Span(indent), span(clean(label).padding(to: labelCells), .label), Span(piece)]))
+                            Line([
+                                Span(indent), span(clean(label).padding(to: labelCells), d.lit ? .changed : .label),
+                                Span(piece, style: valueStyle), mark,
+                            ]))
                     } else {
-                        out.append(Line([Span(pad), Span(piece)]))
+                        out.append(Line([Span(pad), Span(piece, style: valueStyle)]))
                     }
                 }
             }
@@ -285,6 +443,14 @@ struct Renderer {
                     rest = rest.dropFirst()
                 }
                 if head.isEmpty { break }  // a character wider than the pane: give up on it
+                // Hex with separators breaks after a separator, never inside a byte.
+                if !rest.isEmpty, let colon = head.lastIndex(of: ":") {
+                    let keep = head[...colon]
+                    if keep.count >= 3 {
+                        rest = Substring(head[head.index(after: colon)...]) + rest
+                        head = String(keep)
+                    }
+                }
                 lines.append(head)
                 word = rest
             }
@@ -299,23 +465,71 @@ struct Renderer {
 
     func bottom(_ buffer: inout Buffer, _ area: Rect) {
         let rows = area.split(vertical: [.length(1), .length(1), .length(1), .length(1)])
-        buffer.set(x: rows[0].x, y: rows[0].y, line: verdictLine, maxWidth: rows[0].width)
+        buffer.set(x: rows[0].x, y: rows[0].y, line: verdictLine(width: rows[0].width), maxWidth: rows[0].width)
         buffer.set(x: rows[1].x, y: rows[1].y, line: settingsLine, maxWidth: rows[1].width)
-        buffer.set(x: rows[2].x, y: rows[2].y, line: changeLine, maxWidth: rows[2].width)
-        if let typed = state.hostEditor {
-            let line = Line([
-                span("Host to check: ", .label), span(typed), Span(unicode ? "▏" : "_", style: theme[.key]),
-                span("   Enter use  Esc cancel  (empty: the URL's host)", .label),
-            ])
-            buffer.set(x: rows[3].x, y: rows[3].y, line: line, maxWidth: rows[3].width)
+        if let prompt = state.prompt {
+            buffer.set(x: rows[2].x, y: rows[2].y, line: promptStatus(prompt), maxWidth: rows[2].width)
+            buffer.set(
+                x: rows[3].x, y: rows[3].y, line: promptLine(prompt, width: rows[3].width), maxWidth: rows[3].width)
         } else {
-            KeyHints(
-                options.keymap.hints(unicode: unicode), keyStyle: theme[.key], actionStyle: theme[.label]
-            ).render(into: &buffer, area: rows[3])
+            buffer.set(x: rows[2].x, y: rows[2].y, line: changeLine, maxWidth: rows[2].width)
+            hintBar(&buffer, rows[3])
         }
     }
 
-    var verdictLine: Line {
+    /// The help bar: as many whole hints as fit, dimmed where the key does nothing here.
+    func hintBar(_ buffer: inout Buffer, _ area: Rect) {
+        var x = area.x
+        for (i, hint) in options.keymap.hints(for: state, unicode: unicode).enumerated() {
+            let key = clean(hint.key)
+            let action = clean(hint.action)
+            let lead = i == 0 ? 0 : 2
+            let width = lead + displayWidth(of: key) + 1 + displayWidth(of: action)
+            guard x + width <= area.right else { break }
+            x += lead
+            let keyStyle = hint.enabled ? theme[.key] : theme[.stepNotApplicable]
+            x += buffer.set(x: x, y: area.y, string: key, style: keyStyle)
+            x += buffer.set(
+                x: x, y: area.y, string: " " + action, style: hint.enabled ? theme[.label] : theme[.stepNotApplicable])
+        }
+    }
+
+    /// The text being typed, with a cursor; the tail is kept visible when it is long.
+    func promptLine(_ p: Prompt, width: Int) -> Line {
+        let label = p.kind.label + ": "
+        let help = "  Enter ok  Esc cancel" + (p.kind == .host || p.kind.completesPaths ? "  Tab complete" : "")
+        var text = clean(p.text)
+        let room = max(8, width - displayWidth(of: label) - 1 - displayWidth(of: help))
+        while displayWidth(of: text) > room { text.removeFirst() }
+        return Line([
+            span(label, .label), span(text), Span(unicode ? "▏" : "_", style: theme[.key]), span(help, .label),
+        ])
+    }
+
+    /// Above the prompt: why the text cannot be used, the candidates of the last Tab, or the
+    /// verdict the typed value would give.
+    func promptStatus(_ p: Prompt) -> Line {
+        if let why = state.problem(with: p), !p.text.isEmpty || p.kind != .host {
+            return Line([Span(sym.cross + " ", style: theme[.stepFailed]), span(why, .stepFailed)])
+        }
+        if !p.completions.isEmpty {
+            return Line([span("Tab: ", .label), span(p.completions.prefix(12).joined(separator: "  "))])
+        }
+        if let preview = p.preview {
+            let trusted = preview == .trusted
+            return Line([
+                Span(
+                    (trusted ? sym.check : sym.cross) + " ", style: theme[trusted ? .verdictTrusted : .verdictUntrusted]
+                ),
+                span("Enter gives: ", .label), span(preview.words, trusted ? .verdictTrusted : .verdictUntrusted),
+            ])
+        }
+        return Line([span(p.kind.hint, .label)])
+    }
+
+    /// The verdict: on a wide terminal Apple's check, code and URLError; on a narrow one the
+    /// code and the decisive reason first, so both survive the cut at the right edge.
+    func verdictLine(width: Int) -> Line {
         let dot = unicode ? " · " : " | "
         if state.lab == .starting && state.targets.isEmpty {
             return Line([Span(sym.bullet + " ", style: theme[.stepSkipped]), span("Starting the lab on 127.0.0.1...")])
@@ -339,11 +553,30 @@ struct Renderer {
         }
         let v = e.verdict
         var spans: [Span] = []
+        if !state.verdictRevealed {
+            if let n = state.walk {
+                return Line([
+                    Span(sym.bullet + " ", style: theme[.key]), span("step \(n) of \(e.steps.count)", .title),
+                    span(dot + "the verdict shows once the step that decides it is revealed", .label),
+                    span(dot + "Space/→ next  ← back  Esc ends", .label),
+                ])
+            }
+            return Line([
+                Span("? ", style: theme[.key]), span("Trusted or not?", .title),
+                span(dot + "vote, then Space reveals the verdict", .label),
+            ])
+        }
+        if let n = state.walk { spans.append(span("step \(n) of \(e.steps.count)" + dot, .title)) }
         if v.trusted {
             spans.append(Span(sym.check + " ", style: theme[.verdictTrusted]))
             spans.append(span("Trusted", .verdictTrusted))
             spans.append(span(dot + "errSecSuccess (0)"))
             spans.append(span(dot + v.summary.replacingPrefix("Trusted: "), .label))
+        } else if width < 110, let step = v.decisiveStep, step.appleFailure != nil {
+            spans.append(Span(sym.cross + " ", style: theme[.verdictUntrusted]))
+            spans.append(span("\(v.osstatus) \(v.osstatusName)", .verdictUntrusted))
+            spans.append(span(dot + step.title))
+            if let url = v.urlError { spans.append(span(dot + "URLError \(url)")) }
         } else {
             spans.append(Span(sym.cross + " ", style: theme[.verdictUntrusted]))
             spans.append(span("Not trusted", .verdictUntrusted))
@@ -359,6 +592,7 @@ struct Renderer {
             if let url = v.urlError, let name = v.urlErrorName {
                 spans.append(span(dot + "URLError \(url) \(name)"))
             }
+            if let step = v.decisiveStep { spans.append(span(dot + step.title, .label)) }
         }
         if state.isBusy { spans.append(span(dot + "updating...", .label)) }
         return Line(spans)
@@ -366,44 +600,90 @@ struct Renderer {
 
     var settingsLine: Line {
         let t = state.toggles
-        let defaults = Toggles()
+        let start = state.startToggles
         var spans: [Span] = []
-        func item(_ command: Command, _ value: String, _ isDefault: Bool) {
+        func item(_ command: Command, _ value: String, _ isDefault: Bool, enabled: Bool = true) {
             if !spans.isEmpty { spans.append(Span("  ")) }
-            let key =
-                options.keymap.bindings.first { $0.command == command }?.keys.first?.label(unicode: unicode) ?? "?"
-            spans.append(span(key, .key))
-            spans.append(span(" " + value, isDefault ? .label : .changed))
+            let key = options.keymap.binding(for: command)?.keys.first?.label(unicode: unicode) ?? "?"
+            let dim = theme[.stepNotApplicable]
+            spans.append(Span(clean(key), style: enabled ? theme[.key] : dim))
+            spans.append(Span(" " + clean(value), style: enabled ? theme[isDefault ? .label : .changed] : dim))
         }
         let policy: String =
             switch t.policy {
-            case .sslWithHost: "SSL(\(state.checkedHost))"
+            case .sslWithHost: state.checkedHost.isEmpty ? "SSL(nil: no host)" : "SSL(\(state.checkedHost))"
             case .sslWithoutHost: "SSL(nil)"
             case .basicX509: "Basic X.509"
             }
-        item(.cyclePolicy, policy, t.policy == defaults.policy && t.host == defaults.host)
-        // Without a custom anchor the three choices are the same: say what is trusted.
-        let noAnchor = state.target?.anchors.isEmpty ?? true
-        item(.cycleAnchors, noAnchor ? "system roots (no anchor)" : t.anchors.rawValue, t.anchors == defaults.anchors)
-        item(.cyclePins, t.pins == .none ? "no pins" : t.pins.rawValue, t.pins == defaults.pins)
-        item(.cycleTime, t.time == .now ? "now" : "now \(t.time.rawValue)", t.time == defaults.time)
+        item(.cyclePolicy, policy, t.policy == start.policy && t.host == start.host)
+        let anchors = state.effectiveAnchors
+        let anchorText: String
+        if anchors.isEmpty {
+            anchorText = "system roots"
+        } else {
+            let n = anchors.count == 1 ? "1 anchor" : "\(anchors.count) anchors"
+            anchorText = "\(n) (\(t.anchorClass.rawValue))" + (t.anchorsOnly ? " only" : " + system roots")
+        }
+        let anchorsDefault =
+            t.addedAnchors == start.addedAnchors && t.removedAnchors == start.removedAnchors
+            && t.anchorsOnly == start.anchorsOnly && t.anchorClass == start.anchorClass
+        item(.toggleAnchor, anchorText, anchorsDefault)
+        item(
+            .togglePin, t.pins.isEmpty ? "no pins" : t.pins.count == 1 ? "1 pin" : "\(t.pins.count) pins",
+            t.pins == start.pins)
+        item(.editTime, t.time.map { "at \($0.rfc3339)" } ?? "now", t.time == start.time)
+        item(.cycleProfile, t.profile.rawValue, t.profile == start.profile)
+        let server = state.targetIsServer
         item(
             .cycleTLSMinimum, "TLS \(unicode ? "≥" : ">=") \(t.tlsMinimum.description.dropFirst(4))",
-            t.tlsMinimum == .tls1_2)
-        item(.toggleAIA, t.fetchAIA ? "AIA on" : "AIA off", t.fetchAIA)
-        item(.cycleProfile, t.profile.rawValue, t.profile == defaults.profile)
+            t.tlsMinimum == start.tlsMinimum, enabled: server)
+        item(.toggleAIA, t.fetchAIA ? "AIA on" : "AIA off", t.fetchAIA == start.fetchAIA, enabled: server)
+        if !state.undoStack.isEmpty {
+            spans.append(span("  u undo (\(state.undoStack.count))", .label))
+        }
         return Line(spans)
     }
 
     var changeLine: Line {
         let mark = Span(unicode ? "Δ " : "* ", style: theme[.changed])
+        if let message = state.message {
+            return Line([Span(sym.bullet + " ", style: theme[.key]), span(message)])
+        }
         guard let change = state.change else {
-            return Line([mark, span("toggle a setting to see what changes", .label)])
+            return Line([mark, span("change a setting to see what changes; ? lists the keys", .label)])
+        }
+        if state.verdictHidden {
+            return Line([
+                mark, span(change.cause + ": ", .changed), span("what changed shows with the verdict", .label),
+            ])
         }
         return Line([mark, span(change.cause + ": ", .changed), span(change.text)])
     }
 
     // MARK: overlays
+
+    /// A box over the panes with paragraphs that wrap at spaces only: a command line copied
+    /// from the screen must come out whole.
+    func textOverlay(_ overlay: AppState.TextOverlay, _ buffer: inout Buffer, _ area: Rect) {
+        let width = min(area.width - 2, 120)
+        var lines: [Line] = []
+        for (i, paragraph) in overlay.paragraphs.enumerated() {
+            if i > 0 { lines.append(Line("")) }
+            for piece in wrap(clean(paragraph), width: width - 4) {
+                lines.append(Line([span(piece, i == 0 ? nil : .label)]))
+            }
+        }
+        let height = min(area.height - 2, lines.count + 2)
+        let box = Rect(
+            x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
+        buffer.fill(box)
+        let b = block(overlay.title, focused: true)
+        b.render(into: &buffer, area: box)
+        let inner = b.inner(box)
+        for (row, line) in lines.prefix(inner.height).enumerated() {
+            buffer.set(x: inner.x + 1, y: inner.y + row, line: line, maxWidth: inner.width - 1)
+        }
+    }
 
     func help(_ buffer: inout Buffer, _ area: Rect) {
         let bindings = options.keymap.bindings
@@ -419,7 +699,11 @@ struct Renderer {
             bindings.map { $0.keys.map { $0.label(unicode: unicode) }.joined(separator: " ").count }.max() ?? 0
         var lines: [Line] = bindings.map { b in
             let keys = b.keys.map { $0.label(unicode: unicode) }.joined(separator: " ")
-            return Line([span(keys.padding(to: keyWidth + 2), .key), span(b.help)])
+            let enabled = b.isEnabled(in: state)
+            return Line([
+                span(keys.padding(to: keyWidth + 2), enabled ? .key : .stepNotApplicable),
+                span(b.help(in: state), enabled ? nil : .stepNotApplicable),
+            ])
         }
         lines.append(Line(""))
         lines.append(

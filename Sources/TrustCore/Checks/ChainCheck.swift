@@ -29,6 +29,7 @@ enum ChainCheck: PathCheck {
             let finding: Finding
             switch r.reason {
             case .unsupported(let why): finding = .signatureUnsupported(reason: why)
+            case .refused(let why): finding = .signatureKeyRefused(reason: why)
             default: finding = .signatureInvalid(candidate: r.candidate.subject.description)
             }
             // A bad signature discards that candidate, not the path: trustd drops the candidate

@@ -3,6 +3,11 @@ enum ExtendedKeyUsageCheck: PathCheck {
     /// Apple requires an explicit serverAuth EKU on leaves issued after this under custom anchors.
     static let customAnchorEKUCutoff = Timestamp(year: 2019, month: 6, day: 30, hour: 23)!
 
+    /// trustd's strict serverAuth rule (ServerAuthEKU) returns early for a chain whose root is in
+    /// the user anchor source; the loose rule (ExtendedKeyUsage) accepts no EKU or anyEKU.
+    static let serverAuthSkipped = CheckContext.deviceAnchorReason(
+        "chains to a root the device trusts need no explicit serverAuth")
+
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         let purpose = c.settings.requiredLeafPurpose ?? .serverAuth
         guard c.isSSL || c.webpki else {
@@ -41,6 +46,9 @@ enum ExtendedKeyUsageCheck: PathCheck {
         } else if let eku = leaf.extendedKeyUsage {
             if eku.contains(purpose) {
                 steps.append(Step(.extendedKeyUsage, 0, .passed, .ekuServerAuth))
+            } else if c.deviceAnchored && eku.contains(.anyExtendedKeyUsage) {
+                // Only the loose rule applies below a device-trusted root, and it accepts anyEKU.
+                steps.append(Step(.extendedKeyUsage, 0, serverAuthSkipped, .ekuDeviceAnchorExempt(present: names)))
             } else if eku.contains(.anyExtendedKeyUsage) && !c.webpki && c.ruleClass == .custom
                 && leaf.notBefore <= customAnchorEKUCutoff
             {
@@ -51,6 +59,8 @@ enum ExtendedKeyUsageCheck: PathCheck {
         } else if c.webpki {
             // RFC 5280 4.2.1.12: without the extension the key is not restricted.
             steps.append(Step(.extendedKeyUsage, 0, .passed, .ekuAbsentAllowed))
+        } else if c.deviceAnchored {
+            steps.append(Step(.extendedKeyUsage, 0, serverAuthSkipped, .ekuDeviceAnchorExempt(present: [])))
         } else if c.ruleClass == .system || leaf.notBefore > customAnchorEKUCutoff {
             steps.append(Step(.extendedKeyUsage, 0, .failed, .ekuMissingRequired(anchorClass: c.ruleClass)))
         } else {

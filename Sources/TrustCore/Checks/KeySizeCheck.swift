@@ -1,4 +1,5 @@
-/// `key-size`: Apple KeySize (SSL: RSA >= 2048, EC >= 256) and WeakKeySize (any policy: RSA >= 1024, EC >= 160).
+/// `key-size`: Apple KeySize (SSL: RSA >= 2048, EC >= 256; skipped for a leaf that is itself a
+/// device-trusted anchor) and WeakKeySize (any policy, any anchor: RSA >= 1024, EC >= 160).
 enum KeySizeCheck: PathCheck {
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         for (i, cert) in c.certificates.enumerated() {
@@ -17,6 +18,13 @@ enum KeySizeCheck: PathCheck {
                 steps.append(Step(.keySize, i, .failed, .keyUnknown(label: label)))
             } else if key.bits < weak {
                 steps.append(Step(.keySize, i, .failed, .keyWeak(label: label, bits: key.bits, minimum: weak)))
+            } else if c.isSSL && c.leafIsDeviceAnchor && key.bits < ssl {
+                // trustd skips KeySize (not WeakKeySize) when the leaf itself is a device-trusted anchor.
+                steps.append(
+                    Step(
+                        .keySize, i,
+                        CheckContext.deviceAnchorReason("no SSL key-size minimum for a leaf the device trusts itself"),
+                        .keySizeDeviceAnchorExempt(label: label, bits: key.bits, minimum: ssl)))
             } else if (c.isSSL || c.webpki) && key.bits < ssl {
                 steps.append(Step(.keySize, i, .failed, .keyTooSmall(label: label, bits: key.bits, minimum: ssl)))
             } else if c.webpki, case .rsa = key.type, key.bits % 8 != 0 {

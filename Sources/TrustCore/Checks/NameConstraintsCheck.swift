@@ -13,6 +13,16 @@ enum NameConstraintsCheck: PathCheck {
             return
         }
         appleUnsupportedForms(c, constrained, into: &steps)
+        // The work this path needs, counted before doing any of it: every name below a constrained
+        // CA against each of its subtrees.
+        var comparisons = 0
+        for i in 0..<c.count where !(i > 0 && c.certificates[i].isSelfIssued) {
+            let count = names(of: c.certificates[i]).count
+            for k in constrained where k > i {
+                let nc = c.certificates[k].nameConstraints!
+                comparisons += count * ((nc.permitted?.count ?? 0) + (nc.excluded?.count ?? 0))
+            }
+        }
         if c.webpki {
             for k in constrained {
                 let cert = c.certificates[k]
@@ -41,14 +51,6 @@ enum NameConstraintsCheck: PathCheck {
                             )))
                 }
             }
-            var comparisons = 0
-            for i in 0..<c.count where !(i > 0 && c.certificates[i].isSelfIssued) {
-                let count = names(of: c.certificates[i]).count
-                for k in constrained where k > i {
-                    let nc = c.certificates[k].nameConstraints!
-                    comparisons += count * ((nc.permitted?.count ?? 0) + (nc.excluded?.count ?? 0))
-                }
-            }
             if comparisons > maximumComparisons {
                 steps.append(
                     Step(
@@ -61,7 +63,19 @@ enum NameConstraintsCheck: PathCheck {
                 return
             }
         }
+        // The evaluation's budget sums this over every path and both profiles; a path that would
+        // overrun it is not compared at all, and the evaluation ends with the `budget` step.
+        guard c.meter.chargeNameConstraintComparisons(comparisons) else {
+            let kind = c.meter.exhausted ?? .nameConstraintComparisons
+            steps.append(
+                Step(
+                    .nameConstraints, nil, .skipped("the evaluation's budget ran out before these names were compared"),
+                    .budgetExhausted(budget: kind, limit: c.meter.limit(of: kind))))
+            return
+        }
         for i in 0..<c.count {
+            // The deadline still applies to comparisons within budget; the budget step follows.
+            guard c.meter.withinTime() else { return }
             let above = constrained.filter { $0 > i }
             if above.isEmpty { continue }
             let cert = c.certificates[i]
@@ -167,7 +181,7 @@ enum NameConstraintMatcher {
     static func matches(_ name: GeneralName, _ base: GeneralName) -> Bool? {
         switch (name, base) {
         case (.dnsName(let n), .dnsName(let b)):
-            return dnsWithin(lower(n), lower(b))
+            return dnsWithinIgnoringCase(n, b)
         case (.rfc822Name(let n), .rfc822Name(let b)):
             return emailWithin(lower(n), lower(b))
         case (.uri(let n), .uri(let b)):
@@ -201,6 +215,37 @@ enum NameConstraintMatcher {
 
     static func lower(_ s: String) -> String {
         String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// `dnsWithin` of the ASCII-lowercased strings, without building them: this runs for every
+    /// (name, subtree) pair, up to the evaluation's budget, so it allocates nothing.
+    static func dnsWithinIgnoringCase(_ name: String, _ base: String) -> Bool {
+        var name = name
+        var base = base
+        return name.withUTF8 { n in
+            base.withUTF8 { b in
+                if b.isEmpty { return true }
+                var n = n[...]
+                if n.last == 0x2E { n = n.dropLast() }
+                func fold(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c + 0x20 : c }
+                /// Whether `n` ends with `b`.
+                func endsWith(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+                    guard n.count >= b.count else { return false }
+                    var i = n.endIndex
+                    var j = b.endIndex
+                    while j > b.startIndex {
+                        i -= 1
+                        j -= 1
+                        if fold(n[i]) != fold(b[j]) { return false }
+                    }
+                    return true
+                }
+                if b[0] == 0x2E { return n.count > b.count && endsWith(b) }
+                guard endsWith(b) else { return false }
+                // Equal, or the byte before the suffix is the label separator.
+                return n.count == b.count || n[n.endIndex - b.count - 1] == 0x2E
+            }
+        }
     }
 
     /// dNSName: `example.com` covers itself and every name below it; a leading dot means

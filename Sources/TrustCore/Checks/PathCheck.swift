@@ -2,6 +2,10 @@
 struct CheckContext {
     let path: BuiltPath
     let settings: TrustSettings
+    /// The evaluation's budget, for checks whose work grows with the input. Unowned: the
+    /// evaluation that creates the context holds the meter for longer, and the context is copied
+    /// into every check (no reference counting on the re-evaluation path).
+    unowned(unsafe) let meter: WorkMeter
     var certificates: [Certificate] { path.certificates }
     var count: Int { path.certificates.count }
     var isSSL: Bool { settings.policy.isSSL }
@@ -20,6 +24,17 @@ struct CheckContext {
     var ruleClass: AnchorClass {
         path.anchorClass ?? (settings.anchors.isEmpty ? .system : .custom)
     }
+
+    /// Whether the path ends at a device-trusted anchor and Apple's rules apply: trustd then skips
+    /// the strict serverAuth rule and does not judge that anchor's own signature hash.
+    var deviceAnchored: Bool { path.anchorClass == .device && !webpki }
+
+    /// Whether the leaf is itself a device-trusted anchor (the path is the leaf alone): trustd then
+    /// also skips the SSL key-size minimum and the lifetime maximum.
+    var leafIsDeviceAnchor: Bool { deviceAnchored && count == 1 }
+
+    /// Why a rule is skipped for a device-trusted anchor, as the step's reason.
+    static func deviceAnchorReason(_ rule: String) -> StepStatus { .skipped("device-trusted anchor: \(rule)") }
 
     /// Whether certificate `i` is the trusted anchor that ends the path.
     func isAnchor(_ i: Int) -> Bool { path.isAnchored && i == count - 1 }

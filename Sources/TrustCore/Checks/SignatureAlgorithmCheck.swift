@@ -1,4 +1,5 @@
-/// `signature-algorithm`: no MD2/4/5 anywhere, no SHA-1 under SSL, except on self-signed certificates.
+/// `signature-algorithm`: no MD2/4/5 anywhere, no SHA-1 under SSL, except on self-signed certificates
+/// (and, for SHA-1, on a device-trusted anchor).
 enum SignatureAlgorithmCheck: PathCheck {
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         for (i, cert) in c.certificates.enumerated() {
@@ -11,6 +12,14 @@ enum SignatureAlgorithmCheck: PathCheck {
                 steps.append(Step(.signatureAlgorithm, i, .passed, .selfSignedHashExempt(name: name)))
             } else if weak {
                 steps.append(Step(.signatureAlgorithm, i, .failed, .weakSignature(name: name)))
+            } else if sha1 && c.isSSL && c.deviceAnchored && c.isAnchor(i) {
+                // trustd drops the device-trusted anchor from SignatureHashAlgorithms (not from
+                // WeakSignature); a self-signed one was exempt already.
+                steps.append(
+                    Step(
+                        .signatureAlgorithm, i,
+                        CheckContext.deviceAnchorReason("the hash of its own signature is not judged"),
+                        .signatureHashDeviceAnchorExempt(name: name)))
             } else if sha1 && (c.isSSL || c.webpki) {
                 steps.append(Step(.signatureAlgorithm, i, .failed, .sha1Signature(name: name)))
             } else {

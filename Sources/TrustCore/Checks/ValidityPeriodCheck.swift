@@ -19,10 +19,19 @@ enum ValidityPeriodCheck: PathCheck {
                     .periodNoMaximum(reason: "Basic X.509 does not limit certificate lifetimes.")))
             return
         }
-        // A self-signed leaf trusted as its own anchor is exempt only if Apple exempts it; it does not.
+        // A leaf trusted as its own anchor is exempt only when the device trusts it (trustd skips
+        // the maximum for a leaf in the user anchor source); as an app anchor it is not.
         let leaf = c.certificates[0]
         let lifetime = leaf.notAfter.secondsSinceEpoch - leaf.notBefore.secondsSinceEpoch
         let days = Int(lifetime / day)
+        if c.leafIsDeviceAnchor {
+            steps.append(
+                Step(
+                    .validityPeriodMaximum, 0,
+                    CheckContext.deviceAnchorReason("no lifetime maximum for a leaf the device trusts itself"),
+                    .periodDeviceAnchorExempt(days: days)))
+            return
+        }
         var maximum: Int64?
         var rule = ""
         switch c.ruleClass {
@@ -34,7 +43,8 @@ enum ValidityPeriodCheck: PathCheck {
                 maximum = 825 * day + 3600
                 rule = "Leaves issued from 2018-03-01 that chain to a system root may be valid for at most 825 days"
             }
-        case .custom:
+        case .custom, .device:
+            // Below a device-trusted CA the leaf keeps the custom-anchor maximum.
             if leaf.notBefore >= customFrom2019 {
                 maximum = 825 * day + 3600
                 rule = "Leaves issued from 2019-07-01 under custom anchors may be valid for at most 825 days"

@@ -9,6 +9,9 @@ public enum SignatureCheckResult: Hashable, Sendable {
     case invalid
     /// The algorithm or key cannot be checked (e.g. DSA, unknown OIDs, an undecodable key).
     case unsupported(String)
+    /// The key was refused before any verification: using it would cost more than any real
+    /// issuer's key does (an RSA exponent over 2^32, a modulus Apple's Security framework rejects).
+    case refused(String)
 }
 
 /// What a signature algorithm identifier means.
@@ -48,6 +51,14 @@ public struct SignatureScheme: Hashable, Sendable {
             pssMGF1 = pss.mgf1
             pssSaltLength = pss.salt
         default: return nil
+        }
+    }
+
+    /// Whether a key of `type` can check signatures of `family` at all (no key is built).
+    static func family(_ family: Family, fits type: KeyType) -> Bool {
+        switch (family, type) {
+        case (.rsaPKCS1, .rsa), (.rsaPSS, .rsa), (.ecdsa, .ec), (.ed25519, .ed25519), (.ed448, .ed448): true
+        default: false
         }
     }
 
@@ -118,6 +129,7 @@ public enum SignatureVerifier {
         guard let scheme = SignatureScheme(algorithm) else {
             return .unsupported("signature algorithm \(algorithm.name) is not supported")
         }
+        if case .rsa = key.type, let why = refusal(ofRSAKey: key) { return .refused(why) }
         defer { ERR_clear_error() }
         switch (scheme.family, key.type) {
         case (.ecdsa, .ec(let curve)):
@@ -131,6 +143,38 @@ public enum SignatureVerifier {
         default:
             return .unsupported("a \(key.type.label) key cannot check a \(algorithm.name) signature")
         }
+    }
+
+    /// The largest RSA modulus accepted, in bits: Apple's Security framework refuses to build an
+    /// RSA public key from PKCS#1 bytes whose modulus needs more (docs/DECISIONS.md D36).
+    public static let maximumRSAModulusBits = 8192
+
+    /// The largest RSA public exponent accepted: 2^32. CAs use 65537; a huge exponent makes each
+    /// verification cost as much as a private-key operation, for nothing.
+    public static let maximumRSAExponent: UInt64 = 1 << 32
+
+    /// Why an RSA key is refused before any verification, or nil when it may be used. Reads only
+    /// the lengths and the exponent's few bytes.
+    static func refusal(ofRSAKey key: PublicKeyInfo) -> String? {
+        if key.bits > maximumRSAModulusBits {
+            return
+                "the RSA modulus has \(key.bits) bits, more than the \(maximumRSAModulusBits) Apple's Security framework accepts"
+        }
+        // RFC 8017 A.1.1: RSAPublicKey ::= SEQUENCE { modulus INTEGER, publicExponent INTEGER }.
+        // RSA-PSS keys carry the same structure (RFC 4055 1.2).
+        var r = DERReader(key.keyBytes)
+        guard let seq = try? r.read(DERTag.sequence, "RSAPublicKey") else { return nil }
+        var k = r.reader(inside: seq)
+        guard (try? k.read(DERTag.integer, "modulus")) != nil, let e = try? k.read(DERTag.integer, "publicExponent")
+        else { return nil }
+        let exponent = k.content(e).drop { $0 == 0 }
+        var value: UInt64 = 0
+        if exponent.count <= 5 {
+            for b in exponent { value = value << 8 | UInt64(b) }
+            if value <= maximumRSAExponent { return nil }
+        }
+        let bits = (exponent.count - 1) * 8 + (8 - exponent.first!.leadingZeroBitCount)
+        return "the RSA public exponent has \(bits) bits, over 2^32, which no CA uses"
     }
 
     private static func verifyECDSA(

@@ -26,33 +26,48 @@ public final class Evaluator: Sendable {
         RevocationCheck.run(context, into: &steps)
     }
 
-    /// At most this many complete candidate paths are checked (pathological inputs).
-    static let maximumCandidatePaths = 64
-
     /// Evaluates `chain` (leaf first, as a server presents it); nil when the chain is empty.
-    public func evaluate(chain: [Certificate], settings: TrustSettings) -> Evaluation? {
+    /// - Parameters:
+    ///   - chain: The certificates, leaf first.
+    ///   - settings: What to evaluate under, including the work limits.
+    ///   - deadline: When the evaluation must end, whatever it has found; running past it ends
+    ///     it with the `budget` step. Nil for no deadline (the count limits still apply).
+    public func evaluate(
+        chain: [Certificate], settings: TrustSettings, deadline: EvaluationDeadline? = nil
+    ) -> Evaluation? {
         guard let leaf = chain.first else { return nil }
-        return evaluate(leaf: leaf, presented: Array(chain.dropFirst()), settings: settings, original: chain)
+        return evaluate(
+            leaf: leaf, presented: Array(chain.dropFirst()), settings: settings, original: chain, deadline: deadline)
     }
 
-    /// Evaluates `leaf` with the other presented certificates in any order.
-    public func evaluate(leaf: Certificate, presented: [Certificate], settings: TrustSettings) -> Evaluation {
-        evaluate(leaf: leaf, presented: presented, settings: settings, original: [leaf] + presented)
+    /// Evaluates `leaf` with the other presented certificates in any order, within `deadline`.
+    public func evaluate(
+        leaf: Certificate, presented: [Certificate], settings: TrustSettings, deadline: EvaluationDeadline? = nil
+    ) -> Evaluation {
+        evaluate(leaf: leaf, presented: presented, settings: settings, original: [leaf] + presented, deadline: deadline)
     }
 
     private func evaluate(
         leaf: Certificate, presented: [Certificate], settings: TrustSettings,
-        original: [Certificate]
+        original: [Certificate], deadline: EvaluationDeadline?
     ) -> Evaluation {
-        var builder = PathBuilder(leaf: leaf, presented: presented, settings: settings, cache: cache)
+        let meter = WorkMeter(limits: settings.limits, deadline: deadline)
+        let builder = PathBuilder(leaf: leaf, presented: presented, settings: settings, cache: cache, meter: meter)
         var best: (path: BuiltPath, steps: [Step], score: Int, failures: Int)?
+        // The path whose checks the budget interrupted, reported as it stands.
+        var interrupted: (path: BuiltPath, steps: [Step])?
         var examined = 0
         builder.build { path in
+            guard meter.chargePath() else { return true }
             examined += 1
             var steps: [Step] = []
             steps.reserveCapacity(16 * path.certificates.count)
-            let context = CheckContext(path: path, settings: settings)
+            let context = CheckContext(path: path, settings: settings, meter: meter)
             Evaluator.runChecks(context, into: &steps)
+            if meter.exhausted != nil {
+                interrupted = (path, steps)
+                return true
+            }
             var failures = 0
             var datesOK = true
             var hashOK = true
@@ -76,10 +91,29 @@ public final class Evaluator: Sendable {
             if best == nil || score > best!.score || (score == best!.score && failures < best!.failures) {
                 best = (path, steps, score, failures)
             }
-            return failures == 0 || examined >= Evaluator.maximumCandidatePaths
+            return failures == 0
         }
-        // build always visits at least one path (the leaf alone).
-        var (path, steps, _, _) = best!
+        var path: BuiltPath
+        var steps: [Step]
+        if let exhausted = meter.exhausted {
+            // The work bound ran out: report what was found so far (the interrupted path, the best
+            // complete one, or the leaf alone) and the budget step, which decides the verdict.
+            if let interrupted {
+                (path, steps) = interrupted
+            } else if let best {
+                (path, steps) = (best.path, best.steps)
+            } else {
+                path = BuiltPath(
+                    certificates: [leaf], sources: [.presented], anchorClass: nil, endsSelfSigned: false,
+                    depthExceeded: false, rejected: [])
+                steps = []
+            }
+            steps.append(
+                Step(.budget, nil, .failed, .budgetExhausted(budget: exhausted, limit: meter.limit(of: exhausted))))
+        } else {
+            // build always visits at least one path (the leaf alone) unless the budget ran out.
+            (path, steps) = (best!.path, best!.steps)
+        }
         let evaluationPassed = !steps.contains { $0.status == .failed }
         steps.append(pinStep(path: path, settings: settings, evaluationPassed: evaluationPassed))
         let verdict = Evaluator.verdict(steps: steps, path: path, settings: settings)
@@ -106,8 +140,10 @@ public final class Evaluator: Sendable {
         var decisive: (Step, AppleFailure)?
         var anyFailure = false
         var fatal = false
+        var budget: Step?
         for step in steps where step.status == .failed {
             anyFailure = true
+            if step.id == .budget { budget = step }
             guard let failure = step.appleFailure else { continue }
             if failure.fatal { fatal = true }
             let index = step.certificate ?? path.certificates.count
@@ -120,10 +156,13 @@ public final class Evaluator: Sendable {
                 decisive = (step, failure)
             }
         }
+        // An evaluation the budget ended has not finished: the budget step decides, whatever
+        // the partial path's other failures (D35).
+        if let budget, let f = budget.appleFailure { decisive = (budget, f) }
         let leafName = path.certificates[0].displayName
         if !anyFailure {
             let anchor = path.certificates[path.certificates.count - 1].displayName
-            let via = path.anchorClass == .system ? "a system root" : "a custom anchor"
+            let via = path.anchorClass?.phrase ?? AnchorClass.custom.phrase
             return Verdict(
                 trusted: true, osstatus: 0, resultType: .unspecified, urlError: nil, decisiveStep: nil,
                 summary: "Trusted: \(leafName) chains to \(anchor) (\(via)).")

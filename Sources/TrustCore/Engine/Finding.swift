@@ -2,8 +2,21 @@
 public enum AnchorClass: String, Hashable, Sendable {
     /// A root of the system trust store.
     case system
-    /// An anchor the app set (SecTrustSetAnchorCertificates).
+    /// A custom anchor the app set (SecTrustSetAnchorCertificates): `CustomAnchorClass.app`.
     case custom
+    /// A custom anchor the device trusts: installed by a configuration profile and trusted in
+    /// Settings (trustd's user anchor source): `CustomAnchorClass.device`. Apple relaxes the
+    /// serverAuth, lifetime-maximum, key-size and signature-hash rules for it (docs/steps.md).
+    case device
+
+    /// `a system root`, `a custom anchor`, `a device-trusted anchor`.
+    public var phrase: String {
+        switch self {
+        case .system: "a system root"
+        case .custom: "a custom anchor"
+        case .device: "a device-trusted anchor"
+        }
+    }
 }
 
 /// What a step found, as a value. Text is rendered from it only when someone reads it.
@@ -46,6 +59,9 @@ public enum Finding: Hashable, Sendable {
     case caEKUAllows
     case caEKULacks(purpose: String, present: [String])
     case ekuNotChecked
+    /// The path ends at a device-trusted anchor, so the strict serverAuth rule is skipped; `present`
+    /// is the leaf's extKeyUsage (empty when it has none).
+    case ekuDeviceAnchorExempt(present: [String])
     // name constraints
     case noNameConstraints
     case withinNameConstraints(count: Int)
@@ -77,15 +93,21 @@ public enum Finding: Hashable, Sendable {
     case keyTooSmall(label: String, bits: Int, minimum: Int)
     case keyWeak(label: String, bits: Int, minimum: Int)
     case keyUnknown(label: String)
+    /// The leaf is itself a device-trusted anchor, so the SSL key-size minimum is skipped.
+    case keySizeDeviceAnchorExempt(label: String, bits: Int, minimum: Int)
     // signature algorithm
     case signatureAlgorithmOK(name: String)
     case selfSignedHashExempt(name: String)
     case sha1Signature(name: String)
     case weakSignature(name: String)
+    /// The device-trusted anchor's own SHA-1 signature, which Apple does not judge.
+    case signatureHashDeviceAnchorExempt(name: String)
     // validity period maximum
     case periodWithin(days: Int, maximumDays: Int, rule: String)
     case periodTooLong(days: Int, maximumDays: Int, rule: String)
     case periodNoMaximum(reason: String)
+    /// The leaf is itself a device-trusted anchor, so no lifetime maximum applies.
+    case periodDeviceAnchorExempt(days: Int)
     // certificate transparency
     case ctNotRequired(reason: String)
     case ctSatisfied(logs: Int, required: Int)
@@ -99,6 +121,9 @@ public enum Finding: Hashable, Sendable {
     case pinNotMatched(count: Int)
     case pinNotChecked
     case noPins
+    // signature keys refused before verification, and the evaluation's budget
+    case signatureKeyRefused(reason: String)
+    case budgetExhausted(budget: BudgetKind, limit: Int)
 
     /// Apple's check key, subtype and OSStatus for failing findings.
     public var appleFailure: AppleFailure? {
@@ -130,6 +155,8 @@ public enum Finding: Hashable, Sendable {
         case .periodTooLong: AppleFailure("ValidityPeriodMaximums", .compliance, -67901)
         case .ctMissing: AppleFailure("SystemTrustedCTRequired", .compliance, -67825)
         case .certificateRevoked: AppleFailure("Revocation", .revoked, -67820, fatal: true)
+        // trustd gives up building after a bound and reports its best partial path (D35).
+        case .budgetExhausted: AppleFailure("MissingIntermediate", .trust, -25318)
         default: nil
         }
     }
@@ -169,6 +196,10 @@ public enum Finding: Hashable, Sendable {
         case .caEKUAllows: "Issuer's extended key usage allows the purpose"
         case .caEKULacks(let purpose, _): "Issuer's extended key usage excludes \(purpose)"
         case .ekuNotChecked: "Extended key usage not checked"
+        case .ekuDeviceAnchorExempt(let p):
+            p.isEmpty
+                ? "No extended key usage, allowed under a device-trusted anchor"
+                : "Extended key usage \(p.joined(separator: ", ")), allowed under a device-trusted anchor"
         case .noNameConstraints: "No name constraints on the path"
         case .withinNameConstraints: "Names within every issuer's constraints"
         case .nameConstraintViolated(let name, _): "Name \(name) violates a name constraint"
@@ -189,7 +220,12 @@ public enum Finding: Hashable, Sendable {
         case .nonCompliant: "Not standards compliant"
         case .emptySubject: "Empty subject"
         case .keyIdentifierMismatch: "Authority key identifier does not match the issuer's"
-        case .anchoredAt(let cls, _): cls == .system ? "Anchored at a system root" : "Anchored at a custom anchor"
+        case .anchoredAt(let cls, _):
+            switch cls {
+            case .system: "Anchored at a system root"
+            case .custom: "Anchored at a custom anchor (app)"
+            case .device: "Anchored at a custom anchor (device-trusted)"
+            }
         case .selfSignedNotTrusted: "Self-signed certificate is not a trusted anchor"
         case .noAnchor: "No trusted anchor reached"
         case .hostMatched(let host, let name): "\(host) matches \(name)"
@@ -201,13 +237,18 @@ public enum Finding: Hashable, Sendable {
         case .keyTooSmall(let label, let bits, let min): "\(label) \(bits) bits, below \(min)"
         case .keyWeak(let label, let bits, let min): "\(label) \(bits) bits, weak (below \(min))"
         case .keyUnknown(let label): "\(label) key of unknown size"
+        case .keySizeDeviceAnchorExempt(let label, let bits, let min):
+            "\(label) \(bits) bits, below \(min) but the leaf is a device-trusted anchor"
         case .signatureAlgorithmOK(let name): "\(name)"
         case .selfSignedHashExempt(let name): "\(name) on a self-signed certificate (exempt)"
         case .sha1Signature(let name): "SHA-1 signature (\(name))"
         case .weakSignature(let name): "Weak signature hash (\(name))"
+        case .signatureHashDeviceAnchorExempt(let name):
+            "SHA-1 signature (\(name)) on a device-trusted anchor (not judged)"
         case .periodWithin(let days, let max, _): "Lifetime \(days) days, within \(max)"
         case .periodTooLong(let days, let max, _): "Lifetime \(days) days, over the \(max)-day maximum"
         case .periodNoMaximum: "No lifetime maximum applies"
+        case .periodDeviceAnchorExempt(let days): "Lifetime \(days) days, no maximum for a device-trusted leaf"
         case .ctNotRequired: "Certificate Transparency not required"
         case .ctSatisfied(let logs, let required): "SCTs from \(logs) logs (\(required) required)"
         case .ctMissing(let logs, let required): "SCTs from \(logs) log\(logs == 1 ? "" : "s"), \(required) required"
@@ -218,6 +259,15 @@ public enum Finding: Hashable, Sendable {
         case .pinNotMatched: "No certificate in the chain has a pinned key"
         case .pinNotChecked: "Pins not checked: evaluation failed first"
         case .noPins: "No pins set"
+        case .signatureKeyRefused: "Candidate issuer's key refused before verification"
+        case .budgetExhausted(let budget, let limit):
+            switch budget {
+            case .signatureChecks: "Evaluation stopped: more than \(limit) signature checks"
+            case .candidateIssuers: "Evaluation stopped: more than \(limit) candidate issuers"
+            case .paths: "Evaluation stopped: more than \(limit) candidate paths"
+            case .nameConstraintComparisons: "Evaluation stopped: more than \(limit) name-constraint comparisons"
+            case .time: "Evaluation stopped at its \(Finding.seconds(milliseconds: limit)) deadline"
+            }
         }
     }
 
@@ -290,6 +340,8 @@ public enum Finding: Hashable, Sendable {
             "This issuer's extKeyUsage (\(present.joined(separator: ", "))) excludes \(purpose), which constrains everything below it (Apple ExtendedKeyUsage, errSecInvalidExtendedKeyUsage)."
         case .ekuNotChecked:
             "Basic X.509 does not check extended key usage (SecPolicyCreateBasicX509)."
+        case .ekuDeviceAnchorExempt:
+            "The path ends at an anchor the device trusts (a configuration profile's root, trusted in Settings), and Apple's strict rule that the leaf's extKeyUsage name serverAuth explicitly (ServerAuthEKU) skips such chains. The looser rule still holds: an extKeyUsage, when present, must include serverAuth or anyExtendedKeyUsage (Apple ExtendedKeyUsage)."
         case .noNameConstraints:
             "No certificate on the path carries nameConstraints."
         case .withinNameConstraints(let count):
@@ -325,9 +377,13 @@ public enum Finding: Hashable, Sendable {
         case .keyIdentifierMismatch:
             "The authorityKeyIdentifier names a different key than the issuer's subjectKeyIdentifier (Apple IdLinkage, errSecInvalidIDLinkage)."
         case .anchoredAt(let cls, let name):
-            cls == .system
-                ? "The path ends at \(name), a root of the system trust store."
-                : "The path ends at \(name), one of the custom anchors (SecTrustSetAnchorCertificates). Any certificate can be an anchor; processing stops there."
+            switch cls {
+            case .system: "The path ends at \(name), a root of the system trust store."
+            case .custom:
+                "The path ends at \(name), one of the custom anchors the app set (SecTrustSetAnchorCertificates). Any certificate can be an anchor; processing stops there."
+            case .device:
+                "The path ends at \(name), a custom anchor the device trusts: installed by a configuration profile and trusted in Settings (trustd's user anchor source). Processing stops there, and Apple relaxes the serverAuth, lifetime-maximum, key-size and signature-hash rules for it."
+            }
         case .selfSignedNotTrusted(let name):
             "The path ends at the self-signed \(name), which is neither a custom anchor nor a trusted system root (Apple AnchorTrusted, errSecNotTrusted)."
         case .noAnchor:
@@ -348,6 +404,8 @@ public enum Finding: Hashable, Sendable {
             "\(label) \(bits)-bit keys are below the minimum of \(min) for any policy (Apple WeakKeySize, errSecUnsupportedKeySize; fatal)."
         case .keyUnknown(let label):
             "The size of this \(label) key cannot be determined."
+        case .keySizeDeviceAnchorExempt(let label, let bits, let min):
+            "Apple skips the SSL key-size minimum (\(min) bits for \(label)) when the leaf itself is a device-trusted anchor (KeySize); the \(bits)-bit key still meets the minimum for any policy (WeakKeySize)."
         case .signatureAlgorithmOK:
             "The signature uses a SHA-2 (or stronger) hash (Apple SignatureHashAlgorithms)."
         case .selfSignedHashExempt:
@@ -356,10 +414,14 @@ public enum Finding: Hashable, Sendable {
             "Apple's SSL policy rejects SHA-1 signatures on every certificate except self-signed ones (Apple SignatureHashAlgorithms, errSecInvalidDigestAlgorithm)."
         case .weakSignature:
             "MD2, MD4 and MD5 signatures are rejected under every policy (Apple WeakSignature, errSecInvalidDigestAlgorithm; fatal)."
+        case .signatureHashDeviceAnchorExempt:
+            "Apple does not judge the hash of the signature on an anchor the device trusts, self-signed or not (SignatureHashAlgorithms); MD2, MD4 and MD5 would still be rejected (WeakSignature)."
         case .periodWithin(_, _, let rule), .periodTooLong(_, _, let rule):
             "\(rule) (Apple ValidityPeriodMaximums, errSecCertificateValidityPeriodTooLong)."
         case .periodNoMaximum(let reason):
             reason
+        case .periodDeviceAnchorExempt:
+            "Apple applies no lifetime maximum to a leaf that is itself an anchor the device trusts (ValidityPeriodMaximums); a leaf below a device-trusted CA keeps the 825-day maximum."
         case .ctNotRequired(let reason):
             reason
         case .ctSatisfied, .ctMissing:
@@ -378,6 +440,33 @@ public enum Finding: Hashable, Sendable {
             "Pins are only meaningful after normal evaluation passes; checking them instead of evaluation is a classic mistake."
         case .noPins:
             "No SPKI pins are configured."
+        case .signatureKeyRefused(let reason):
+            "\(reason). The key is refused without verifying, so that a certificate set cannot make each signature check expensive; the path through this issuer is discarded."
+        case .budgetExhausted(let budget, _):
+            Finding.budgetDetail(budget)
         }
+    }
+
+    /// Why running out of `budget` makes the certificate set suspicious.
+    static func budgetDetail(_ budget: BudgetKind) -> String {
+        let verdict =
+            "Evaluation ends here, not trusted: trustx bounds the work of one evaluation whatever it is sent, as Apple's trustd bounds path building (MissingIntermediate, errSecCreateChainFailed)."
+        return switch budget {
+        case .signatureChecks:
+            "Real chains need a few signature checks; this certificate set offers so many same-name issuers that path building kept asking for more, which is how a sender makes a verifier spend its time on public-key operations. \(verdict)"
+        case .candidateIssuers:
+            "Real chains offer one or two issuers per certificate; this set offers so many candidates under the same names that trying them all would take unbounded time. \(verdict)"
+        case .paths:
+            "Real chains build one or a few paths; this set's cross-signed certificates combine into more candidate paths than any deployment needs, each of which would be checked in full. \(verdict)"
+        case .nameConstraintComparisons:
+            "Comparing every name against every name-constraint subtree, on every path, would take more comparisons than real constrained CAs ever need: many subjectAltNames under many subtrees is a known way to make verifiers work quadratically. \(verdict)"
+        case .time:
+            "The caller's deadline passed before evaluation finished; a certificate set that takes this long is either pathological or hostile. \(verdict)"
+        }
+    }
+
+    /// `1.5 s`, for deadlines given in milliseconds.
+    static func seconds(milliseconds: Int) -> String {
+        "\(milliseconds / 1000).\(milliseconds % 1000 / 100) s"
     }
 }

@@ -37,14 +37,19 @@ struct PathBuilder {
     let settings: TrustSettings
     let cache: SignatureCache
     let anchorSet: Set<DigestKey>
-    /// A hard bound on the work one evaluation may do, whatever the input (denial of service).
-    var budget = 2048
+    /// The evaluation's budget: candidates, signature checks and time are charged to it, and
+    /// building stops (with `stop`) the moment one runs out.
+    let meter: WorkMeter
     static let defaultMaximumIntermediates = 16
 
-    init(leaf: Certificate, presented: [Certificate], settings: TrustSettings, cache: SignatureCache) {
+    init(
+        leaf: Certificate, presented: [Certificate], settings: TrustSettings, cache: SignatureCache,
+        meter: WorkMeter
+    ) {
         self.leaf = leaf
         self.settings = settings
         self.cache = cache
+        self.meter = meter
         var seen = Set<DigestKey>([leaf.identity])
         var pool: [Certificate] = []
         for cert in presented where seen.insert(cert.identity).inserted { pool.append(cert) }
@@ -53,7 +58,7 @@ struct PathBuilder {
     }
 
     func anchorClass(of cert: Certificate) -> AnchorClass? {
-        if anchorSet.contains(cert.identity) { return .custom }
+        if anchorSet.contains(cert.identity) { return settings.customAnchorClass.anchorClass }
         if settings.trustsSystemAnchors, let store = settings.systemStore, store.contains(cert) { return .system }
         return nil
     }
@@ -83,6 +88,14 @@ struct PathBuilder {
                 out.append((c, .systemStore, rank(c, 5)))
             }
         }
+        // Cheap before expensive: a candidate whose key cannot check the child's signature
+        // algorithm (an RSA key under an ECDSA signature) would only be rejected, so it goes last;
+        // nothing here costs a public-key operation. One candidate needs no ranking.
+        if out.count > 1, let family = SignatureScheme(child.signatureAlgorithm)?.family {
+            for i in out.indices where !SignatureScheme.family(family, fits: out[i].0.publicKey.type) {
+                out[i].2 += 10_000
+            }
+        }
         // Stable sort by rank, then drop duplicates (the same certificate from two sources).
         let sorted = out.enumerated().sorted { ($0.element.2, $0.offset) < ($1.element.2, $1.offset) }
         var seen = Set<DigestKey>()
@@ -92,8 +105,8 @@ struct PathBuilder {
     }
 
     /// Walks paths depth first in preference order, handing each finished one to `visit`,
-    /// which returns true to stop.
-    mutating func build(_ visit: (BuiltPath) -> Bool) {
+    /// which returns true to stop. Building also stops when the meter runs out.
+    func build(_ visit: (BuiltPath) -> Bool) {
         let limit = settings.maximumIntermediates ?? PathBuilder.defaultMaximumIntermediates
         var path = BuiltPath(
             certificates: [leaf], sources: [.presented], anchorClass: nil, endsSelfSigned: false,
@@ -108,15 +121,14 @@ struct PathBuilder {
         extend(&path, limit: limit, stop: &stop, visit)
     }
 
-    private mutating func extend(
+    private func extend(
         _ path: inout BuiltPath, limit: Int, stop: inout Bool,
         _ visit: (BuiltPath) -> Bool
     ) {
         guard !stop else { return }
-        budget -= 1
         let child = path.certificates[path.certificates.count - 1]
         var extended = false
-        if budget > 0 {
+        do {
             var intermediates = path.certificates.count - 1
             if settings.profile == .webpki {
                 // RFC 5280 6.1.4 (l): "If the certificate was not self-issued, verify that
@@ -143,6 +155,10 @@ struct PathBuilder {
                 let (candidate, source) = list[next]
                 next += 1
                 if stop { return }
+                guard meter.chargeCandidateIssuer() else {
+                    stop = true
+                    return
+                }
                 if path.certificates.contains(where: { $0.identity == candidate.identity }) { continue }
                 let cls = anchorClass(of: candidate)
                 // The bound counts certificates between leaf and anchor.
@@ -154,6 +170,10 @@ struct PathBuilder {
                 if cls != nil && intermediates > limit {
                     path.depthExceeded = true
                     continue
+                }
+                guard meter.chargeSignatureCheck() else {
+                    stop = true
+                    return
                 }
                 let sig = cache.check(child, signedBy: candidate)
                 guard sig == .valid else {
@@ -177,13 +197,17 @@ struct PathBuilder {
                 path.sources.removeLast()
                 let depth = path.certificates.count - 1
                 path.rejected.removeAll { $0.childIndex > depth }
-                budget -= 1
-                if budget <= 0 { break }
             }
         }
         if !extended && !stop {
             var finished = path
-            finished.endsSelfSigned = child.isSelfIssued && cache.check(child, signedBy: child) == .valid
+            if child.isSelfIssued {
+                guard meter.chargeSignatureCheck() else {
+                    stop = true
+                    return
+                }
+                finished.endsSelfSigned = cache.check(child, signedBy: child) == .valid
+            }
             if visit(finished) { stop = true }
         }
     }

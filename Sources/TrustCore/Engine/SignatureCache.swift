@@ -1,7 +1,8 @@
 import Synchronization
 
 /// Remembers signature results by (issuer key, signed certificate), so re-evaluating after a
-/// settings change verifies nothing again. Shared by every evaluation of one session.
+/// settings change verifies nothing again, and a certificate reached on several paths (cross-
+/// signed issuers) is verified under each key once. Shared by every evaluation of one session.
 public final class SignatureCache: Sendable {
     struct Key: Hashable {
         var issuerSPKI: DigestKey
@@ -19,7 +20,8 @@ public final class SignatureCache: Sendable {
         let key = Key(issuerSPKI: issuer.keyIdentity, certificate: certificate.identity)
         if let hit = results.withLock({ $0[key] }) { return hit }
         let result = SignatureVerifier.verify(certificate, signedBy: issuer.publicKey)
-        verifications.add(1, ordering: .relaxed)
+        // A key refused before verification cost no public-key operation.
+        if case .refused = result {} else { verifications.add(1, ordering: .relaxed) }
         results.withLock { $0[key] = result }
         return result
     }

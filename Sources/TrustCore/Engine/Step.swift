@@ -18,6 +18,7 @@ public enum StepID: String, Hashable, Sendable, CaseIterable {
     case certificateTransparency = "certificate-transparency"
     case revocation
     case pin
+    case budget
 }
 
 /// How one step came out.

@@ -51,6 +51,19 @@ public enum CertificateSource: String, Hashable, Sendable {
     case file = "file"
 }
 
+/// How the custom anchors (`TrustSettings.anchors`) come to be trusted on an Apple device.
+public enum CustomAnchorClass: String, Hashable, Sendable, CaseIterable {
+    /// The app sets them (SecTrustSetAnchorCertificates); the app's delegate decides trust.
+    case app
+    /// A configuration profile installed them and the user trusted them in Settings (trustd's user
+    /// anchor source); URLSession's default handling decides trust. Apple relaxes some rules for
+    /// these (docs/steps.md, "Anchor classes").
+    case device
+
+    /// The class of a path that ends at one of these anchors.
+    public var anchorClass: AnchorClass { self == .app ? .custom : .device }
+}
+
 /// A set of SPKI SHA-256 pins.
 public struct PinSet: Hashable, Sendable {
     /// The pinned SHA-256 digests of DER SubjectPublicKeyInfo.
@@ -78,6 +91,9 @@ public struct TrustSettings: Sendable {
     /// SecTrustSetAnchorCertificatesOnly: when custom anchors are set and this is true (Apple's
     /// default once anchors are set), system roots are not trusted.
     public var anchorsOnly: Bool
+    /// How every certificate of `anchors` is trusted: set by the app (the default) or trusted on the
+    /// device through a configuration profile.
+    public var customAnchorClass: CustomAnchorClass = .app
     /// The system trust store; nil for none at all.
     public var systemStore: (any IssuerSource)?
     /// The policy.
@@ -107,15 +123,19 @@ public struct TrustSettings: Sendable {
     /// A host the app holds while its policy ignores it (Basic X.509): the hostname step
     /// reports whether it would have matched, and checks nothing.
     public var hostIgnoredByPolicy: String?
+    /// Bounds on the work of one evaluation; exhausting one ends it with the `budget` step.
+    public var limits: EvaluationLimits = .standard
 
     /// Creates settings; by default SSL without host, system anchors, the `apple` profile.
     public init(
-        anchors: [Certificate] = [], anchorsOnly: Bool = true, systemStore: (any IssuerSource)? = nil,
-        policy: TrustPolicy = .ssl(host: nil), pins: PinSet = PinSet(), time: Timestamp,
+        anchors: [Certificate] = [], anchorsOnly: Bool = true, customAnchorClass: CustomAnchorClass = .app,
+        systemStore: (any IssuerSource)? = nil, policy: TrustPolicy = .ssl(host: nil), pins: PinSet = PinSet(),
+        time: Timestamp,
         profile: RuleProfile = .apple, maximumIntermediates: Int? = nil, requiredLeafPurpose: OID? = nil
     ) {
         self.anchors = anchors
         self.anchorsOnly = anchorsOnly
+        self.customAnchorClass = customAnchorClass
         self.systemStore = systemStore
         self.policy = policy
         self.pins = pins
@@ -128,9 +148,10 @@ public struct TrustSettings: Sendable {
     /// Whether system roots are trusted as anchors in this configuration.
     public var trustsSystemAnchors: Bool { systemStore != nil && (anchors.isEmpty || !anchorsOnly) }
 
-    /// Whether the app decides trust in a delegate (custom anchors or pins), which is what turns a
-    /// rejection into URLError -999 instead of -1202.
-    public var delegateDecides: Bool { !anchors.isEmpty || !pins.isEmpty }
+    /// Whether the app decides trust in a delegate (anchors the app sets, or pins), which is what
+    /// turns a rejection into URLError -999 instead of -1202. Device-trusted anchors need no
+    /// delegate: URLSession's default handling trusts them.
+    public var delegateDecides: Bool { (!anchors.isEmpty && customAnchorClass == .app) || !pins.isEmpty }
 }
 
 /// A source of candidate issuers: the system trust store, in practice.

@@ -82,8 +82,20 @@ public enum JSONReport {
                 ("subject", .string(c.subject.description)),
                 ("sha256", .string(ReportFormatting.hex(c.sha256))),
                 ("source", .string(source.rawValue)),
-                ("anchor", .string(anchorClass?.rawValue)),
+                // `anchor` keeps its two values (a device-trusted anchor is a custom one);
+                // `anchorClass` tells app from device.
+                ("anchor", .string(anchorClass.map { $0 == .system ? "system" : "custom" })),
+                ("anchorClass", .string(anchorClass.map(jsonAnchorClass))),
             ])
+        }
+    }
+
+    /// `system`, `app` or `device`: the class names `--anchor-class` uses, plus `system`.
+    static func jsonAnchorClass(_ c: AnchorClass) -> String {
+        switch c {
+        case .system: "system"
+        case .custom: CustomAnchorClass.app.rawValue
+        case .device: CustomAnchorClass.device.rawValue
         }
     }
 
@@ -98,9 +110,11 @@ public enum JSONReport {
                         .object([
                             ("subject", .string($0.subject.description)),
                             ("sha256", .string(ReportFormatting.hex($0.sha256))),
+                            ("class", .string(s.customAnchorClass.rawValue)),
                         ])
                     })
             ),
+            ("anchorClass", .string(s.customAnchorClass.rawValue)),
             ("anchorsOnly", .bool(!s.anchors.isEmpty && s.anchorsOnly)),
             ("systemAnchors", .bool(s.trustsSystemAnchors)),
             ("systemStore", .string(s.systemStore?.location)),

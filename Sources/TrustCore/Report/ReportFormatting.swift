@@ -36,24 +36,41 @@ public enum ReportFormatting {
         case .file: text = "file"
         }
         if i == e.path.certificates.count - 1, let cls = e.path.anchorClass {
-            let anchor = cls == .system ? "trusted system root" : "trusted custom anchor"
+            let anchor = "trusted \(anchorClassName(cls))"
             if source != .anchor { text += ", \(anchor)" } else { text = anchor }
         }
         return text
     }
 
-    /// Which anchors are trusted, and through which Apple calls, in one line.
+    /// `system root`, `custom anchor (app)`, `custom anchor (device)`: an anchor with its class.
+    public static func anchorClassName(_ c: AnchorClass) -> String {
+        switch c {
+        case .system: "system root"
+        case .custom: "custom anchor (app)"
+        case .device: "custom anchor (device)"
+        }
+    }
+
+    /// Which anchors are trusted, of which class, and through which Apple calls, in one line.
     static func anchorsDescription(_ s: TrustSettings) -> String {
         if s.anchors.isEmpty {
             return s.systemStore == nil ? "none (no system trust store)" : "system roots"
         }
         let n = s.anchors.count
-        let custom = "\(n) custom anchor\(n == 1 ? "" : "s")"
-        if s.trustsSystemAnchors {
-            return "\(custom) and system roots (SecTrustSetAnchorCertificatesOnly(false))"
-        }
+        let plural = n == 1 ? "" : "s"
         let parents = s.systemStore == nil ? "" : "; system store used for parents only"
-        return "\(custom) only (SecTrustSetAnchorCertificates\(parents))"
+        switch s.customAnchorClass {
+        case .app:
+            let custom = "\(n) custom anchor\(plural) (app)"
+            if s.trustsSystemAnchors {
+                return "\(custom) and system roots (SecTrustSetAnchorCertificatesOnly(false))"
+            }
+            return "\(custom) only (SecTrustSetAnchorCertificates\(parents))"
+        case .device:
+            // No Apple call: a configuration profile installed them and the user trusted them.
+            let custom = "\(n) custom anchor\(plural) (device: profile, trusted in Settings)"
+            return s.trustsSystemAnchors ? "\(custom) and system roots" : "\(custom) only\(parents)"
+        }
     }
 
     /// Where system roots come from, or `none`.

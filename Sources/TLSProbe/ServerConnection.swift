@@ -1,4 +1,3 @@
-import TLSProbe
 import TrustCore
 
 /// Connects to a server and completes its chain through AIA for `trustx check` and the explorer,
@@ -106,5 +105,51 @@ public enum ServerConnection {
         case .skipped(let why): outcome = "not fetched: \(why)"
         }
         return ConnectionReport.Fetch(url: a.url, outcome: outcome)
+    }
+}
+
+/// What a connection produced: the presented chain and the handshake facts, or why it failed.
+public struct ConnectionResult: Sendable {
+    /// The presented certificates, leaf first; empty when the handshake gave none.
+    public var chain: [Certificate]
+    /// The handshake facts (and the failure, when there was one).
+    public var report: ConnectionReport
+    /// Issuers fetched through AIA caIssuers URLs.
+    public var fetchedIssuers: [Certificate]
+    /// Log IDs of SCTs delivered in the handshake.
+    public var sctLogIDs: [[UInt8]]
+
+    /// Creates a result.
+    public init(
+        chain: [Certificate], report: ConnectionReport, fetchedIssuers: [Certificate] = [],
+        sctLogIDs: [[UInt8]] = []
+    ) {
+        self.chain = chain
+        self.report = report
+        self.fetchedIssuers = fetchedIssuers
+        self.sctLogIDs = sctLogIDs
+    }
+
+    /// The handshake's failure, if it failed (a chain may still have been presented, e.g. when
+    /// the server then demanded a client certificate).
+    public var failure: ConnectionReport.Failure? { report.failure }
+}
+
+extension ConnectionResult {
+    /// The evaluation as URLSession ends it: a handshake that failed after the chain was
+    /// presented (the server then demanded a client certificate) fails the connection whatever
+    /// evaluation said, with the handshake's URLError. Unchanged when the handshake succeeded.
+    /// - Parameter evaluation: The evaluation of `chain`.
+    /// - Returns: The evaluation with its verdict rewritten when the handshake failed.
+    public func finalVerdict(_ evaluation: Evaluation) -> Evaluation {
+        guard let failure else { return evaluation }
+        var e = evaluation
+        let url = failure.urlError ?? -1200
+        let why = e.verdict.trusted ? "the chain is trusted, but " : ""
+        e.verdict.trusted = false
+        e.verdict.urlError = url
+        e.verdict.summary =
+            "Not trusted: \(why)\(failure.message); URLSession reports \(URLErrorNames.name(url)) (\(url))."
+        return e
     }
 }

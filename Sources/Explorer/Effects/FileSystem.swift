@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The explorer's few file operations: completing a typed path and writing a file.
+enum FileSystem {
+    /// At most this many directory entries are read for one completion.
+    static let maximumEntries = 10_000
+
+    /// Paths that complete `typed`: the entries of its directory that start with its last
+    /// component, directories with a trailing `/`, sorted, hidden files only when asked for.
+    static func completions(of typed: String) -> [String] {
+        let slash = typed.lastIndex(of: "/")
+        let directory = slash.map { String(typed[...$0]) } ?? ""
+        let prefix = slash.map { String(typed[typed.index(after: $0)...]) } ?? typed
+        guard let dir = opendir(directory.isEmpty ? "." : directory) else { return [] }
+        defer { closedir(dir) }
+        var out: [String] = []
+        var read = 0
+        while let entry = readdir(dir), read < maximumEntries {
+            read += 1
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name != "." && name != "..", name.hasPrefix(prefix) else { continue }
+            if name.hasPrefix(".") && !prefix.hasPrefix(".") { continue }
+            var path = directory + name
+            var st = stat()
+            if stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR { path += "/" }
+            out.append(path)
+        }
+        return out.sorted()
+    }
+
+    /// Writes `file`; the reason it could not, nil on success.
+    static func write(_ file: FileToWrite) -> String? {
+        // "wx" fails when the file exists: a certificate never silently replaces a file.
+        guard let f = fopen(file.path, file.replace ? "w" : "wx") else {
+            let why = String(cString: strerror(errno))
+            return "cannot write \(file.path): \(why)"
+        }
+        let bytes = Array(file.contents.utf8)
+        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
+        let closed = fclose(f)
+        return written == bytes.count && closed == 0 ? nil : "cannot write \(file.path): the disk refused it"
+    }
+}

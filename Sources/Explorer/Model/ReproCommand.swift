@@ -1,0 +1,118 @@
+import TLSProbe
+import TrustCore
+
+/// The `trustx check` command line that reproduces an explorer state, and the certificate files
+/// it needs that exist only in the session.
+public struct ReproCommand: Sendable {
+    /// The command, shell-quoted.
+    public var command: String
+    /// Anchors made in the session, to be written in the current directory for `--anchor`.
+    public var files: [FileToWrite]
+
+    /// Builds the command for `target` under `toggles`.
+    /// - Parameters:
+    ///   - target: The selected target.
+    ///   - toggles: The settings.
+    ///   - anchors: The custom anchors in force.
+    ///   - now: The session's "now" (an evaluation at "now" gives no `--at`).
+    /// - Returns: The command and the files it names that must be written first.
+    public static func make(
+        target: ExplorerTarget, toggles: Toggles, anchors: [AnchorEntry], now: Timestamp
+    ) -> ReproCommand {
+        var args = ["trustx", "check"]
+        var files: [FileToWrite] = []
+        let isServer: Bool
+        switch target.source {
+        case .server(let t, let o):
+            isServer = true
+            args.append(target.location)
+            if let c = t.connectTo { args += ["--connect-to", c.description] }
+            switch t.sni {
+            case .automatic: break
+            case .none: args.append("--no-sni")
+            case .name(let n): args += ["--sni", n]
+            }
+            let defaults = ProbeOptions()
+            if o.timeout != defaults.timeout {
+                let ms = o.timeout.components.seconds * 1000 + o.timeout.components.attoseconds / 1_000_000_000_000_000
+                args += ["--timeout", ms % 1000 == 0 ? "\(ms / 1000)" : "\(Double(ms) / 1000)"]
+            }
+            if toggles.tlsMinimum != .tls1_2 { args += ["--tls-min", versionText(toggles.tlsMinimum)] }
+            if toggles.tlsMaximum != .tls1_3 { args += ["--tls-max", versionText(toggles.tlsMaximum)] }
+            switch o.clientIdentity {
+            case .pkcs12(let path, _)?: args += ["--client-cert", path]
+            case .pem(let cert, let key, _)?: args += ["--client-cert", cert, "--client-key", key]
+            case nil: break
+            }
+            if let s = o.startTLS, !target.location.lowercased().hasPrefix(s.rawValue + "://") {
+                args += ["--starttls", s.rawValue]
+            }
+            if case .http(let proxy) = o.proxy { args += ["--proxy", proxy.description] }
+            if !toggles.fetchAIA { args.append("--no-aia") }
+        case .files(_, let paths):
+            isServer = false
+            args.append("--chain")
+            args += paths
+        }
+        // A file is named when every certificate read from it is still an anchor; otherwise
+        // (and for certificates made anchors in the session) each is written out on its own.
+        let fileMembers = Dictionary(
+            grouping: (target.anchorEntries + toggles.addedAnchors).compactMap { e in e.file.map { ($0, e.certificate) }
+            },
+            by: \.0)
+        let inForce = Set(anchors.map(\.certificate))
+        var named = Set<String>()
+        for entry in anchors {
+            if let file = entry.file, fileMembers[file]?.allSatisfy({ inForce.contains($0.1) }) == true {
+                if named.insert(file).inserted { args += ["--anchor", file] }
+                continue
+            }
+            let c = entry.certificate
+            let hex = hexString(c.sha256.prefix(4)).lowercased()
+            let path = "trustx-anchor-\(AppState.fileName(for: c))-\(hex).pem"
+            if named.insert(path).inserted {
+                files.append(FileToWrite(path: path, contents: PEM.encode(c.der), replace: true))
+                args += ["--anchor", path]
+            }
+        }
+        if !anchors.isEmpty {
+            if !toggles.anchorsOnly { args.append("--with-system-anchors") }
+            if toggles.anchorClass == .device { args += ["--anchor-class", "device"] }
+        }
+        let host = toggles.host.host(targetHost: target.host)
+        switch toggles.policy {
+        case .sslWithHost:
+            if host.isEmpty {
+                if isServer { args += ["--policy", "ssl-no-host"] }
+            } else if !(isServer && host == target.host) {
+                args += ["--host", host]
+            }
+        case .sslWithoutHost:
+            if isServer { args += ["--policy", "ssl-no-host"] }
+        case .basicX509:
+            // Basic X.509 ignores the host; check reports whether it would have matched.
+            args += ["--policy", "basic"]
+            if !host.isEmpty && !(isServer && host == target.host) { args += ["--host", host] }
+        }
+        for pin in toggles.pins { args += ["--pin", "sha256//" + Base64.encode(pin)] }
+        if let time = toggles.time, time != now { args += ["--at", time.rfc3339] }
+        if toggles.profile != .apple { args += ["--profile", toggles.profile.rawValue] }
+        if let password = target.password { args += ["--password", password] }
+        return ReproCommand(command: args.map(shellQuoted).joined(separator: " "), files: files)
+    }
+
+    static func versionText(_ v: TLSVersion) -> String { String(v.description.dropFirst(4)) }
+
+    /// The word as a POSIX shell reads it back: bare when it holds only safe characters,
+    /// otherwise in single quotes.
+    public static func shellQuoted(_ word: String) -> String {
+        let safe = word.unicodeScalars.allSatisfy { c in
+            (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9")
+                || "_./:@%+=,-".unicodeScalars.contains(c)
+        }
+        if safe && !word.isEmpty { return word }
+        var quoted = "'"
+        for c in word { quoted += c == "'" ? "'\\''" : String(c) }
+        return quoted + "'"
+    }
+}

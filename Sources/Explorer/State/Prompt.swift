@@ -1,0 +1,120 @@
+import TrustCore
+
+/// A line of text the user is typing: a host, a time, a pin, a path or a target.
+public struct Prompt: Hashable, Sendable {
+    /// What is being typed.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// The host the SSL policy checks (`h`).
+        case host
+        /// The evaluation time (`t`).
+        case time
+        /// An SPKI pin (`N`).
+        case pin
+        /// A file of anchors (`F`).
+        case anchorFile
+        /// Where to write the selected certificate (`w`).
+        case writeCertificate
+        /// Where to export the report (`x`).
+        case exportReport
+        /// A new target (`c`).
+        case connect
+
+        /// The label before the text.
+        public var label: String {
+            switch self {
+            case .host: "Host to check"
+            case .time: "Evaluate at"
+            case .pin: "Pin"
+            case .anchorFile: "Anchors from file"
+            case .writeCertificate: "Write PEM to"
+            case .exportReport: "Export report to"
+            case .connect: "Connect to"
+            }
+        }
+
+        /// What the text may be, shown while it is empty or invalid.
+        public var hint: String {
+            switch self {
+            case .host: "a DNS name or IP address; Tab completes from the leaf; empty: no host (SSL nil)"
+            case .time: "2027-01-01, 2027-01-01T12:00:00Z, or -90d / +2w / +1y from now"
+            case .pin: "sha256//BASE64 of a SubjectPublicKeyInfo"
+            case .anchorFile: "a PEM, DER, PKCS#7 or PKCS#12 file; Tab completes"
+            case .writeCertificate: "a new file; Tab completes"
+            case .exportReport: ".json for JSON, .md for Markdown, anything else for text; Tab completes"
+            case .connect: "host, host:port, https://host:port/ or smtp://host"
+            }
+        }
+
+        /// Whether Tab completes file paths.
+        var completesPaths: Bool { self == .anchorFile || self == .writeCertificate || self == .exportReport }
+
+        /// Whether the verdict is previewed while typing.
+        var previews: Bool { self == .host || self == .time || self == .pin }
+    }
+
+    /// What is being typed.
+    public var kind: Kind
+    /// The text so far.
+    public var text: String
+    /// The history entry recalled with Up/Down, nil while editing fresh text.
+    public var historyIndex: Int?
+    /// Candidates the last Tab found, when there was more than one.
+    public var completions: [String] = []
+    /// The verdict the typed value would give, when it is valid and has been evaluated.
+    public var preview: Outcome?
+    /// Whether the text is the current value, offered for editing: the first character typed
+    /// replaces it, as in a selected text field.
+    public var prefilled = false
+
+    /// Creates a prompt.
+    public init(_ kind: Kind, text: String = "") {
+        self.kind = kind
+        self.text = text
+        self.prefilled = !text.isEmpty
+    }
+
+    /// The most a prompt holds: a host name is at most 253 characters, a path 4096.
+    static let maximumLength = 4096
+}
+
+/// Parsing of what is typed at the time prompt.
+public enum TimeInput {
+    /// Parses RFC 3339 (`2027-01-01T00:00:00Z`), a date (`2027-01-01`, midnight UTC), or a shift
+    /// from `now` (`-90d`, `+2w`, `+12h`, `+1y`; a year is 365 days).
+    /// - Parameters:
+    ///   - text: What was typed.
+    ///   - now: The session's "now".
+    /// - Returns: The time, or nil when the text is none of these.
+    public static func parse(_ text: String, now: Timestamp) -> Timestamp? {
+        let t = text.trimmingSpaces()
+        if let ts = Timestamp(rfc3339: t) { return ts }
+        let parts = t.split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
+        {
+            return Timestamp(year: y, month: m, day: d)
+        }
+        guard let sign = t.first, sign == "+" || sign == "-", let unit = t.last, t.count >= 3,
+            let n = Int64(t.dropFirst().dropLast()), n <= 100_000
+        else { return nil }
+        let seconds: Int64
+        switch unit {
+        case "h": seconds = 3600
+        case "d": seconds = 86_400
+        case "w": seconds = 7 * 86_400
+        case "y": seconds = 365 * 86_400
+        default: return nil
+        }
+        return now.adding(seconds: (sign == "-" ? -1 : 1) * n * seconds)
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces.
+    func trimmingSpaces() -> String {
+        var s = Substring(self)
+        while s.first == " " { s = s.dropFirst() }
+        while s.last == " " { s = s.dropLast() }
+        return String(s)
+    }
+}

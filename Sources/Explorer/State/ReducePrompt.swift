@@ -1,0 +1,257 @@
+import TLSProbe
+import TrustCore
+
+extension AppState {
+    /// Opens a prompt, with its first preview when the initial text is valid.
+    mutating func open(_ kind: Prompt.Kind, _ effects: inout [Effect], text: String = "") {
+        prompt = Prompt(kind, text: text)
+        requestPreview(&effects)
+    }
+
+    mutating func apply(_ edit: PromptEdit, _ effects: inout [Effect]) {
+        guard var p = prompt else { return }
+        message = nil
+        let history = promptHistory[p.kind] ?? []
+        switch edit {
+        case .insert(let c):
+            if p.prefilled { p.text = "" }
+            guard p.text.count < Prompt.maximumLength else { return }
+            p.text.append(c)
+            p.historyIndex = nil
+            p.completions = []
+        case .deleteBackward:
+            if p.prefilled { p.text = "" } else if !p.text.isEmpty { p.text.removeLast() }
+            p.historyIndex = nil
+            p.completions = []
+        case .cancel:
+            prompt = nil
+            pendingPreview = nil
+            pendingCompletion = nil
+            return
+        case .historyPrevious:
+            guard !history.isEmpty else { return }
+            let i = max(0, (p.historyIndex ?? history.count) - 1)
+            p.historyIndex = i
+            p.text = history[i]
+        case .historyNext:
+            guard let i = p.historyIndex else { return }
+            if i + 1 < history.count {
+                p.historyIndex = i + 1
+                p.text = history[i + 1]
+            } else {
+                p.historyIndex = nil
+                p.text = ""
+            }
+        case .complete:
+            p.prefilled = false
+            if p.kind == .host {
+                prompt = AppState.complete(&p, with: hostCandidates)
+                requestPreview(&effects)
+            } else if p.kind.completesPaths {
+                prompt = p
+                let id = nextRequest
+                nextRequest += 1
+                pendingCompletion = id
+                effects.append(.listDirectory(request: id, path: p.text))
+            }
+            return
+        case .commit:
+            commit(p, &effects)
+            return
+        }
+        p.preview = nil
+        p.prefilled = false
+        prompt = p
+        requestPreview(&effects)
+    }
+
+    /// The names the leaf answers to, for completing the host.
+    var hostCandidates: [String] {
+        guard let leaf = chainToEvaluate.first else { return [] }
+        return leaf.dnsNames + leaf.ipAddresses.map(formatIPAddress)
+    }
+
+    /// Completes `prompt` from `candidates`: the only match, or the longest common prefix of
+    /// several (which are then listed).
+    static func complete(_ prompt: inout Prompt, with candidates: [String]) -> Prompt {
+        let matches = candidates.filter { $0.lowercased().hasPrefix(prompt.text.lowercased()) }
+        guard let first = matches.first else {
+            prompt.completions = []
+            return prompt
+        }
+        if matches.count == 1 {
+            prompt.text = first
+            prompt.completions = []
+            return prompt
+        }
+        var common = first
+        for m in matches.dropFirst() {
+            while !m.lowercased().hasPrefix(common.lowercased()) { common.removeLast() }
+        }
+        if common.count > prompt.text.count { prompt.text = common }
+        prompt.completions = matches
+        return prompt
+    }
+
+    /// Why the typed text cannot be used, nil when it can.
+    public func problem(with p: Prompt) -> String? {
+        let text = p.text.trimmingSpaces()
+        switch p.kind {
+        case .host:
+            if text.contains(" ") || text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                return "a host name has no spaces or control characters"
+            }
+            return nil
+        case .time:
+            return TimeInput.parse(text, now: now) == nil ? "not a time: " + Prompt.Kind.time.hint : nil
+        case .pin:
+            return PinSet.parse(text) == nil ? "not a pin: expected sha256// and the base64 of 32 bytes" : nil
+        case .anchorFile, .writeCertificate, .exportReport:
+            return text.isEmpty ? "type a file name" : nil
+        case .connect:
+            if text.isEmpty { return "type a host, host:port or URL" }
+            do {
+                _ = try ExplorerTarget.parseURL(text)
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+    }
+
+    /// The settings the prompt's text would give, for the preview; nil when it gives none.
+    func candidate(for p: Prompt) -> Toggles? {
+        guard problem(with: p) == nil else { return nil }
+        let text = p.text.trimmingSpaces()
+        var t = toggles
+        switch p.kind {
+        case .host:
+            if text.isEmpty {
+                t.policy = .sslWithoutHost
+            } else {
+                t.host = text == target?.host ? .target : .typed(text)
+                t.policy = .sslWithHost
+            }
+        case .time:
+            guard let time = TimeInput.parse(text, now: now) else { return nil }
+            t.time = time == now ? nil : time
+        case .pin:
+            guard let digest = PinSet.parse(text) else { return nil }
+            if !t.pins.contains(digest) { t.pins.append(digest) }
+        default: return nil
+        }
+        return t
+    }
+
+    mutating func requestPreview(_ effects: inout [Effect]) {
+        pendingPreview = nil
+        guard let p = prompt, p.kind.previews, let t = candidate(for: p) else { return }
+        pendingPreview = evaluationRequest(t, &effects)
+    }
+
+    mutating func commit(_ p: Prompt, _ effects: inout [Effect]) {
+        if let why = problem(with: p) {
+            message = why
+            return
+        }
+        let text = p.text.trimmingSpaces()
+        var history = promptHistory[p.kind] ?? []
+        if !text.isEmpty && history.last != text {
+            history.append(text)
+            if history.count > 50 { history.removeFirst() }
+        }
+        promptHistory[p.kind] = history
+        prompt = nil
+        pendingPreview = nil
+        pendingCompletion = nil
+        switch p.kind {
+        case .host, .time, .pin:
+            guard let next = candidate(for: p) else { return }
+            let cause: String
+            switch p.kind {
+            case .host: cause = text.isEmpty ? "host -> none (SSL nil)" : "host -> \(text)"
+            case .time: cause = "time -> \(next.time?.rfc3339 ?? "now")"
+            default: cause = "pin + \(text.prefix(20))..."
+            }
+            change(cause, &effects) { $0 = next }
+        case .anchorFile:
+            effects.append(.loadAnchors(path: text, password: target?.password))
+        case .writeCertificate:
+            guard let row = selectedChainRow else { return }
+            let pem = PEM.encode(row.certificate.der)
+            effects.append(
+                .writeFiles(
+                    [FileToWrite(path: text, contents: pem, replace: false)],
+                    message: "wrote \(row.certificate.displayName) to \(text)"))
+        case .exportReport:
+            guard let e = evaluation else { return }
+            let contents: String
+            if text.hasSuffix(".json") {
+                contents = JSONReport.render(e)
+            } else if text.hasSuffix(".md") {
+                contents = MarkdownReport.render(e)
+            } else {
+                contents = TextReport.render(e, options: TextReport.Options(color: false, unicode: true))
+            }
+            effects.append(
+                .writeFiles([FileToWrite(path: text, contents: contents)], message: "exported the report to \(text)"))
+        case .connect:
+            connect(to: text, &effects)
+        }
+    }
+
+    /// `c`: a new target joins the list and is selected. It is reached the way the selected
+    /// server is (timeout, proxy, client identity), or with the defaults.
+    mutating func connect(to text: String, _ effects: inout [Effect]) {
+        guard let (probeTarget, startTLS) = try? ExplorerTarget.parseURL(text) else { return }
+        var options = target?.server?.options ?? ProbeOptions()
+        if target?.server == nil { options.proxy = .environment }
+        options.startTLS = startTLS
+        let new = ExplorerTarget(
+            name: probeTarget.host, location: text, host: probeTarget.host, source: .server(probeTarget, options),
+            anchors: [], password: target?.password)
+        targets.append(new)
+        select(target: targets.count - 1, &effects)
+        focus(.chain)
+    }
+
+    /// `y`: the command line that reproduces the current state, written to the clipboard and
+    /// shown; certificates that exist only in the session are written beside it.
+    mutating func copyCommand(_ effects: inout [Effect]) {
+        guard let target else {
+            message = "nothing to reproduce yet"
+            return
+        }
+        let repro = ReproCommand.make(target: target, toggles: toggles, anchors: effectiveAnchors, now: now)
+        var paragraphs = [repro.command]
+        if !repro.files.isEmpty {
+            paragraphs.append(
+                "Written beside it (certificates that exist only in this session): "
+                    + repro.files.map(\.path).joined(separator: ", "))
+        }
+        if isLab {
+            paragraphs.append("The lab's servers and files live as long as this explorer does.")
+        }
+        paragraphs.append("Copied to the clipboard with OSC 52, where the terminal allows it. Any key closes.")
+        overlay = TextOverlay(title: "Reproduce with trustx check", paragraphs: paragraphs)
+        if !repro.files.isEmpty {
+            effects.append(
+                .writeFiles(repro.files, message: "wrote " + repro.files.map(\.path).joined(separator: ", ")))
+        }
+        effects.append(.copyToClipboard(repro.command))
+    }
+
+    /// A file-name-safe rendering of a certificate's name.
+    static func fileName(for certificate: Certificate) -> String { fileName(for: certificate.displayName) }
+
+    /// Letters, digits, `.` and `-` kept; anything else becomes `-`; at most 40 characters.
+    static func fileName(for text: String) -> String {
+        var out = ""
+        for ch in text.lowercased().unicodeScalars.prefix(40) {
+            let ok = (ch >= "a" && ch <= "z") || (ch >= "0" && ch <= "9") || ch == "." || ch == "-"
+            out.append(ok ? Character(ch) : "-")
+        }
+        while out.hasPrefix("-") || out.hasPrefix(".") { out.removeFirst() }
+        return out.isEmpty ? "certificate" : out
+    }
+}
