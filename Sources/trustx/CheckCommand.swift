@@ -437,6 +437,7 @@ enum CheckCommand {
         }
         settings.fetchedIssuers = result.fetchedIssuers
         settings.connectionSCTLogIDs = result.sctLogIDs
+        settings.stapledOCSPResponse = result.ocspResponse
         guard var evaluation = Evaluator().evaluate(chain: result.chain, settings: settings) else {
             return .failure(
                 Trustx.Failure(

@@ -1,11 +1,37 @@
-/// `revocation`: the certificates of the path against the CRLs supplied (RFC 5280 6.3), as
-/// Apple's Revocation check reports a revoked one (errSecCertificateRevoked, -67820, fatal). The
-/// step appears only when CRLs are supplied.
+/// `revocation`: the leaf against the OCSP response the server stapled (RFC 6960), and the
+/// certificates of the path against the CRLs supplied (RFC 5280 6.3), as Apple's Revocation check
+/// reports a revoked one (errSecCertificateRevoked, -67820, fatal). The step appears only when
+/// there is revocation information.
 enum RevocationCheck: PathCheck {
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         let crls = c.settings.revocationLists
-        guard !crls.isEmpty else { return }
+        let staple = c.settings.stapledOCSPResponse
+        guard !crls.isEmpty || staple != nil else { return }
         for i in 0..<c.count where !c.isAnchor(i) {
+            var ocspProblem: String?
+            if i == 0, let staple, c.count > 1 {
+                switch stapled(staple, leaf: c.certificates[0], issuer: c.certificates[1], time: c.settings.time) {
+                case .success(let step):
+                    steps.append(step)
+                    continue
+                case .failure(let why): ocspProblem = why.reason
+                }
+            }
+            if crls.isEmpty, let ocspProblem {
+                steps.append(
+                    c.webpki
+                        ? Step(
+                            .revocation, i, .failed,
+                            .nonCompliant(detail: "stapled OCSP response unusable: \(ocspProblem)"))
+                        : Step(
+                            .revocation, i, .skipped("the stapled OCSP response cannot be used"),
+                            .revocationNotChecked(
+                                reason:
+                                    "Stapled OCSP response unusable: \(ocspProblem). Apple's revocation checking fails soft: information it cannot use is ignored."
+                            )))
+                continue
+            }
+            if crls.isEmpty { continue }
             let cert = c.certificates[i]
             guard i + 1 < c.count else {
                 steps.append(
@@ -26,7 +52,11 @@ enum RevocationCheck: PathCheck {
                 }
             }
             if let entry = usable.lazy.flatMap(\.revoked).first(where: { $0.serialNumber == cert.serialNumber }) {
-                steps.append(Step(.revocation, i, .failed, .certificateRevoked(date: entry.revocationDate)))
+                steps.append(
+                    Step(
+                        .revocation, i, .failed,
+                        .certificateRevoked(
+                            date: entry.revocationDate, source: "A current CRL signed by \(issuer.displayName)")))
             } else if !usable.isEmpty {
                 steps.append(Step(.revocation, i, .passed, .notRevoked(issuer: issuer.displayName)))
             } else if problems.isEmpty {
@@ -46,6 +76,49 @@ enum RevocationCheck: PathCheck {
                         .revocation, i, .skipped("the CRL cannot be used"),
                         .revocationNotChecked(reason: "CRL unusable: " + problems.joined(separator: "; ") + ".")))
             }
+        }
+    }
+
+    struct Unusable: Error { var reason: String }
+
+    /// The leaf's step from the stapled response, or why the response cannot decide it.
+    static func stapled(_ der: [UInt8], leaf: Certificate, issuer: Certificate, time: Timestamp) -> Result<
+        Step, Unusable
+    > {
+        let response: OCSPResponse
+        do {
+            response = try OCSPResponse(der: der)
+        } catch {
+            return .failure(Unusable(reason: "it does not decode (byte \(error.offset): \(error.reason))"))
+        }
+        guard let single = response.response(for: leaf, issuer: issuer) else {
+            return .failure(Unusable(reason: "it holds no response whose CertID names this certificate and its issuer"))
+        }
+        guard let signer = response.signer(issuer: issuer) else {
+            return .failure(
+                Unusable(
+                    reason:
+                        "its signature verifies neither with the issuer's key nor with a responder certificate the issuer delegated (RFC 6960 4.2.2.2)"
+                ))
+        }
+        // trustd allows 1 h 15 min either way for time zones and clock skew (TRUST_TIME_LEEWAY).
+        let leeway: Int64 = 4500
+        if time.adding(seconds: leeway) < single.thisUpdate {
+            return .failure(
+                Unusable(reason: "its thisUpdate \(single.thisUpdate.rfc3339) is after the evaluation time"))
+        }
+        if let next = single.nextUpdate, next.adding(seconds: leeway) < time {
+            return .failure(Unusable(reason: "its nextUpdate \(next.rfc3339) has passed"))
+        }
+        switch single.status {
+        case .good: return .success(Step(.revocation, 0, .passed, .ocspGood(signer: signer)))
+        case .revoked(let date):
+            return .success(
+                Step(
+                    .revocation, 0, .failed,
+                    .certificateRevoked(date: date, source: "The stapled OCSP response, signed by \(signer),")))
+        case .unknown:
+            return .failure(Unusable(reason: "the responder does not know this certificate (status unknown)"))
         }
     }
 

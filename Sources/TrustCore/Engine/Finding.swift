@@ -114,7 +114,8 @@ public enum Finding: Hashable, Sendable {
     case ctMissing(logs: Int, required: Int)
     // revocation
     case notRevoked(issuer: String)
-    case certificateRevoked(date: Timestamp)
+    case certificateRevoked(date: Timestamp, source: String)
+    case ocspGood(signer: String)
     case revocationNotChecked(reason: String)
     // pins
     case pinMatched(pin: String)
@@ -253,7 +254,8 @@ public enum Finding: Hashable, Sendable {
         case .ctSatisfied(let logs, let required): "SCTs from \(logs) logs (\(required) required)"
         case .ctMissing(let logs, let required): "SCTs from \(logs) log\(logs == 1 ? "" : "s"), \(required) required"
         case .notRevoked: "Not revoked"
-        case .certificateRevoked(let date): "Revoked on \(date.rfc3339)"
+        case .certificateRevoked(let date, _): "Revoked on \(date.rfc3339)"
+        case .ocspGood: "Stapled OCSP response: good"
         case .revocationNotChecked: "Revocation not checked"
         case .pinMatched: "Pinned key found in the chain"
         case .pinNotMatched: "No certificate in the chain has a pinned key"
@@ -428,8 +430,10 @@ public enum Finding: Hashable, Sendable {
             "Chains to system roots need Signed Certificate Timestamps from distinct logs: 2 for leaves valid at most 180 days, 3 otherwise when embedded, or 2 delivered in the TLS handshake or OCSP response (Apple's Certificate Transparency policy; SystemTrustedCTRequired, errSecVerifyActionFailed). trustx counts SCTs by log; it does not verify their signatures or Apple's log list."
         case .notRevoked(let issuer):
             "A current CRL signed by \(issuer) does not list this certificate's serial number (RFC 5280 6.3)."
-        case .certificateRevoked:
-            "A current CRL signed by this certificate's issuer lists its serial number (RFC 5280 6.3; Apple Revocation, errSecCertificateRevoked; fatal)."
+        case .certificateRevoked(_, let source):
+            "\(source) says this certificate is revoked (RFC 5280 6.3, RFC 6960; Apple Revocation, errSecCertificateRevoked; fatal)."
+        case .ocspGood(let signer):
+            "The OCSP response the server stapled, signed by \(signer), matches this certificate and says good, and the evaluation time lies within its thisUpdate..nextUpdate (RFC 6960 3.2, 4.2.2.2)."
         case .revocationNotChecked(let reason):
             reason
         case .pinMatched(let pin):

@@ -120,6 +120,8 @@ public struct TrustSettings: Sendable {
     public var caBrowserForumRules = true
     /// CRLs to check the path against (`--crl`); none means revocation is not checked.
     public var revocationLists: [RevocationList] = []
+    /// The OCSP response the server stapled (DER), checked for the leaf.
+    public var stapledOCSPResponse: [UInt8]?
     /// A host the app holds while its policy ignores it (Basic X.509): the hostname step
     /// reports whether it would have matched, and checks nothing.
     public var hostIgnoredByPolicy: String?
