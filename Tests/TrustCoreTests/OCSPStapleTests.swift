@@ -111,4 +111,21 @@ final class OCSPStapleTests: XCTestCase {
         let e = try evaluateWith(pki, staple)
         XCTAssertTrue(e.verdict.trusted)
     }
+
+    func testBuiltResponsesReadTheSameInOpenSSL() throws {
+        // OCSPResponseBuilder (the lab's responder) checked by openssl ocsp -respin.
+        let pki = try makePKI()
+        let der = try OCSPResponseBuilder(
+            status: .revoked(now - .days(1)), thisUpdate: now - .hours(1), nextUpdate: now + .days(7)
+        ).sign(certificate: pki.leaf.certificate, issuer: pki.root.certificate, key: pki.root.key)
+        let dir = try TemporaryDirectory()
+        let root = try dir.writePEM("root.pem", [pki.root.certificate])
+        let leaf = try dir.writePEM("leaf.pem", [pki.leaf.certificate])
+        let resp = try dir.write("resp.der", der)
+        let r = try Shell.run(
+            "openssl ocsp -respin \(resp) -issuer \(root) -cert \(leaf) -CAfile \(root) -no_nonce")
+        XCTAssertTrue((r.text + r.stderr).contains("Response verify OK"), r.text + r.stderr)
+        XCTAssertTrue(r.text.contains("revoked"), r.text)
+        XCTAssertEqual(try evaluateWith(pki, der).failureSummaries, ["revocation@0:failed(-67820)"])
+    }
 }
