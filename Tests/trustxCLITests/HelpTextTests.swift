@@ -138,8 +138,8 @@ final class HelpTextTests: XCTestCase {
                                   missing-intermediate-aia, wrong-order, untrusted-root,
                                   cn-only, client-auth-eku, rsa-1024, sha1-signature,
                                   long-validity, path-length, name-constraints,
-                                  rsa-2048, mtls-required, smtp-starttls, key-rotated;
-                                  default: all)
+                                  rsa-2048, mtls-required, smtp-starttls, key-rotated,
+                                  revoked-ocsp; default: all)
           --port-base <port>      Serve scenario n on port base+n (the AIA server on
                                   base+99), for handouts. (default: ports chosen by the
                                   system)
