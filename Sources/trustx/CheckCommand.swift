@@ -65,6 +65,11 @@ enum CheckCommand {
                     "Check the path against the CRLs in this file (PEM or DER): a revoked certificate fails with errSecCertificateRevoked."
             ),
             OptionSpec(
+                name: "revocation", arity: .flag,
+                help:
+                    "Fetch OCSP responses, else CRLs, over the network for every certificate of the path, as SecPolicyCreateRevocation with kSecRevocationUseAnyAvailableMethod does (plain HTTP, at most 8 fetches)."
+            ),
+            OptionSpec(
                 name: "at", valueName: "time", arity: .one,
                 help: "The evaluation time in RFC 3339, e.g. 2027-01-01T00:00:00Z.", defaultText: "now"),
             OptionSpec(
@@ -150,6 +155,8 @@ enum CheckCommand {
         var ignoredHost: String? = nil
         /// --crl files.
         var crlFiles: [String] = []
+        /// --revocation: fetch revocation information over the network.
+        var fetchRevocation = false
     }
 
     static func run(_ args: [String], now: Timestamp, environment: Environment) -> ExitStatus {
@@ -316,7 +323,8 @@ enum CheckCommand {
             pins: PinSet(digests: digests),
             time: time, profile: p.value("profile").flatMap(RuleProfile.init(rawValue:)) ?? .apple,
             format: p.value("format") ?? "text", connection: connection, allAddresses: p.has("all-addresses"),
-            targetText: targetText, ignoredHost: policy == .basicX509 ? host : nil, crlFiles: p.all("crl"))
+            targetText: targetText, ignoredHost: policy == .basicX509 ? host : nil, crlFiles: p.all("crl"),
+            fetchRevocation: p.has("revocation"))
     }
 
     /// The connection options, checked before anything touches the network.
@@ -446,7 +454,25 @@ enum CheckCommand {
         }
         evaluation.connection = report
         evaluation.presentedSource = .presented
+        if r.fetchRevocation { evaluation = withFetchedRevocation(evaluation, timeout: c.options.timeout) }
         return .success(evaluation)
+    }
+
+    /// Fetches revocation information for the built path and evaluates again with it, as
+    /// SecPolicyCreateRevocation(kSecRevocationUseAnyAvailableMethod) adds to an evaluation.
+    static func withFetchedRevocation(_ evaluation: Evaluation, timeout: Duration) -> Evaluation {
+        let fetched = RevocationFetcher().fetch(path: evaluation.path.certificates, timeout: timeout)
+        var settings = evaluation.settings
+        settings.fetchedOCSPResponses = fetched.ocspResponses
+        settings.revocationLists += fetched.revocationLists
+        settings.revocationFetched = true
+        guard var again = Evaluator().evaluate(chain: evaluation.presented, settings: settings) else {
+            return evaluation
+        }
+        again.connection = evaluation.connection
+        again.presentedSource = evaluation.presentedSource
+        again.unreadable = evaluation.unreadable
+        return again
     }
 
     /// Reads the --crl files (PEM `X509 CRL` blocks or DER).
@@ -511,6 +537,7 @@ enum CheckCommand {
         }
         evaluation.presentedSource = .file
         evaluation.unreadable = unreadable
+        if r.fetchRevocation { evaluation = withFetchedRevocation(evaluation, timeout: .seconds(10)) }
         return .success(evaluation)
     }
 }

@@ -128,4 +128,15 @@ final class OCSPStapleTests: XCTestCase {
         XCTAssertTrue(r.text.contains("revoked"), r.text)
         XCTAssertEqual(try evaluateWith(pki, der).failureSummaries, ["revocation@0:failed(-67820)"])
     }
+
+    func testTheRequestIsWhatOpenSSLSends() throws {
+        // `openssl ocsp -no_nonce -reqout` writes the same SHA-1 CertID request, byte for byte.
+        let pki = try makePKI()
+        let dir = try TemporaryDirectory()
+        let root = try dir.writePEM("root.pem", [pki.root.certificate])
+        let leaf = try dir.writePEM("leaf.pem", [pki.leaf.certificate])
+        _ = try Shell.output("openssl ocsp -issuer \(root) -cert \(leaf) -no_nonce -reqout \(dir.path)/req.der")
+        XCTAssertEqual(
+            OCSPRequest.der(certificate: pki.leaf.certificate, issuer: pki.root.certificate), try dir.read("req.der"))
+    }
 }

@@ -147,8 +147,9 @@ final class CheckCommandTests: XCTestCase {
             Set(settings.keys),
             [
                 "policy", "host", "anchors", "anchorClass", "anchorsOnly", "systemAnchors", "systemStore", "pins", "at",
-                "profile",
+                "profile", "revocationFetched",
             ])
+        XCTAssertEqual(settings["revocationFetched"] as? Bool, false)
         XCTAssertEqual(settings["anchorClass"] as? String, "app")
         let anchors = try XCTUnwrap(settings["anchors"] as? [[String: Any]])
         XCTAssertEqual(anchors.map { Set($0.keys) }, [["subject", "sha256", "class"]])
@@ -347,6 +348,18 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(verdict["resultType"] as? String, "fatalTrustFailure")
         // A file that is not a CRL is malformed input.
         XCTAssertEqual(try check(["--anchor", pki.path("ca.pem"), "--crl", pki.path("ca.pem")]).status, 65)
+    }
+
+    func testRevocationFetchingIsMarkedAndFailsSoftWithoutURLs() throws {
+        // The openssl-made leaf names no OCSP responder and no CRL distribution point: nothing
+        // is fetched, the report says fetching was asked for, and Apple's soft fail accepts it.
+        let r = try check(["--anchor", pki.path("ca.pem"), "--revocation", "--format", "json"])
+        XCTAssertEqual(r.status, 0, r.out + r.err)
+        let doc = try r.json()
+        XCTAssertEqual((doc["settings"] as? [String: Any])?["revocationFetched"] as? Bool, true)
+        let steps = try XCTUnwrap(doc["steps"] as? [[String: Any]])
+        let revocation = try XCTUnwrap(steps.first { $0["id"] as? String == "revocation" })
+        XCTAssertEqual(revocation["reason"] as? String, "no revocation information could be fetched")
     }
 
     func testJSONIsDeterministic() throws {

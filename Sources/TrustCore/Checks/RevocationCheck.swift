@@ -6,8 +6,10 @@ enum RevocationCheck: PathCheck {
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         let crls = c.settings.revocationLists
         let staple = c.settings.stapledOCSPResponse
-        guard !crls.isEmpty || staple != nil else { return }
-        for i in 0..<c.count where !c.isAnchor(i) {
+        let fetched = c.settings.fetchedOCSPResponses
+        let fetching = c.settings.revocationFetched
+        guard !crls.isEmpty || staple != nil || !fetched.isEmpty || fetching else { return }
+        outer: for i in 0..<c.count where !c.isAnchor(i) {
             var ocspProblem: String?
             if i == 0, let staple, c.count > 1 {
                 switch stapled(staple, leaf: c.certificates[0], issuer: c.certificates[1], time: c.settings.time) {
@@ -16,6 +18,35 @@ enum RevocationCheck: PathCheck {
                     continue
                 case .failure(let why): ocspProblem = why.reason
                 }
+            }
+            // Responses fetched over the network (--revocation), about this certificate.
+            if i + 1 < c.count {
+                for der in fetched {
+                    guard let response = try? OCSPResponse(der: der),
+                        response.response(for: c.certificates[i], issuer: c.certificates[i + 1]) != nil
+                    else { continue }
+                    switch stapled(
+                        der, leaf: c.certificates[i], issuer: c.certificates[i + 1], time: c.settings.time,
+                        source: "The OCSP response fetched from the responder", index: i)
+                    {
+                    case .success(let step):
+                        steps.append(step)
+                        continue outer
+                    case .failure(let why): ocspProblem = ocspProblem ?? why.reason
+                    }
+                }
+            }
+            if crls.isEmpty, ocspProblem == nil {
+                if fetching {
+                    steps.append(
+                        Step(
+                            .revocation, i, .skipped("no revocation information could be fetched"),
+                            .revocationNotChecked(
+                                reason:
+                                    "Neither an OCSP responder nor a CRL distribution point of this certificate answered; Apple's revocation checking fails soft and accepts it."
+                            )))
+                }
+                continue
             }
             if crls.isEmpty, let ocspProblem {
                 steps.append(
@@ -82,9 +113,10 @@ enum RevocationCheck: PathCheck {
     struct Unusable: Error { var reason: String }
 
     /// The leaf's step from the stapled response, or why the response cannot decide it.
-    static func stapled(_ der: [UInt8], leaf: Certificate, issuer: Certificate, time: Timestamp) -> Result<
-        Step, Unusable
-    > {
+    static func stapled(
+        _ der: [UInt8], leaf: Certificate, issuer: Certificate, time: Timestamp,
+        source: String = "The stapled OCSP response", index: Int = 0
+    ) -> Result<Step, Unusable> {
         let response: OCSPResponse
         do {
             response = try OCSPResponse(der: der)
@@ -111,12 +143,12 @@ enum RevocationCheck: PathCheck {
             return .failure(Unusable(reason: "its nextUpdate \(next.rfc3339) has passed"))
         }
         switch single.status {
-        case .good: return .success(Step(.revocation, 0, .passed, .ocspGood(signer: signer)))
+        case .good: return .success(Step(.revocation, index, .passed, .ocspGood(signer: signer)))
         case .revoked(let date):
             return .success(
                 Step(
-                    .revocation, 0, .failed,
-                    .certificateRevoked(date: date, source: "The stapled OCSP response, signed by \(signer),")))
+                    .revocation, index, .failed,
+                    .certificateRevoked(date: date, source: "\(source), signed by \(signer),")))
         case .unknown:
             return .failure(Unusable(reason: "the responder does not know this certificate (status unknown)"))
         }

@@ -255,7 +255,7 @@ public enum Finding: Hashable, Sendable {
         case .ctMissing(let logs, let required): "SCTs from \(logs) log\(logs == 1 ? "" : "s"), \(required) required"
         case .notRevoked: "Not revoked"
         case .certificateRevoked(let date, _): "Revoked on \(date.rfc3339)"
-        case .ocspGood: "Stapled OCSP response: good"
+        case .ocspGood: "OCSP response: good"
         case .revocationNotChecked: "Revocation not checked"
         case .pinMatched: "Pinned key found in the chain"
         case .pinNotMatched: "No certificate in the chain has a pinned key"
@@ -433,7 +433,7 @@ public enum Finding: Hashable, Sendable {
         case .certificateRevoked(_, let source):
             "\(source) says this certificate is revoked (RFC 5280 6.3, RFC 6960; Apple Revocation, errSecCertificateRevoked; fatal)."
         case .ocspGood(let signer):
-            "The OCSP response the server stapled, signed by \(signer), matches this certificate and says good, and the evaluation time lies within its thisUpdate..nextUpdate (RFC 6960 3.2, 4.2.2.2)."
+            "An OCSP response (stapled by the server, or fetched with --revocation), signed by \(signer), matches this certificate and says good, and the evaluation time lies within its thisUpdate..nextUpdate (RFC 6960 3.2, 4.2.2.2)."
         case .revocationNotChecked(let reason):
             reason
         case .pinMatched(let pin):

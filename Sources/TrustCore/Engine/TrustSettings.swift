@@ -122,6 +122,11 @@ public struct TrustSettings: Sendable {
     public var revocationLists: [RevocationList] = []
     /// The OCSP response the server stapled (DER), checked for the leaf.
     public var stapledOCSPResponse: [UInt8]?
+    /// OCSP responses fetched over the network (`--revocation`), for any certificate of the path.
+    public var fetchedOCSPResponses: [[UInt8]] = []
+    /// Whether revocation information was fetched over the network, as
+    /// SecPolicyCreateRevocation(kSecRevocationUseAnyAvailableMethod) would (`--revocation`).
+    public var revocationFetched = false
     /// A host the app holds while its policy ignores it (Basic X.509): the hostname step
     /// reports whether it would have matched, and checks nothing.
     public var hostIgnoredByPolicy: String?

@@ -121,6 +121,7 @@ public enum JSONReport {
             ("pins", .array(s.pins.digests.map { .string("sha256//" + Base64.encode($0)) })),
             ("at", .string(s.time.rfc3339)),
             ("profile", .string(s.profile.rawValue)),
+            ("revocationFetched", .bool(s.revocationFetched)),
         ])
     }
 

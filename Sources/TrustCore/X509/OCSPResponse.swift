@@ -157,3 +157,45 @@ public struct OCSPResponse: Sendable {
         return nil
     }
 }
+
+/// OCSP requests (RFC 6960 4.1.1) as a client sends them to a responder.
+public enum OCSPRequest {
+    /// The DER of an unsigned request about `certificate` issued by `issuer`, with a SHA-1
+    /// CertID and no nonce: the form responders answer from caches, and what
+    /// `openssl ocsp -no_nonce` sends.
+    public static func der(certificate: Certificate, issuer: Certificate) -> [UInt8] {
+        DERWriter.encode { w in
+            w.sequence { w in
+                w.sequence { w in
+                    w.sequence { w in
+                        w.sequence { w in
+                            w.sequence { w in
+                                w.sequence { w in
+                                    w.oid(OCSPResponse.sha1)
+                                    w.null()
+                                }
+                                w.octetString(Digest.sha1(issuer.subject.der))
+                                w.octetString(Digest.sha1(issuer.publicKey.keyBytes))
+                                w.integer(magnitude: certificate.serialNumber)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The GET URL for `request` at responder `base` (RFC 6960 A.1: base64, then URL-encoded).
+    public static func getURL(base: String, request: [UInt8]) -> String {
+        var encoded = ""
+        for ch in Base64.encode(request) {
+            switch ch {
+            case "+": encoded += "%2B"
+            case "/": encoded += "%2F"
+            case "=": encoded += "%3D"
+            default: encoded.append(ch)
+            }
+        }
+        return (base.hasSuffix("/") ? base : base + "/") + encoded
+    }
+}
