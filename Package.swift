@@ -33,7 +33,8 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]
         ),
         .executableTarget(name: "trustx-limbo", dependencies: ["TrustCore"]),
-        .executableTarget(name: "trustx-bench", dependencies: ["TrustCore"]),
+        // The explorer's frame is timed too (render_us), so the bench links Explorer and TermUI.
+        .executableTarget(name: "trustx-bench", dependencies: ["TrustCore", "Explorer", "TermUI"]),
         .executableTarget(
             name: "trustx-fuzz",
             dependencies: ["TrustCore"],

@@ -65,7 +65,11 @@ public final class ExplorerDriver {
     /// Handles a key; false when it means nothing here.
     @discardableResult
     public func press(_ key: KeyStroke) -> Bool {
-        guard let action = keymap.action(for: key, in: state) else { return false }
+        guard let action = keymap.action(for: key, in: state) else {
+            // Said in the status line until the next key, so a mistyped key is not silent.
+            dispatch(.unknownKey(key.label()))
+            return true
+        }
         dispatch(action)
         return true
     }
@@ -180,6 +184,15 @@ public enum ExplorerApp {
             if dirty {
                 terminal.draw { ExplorerView.render(driver.state, into: &$0, area: $0.area, options: options) }
                 dirty = false
+                // The detail pane's wrapped size goes back to the state, so scrolling ends at
+                // its last line (ratatui's stateful widgets do the same).
+                let size = backend.size
+                let viewport = ExplorerView.detailViewport(
+                    driver.state, width: size.width, height: size.height, options: options)
+                if viewport != driver.state.detailViewport {
+                    driver.dispatch(.viewport(viewport))
+                    dirty = true
+                }
             }
             let key = backend.readKey(timeoutMilliseconds: driver.state.isBusy ? 15 : 200)
             if let key {

@@ -117,6 +117,11 @@ public struct Buffer: Hashable, Sendable {
     }
 
     /// Writes a line of styled spans on one row, from column x, clipped like `set(x:y:string:style:maxWidth:)`.
+    ///
+    /// A span's underline and reverse mark its words, not the spaces before and after them: an
+    /// underlined or reversed blank is a mark with no text (a padded column, a placeholder), so
+    /// those spaces are written in the base style laid over the span's colours. Spaces between
+    /// the span's words keep them, and so does the base style (a selection bar, a widget's style).
     /// - Parameters:
     ///   - x: The first column.
     ///   - y: The row.
@@ -129,22 +134,44 @@ public struct Buffer: Hashable, Sendable {
         var used = 0
         for span in line.spans {
             guard used < maxWidth else { break }
-            used += set(
-                x: x + used, y: y, string: span.text, style: baseStyle.patched(with: span.style),
-                maxWidth: maxWidth - used)
+            let style = baseStyle.patched(with: span.style)
+            guard !span.style.modifiers.isDisjoint(with: Self.blankMarks) else {
+                used += set(x: x + used, y: y, string: span.text, style: style, maxWidth: maxWidth - used)
+                continue
+            }
+            var bare = span.style
+            bare.modifiers.subtract(Self.blankMarks)
+            let blankStyle = baseStyle.patched(with: bare)
+            // Whole characters: a space that carries a combining mark is not padding.
+            let text = Substring(span.text)
+            let leading = text.prefix { $0 == " " }
+            let rest = text.dropFirst(leading.count)
+            let trailing = rest.reversed().prefix { $0 == " " }.count
+            for (part, partStyle) in [
+                (leading, blankStyle), (rest.dropLast(trailing), style), (rest.suffix(trailing), blankStyle),
+            ] where !part.isEmpty {
+                guard used < maxWidth else { break }
+                used += set(x: x + used, y: y, string: String(part), style: partStyle, maxWidth: maxWidth - used)
+            }
         }
         return used
     }
 
-    /// Replaces one cell, turning the orphaned half of a wide character it overwrites into a space.
+    /// The modifiers that show on a blank cell, and so are not spread over a span's padding.
+    static let blankMarks: Modifiers = [.underline, .reverse]
+
+    /// Replaces one cell, turning the orphaned half of a wide character it overwrites into a space
+    /// (without the underline or reverse it had: they would show on the blank).
     private mutating func replace(at i: Int, _ rowStart: Int, _ rowEnd: Int, with cell: Cell, wide: Bool) {
         let old = cells[i]
         if old.isContinuation {
             if !cell.isContinuation && i > rowStart && !cells[i - 1].isContinuation {
                 cells[i - 1].symbol = " "
+                cells[i - 1].style.modifiers.subtract(Self.blankMarks)
             }
         } else if !wide && i + 1 < rowEnd && cells[i + 1].isContinuation {
             cells[i + 1].symbol = " "
+            cells[i + 1].style.modifiers.subtract(Self.blankMarks)
         }
         cells[i] = cell
     }
@@ -198,6 +225,24 @@ public struct Buffer: Hashable, Sendable {
             let start = row * area.width
             for i in start..<(start + area.width) { text += cells[i].symbol }
             while text.last == " " { text.removeLast() }
+            return text
+        }
+    }
+
+    /// The look of each cell as text, one character per cell, for tests that compare styles as
+    /// well as text: the legend's character for the cell's style, `.` for the plain style (unless
+    /// the legend names it) and `?` for any other. Continuation cells are left out, so a row's
+    /// characters line up with those of `lines()`; trailing `.` are trimmed.
+    /// - Parameter legend: A character for each style of interest.
+    /// - Returns: One string per row.
+    public func styleLines(_ legend: [Style: Character]) -> [String] {
+        (0..<area.height).map { row in
+            var text = ""
+            let start = row * area.width
+            for cell in cells[start..<(start + area.width)] where !cell.isContinuation {
+                text.append(legend[cell.style] ?? (cell.style == .plain ? "." : "?"))
+            }
+            while text.last == "." { text.removeLast() }
             return text
         }
     }

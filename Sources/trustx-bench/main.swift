@@ -1,6 +1,8 @@
-// Benchmarks of the trust engine against OpenSSL's X509_verify_cert on the same files.
-// Prints one JSON line of medians in microseconds; see docs/benchmarks.md.
+// Benchmarks of the trust engine against OpenSSL's X509_verify_cert on the same files, and of
+// the explorer's frame. Prints one JSON line of medians in microseconds; see docs/benchmarks.md.
 internal import COpenSSL
+import Explorer
+import TermUI
 import TrustCore
 
 #if canImport(Glibc)
@@ -243,6 +245,66 @@ let parseAndEvaluate = overall[2]
 let osslVerify = overall[3]
 let osslParseVerify = overall[4]
 
+// MARK: - The explorer's frame
+
+/// Applies effects and the actions they answer with until none are left (at most `limit`), as
+/// the explorer's loop does between frames.
+func settle(_ state: AppState, _ effects: [Effect], _ executor: EffectExecutor, limit: Int = 100) -> AppState {
+    var state = state
+    var pending = effects[...]
+    var performed = 0
+    while let effect = pending.popFirst(), performed < limit {
+        performed += 1
+        let (next, more) = reduce(state, executor.perform(effect))
+        state = next
+        pending += more
+    }
+    return state
+}
+
+/// One frame of the explorer on the benchmark's chain at 200x60: rendered into a new buffer,
+/// diffed against the frame on the screen and drawn on an in-memory backend. Frames alternate
+/// between two states a key apart (`j` in the steps pane: the selection and the detail pane
+/// change), so each diff finds what a key press changes, as in use.
+func renderMedian(_ n: Int) -> (median: Double, cellsPerFrame: Int) {
+    let executor = EffectExecutor()
+    defer { executor.shutdown() }
+    let target = ExplorerTarget(
+        name: chain[0].displayName, location: options.chain.joined(separator: ", "), host: "",
+        source: .files(chain, paths: options.chain), anchors: anchors.map { AnchorEntry($0) })
+    // As `trustx explore --chain ... --anchor ... [--host NAME]` starts.
+    var toggles = Toggles()
+    if let host = options.host { toggles.host = .typed(host) } else { toggles.policy = .sslWithoutHost }
+    let (initial, effects) = AppState.explore([target], now: time, systemStore: nil, toggles: toggles)
+    var a = settle(initial, effects, executor)
+    for _ in AppState.Pane.allCases where a.focus != .steps {
+        if let action = Keymap.standard.action(for: .tab, in: a) {
+            let (next, more) = reduce(a, action)
+            a = settle(next, more, executor)
+        }
+    }
+    var b = a
+    if let action = Keymap.standard.action(for: .char("j"), in: b) {
+        let (next, more) = reduce(b, action)
+        b = settle(next, more, executor)
+    }
+    guard a.evaluation?.path.certificates.count == 3 else { usage("render_us needs a chain that builds a path of 3") }
+    let viewOptions = ViewOptions()
+    let terminal = Terminal(backend: TestBackend(width: 200, height: 60))
+    var flip = false
+    var drawn = 0
+    var frames = 0
+    let m = median(n) {
+        frames += 1
+        flip.toggle()
+        let state = flip ? a : b
+        drawn &+= terminal.draw { ExplorerView.render(state, into: &$0, area: $0.area, options: viewOptions) }
+    }
+    return (m, drawn / max(1, frames))
+}
+
+let (render, renderCells) = renderMedian(n)
+
 func fmt(_ v: Double) -> String {
     let scaled = (v * 100).rounded() / 100
     return String(scaled)
@@ -253,7 +315,8 @@ print(
         + "\"parse_and_evaluate_us\": \(fmt(parseAndEvaluate)), "
         + "\"openssl_verify_us\": \(fmt(osslVerify)), \"openssl_parse_and_verify_us\": \(fmt(osslParseVerify)), "
         + "\"cold_ratio\": \(fmt(ratios[0])), \"reevaluate_ratio\": \(fmt(ratios[1])), "
-        + "\"parse_and_evaluate_ratio\": \(fmt(ratios[2])), "
+        + "\"parse_and_evaluate_ratio\": \(fmt(ratios[2])), \"render_us\": \(fmt(render)), "
+        + "\"render_cells\": \(renderCells), "
         + "\"trusted\": \(first.verdict.trusted), \"openssl_ok\": \(osslVerdict), \"iterations\": \(rounds * perRound), "
         + "\"sink\": \(sink % 2)}")
 

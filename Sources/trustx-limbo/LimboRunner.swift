@@ -17,7 +17,7 @@ struct LimboRunner {
         "OCSPSigning": "1.3.6.1.5.5.7.3.9",
     ]
 
-    /// x509-limbo's namespaces name the standard a case tests (D38): `webpki::` the CA/Browser
+    /// x509-limbo's namespaces name the standard a case tests (D40): `webpki::` the CA/Browser
     /// Forum's Web PKI profile on top of RFC 5280, `online::` real Web PKI chains; the others
     /// (`rfc5280::`, `pathlen::`, `bettertls::`, ...) RFC 5280 path validation, where a CA in
     /// leaf position, a leaf without extKeyUsage or a Common Name outside the SAN is allowed.

@@ -7,7 +7,7 @@ let usage = "USAGE: trustx-limbo <file> [--failures] [--check] [--id <id>] [--pr
 
 /// Cases whose acceptance is known and explained; anything else wrongly accepted fails `--check`.
 /// None today: the CA/Browser Forum rules apply to the `webpki::` and `online::` namespaces only
-/// (D38), which settles the suite's conflicts between its RFC 5280 and Web PKI cases.
+/// (D40), which settles the suite's conflicts between its RFC 5280 and Web PKI cases.
 let knownConflicts: Set<String> = []
 
 var arguments = Array(CommandLine.arguments.dropFirst())

@@ -26,7 +26,9 @@ enum ExploreCommand {
             OptionSpec(
                 name: "theme", valueName: "name", arity: .one,
                 help:
-                    "The colours: default, mono, high-contrast, or a theme file's path (a NAME.theme in ./themes also works).",
+                    "The colours: a built-in theme ("
+                    + Theme.builtInNames.joined(separator: ", ")
+                    + ") or a theme file's path; themes/ in the source holds them as examples.",
                 defaultText: "default, or mono with NO_COLOR")
         ]
     )
@@ -132,13 +134,21 @@ enum ExploreCommand {
         return .success(AppState.explore(targets, now: now, systemStore: store, toggles: toggles))
     }
 
-    /// A built-in theme, `themes/NAME.theme`, or a path to a theme file; nil for the default.
+    /// A built-in theme (compiled in, so the name works from any directory), a theme file's
+    /// path (with a `/` or ending in `.theme`), or `themes/NAME.theme` under the current
+    /// directory for another name; nil for the default.
     static func loadTheme(_ name: String?) -> Result<Theme?, Trustx.Failure> {
         guard let name else { return .success(nil) }
         if let builtIn = Theme.builtIn(name) { return .success(builtIn) }
-        let path = name.hasSuffix(".theme") ? name : "themes/\(name).theme"
+        let isPath = name.hasSuffix(".theme") || name.contains("/")
+        let path = isPath ? name : "themes/\(name).theme"
         guard let text = readText(path) else {
-            return .failure(Trustx.Failure(message: "cannot read the theme file \(path)", status: .noInput))
+            let message =
+                isPath
+                ? "cannot read the theme file \(path)"
+                : "no theme named '\(name)': the built-in themes are "
+                    + Theme.builtInNames.joined(separator: ", ") + ", and a theme file's path ends in .theme"
+            return .failure(Trustx.Failure(message: message, status: .noInput))
         }
         do {
             return .success(try Theme.parse(text))

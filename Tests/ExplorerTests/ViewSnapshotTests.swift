@@ -48,11 +48,11 @@ final class ViewSnapshotTests: XCTestCase {
         assertScreen(
             render(s),
             [
-                "┌1 Scenarios───────────────────────────────────────┐┌4 Step hostname@0─────────────────────────────────────────────────┐",
+                "┌1 Scenarios 2/2───────────────────────────────────┐┌4 Step hostname@0─────────────────────────────────────────────────┐",
                 "│  ✓ good                                          ││✗ failed localhost matches no subjectAltName                      │",
                 "│▶ ✗ wrong-host                                    ││Certificate   [0] 127.0.0.1                                       │",
                 "└──────────────────────────────────────────────────┘│Apple check   SSLHostname (subtype Name)                          │",
-                "┌2 Chain (2 in path, 1 sent)───────────────────────┐│OSStatus      -67602 errSecHostNameMismatch                       │",
+                "┌2 Chain (2 in path, 1 sent) 1/3───────────────────┐│OSStatus      -67602 errSecHostNameMismatch                       │",
                 "│  Path as built                                   ││Decisive      this failure decides the OSStatus (Apple's priority │",
                 "│▶ [0] 127.0.0.1  server #0                        ││              rule)                                               │",
                 "│  [1] Library Test CA anchor  trusted custom ancho││Rule                                                              │",
@@ -103,5 +103,58 @@ final class ViewSnapshotTests: XCTestCase {
                 "",
                 "",
             ])
+    }
+
+    /// The look of the screen as well as its text: a theme giving each role its own colour shows
+    /// which role painted each cell (`styleLines`), and the selection its own background.
+    func testWrongHostPaintsEachPartWithItsRole() throws {
+        let s = Session(scenarios: ["good", "wrong-host"])
+        s.select("wrong-host")
+        s.press(.tab, .tab)
+        while s.state.selectedStepValue?.id != .hostname { s.press(.char("j")) }
+        let roles = ThemeRole.allCases
+        var probe = Theme(styles: [:])
+        for (i, role) in roles.enumerated() { probe.styles[role] = Style(foreground: .indexed(UInt8(16 + i))) }
+        probe.styles[.selection] = Style(background: .indexed(250))
+        let letters: [ThemeRole: Character] = [
+            .verdictTrusted: "T", .verdictUntrusted: "N", .stepPassed: "P", .stepFailed: "F", .stepSkipped: "K",
+            .stepNotApplicable: "A", .changed: "C", .border: "B", .title: "H", .label: "L", .key: "Y",
+        ]
+        var legend: [Style: Character] = [probe[.selection]: "s"]
+        for (role, letter) in letters {
+            legend[probe[role]] = letter
+            // Lower case: the same role on the selected row.
+            legend[probe[role].patched(with: probe[.selection])] = Character(letter.lowercased())
+        }
+        let terminal = Terminal(backend: TestBackend(width: 120, height: 40))
+        terminal.draw {
+            ExplorerView.render(s.state, into: &$0, area: $0.area, options: ViewOptions(theme: probe))
+        }
+        let text = terminal.backend.lines().map { Array($0) }
+        let looks = terminal.backend.buffer.styleLines(legend).map { Array($0) }
+        /// The style letters under the first occurrence of `words` on the screen.
+        func look(_ words: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+            let target = Array(words)
+            for (row, chars) in text.enumerated() where chars.count >= target.count {
+                for start in 0...(chars.count - target.count)
+                where Array(chars[start..<(start + target.count)]) == target {
+                    let styles = looks[row] + Array(repeating: ".", count: max(0, chars.count - looks[row].count))
+                    return String(styles[start..<(start + target.count)])
+                }
+            }
+            XCTFail("'\(words)' is not on the screen", file: file, line: line)
+            return ""
+        }
+        // The selected failed step: its cross and id in the failed role, on the selection.
+        XCTAssertEqual(look("✗ hostname"), "fsffffffff")
+        // A passed step: the check mark in the passed role, the id in plain text.
+        XCTAssertEqual(look("✓ signature"), "P..........")
+        // A step that does not apply: the dash and its title in the not-applicable role.
+        XCTAssertEqual(look("– pin"), "A....")
+        // The verdict: cross, words and Apple's code in the untrusted role.
+        XCTAssertEqual(look("✗ Not trusted"), "NNNNNNNNNNNNN")
+        XCTAssertEqual(look("-67602"), "NNNNNN")
+        // The scenario list: the failing scenario's mark in the failed role.
+        XCTAssertEqual(look("✗ wrong-host"), "F...........")
     }
 }

@@ -164,3 +164,51 @@ final class BufferTests: XCTestCase {
         XCTAssertEqual(large.diff(from: small).count, 6)
     }
 }
+
+/// Styles as text, and no marks on blank cells: a span's underline and reverse stay on its words.
+final class BufferStyleTests: XCTestCase {
+    let u = Style(modifiers: .underline)
+    let r = Style(foreground: .red, modifiers: .reverse)
+    let bar = Style(modifiers: .reverse)
+
+    func testStyleLinesGiveOneCharacterPerCellAlignedWithTheText() {
+        var buffer = Buffer(width: 10, height: 2)
+        buffer.set(x: 0, y: 0, string: "中x", style: u)
+        buffer.set(x: 4, y: 0, string: "ok", style: Style(modifiers: .bold))
+        buffer.set(x: 1, y: 1, string: "plain")
+        XCTAssertEqual(buffer.lines(), ["中x ok", " plain"])
+        XCTAssertEqual(buffer.styleLines([u: "u"]), ["uu.??", ""])
+        XCTAssertEqual(buffer.styleLines([u: "u", .plain: " "]), ["uu ??    ", "          "])
+    }
+
+    func testASpansUnderlineAndReverseLeaveItsPaddingButNotTheSpacesBetweenItsWords() {
+        var buffer = Buffer(width: 20, height: 1)
+        buffer.set(
+            x: 0, y: 0, line: Line([Span("   ", style: u), Span(" Not trusted ", style: r), Span("x", style: u)]))
+        XCTAssertEqual(buffer.lines(), ["    Not trusted x"])
+        // The padding keeps the span's colour (invisible on a blank) but not its marks.
+        XCTAssertEqual(
+            buffer.styleLines([u: "u", r: "r", Style(foreground: .red): "c"]), ["...crrrrrrrrrrrcu"])
+    }
+
+    func testTheBaseStyleStillCoversPadding() {
+        var buffer = Buffer(width: 8, height: 1)
+        buffer.set(x: 0, y: 0, line: Line([Span(" a ", style: u)]), baseStyle: bar)
+        XCTAssertEqual(buffer.styleLines([bar: "b", bar.patched(with: u): "B"]), ["bBb"])
+    }
+
+    func testAnOrphanedHalfOfAWideCharacterLosesItsMarks() {
+        var buffer = Buffer(width: 4, height: 1)
+        buffer.set(x: 0, y: 0, string: "中", style: u)
+        buffer.set(x: 1, y: 0, string: "x")
+        XCTAssertEqual(buffer.lines(), [" x"])
+        XCTAssertEqual(buffer.cell(x: 0, y: 0)?.style.modifiers.contains(.underline), false)
+    }
+
+    func testABlankCellsOldMarksAreErasedOnScreen() {
+        let terminal = Terminal(backend: TestBackend(width: 6, height: 1))
+        terminal.draw { $0.set(x: 0, y: 0, string: "a   b", style: u) }
+        terminal.draw { $0.set(x: 0, y: 0, string: "a   b") }
+        XCTAssertEqual(terminal.backend.buffer.styleLines([u: "u"]), [""])
+    }
+}

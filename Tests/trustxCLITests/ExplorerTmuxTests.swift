@@ -85,7 +85,7 @@ final class ExplorerTmuxTests: XCTestCase {
         session = name
         // OSC 52 from the program fills a tmux buffer (the clipboard the tests read).
         _ = try tmux("set-option", "-g", "set-clipboard", "on")
-        return try screen { $0.contains("✓ Trusted ·") || $0.contains("✗ Not trusted ·") || $0.contains("EXIT=") }
+        return try screen { $0.contains("errSec") || $0.contains("URLError") || $0.contains("EXIT=") }
     }
 
     /// The codes on a verdict line: every `(-N)` and `URLError -N`, as a sorted list
@@ -204,5 +204,44 @@ final class ExplorerTmuxTests: XCTestCase {
             try send("q")
         }
         XCTAssertGreaterThanOrEqual(distinct.count, 3, "the option sets must give different verdicts: \(distinct)")
+    }
+
+    /// A trainer at 80x24: the failure's reason on one line, a walk-through that hides the
+    /// verdict until its step, the help scrolled to its end, and a resize to 60x16.
+    func testATrainerWalksThroughAtEightyByTwentyFourAndResizes() throws {
+        try XCTSkipIf(Self.tmux == nil, "tmux is not installed")
+        defer { _ = try? tmux("kill-server") }
+        let pki = try TestPKI.get()
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "trustx-room-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        var text = try startExplorer(
+            [
+                "explore", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem"), "--host", "localhost",
+                "--theme", "high-contrast",
+            ],
+            in: elsewhere, width: 80, height: 24)
+        XCTAssertTrue(
+            text.split(separator: "\n").contains { $0.contains("localhost matches no subjectAltName") }, text)
+        try send("w")
+        text = try screen { $0.contains("step 1 of") }
+        XCTAssertFalse(text.contains("-67602"), "no verdict before its step:\n\(text)")
+        for _ in 0..<40 {
+            if text.contains("Step hostname@0") { break }
+            try send("Space")
+            text = try screen { _ in true }
+        }
+        let verdict = text.split(separator: "\n", omittingEmptySubsequences: false)[20]
+        XCTAssertTrue(verdict.contains("-67602 errSecHostNameMismatch"), "the hostname step reveals it:\n\(text)")
+        try send("Escape", "?")
+        for _ in 0..<80 { try send("j") }
+        text = try screen { $0.contains("changed by the last change") }
+        XCTAssertTrue(text.contains("Walk-through: end it and show every step."), text)
+        try send("Escape")
+        _ = try tmux("resize-window", "-t", session!, "-x", "60", "-y", "16")
+        // One pane under the strip of pane names: the 60x16 layout.
+        text = try screen { $0.contains(" 2 Chain ") && $0.contains("-67602") }
+        XCTAssertTrue(text.contains("-67602 errSecHostNameMismatch"), text)
     }
 }

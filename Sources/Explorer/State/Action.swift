@@ -93,6 +93,12 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case togglePredict
     /// `w`: write the certificate in the Chain pane, walk through the steps elsewhere.
     case writeOrWalk
+    /// Search the focused pane (prompts for the text).
+    case search
+    /// The next match of the search.
+    case searchNext
+    /// Clear the search.
+    case clearSearch
 }
 
 /// An edit of the text being typed at a prompt.
@@ -117,6 +123,10 @@ public enum PromptEdit: Hashable, Sendable {
 public enum Action: Sendable {
     /// A user command.
     case command(Command)
+    /// A key that means nothing here, as the help names it.
+    case unknownKey(String)
+    /// The detail pane was drawn with this many wrapped lines and visible rows.
+    case viewport(Viewport?)
     /// An edit at the open prompt.
     case promptEdit(PromptEdit)
     /// The lab is serving these targets.

@@ -100,8 +100,12 @@ public struct AppState: Sendable {
     public var selectedStep = 0
     /// The first line shown in the detail pane.
     public var detailScroll = 0
+    /// The detail pane's size as last drawn, nil before a frame (or headless).
+    public var detailViewport: Viewport?
     /// Whether the help overlay is shown.
     public var showHelp = false
+    /// The first line of the help overlay shown.
+    public var helpScroll = 0
     /// A text shown over the panes (the copied command), nil for none.
     public var overlay: TextOverlay?
     /// The open prompt, nil when none.
@@ -111,6 +115,8 @@ public struct AppState: Sendable {
     /// A one-line message for the status row (a file written, why a key does nothing); cleared
     /// by the next key.
     public var message: String?
+    /// The text searched for with `/`, nil when no search is active.
+    public var search: String?
     /// The walk-through in progress: how many steps are revealed; nil when none.
     public var walk: Int?
     /// Whether predict mode is on (`W`).
@@ -297,6 +303,20 @@ public struct AppState: Sendable {
         let order = stepOrder
         guard let e = evaluation, order.indices.contains(selectedStep) else { return nil }
         return e.steps[order[selectedStep]]
+    }
+}
+
+/// What the detail pane shows of its lines at the current size.
+public struct Viewport: Hashable, Sendable {
+    /// Its lines after wrapping.
+    public var lines: Int
+    /// How many are visible.
+    public var height: Int
+
+    /// Creates a viewport.
+    public init(lines: Int, height: Int) {
+        self.lines = lines
+        self.height = height
     }
 }
 

@@ -69,12 +69,16 @@ public struct KeyBinding: Sendable {
     public var needsServer: Bool
     /// Words added to the help in the lab only (`the lab stops with it`).
     public var labNote: String?
+    /// The panes where the key acts on what is selected (listed first in the help when one of
+    /// them has focus); empty for keys that act the same everywhere.
+    public var panes: Set<AppState.Pane>
 
     /// Creates a binding.
     public init(
         _ keys: [KeyStroke], _ command: Command, hint: String, help: String, inBar: Bool = true,
-        needsServer: Bool = false, labNote: String? = nil
+        needsServer: Bool = false, labNote: String? = nil, panes: Set<AppState.Pane> = []
     ) {
+        self.panes = panes
         self.keys = keys
         self.command = command
         self.hint = hint
@@ -206,10 +210,11 @@ public struct Keymap: Sendable {
         KeyBinding(
             [.enter], .open, hint: "open",
             help: "Show the selected certificate or step in the Detail pane; on a target, reconnect.",
-            inBar: false),
+            inBar: false, panes: [.targets, .chain, .steps]),
         KeyBinding(
             [.char("a")], .toggleAnchor, hint: "anchor",
-            help: "Make the selected certificate a custom anchor, or stop it being one (any certificate)."),
+            help: "Make the selected certificate a custom anchor, or stop it being one (any certificate).",
+            panes: [.chain]),
         KeyBinding(
             [.char("A")], .toggleAnchorsOnly, hint: "+system",
             help: "Trust the custom anchors only, or the system roots too (SecTrustSetAnchorCertificatesOnly)."),
@@ -221,13 +226,21 @@ public struct Keymap: Sendable {
             help: "Custom anchors set by the app, or trusted on the device through a profile.", inBar: false),
         KeyBinding(
             [.char("P")], .togglePin, hint: "pin",
-            help: "Pin the selected certificate's key, or unpin it (checked only after evaluation passes)."),
-        KeyBinding([.char("N")], .typePin, hint: "type pin", help: "Type an SPKI pin (sha256//BASE64).", inBar: false),
+            help: "Pin the selected certificate's key, or unpin it (checked only after evaluation passes).",
+            panes: [.chain]),
+        KeyBinding(
+            [.char("N")], .typePin, hint: "type pin",
+            help: "Type an SPKI pin (sha256//BASE64); while a search is active, the previous match.", inBar: false),
+        KeyBinding(
+            [.char("/")], .search, hint: "find", help: "Find text in the focused pane (n next, N previous).",
+            inBar: false),
+        KeyBinding([.char("n")], .searchNext, hint: "next", help: "The next match of the search.", inBar: false),
+        KeyBinding([.escape], .clearSearch, hint: "clear", help: "Clear the search.", inBar: false),
         KeyBinding(
             [.char("w")], .writeOrWalk, hint: "walk",
             help:
-                "Walk through the evaluation one step at a time (Space or → next, ← back, Esc ends); in the Chain pane, write the selected certificate as PEM to a file instead."
-        ),
+                "Walk through the evaluation one step at a time (Space or → next, ← back, Esc ends); in the Chain pane, write the selected certificate as PEM to a file instead.",
+            panes: [.chain, .steps]),
         KeyBinding(
             [.char("W")], .togglePredict, hint: "predict",
             help: "Predict mode: after a change that flips the verdict, hide it until Space, so a room can vote.",
@@ -256,11 +269,12 @@ public struct Keymap: Sendable {
             help: "Rule profile: Apple's SecTrust or webpki (RFC 5280 + CA/B Forum).", inBar: false),
         KeyBinding(
             [.char("c")], .connectTarget, hint: "connect",
-            help: "Connect to a new target (host, host:port or URL); it joins the targets.", inBar: false),
+            help: "Connect to a new target (host, host:port or URL); it joins the targets.", inBar: false,
+            panes: [.targets]),
         KeyBinding(
             [.char("E")], .expandAddresses, hint: "addresses",
             help: "Replace the selected server by one target per address its name resolves to.", inBar: false,
-            needsServer: true),
+            needsServer: true, panes: [.targets]),
         KeyBinding(
             [.char("v")], .cycleTLSMinimum, hint: "TLS min",
             help: "Lowest TLS version offered: 1.2 or 1.3 (reconnects).", inBar: false, needsServer: true),

@@ -18,6 +18,8 @@ public struct Prompt: Hashable, Sendable {
         case exportReport
         /// A new target (`c`).
         case connect
+        /// Text to find in the focused pane (`/`).
+        case search
 
         /// The label before the text.
         public var label: String {
@@ -29,6 +31,7 @@ public struct Prompt: Hashable, Sendable {
             case .writeCertificate: "Write PEM to"
             case .exportReport: "Export report to"
             case .connect: "Connect to"
+            case .search: "Find"
             }
         }
 
@@ -42,6 +45,7 @@ public struct Prompt: Hashable, Sendable {
             case .writeCertificate: "a new file; Tab completes"
             case .exportReport: ".json for JSON, .md for Markdown, anything else for text; Tab completes"
             case .connect: "host, host:port, https://host:port/ or smtp://host"
+            case .search: "text in the focused pane; n next, N previous, Esc clears"
             }
         }
 

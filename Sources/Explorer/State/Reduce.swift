@@ -14,6 +14,11 @@ public func reduce(_ state: AppState, _ action: Action) -> (AppState, [Effect]) 
     var effects: [Effect] = []
     switch action {
     case .command(let command): s.apply(command, &effects)
+    case .viewport(let v):
+        s.detailViewport = v
+        if let v { s.detailScroll = min(s.detailScroll, max(0, v.lines - v.height)) }
+    case .unknownKey(let label):
+        s.message = "\(label): no key here; ? lists the keys"
     case .promptEdit(let edit): s.apply(edit, &effects)
     case .labStarted(let targets, let directory):
         s.lab = .running(directory: directory)
@@ -121,15 +126,32 @@ extension AppState {
 
     mutating func apply(_ command: Command, _ effects: inout [Effect]) {
         message = nil
-        if (showHelp || overlay != nil) && command != .quit {
+        if showHelp {
+            // The help scrolls with the movement keys; any other key closes it, so it never
+            // traps the user.
+            let lines = HelpContent.lineCount(Keymap.standard, self)
+            switch command {
+            case .moveDown: helpScroll = min(helpScroll + 1, lines)
+            case .moveUp: helpScroll = max(helpScroll - 1, 0)
+            case .pageDown: helpScroll = min(helpScroll + AppState.pageRows, lines)
+            case .pageUp: helpScroll = max(helpScroll - AppState.pageRows, 0)
+            case .first: helpScroll = 0
+            case .last: helpScroll = lines
+            case .quit: shouldQuit = true
+            default: showHelp = false
+            }
+            return
+        }
+        if overlay != nil && command != .quit {
             // Any key closes an overlay, so it never traps the user.
-            showHelp = false
             overlay = nil
             return
         }
         switch command {
         case .quit: shouldQuit = true
-        case .toggleHelp: showHelp = true
+        case .toggleHelp:
+            showHelp = true
+            helpScroll = 0
         case .focusNext: focus(step: 1)
         case .focusPrevious: focus(step: -1)
         case .focusTargets: focus(.targets)
@@ -163,7 +185,18 @@ extension AppState {
         case .editHost:
             open(.host, &effects, text: toggles.policy == .sslWithHost ? checkedHost : "")
         case .togglePin: togglePin(&effects)
-        case .typePin: open(.pin, &effects)
+        case .typePin:
+            // While a search is active N goes to the previous match, as in less and vim.
+            if search != nil { find(forward: false, &effects) } else { open(.pin, &effects) }
+        case .search: open(.search, &effects)
+        case .searchNext: find(forward: true, &effects)
+        case .clearSearch:
+            if search == nil {
+                message = "Esc: nothing to cancel"
+            } else {
+                search = nil
+                message = "search cleared"
+            }
         case .writeOrWalk:
             // In the Chain pane `w` writes the selected certificate; elsewhere it walks.
             if focus == .chain {
@@ -447,7 +480,9 @@ extension AppState {
             if next != selectedStep { detailScroll = 0 }
             selectedStep = next
         case .detail:
-            detailScroll = clamp(detailScroll + delta, DetailContent.lines(self).count)
+            // The last wrapped line is the bound when the pane has been drawn.
+            let limit = detailViewport.map { max(0, $0.lines - $0.height) + 1 } ?? DetailContent.lines(self).count
+            detailScroll = clamp(detailScroll + delta, limit)
         }
     }
 

@@ -108,6 +108,8 @@ extension AppState {
             return PinSet.parse(text) == nil ? "not a pin: expected sha256// and the base64 of 32 bytes" : nil
         case .anchorFile, .writeCertificate, .exportReport:
             return text.isEmpty ? "type a file name" : nil
+        case .search:
+            return text.isEmpty ? "type the text to find" : nil
         case .connect:
             if text.isEmpty { return "type a host, host:port or URL" }
             do {
@@ -197,7 +199,62 @@ extension AppState {
                 .writeFiles([FileToWrite(path: text, contents: contents)], message: "exported the report to \(text)"))
         case .connect:
             connect(to: text, &effects)
+        case .search:
+            search = text
+            find(forward: true, includingCurrent: true, &effects)
         }
+    }
+
+    /// The texts of the focused pane's rows, in order, for searching.
+    var searchableRows: [String] {
+        switch focus {
+        case .targets: return targets.map(\.name)
+        case .chain: return chainRows.map { "\($0.certificate.displayName) \($0.source)" }
+        case .steps:
+            guard let e = evaluation else { return [] }
+            if walk != nil {
+                return walkOrder.prefix(walk ?? 0).map { "\(e.steps[$0].id.rawValue) \(e.steps[$0].title)" }
+            }
+            return stepOrder.map { "\(e.steps[$0].id.rawValue) \(e.steps[$0].title)" }
+        case .detail:
+            return DetailContent.lines(self).map { line in
+                if case .field(let label) = line.kind { return label + " " + line.text }
+                return line.text
+            }
+        }
+    }
+
+    /// Moves the focused pane's selection (or the detail's scroll) to the next or previous row
+    /// holding the search text, wrapping around.
+    mutating func find(forward: Bool, includingCurrent: Bool = false, _ effects: inout [Effect]) {
+        guard let query = search?.lowercased(), !query.isEmpty else {
+            message = "no search: / finds text in the focused pane"
+            return
+        }
+        let rows = searchableRows
+        guard !rows.isEmpty else { return }
+        let current: Int
+        switch focus {
+        case .targets: current = selectedTarget
+        case .chain: current = selectedCertificate
+        case .steps: current = walk.map { $0 - 1 } ?? selectedStep
+        case .detail: current = detailScroll
+        }
+        let count = rows.count
+        for k in (includingCurrent ? 0 : 1)...count {
+            let i = ((current + (forward ? k : -k)) % count + count) % count
+            guard rows[i].lowercased().contains(query) else { continue }
+            switch focus {
+            case .targets:
+                if i != selectedTarget { select(target: i, &effects) }
+            case .chain: selectedCertificate = i
+            case .steps: if walk == nil { selectedStep = i }
+            case .detail: detailScroll = i
+            }
+            message = "\"\(search ?? "")\": row \(i + 1) of \(count)"
+            return
+        }
+        message = "\"\(search ?? "")\" is not in the \(focus.title) pane"
     }
 
     /// `c`: a new target joins the list and is selected. It is reached the way the selected

@@ -41,49 +41,33 @@ public enum ExplorerView {
         }
         let rows = area.split(vertical: [.fill, .length(4)])
         let main = rows[0]
-        switch Layout(width: area.width, height: area.height) {
-        case .fourPanes:
-            // Targets as wide as the widest name (scenario names are never cut), gone when there
-            // is only one; the chain pane as tall as the chain.
-            let targetsWidth = r.showsTargets ? min(r.targetsWidth, area.width / 4) : 0
-            let columns = main.split(horizontal: [.length(targetsWidth), .percentage(42), .fill])
-            if targetsWidth > 0 { r.targets(&buffer, columns[0]) }
-            let middle = columns[1].split(vertical: [.length(r.chainHeight(max: main.height / 2)), .fill])
-            r.chain(&buffer, middle[0])
-            r.detail(&buffer, middle[1])
-            r.steps(&buffer, columns[2])
-        case .twoPanes:
-            // The chain (under the targets) on the left; the steps on the right, or the detail
-            // once it has focus (Enter on a certificate or a step).
-            let columns = main.split(horizontal: [.percentage(44), .fill])
-            if state.walk != nil {
-                // Walking through: the steps revealed so far beside the current one's evidence.
-                r.steps(&buffer, columns[0])
-                r.detail(&buffer, columns[1])
-                break
-            }
-            var left = columns[0]
-            if r.showsTargets {
-                let height = min(state.targets.count + 2, max(4, left.height / 3))
-                let parts = left.split(vertical: [.length(height), .fill])
-                r.targets(&buffer, parts[0])
-                left = parts[1]
-            }
-            r.chain(&buffer, left)
-            if state.focus == .detail { r.detail(&buffer, columns[1]) } else { r.steps(&buffer, columns[1]) }
-        case .onePane:
-            let parts = main.split(vertical: [.length(1), .fill])
-            r.paneStrip(&buffer, parts[0])
-            switch state.focus {
-            case .targets: r.targets(&buffer, parts[1])
-            case .chain: r.chain(&buffer, parts[1])
-            case .steps: r.steps(&buffer, parts[1])
-            case .detail: r.detail(&buffer, parts[1])
+        let panes = r.paneAreas(main)
+        if let strip = panes.strip { r.paneStrip(&buffer, strip) }
+        for (pane, rect) in panes.areas {
+            switch pane {
+            case .targets: r.targets(&buffer, rect)
+            case .chain: r.chain(&buffer, rect)
+            case .steps: r.steps(&buffer, rect)
+            case .detail: r.detail(&buffer, rect)
             }
         }
         r.bottom(&buffer, rows[1])
-        if let overlay = state.overlay { r.textOverlay(overlay, &buffer, area) }
-        if state.showHelp { r.help(&buffer, area) }
+        // Overlays cover the panes, never the verdict and settings below them.
+        if let overlay = state.overlay { r.textOverlay(overlay, &buffer, main) }
+        if state.showHelp { r.help(&buffer, main) }
+    }
+
+    /// The detail pane's wrapped line count and visible height at this size, nil when it is not
+    /// shown: the driver hands them to `reduce` so scrolling stops at the last wrapped line.
+    public static func detailViewport(_ state: AppState, width: Int, height: Int, options: ViewOptions = ViewOptions())
+        -> Viewport?
+    {
+        guard width >= minimumWidth && height >= minimumHeight else { return nil }
+        let r = Renderer(state: state, options: options)
+        let main = Rect(x: 0, y: 0, width: width, height: height).split(vertical: [.fill, .length(4)])[0]
+        guard let rect = r.paneAreas(main).areas.first(where: { $0.0 == .detail })?.1 else { return nil }
+        let inner = r.block("", focused: false).inner(rect)
+        return Viewport(lines: r.detailLines(width: inner.width).count, height: inner.height)
     }
 
     /// How the panes are arranged for a terminal size.
@@ -166,6 +150,44 @@ struct Renderer {
 
     // MARK: panes
 
+    /// Where each visible pane goes in `main` (and the one-pane layout's strip).
+    func paneAreas(_ main: Rect) -> (areas: [(AppState.Pane, Rect)], strip: Rect?) {
+        switch ExplorerView.Layout(width: main.width, height: main.height + 4) {
+        case .fourPanes:
+            // Targets as wide as the widest name (scenario names are never cut), gone when there
+            // is only one; the chain pane as tall as the chain.
+            let targetsWidth = showsTargets ? min(self.targetsWidth, main.width / 4) : 0
+            let columns = main.split(horizontal: [.length(targetsWidth), .percentage(42), .fill])
+            let middle = columns[1].split(vertical: [.length(chainHeight(max: main.height / 2)), .fill])
+            var out: [(AppState.Pane, Rect)] = []
+            if targetsWidth > 0 { out.append((.targets, columns[0])) }
+            out += [(.chain, middle[0]), (.detail, middle[1]), (.steps, columns[2])]
+            return (out, nil)
+        case .twoPanes:
+            // The chain (under the targets) on the left; the steps on the right, or the detail
+            // once it has focus (Enter on a certificate or a step).
+            let columns = main.split(horizontal: [.percentage(44), .fill])
+            if state.walk != nil {
+                // Walking through: the steps revealed so far beside the current one's evidence.
+                return ([(.steps, columns[0]), (.detail, columns[1])], nil)
+            }
+            var out: [(AppState.Pane, Rect)] = []
+            var left = columns[0]
+            if showsTargets {
+                let height = min(state.targets.count + 2, max(4, left.height / 3))
+                let parts = left.split(vertical: [.length(height), .fill])
+                out.append((.targets, parts[0]))
+                left = parts[1]
+            }
+            out.append((.chain, left))
+            out.append((state.focus == .detail ? .detail : .steps, columns[1]))
+            return (out, nil)
+        case .onePane:
+            let parts = main.split(vertical: [.length(1), .fill])
+            return ([(state.focus, parts[1])], parts[0])
+        }
+    }
+
     /// Whether the targets pane is drawn: not for a single target unless it has focus.
     var showsTargets: Bool { state.targets.count > 1 || state.isLab || state.focus == .targets }
 
@@ -191,6 +213,9 @@ struct Renderer {
         }
         return out + (unicode ? "…" : "~")
     }
+
+    /// ` 12/33` for a selection in a list, empty for an empty list.
+    func position(_ selected: Int, _ count: Int) -> String { count > 1 ? " \(selected + 1)/\(count)" : "" }
 
     /// The one-pane layout's strip: every pane with its key, the focused one highlighted.
     func paneStrip(_ buffer: inout Buffer, _ area: Rect) {
@@ -228,7 +253,9 @@ struct Renderer {
         var list = ListView(
             items, selected: state.targets.isEmpty ? nil : state.selectedTarget,
             highlightStyle: highlight(state.focus == .targets),
-            block: block("1 " + title, focused: state.focus == .targets), symbols: sym)
+            block: block(
+                "1 " + title + position(state.selectedTarget, state.targets.count), focused: state.focus == .targets),
+            symbols: sym)
         if items.isEmpty {
             list.items = [Line([span(state.lab == .starting ? "starting..." : "nothing to explore", .label)])]
             list.selected = nil
@@ -242,6 +269,7 @@ struct Renderer {
         if let e = state.evaluation {
             title += " (\(e.path.certificates.count) in path, \(e.presented.count) \(sentWord))"
             if state.change?.pathChanged == true { title += " changed" }
+            title += position(state.selectedCertificate, state.chainRows.count)
         }
         let anchors = Set(state.effectiveAnchors.map(\.certificate))
         let pins = Set(state.toggles.pins.map { DigestKey($0) })
@@ -325,7 +353,7 @@ struct Renderer {
             items.append(line)
         }
         let failed = e.steps.filter { $0.status == .failed }.count
-        let title = "3 Steps (\(e.steps.count), \(failed) failed)"
+        let title = "3 Steps (\(e.steps.count), \(failed) failed)" + position(state.selectedStep, order.count)
         ListView(
             items, selected: selectedRow,
             highlightStyle: highlight(state.focus == .steps || state.detailSubject == .steps),
@@ -356,12 +384,15 @@ struct Renderer {
     }
 
     func detail(_ buffer: inout Buffer, _ area: Rect) {
-        let b = block("4 " + DetailContent.title(state), focused: state.focus == .detail)
-        b.render(into: &buffer, area: area)
-        let inner = b.inner(area)
-        guard !inner.isEmpty else { return }
-        let lines = detailLines(width: inner.width)
+        let inner = block("", focused: false).inner(area)
+        let lines = inner.isEmpty ? [] : detailLines(width: inner.width)
         let scroll = max(0, min(state.detailScroll, lines.count - inner.height))
+        // Where the pane is in its text, when it does not all fit: `lines 12-30/80`.
+        let where_ =
+            lines.count > inner.height ? " \(scroll + 1)-\(min(scroll + inner.height, lines.count))/\(lines.count)" : ""
+        let b = block("4 " + DetailContent.title(state) + where_, focused: state.focus == .detail)
+        b.render(into: &buffer, area: area)
+        guard !inner.isEmpty else { return }
         for (row, line) in lines.dropFirst(scroll).prefix(inner.height).enumerated() {
             buffer.set(x: inner.x, y: inner.y + row, line: line, maxWidth: inner.width)
         }
@@ -566,7 +597,8 @@ struct Renderer {
                 span(dot + "vote, then Space reveals the verdict", .label),
             ])
         }
-        if let n = state.walk { spans.append(span("step \(n) of \(e.steps.count)" + dot, .title)) }
+        // Wide: the walk-through's position first; narrow: after the code and the reason.
+        if let n = state.walk, width >= 110 { spans.append(span("step \(n) of \(e.steps.count)" + dot, .title)) }
         if v.trusted {
             spans.append(Span(sym.check + " ", style: theme[.verdictTrusted]))
             spans.append(span("Trusted", .verdictTrusted))
@@ -576,6 +608,7 @@ struct Renderer {
             spans.append(Span(sym.cross + " ", style: theme[.verdictUntrusted]))
             spans.append(span("\(v.osstatus) \(v.osstatusName)", .verdictUntrusted))
             spans.append(span(dot + step.title))
+            if let n = state.walk { spans.append(span(dot + "step \(n) of \(e.steps.count)", .title)) }
             if let url = v.urlError { spans.append(span(dot + "URLError \(url)")) }
         } else {
             spans.append(Span(sym.cross + " ", style: theme[.verdictUntrusted]))
@@ -673,7 +706,7 @@ struct Renderer {
                 lines.append(Line([span(piece, i == 0 ? nil : .label)]))
             }
         }
-        let height = min(area.height - 2, lines.count + 2)
+        let height = min(area.height, lines.count + 2)
         let box = Rect(
             x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
         buffer.fill(box)
@@ -686,33 +719,52 @@ struct Renderer {
     }
 
     func help(_ buffer: inout Buffer, _ area: Rect) {
-        let bindings = options.keymap.bindings
-        let width = min(area.width - 4, 96)
-        let height = min(area.height - 2, bindings.count + 5)
+        let width = min(area.width - 2, 100)
+        let entries = HelpContent.entries(options.keymap, state)
+        let keyWidth = min(
+            18,
+            options.keymap.bindings.map { $0.keys.map { $0.label(unicode: unicode) }.joined(separator: " ").count }
+                .max() ?? 0)
+        let textWidth = max(10, width - 4 - keyWidth - 2)
+        var lines: [Line] = []
+        for entry in entries {
+            switch entry {
+            case .heading(let text):
+                if !lines.isEmpty { lines.append(Line("")) }
+                lines.append(Line([span(text, .title)]))
+            case .binding(let b, let enabled):
+                let keys = b.keys.map { $0.label(unicode: unicode) }.joined(separator: " ")
+                let pieces = wrap(clean(b.help(in: state)), width: textWidth)
+                for (i, piece) in pieces.enumerated() {
+                    let key = i == 0 ? keys.padding(to: keyWidth + 2) : String(repeating: " ", count: keyWidth + 2)
+                    lines.append(
+                        Line([
+                            span(key, enabled ? .key : .stepNotApplicable),
+                            Span(piece, style: enabled ? .plain : theme[.stepNotApplicable]),
+                        ]))
+                }
+            case .legend:
+                lines.append(Line(""))
+                lines.append(
+                    Line([
+                        symbol(.passed), span(" passed  "), symbol(.failed), span(" failed  "), symbol(.skipped("")),
+                        span(" skipped  "), symbol(.notApplicable), span(" not applicable"),
+                    ]))
+                lines.append(
+                    Line([Span(unicode ? "Δ" : "*", style: theme[.changed]), span(" changed by the last change")]))
+            }
+        }
+        let height = min(area.height, lines.count + 2)
         let box = Rect(
             x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
         buffer.fill(box)
-        let b = block("Help (any key closes)", focused: true)
+        let inner = Block(symbols: sym).inner(box)
+        let maxScroll = max(0, lines.count - inner.height)
+        let scroll = min(state.helpScroll, maxScroll)
+        let position = lines.count > inner.height ? " \(min(scroll + inner.height, lines.count))/\(lines.count)" : ""
+        let b = block("Help\(position): j/k PgUp/PgDn scroll, other keys close", focused: true)
         b.render(into: &buffer, area: box)
-        let inner = b.inner(box)
-        let keyWidth =
-            bindings.map { $0.keys.map { $0.label(unicode: unicode) }.joined(separator: " ").count }.max() ?? 0
-        var lines: [Line] = bindings.map { b in
-            let keys = b.keys.map { $0.label(unicode: unicode) }.joined(separator: " ")
-            let enabled = b.isEnabled(in: state)
-            return Line([
-                span(keys.padding(to: keyWidth + 2), enabled ? .key : .stepNotApplicable),
-                span(b.help(in: state), enabled ? nil : .stepNotApplicable),
-            ])
-        }
-        lines.append(Line(""))
-        lines.append(
-            Line([
-                symbol(.passed), span(" passed  "), symbol(.failed), span(" failed  "), symbol(.skipped("")),
-                span(" skipped  "), symbol(.notApplicable), span(" not applicable  "),
-                Span(unicode ? "Δ" : "*", style: theme[.changed]), span(" changed by the last toggle"),
-            ]))
-        for (row, line) in lines.prefix(inner.height).enumerated() {
+        for (row, line) in lines.dropFirst(scroll).prefix(inner.height).enumerated() {
             buffer.set(x: inner.x + 1, y: inner.y + row, line: line, maxWidth: inner.width - 1)
         }
     }

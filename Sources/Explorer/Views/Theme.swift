@@ -34,6 +34,12 @@ public struct Theme: Hashable, Sendable {
     /// The style of each role.
     public var styles: [ThemeRole: Style]
 
+    /// Creates a theme.
+    /// - Parameter styles: The style of each role; a role left out is plain.
+    public init(styles: [ThemeRole: Style]) {
+        self.styles = styles
+    }
+
     /// The style of `role` (plain when a theme leaves it out).
     public subscript(_ role: ThemeRole) -> Style { styles[role] ?? .plain }
 
@@ -70,13 +76,21 @@ public struct Theme: Hashable, Sendable {
         .key: Style(modifiers: .bold),
     ])
 
-    /// The built-in theme named `name` (`default` or `mono`).
+    /// The built-in theme named `name`: one of `builtInNames` (the files in themes/, compiled
+    /// in), or `standard` and `monochrome`, the names of `default` and `mono` in code.
+    /// - Parameter name: The theme's name, without `.theme`.
+    /// - Returns: The theme, nil when no built-in theme has that name.
     public static func builtIn(_ name: String) -> Theme? {
-        switch name {
-        case "default", "standard": .standard
-        case "mono", "monochrome": .monochrome
-        default: nil
-        }
+        let key =
+            switch name {
+            case "standard": "default"
+            case "monochrome": "mono"
+            default: name
+            }
+        guard let text = builtInTexts.first(where: { $0.name == key })?.text else { return nil }
+        // The texts are checked by ThemeFilesTests to parse; a broken one falls back to the
+        // defaults rather than stopping the explorer.
+        return (try? parse(text, over: .standard)) ?? .standard
     }
 
     /// A theme file's problem: the line and what is wrong.

@@ -172,7 +172,7 @@ enum ExtensionsCheck: PathCheck {
         // NOT be converted to their Unicode representation." And: "If present, this attribute
         // MUST contain exactly one entry that is one of the values contained in the
         // Certificate's subjectAltName extension." Both apply when the Baseline Requirements do
-        // (`caBrowserForumRules`, on by default; D38).
+        // (`caBrowserForumRules`, on by default; D40).
         if i == 0, c.count > 1, c.serverAuth {
             for cn in cert.subject.commonNames {
                 if let problem = commonNameEncodingProblem(cn) {
