@@ -67,4 +67,25 @@ static inline long COpenSSL_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) { return S
 static inline long COpenSSL_SSL_MODE_NO_AUTO_CHAIN(void) { return SSL_MODE_NO_AUTO_CHAIN; }
 static inline int COpenSSL_SSL_VERIFY_PEER(void) { return SSL_VERIFY_PEER; }
 static inline int COpenSSL_SSL_VERIFY_FAIL_IF_NO_PEER_CERT(void) { return SSL_VERIFY_FAIL_IF_NO_PEER_CERT; }
+
+/* A DER OCSP response a lab server staples to every handshake whose client asks for one. The
+   bytes belong to the Swift side and outlive the SSL_CTX. OpenSSL frees what it is given, so each
+   handshake gets its own copy. */
+typedef struct { const unsigned char *der; size_t length; } COpenSSL_Staple;
+static inline int COpenSSL_staple_callback(SSL *ssl, void *arg) {
+    const COpenSSL_Staple *staple = (const COpenSSL_Staple *)arg;
+    if (staple == NULL || staple->length == 0) return SSL_TLSEXT_ERR_NOACK;
+    unsigned char *copy = OPENSSL_malloc(staple->length);
+    if (copy == NULL) return SSL_TLSEXT_ERR_NOACK;
+    for (size_t i = 0; i < staple->length; i++) copy[i] = staple->der[i];
+    if (SSL_set_tlsext_status_ocsp_resp(ssl, copy, (long)staple->length) != 1) {
+        OPENSSL_free(copy);
+        return SSL_TLSEXT_ERR_NOACK;
+    }
+    return SSL_TLSEXT_ERR_OK;
+}
+static inline int COpenSSL_SSL_CTX_set_staple(SSL_CTX *ctx, const COpenSSL_Staple *staple) {
+    if (SSL_CTX_set_tlsext_status_cb(ctx, COpenSSL_staple_callback) != 1) return 0;
+    return (int)SSL_CTX_set_tlsext_status_arg(ctx, (void *)staple);
+}
 #endif

@@ -65,8 +65,10 @@ public enum ServerConnection {
             fetched = result.fetched
             report.aiaFetches = result.attempts.map(fetchFact)
         }
-        return ConnectionResult(
+        var result = ConnectionResult(
             chain: chain, report: report, fetchedIssuers: fetched, sctLogIDs: handshake.scts.map(\.logID))
+        result.ocspResponse = handshake.ocsp?.der
+        return result
     }
 
     static func reportTarget(_ t: ProbeTarget, options: ProbeOptions) -> ConnectionReport.Target {
@@ -118,6 +120,8 @@ public struct ConnectionResult: Sendable {
     public var fetchedIssuers: [Certificate]
     /// Log IDs of SCTs delivered in the handshake.
     public var sctLogIDs: [[UInt8]]
+    /// The OCSP response the server stapled (DER), for the evaluator to verify.
+    public var ocspResponse: [UInt8]?
 
     /// Creates a result.
     public init(

@@ -232,6 +232,7 @@ public final class Lab: Sendable {
                     served: served.chain)
                 running.append(entry)
                 var tls = LabTLSConfiguration(chain: served.chain, privateKeyPEM: served.key.privateKeyPEM())
+                tls.ocspResponse = served.ocspResponse
                 switch scenario.name {
                 case "tls12-only": tls.maximumVersion = .tls1_2
                 case "mtls-required": tls.requiredClientCAs = [pki.clientCA.certificate]

@@ -11,6 +11,8 @@ struct LabServedChain: Sendable {
     /// Leaf first, then whatever the scenario sends, in the scenario's order.
     var chain: [Certificate]
     var key: KeyPair
+    /// The OCSP response the server staples, if any.
+    var ocspResponse: [UInt8]?
 }
 
 /// Every certificate and key of one lab run, built in process with fresh keys.
@@ -163,6 +165,15 @@ struct LabPKI: Sendable {
         // key-rotated: the lesson's pin was taken from the old leaf; the server now has a new key.
         let oldKey = try KeyPair.generate(.ecP256)
         serve("key-rotated", try leaf(issuer: library))
+
+        // revoked-ocsp: the CA revoked this leaf a day ago, and the server staples the CA's own
+        // OCSP response saying so, current for a week.
+        let revoked = try leaf(issuer: library)
+        serve("revoked-ocsp", revoked)
+        served["revoked-ocsp"]?.ocspResponse = try OCSPResponseBuilder(
+            status: .revoked(now.adding(seconds: -day)), thisUpdate: now.adding(seconds: -3600),
+            nextUpdate: now.adding(seconds: 7 * day)
+        ).sign(certificate: revoked.certificate, issuer: library.certificate, key: library.key)
 
         // The learner's identity for mtls-required: EKU clientAuth, issued by the client CA.
         let clientKey = try KeyPair.generate(.ecP256)

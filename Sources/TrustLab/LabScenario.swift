@@ -431,6 +431,18 @@ extension LabScenario {
                     [.literal("--pin"), .pin(.rotatedAwayLeaf), .literal("--pin"), .pin(.libraryTestCA)],
                     .trusted, "a backup pin on the CA's key survives the rotation"),
             ], serviceProtocol: .https, portOffset: 21),
+        LabScenario(
+            name: "revoked-ocsp",
+            lesson: "A revoked certificate whose server staples the CA's OCSP response saying so.",
+            host: "127.0.0.1", anchor: .libraryTestCA,
+            // The staple is signed by Library Test CA, names this leaf and is current: Apple's
+            // Revocation check fails it, fatally, whatever else passes.
+            expectation: .rejectedByDelegate(-67820),
+            rule:
+                "Apple Revocation: the stapled OCSP response, signed by the issuer, says revoked (Revoked, -67820, fatal; docs/steps.md#revocation)",
+            networkOnly:
+                "the stapled OCSP response: the served chain alone is trusted; the staple in the handshake revokes it",
+            variations: [], serviceProtocol: .https, portOffset: 22),
     ]
 
     /// The scenario named `name`, if any.

@@ -40,6 +40,8 @@ public struct LabTLSConfiguration: Sendable {
     /// When set, a client certificate issued by one of these CAs is required (the handshake fails
     /// without one); the CAs' names are sent in the CertificateRequest.
     public var requiredClientCAs: [Certificate]
+    /// A DER OCSP response stapled to every handshake that asks for one (RFC 6066 8).
+    public var ocspResponse: [UInt8]?
 
     /// Creates a configuration (TLS 1.2 to 1.3, no client certificate by default).
     public init(
@@ -58,6 +60,9 @@ public struct LabTLSConfiguration: Sendable {
 // @unchecked: the SSL_CTX is fully configured in init and only read afterwards (SSL_new), which OpenSSL allows from any thread.
 final class ServerTLSContext: @unchecked Sendable {
     let context: OpaquePointer
+    /// The staple's bytes and descriptor, which OpenSSL's callback reads for the context's life.
+    private var staple: UnsafeMutablePointer<COpenSSL_Staple>?
+    private var stapleBytes: UnsafeMutableBufferPointer<UInt8>?
 
     /// Configures a server context from `configuration`.
     /// - Throws: `LabError.openssl` when OpenSSL refuses the key, a certificate or a version.
@@ -105,9 +110,26 @@ final class ServerTLSContext: @unchecked Sendable {
             }
             SSL_CTX_set_verify(ctx, COpenSSL_SSL_VERIFY_PEER() | COpenSSL_SSL_VERIFY_FAIL_IF_NO_PEER_CERT(), nil)
         }
+
+        if let response = configuration.ocspResponse, !response.isEmpty {
+            let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: response.count)
+            _ = bytes.initialize(from: response)
+            let descriptor = UnsafeMutablePointer<COpenSSL_Staple>.allocate(capacity: 1)
+            descriptor.initialize(to: COpenSSL_Staple(der: UnsafePointer(bytes.baseAddress), length: response.count))
+            stapleBytes = bytes
+            staple = descriptor
+            guard COpenSSL_SSL_CTX_set_staple(ctx, descriptor) == 1 else {
+                throw LabError.openssl("setting the OCSP staple")
+            }
+        }
     }
 
-    deinit { SSL_CTX_free(context) }
+    deinit {
+        SSL_CTX_free(context)
+        staple?.deinitialize(count: 1)
+        staple?.deallocate()
+        stapleBytes?.deallocate()
+    }
 }
 
 /// An OpenSSL `X509`, decoded from DER; freed in deinit.

@@ -17,6 +17,14 @@ struct LimboRunner {
         "OCSPSigning": "1.3.6.1.5.5.7.3.9",
     ]
 
+    /// x509-limbo's namespaces name the standard a case tests (D40): `webpki::` the CA/Browser
+    /// Forum's Web PKI profile on top of RFC 5280, `online::` real Web PKI chains; the others
+    /// (`rfc5280::`, `pathlen::`, `bettertls::`, ...) RFC 5280 path validation, where a CA in
+    /// leaf position, a leaf without extKeyUsage or a Common Name outside the SAN is allowed.
+    static func appliesBaselineRequirements(_ id: String) -> Bool {
+        id.hasPrefix("webpki::") || id.hasPrefix("online::")
+    }
+
     /// Decodes one PEM certificate.
     func certificate(_ pem: String) -> Result<Certificate, LimboDecodeError> {
         do {
@@ -31,8 +39,13 @@ struct LimboRunner {
     }
 
     func run(_ t: LimboTestcase, trace: Bool = false) -> (result: LimboVerdict, context: String) {
-        if let crls = t.crls, !crls.isEmpty {
-            return (.skipped, "CRLs are not implemented: trustx does not check revocation")
+        var revocationLists: [RevocationList] = []
+        for (i, pem) in (t.crls ?? []).enumerated() {
+            do {
+                revocationLists += try RevocationList.decodeAll(Array(pem.utf8))
+            } catch {
+                return (.failure, "CRL \(i) does not decode: \(error.reason)")
+            }
         }
         if let names = t.signature_algorithms, !names.isEmpty {
             return (.skipped, "signature algorithm restrictions are not implemented")
@@ -80,9 +93,12 @@ struct LimboRunner {
             }
         }
 
-        let settings = TrustSettings(
+        var settings = TrustSettings(
             anchors: anchors, anchorsOnly: true, systemStore: nil, policy: policy, time: time, profile: profile,
             maximumIntermediates: t.max_chain_depth, requiredLeafPurpose: purpose)
+        settings.caBrowserForumRules = LimboRunner.appliesBaselineRequirements(t.id)
+        settings.revocationLists = revocationLists
+
         let evaluation = evaluator.evaluate(leaf: leaf, presented: intermediates, settings: settings)
         if trace {
             var text = "\(evaluation.candidatePaths) candidate path(s); reported path:\n"

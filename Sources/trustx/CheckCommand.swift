@@ -60,6 +60,16 @@ enum CheckCommand {
                 name: "pin", valueName: "pin", arity: .repeated,
                 help: "An SPKI SHA-256 pin (sha256//BASE64 or bare base64) the app checks after evaluation passes."),
             OptionSpec(
+                name: "crl", valueName: "file", arity: .repeated,
+                help:
+                    "Check the path against the CRLs in this file (PEM or DER): a revoked certificate fails with errSecCertificateRevoked."
+            ),
+            OptionSpec(
+                name: "revocation", arity: .flag,
+                help:
+                    "Fetch OCSP responses, else CRLs, over the network for every certificate of the path, as SecPolicyCreateRevocation with kSecRevocationUseAnyAvailableMethod does (plain HTTP, at most 8 fetches)."
+            ),
+            OptionSpec(
                 name: "at", valueName: "time", arity: .one,
                 help: "The evaluation time in RFC 3339, e.g. 2027-01-01T00:00:00Z.", defaultText: "now"),
             OptionSpec(
@@ -143,6 +153,10 @@ enum CheckCommand {
         var targetText: String?
         /// A host the app holds while Basic X.509 ignores it: reported, not checked.
         var ignoredHost: String? = nil
+        /// --crl files.
+        var crlFiles: [String] = []
+        /// --revocation: fetch revocation information over the network.
+        var fetchRevocation = false
     }
 
     static func run(_ args: [String], now: Timestamp, environment: Environment) -> ExitStatus {
@@ -309,7 +323,8 @@ enum CheckCommand {
             pins: PinSet(digests: digests),
             time: time, profile: p.value("profile").flatMap(RuleProfile.init(rawValue:)) ?? .apple,
             format: p.value("format") ?? "text", connection: connection, allAddresses: p.has("all-addresses"),
-            targetText: targetText, ignoredHost: policy == .basicX509 ? host : nil)
+            targetText: targetText, ignoredHost: policy == .basicX509 ? host : nil, crlFiles: p.all("crl"),
+            fetchRevocation: p.has("revocation"))
     }
 
     /// The connection options, checked before anything touches the network.
@@ -399,6 +414,10 @@ enum CheckCommand {
             systemStore: makeSystemStore(),
             policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
         settings.hostIgnoredByPolicy = r.ignoredHost
+        switch loadCRLs(r.crlFiles) {
+        case .success(let crls): settings.revocationLists = crls
+        case .failure(let f): return .failure(f)
+        }
         // Apple's SSL policy fetches missing intermediates over the network; Basic X.509 does not.
         let result = ServerConnection.connect(
             c.target, options: c.options, fetchAIA: c.fetchAIA && r.policy.isSSL, anchors: anchors,
@@ -426,6 +445,7 @@ enum CheckCommand {
         }
         settings.fetchedIssuers = result.fetchedIssuers
         settings.connectionSCTLogIDs = result.sctLogIDs
+        settings.stapledOCSPResponse = result.ocspResponse
         guard var evaluation = Evaluator().evaluate(chain: result.chain, settings: settings) else {
             return .failure(
                 Trustx.Failure(
@@ -434,18 +454,63 @@ enum CheckCommand {
         }
         evaluation.connection = report
         evaluation.presentedSource = .presented
+        if r.fetchRevocation { evaluation = withFetchedRevocation(evaluation, timeout: c.options.timeout) }
         return .success(evaluation)
+    }
+
+    /// Fetches revocation information for the built path and evaluates again with it, as
+    /// SecPolicyCreateRevocation(kSecRevocationUseAnyAvailableMethod) adds to an evaluation.
+    static func withFetchedRevocation(_ evaluation: Evaluation, timeout: Duration) -> Evaluation {
+        let fetched = RevocationFetcher().fetch(path: evaluation.path.certificates, timeout: timeout)
+        var settings = evaluation.settings
+        settings.fetchedOCSPResponses = fetched.ocspResponses
+        settings.revocationLists += fetched.revocationLists
+        settings.revocationFetched = true
+        guard var again = Evaluator().evaluate(chain: evaluation.presented, settings: settings) else {
+            return evaluation
+        }
+        again.connection = evaluation.connection
+        again.presentedSource = evaluation.presentedSource
+        again.unreadable = evaluation.unreadable
+        return again
+    }
+
+    /// Reads the --crl files (PEM `X509 CRL` blocks or DER).
+    static func loadCRLs(_ paths: [String]) -> Result<[RevocationList], Trustx.Failure> {
+        var out: [RevocationList] = []
+        for path in paths {
+            do {
+                out += try RevocationList.decodeAll(try CertificateLoader.readFile(path))
+            } catch let e as LoadError {
+                return .failure(Trustx.Failure(message: e.description, status: .noInput))
+            } catch let e as DecodingError {
+                return .failure(Trustx.Failure(message: e.inFile(path).description, status: .dataError))
+            } catch {
+                return .failure(Trustx.Failure(message: "\(path): \(error)", status: .dataError))
+            }
+        }
+        return .success(out)
     }
 
     /// Loads the files and evaluates.
     static func evaluate(_ r: Request) -> Result<Evaluation, Trustx.Failure> {
         var chain: [Certificate] = []
+        // As Apple reads a list of certificates: one that cannot be read is reported and left
+        // out of path building; the run fails only when none can be read.
+        var unreadable: [String] = []
+        var firstMalformed: Trustx.Failure?
         for path in r.chainFiles {
-            switch Trustx.load(path, password: r.password, command: spec) {
-            case .success(let certs): chain += certs
+            switch Trustx.loadChain(path, password: r.password, command: spec) {
+            case .success(let (certs, bad)):
+                chain += certs
+                unreadable += bad.map(\.description)
+            case .failure(let f) where f.status == .dataError:
+                firstMalformed = firstMalformed ?? f
+                unreadable.append(f.message)
             case .failure(let f): return .failure(f)
             }
         }
+        if chain.isEmpty, let firstMalformed { return .failure(firstMalformed) }
         var anchors: [Certificate] = []
         for path in r.anchorFiles {
             switch Trustx.load(path, password: r.password, command: spec) {
@@ -462,11 +527,17 @@ enum CheckCommand {
             systemStore: makeSystemStore(),
             policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
         settings.hostIgnoredByPolicy = r.ignoredHost
+        switch loadCRLs(r.crlFiles) {
+        case .success(let crls): settings.revocationLists = crls
+        case .failure(let f): return .failure(f)
+        }
         guard var evaluation = Evaluator().evaluate(chain: chain, settings: settings) else {
             // The loader rejects files without certificates, so this needs an empty --chain list.
             return .failure(Trustx.Failure(message: "no certificate in the --chain files", status: .dataError))
         }
         evaluation.presentedSource = .file
+        evaluation.unreadable = unreadable
+        if r.fetchRevocation { evaluation = withFetchedRevocation(evaluation, timeout: .seconds(10)) }
         return .success(evaluation)
     }
 }

@@ -21,7 +21,8 @@ enum ExploreCommand {
         arguments: [
             CheckCommand.targetArgument
         ],
-        options: CheckCommand.spec.options.filter { $0.name != "format" } + [
+        // CRLs and network revocation fetching are not carried into the explorer yet.
+        options: CheckCommand.spec.options.filter { !["format", "crl", "revocation"].contains($0.name) } + [
             OptionSpec(
                 name: "theme", valueName: "name", arity: .one,
                 help:

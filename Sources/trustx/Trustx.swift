@@ -157,6 +157,22 @@ enum Trustx {
         }
     }
 
+    /// Loads a --chain file, leaving out certificates that cannot be read among readable ones.
+    static func loadChain(_ path: String, password: String?, command: CommandSpec) -> Result<
+        ([Certificate], [DecodingError]), Failure
+    > {
+        do {
+            let loaded = try CertificateLoader.loadChain(path: path, password: password)
+            return .success((loaded.certificates, loaded.unreadable))
+        } catch {
+            switch error {
+            case .unreadable: return .failure(Failure(message: error.description, status: .noInput))
+            case .malformed: return .failure(Failure(message: error.description, status: .dataError))
+            case .password: return .failure(Failure(message: error.description, status: .usage, usageOf: command))
+            }
+        }
+    }
+
     /// Why a command stops before doing its work.
     struct Failure: Error {
         var message: String

@@ -36,6 +36,11 @@ final class ScenarioExpectationTests: XCTestCase {
             pins: PinSet(digests: pins.compactMap(PinSet.parse)), time: Self.now)
     }
 
+    /// The OCSP response the server really staples, captured with the test client.
+    func capturedStaple(_ s: RunningScenario) -> [UInt8]? {
+        TestClient.run(port: s.port, sni: nil, clientCertificatePath: nil, clientKeyPath: nil, smtp: false).ocspResponse
+    }
+
     /// The chain the server really sends, captured with the test client.
     func capturedChain(_ s: RunningScenario) throws -> [Certificate] {
         let lab = try self.lab
@@ -63,7 +68,7 @@ final class ScenarioExpectationTests: XCTestCase {
             "good", "wrong-host", "tls12-only", "rogue-ca", "expired", "not-yet-valid", "self-signed",
             "missing-intermediate", "missing-intermediate-aia", "wrong-order", "untrusted-root", "cn-only",
             "client-auth-eku", "rsa-1024", "sha1-signature", "long-validity", "path-length", "name-constraints",
-            "rsa-2048", "mtls-required", "smtp-starttls", "key-rotated",
+            "rsa-2048", "mtls-required", "smtp-starttls", "key-rotated", "revoked-ocsp",
         ]
         XCTAssertEqual(LabScenario.all.map(\.name), names)
         XCTAssertEqual(Set(LabScenario.all.map(\.portOffset)).count, names.count)
@@ -111,6 +116,14 @@ final class ScenarioExpectationTests: XCTestCase {
                         settings: settings(s))
                 ).verdict
                 check(completed, s.expectation, "\(s.name) with the fetched intermediate")
+            case "revoked-ocsp":
+                // The served chain alone is trusted; the staple in the handshake revokes it.
+                check(verdict, .trusted, "\(s.name) without the staple")
+                var stapled = try settings(s)
+                stapled.stapledOCSPResponse = try XCTUnwrap(capturedStaple(s), "\(s.name) staples nothing")
+                let revoked = try XCTUnwrap(evaluator.evaluate(chain: chain, settings: stapled))
+                check(revoked.verdict, s.expectation, "\(s.name) with the staple")
+                XCTAssertEqual(revoked.verdict.resultType, .fatalTrustFailure)
             default:
                 check(verdict, s.expectation, s.name)
             }

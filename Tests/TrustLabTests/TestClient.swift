@@ -8,6 +8,8 @@ struct ClientResult {
     var handshake = false
     /// The certificates as the server sent them (leaf first), DER.
     var chain: [[UInt8]] = []
+    /// The OCSP response the server stapled (the client always asks for one).
+    var ocspResponse: [UInt8]?
     /// The protocol negotiated, e.g. `TLSv1.3`.
     var protocolVersion = ""
     /// Everything read after the request (an HTTP response or SMTP replies).
@@ -108,11 +110,17 @@ enum TestClient {
         defer { SSL_free(ssl) }
         SSL_set_fd(ssl, fd)
         if let sni { _ = COpenSSL_SSL_set_tlsext_host_name(ssl, sni) }
+        _ = COpenSSL_SSL_set_tlsext_status_type(ssl, TLSEXT_STATUSTYPE_ocsp)
         guard SSL_connect(ssl) == 1 else {
             result.failure = "handshake failed"
             return result
         }
         result.handshake = true
+        var staple: UnsafePointer<UInt8>?
+        let stapleLength = COpenSSL_SSL_get_tlsext_status_ocsp_resp(ssl, &staple)
+        if stapleLength > 0, let staple {
+            result.ocspResponse = Array(UnsafeBufferPointer(start: staple, count: stapleLength))
+        }
         if let version = SSL_get_version(ssl) { result.protocolVersion = String(cString: version) }
         if let stack = SSL_get_peer_cert_chain(ssl) {
             for i in 0..<COpenSSL_sk_X509_num(stack) {

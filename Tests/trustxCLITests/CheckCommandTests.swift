@@ -108,7 +108,11 @@ final class CheckCommandTests: XCTestCase {
         let doc = try check(["--anchor", pki.path("ca.pem"), "--format", "json"]).json()
         XCTAssertEqual(
             Set(doc.keys),
-            ["schema", "target", "connection", "presented", "path", "candidatePaths", "settings", "steps", "verdict"])
+            [
+                "schema", "target", "connection", "presented", "unreadable", "path", "candidatePaths", "settings",
+                "steps", "verdict",
+            ])
+        XCTAssertEqual(doc["unreadable"] as? [String], [])
         // A chain from files has no connection.
         XCTAssertTrue(doc["target"] is NSNull)
         XCTAssertTrue(doc["connection"] is NSNull)
@@ -143,8 +147,9 @@ final class CheckCommandTests: XCTestCase {
             Set(settings.keys),
             [
                 "policy", "host", "anchors", "anchorClass", "anchorsOnly", "systemAnchors", "systemStore", "pins", "at",
-                "profile",
+                "profile", "revocationFetched",
             ])
+        XCTAssertEqual(settings["revocationFetched"] as? Bool, false)
         XCTAssertEqual(settings["anchorClass"] as? String, "app")
         let anchors = try XCTUnwrap(settings["anchors"] as? [[String: Any]])
         XCTAssertEqual(anchors.map { Set($0.keys) }, [["subject", "sha256", "class"]])
@@ -292,6 +297,69 @@ final class CheckCommandTests: XCTestCase {
         let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
         XCTAssertEqual(settings["policy"] as? String, "basic")
         XCTAssertEqual(settings["host"] as? String, "127.0.0.1")
+    }
+
+    func testAnUnreadableCertificateAmongSeveralIsReportedAndLeftOut() throws {
+        // Apple evaluates the certificates it could create; one that cannot be read is not fatal.
+        // The second block is a SEQUENCE holding one INTEGER: no certificate can be read from it.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-unreadable-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let leaf = try String(contentsOfFile: pki.path("leaf.pem"), encoding: .utf8)
+        let bundle = dir.appendingPathComponent("bundle.pem").path
+        try (leaf + "-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n").write(
+            toFile: bundle, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["check", "--chain", bundle, "--anchor", pki.path("ca.pem"), "--format", "json"])
+        XCTAssertEqual(r.status, 0, r.out + r.err)
+        let unreadable = try XCTUnwrap(try r.json()["unreadable"] as? [String])
+        XCTAssertEqual(unreadable.count, 1)
+        XCTAssertTrue(unreadable[0].hasPrefix("\(bundle): byte "), unreadable[0])
+        let text = try CLI.run(["check", "--chain", bundle, "--anchor", pki.path("ca.pem")])
+        XCTAssertTrue(text.out.contains("Unreadable certificates (left out of path building)"), text.out)
+        // Alone, the same unreadable certificate is still malformed input.
+        let alone = dir.appendingPathComponent("alone.pem").path
+        try "-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n".write(
+            toFile: alone, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try CLI.run(["check", "--chain", alone]).status, 65)
+    }
+
+    func testCRLMadeByOpenSSLRevokesTheLeaf() throws {
+        // `openssl ca -gencrl` lists the leaf's serial (0x1234) as revoked; openssl verify
+        // -crl_check says "certificate revoked", and trustx reports Apple's Revocation failure.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-crl-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try
+            "[ca]\ndefault_ca = d\n[d]\ndatabase = index.txt\ncrlnumber = crlnumber\ndefault_md = sha256\ndefault_crl_days = 30\n"
+            .write(to: dir.appendingPathComponent("ca.cnf"), atomically: true, encoding: .utf8)
+        try "R\t300101000000Z\t250101000000Z\t1234\tunknown\t/CN=127.0.0.1\n".write(
+            to: dir.appendingPathComponent("index.txt"), atomically: true, encoding: .utf8)
+        try "01\n".write(to: dir.appendingPathComponent("crlnumber"), atomically: true, encoding: .utf8)
+        try Shell.openssl(
+            [
+                "ca", "-gencrl", "-batch", "-config", "ca.cnf", "-keyfile", pki.path("ca.key"), "-cert",
+                pki.path("ca.pem"), "-out", "crl.pem",
+            ], in: dir)
+        let crl = dir.appendingPathComponent("crl.pem").path
+        let r = try check(["--anchor", pki.path("ca.pem"), "--crl", crl, "--format", "json"])
+        XCTAssertEqual(r.status, 1, r.out + r.err)
+        let verdict = try XCTUnwrap(try r.json()["verdict"] as? [String: Any])
+        XCTAssertEqual(verdict["osstatus"] as? Int, -67820)
+        XCTAssertEqual(verdict["resultType"] as? String, "fatalTrustFailure")
+        // A file that is not a CRL is malformed input.
+        XCTAssertEqual(try check(["--anchor", pki.path("ca.pem"), "--crl", pki.path("ca.pem")]).status, 65)
+    }
+
+    func testRevocationFetchingIsMarkedAndFailsSoftWithoutURLs() throws {
+        // The openssl-made leaf names no OCSP responder and no CRL distribution point: nothing
+        // is fetched, the report says fetching was asked for, and Apple's soft fail accepts it.
+        let r = try check(["--anchor", pki.path("ca.pem"), "--revocation", "--format", "json"])
+        XCTAssertEqual(r.status, 0, r.out + r.err)
+        let doc = try r.json()
+        XCTAssertEqual((doc["settings"] as? [String: Any])?["revocationFetched"] as? Bool, true)
+        let steps = try XCTUnwrap(doc["steps"] as? [[String: Any]])
+        let revocation = try XCTUnwrap(steps.first { $0["id"] as? String == "revocation" })
+        XCTAssertEqual(revocation["reason"] as? String, "no revocation information could be fetched")
     }
 
     func testJSONIsDeterministic() throws {

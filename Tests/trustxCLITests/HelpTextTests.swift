@@ -37,7 +37,7 @@ final class HelpTextTests: XCTestCase {
         trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection
         failed.
 
-        USAGE: trustx check [<target>] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--at <time>] [--profile <profile>] [--format <format>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses]
+        USAGE: trustx check [<target>] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses]
 
         ARGUMENTS:
           <target>                A server to connect to: host, host:port,
@@ -68,6 +68,14 @@ final class HelpTextTests: XCTestCase {
                                   ignores it. (default: the server target's host)
           --pin <pin>             An SPKI SHA-256 pin (sha256//BASE64 or bare base64)
                                   the app checks after evaluation passes.
+          --crl <file>            Check the path against the CRLs in this file (PEM or
+                                  DER): a revoked certificate fails with
+                                  errSecCertificateRevoked.
+          --revocation            Fetch OCSP responses, else CRLs, over the network for
+                                  every certificate of the path, as
+                                  SecPolicyCreateRevocation with
+                                  kSecRevocationUseAnyAvailableMethod does (plain HTTP,
+                                  at most 8 fetches).
           --at <time>             The evaluation time in RFC 3339, e.g.
                                   2027-01-01T00:00:00Z. (default: now)
           --profile <profile>     The rule set: Apple's SecTrust or RFC 5280 with the
@@ -135,8 +143,8 @@ final class HelpTextTests: XCTestCase {
                                   missing-intermediate-aia, wrong-order, untrusted-root,
                                   cn-only, client-auth-eku, rsa-1024, sha1-signature,
                                   long-validity, path-length, name-constraints,
-                                  rsa-2048, mtls-required, smtp-starttls, key-rotated;
-                                  default: all)
+                                  rsa-2048, mtls-required, smtp-starttls, key-rotated,
+                                  revoked-ocsp; default: all)
           --port-base <port>      Serve scenario n on port base+n (the AIA server on
                                   base+99), for handouts. (default: ports chosen by the
                                   system)

@@ -227,6 +227,7 @@ public struct AppState: Sendable {
             // Apple's SSL policy fetches missing intermediates; Basic X.509 does not.
             if policy.isSSL && t.fetchAIA { s.fetchedIssuers = c.fetchedIssuers }
             s.connectionSCTLogIDs = c.sctLogIDs
+            s.stapledOCSPResponse = c.ocspResponse
         }
         return s
     }

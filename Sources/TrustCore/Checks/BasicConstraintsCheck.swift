@@ -3,7 +3,9 @@ enum BasicConstraintsCheck: PathCheck {
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         for (i, cert) in c.certificates.enumerated() {
             if i == 0 {
-                if c.webpki, c.count > 1, cert.basicConstraints?.isCA == true {
+                // CA/Browser Forum BR 7.1.2.7.8: a subscriber certificate is not a CA. RFC 5280
+                // alone allows a CA in leaf position.
+                if c.caBrowserForum, c.count > 1, cert.basicConstraints?.isCA == true {
                     steps.append(Step(.basicConstraints, 0, .failed, .leafIsCA))
                 } else {
                     steps.append(Step(.basicConstraints, 0, .notApplicable, .leafNeedsNoCA))

@@ -79,14 +79,14 @@ enum ExtensionsCheck: PathCheck {
             // CA/Browser Forum BR 7.1.2.7.12 (subscriber subjectAltName): "If the subject field of
             // the certificate is an empty SEQUENCE, this extension MUST be marked critical ...
             // Otherwise, this extension MUST NOT be marked critical."
-            if i == 0, c.count > 1, !cert.subject.isEmpty, san.critical {
+            if i == 0, c.count > 1, c.caBrowserForum, !cert.subject.isEmpty, san.critical {
                 out.append(
                     .nonCompliant(
                         detail:
                             "subjectAltName marked critical although the subject is not empty (CA/Browser Forum BR 7.1.2.7.12)"
                     ))
             }
-        } else if i == 0 && c.count > 1 {
+        } else if i == 0 && c.count > 1 && c.caBrowserForum {
             out.append(.nonCompliant(detail: "leaf has no subjectAltName (CA/Browser Forum BR 7.1.2.7.12)"))
         }
         // RFC 5280 4.2.1.9: "Conforming CAs MUST include this extension in all CA certificates
@@ -132,8 +132,30 @@ enum ExtensionsCheck: PathCheck {
                 )
             }
         }
-        if i > 0, cert.subjectKeyIdentifier == nil, cert.version == 3, !c.isAnchor(i) {
+        // RFC 5280 4.2.1.2: the extension "MUST appear in all conforming CA certificates", roots
+        // included (x509-limbo rfc5280::ski::root-missing-ski; BR 7.1.2.1.2 agrees).
+        if i > 0, cert.subjectKeyIdentifier == nil, cert.version == 3 {
             out.append(.nonCompliant(detail: "CA without subjectKeyIdentifier (RFC 5280 4.2.1.2)"))
+        }
+        // RFC 5280 4.2.1.6: a dNSName "MUST be in the 'preferred name syntax', as specified by
+        // Section 3.5 of [RFC1034]" (a wildcard leftmost label aside).
+        for name in cert.dnsNames where !NameConstraintMatcher.isValidDNSName(name, wildcard: true) {
+            out.append(
+                .nonCompliant(
+                    detail: "subjectAltName dNSName \(name) is not in the preferred name syntax (RFC 5280 4.2.1.6)"))
+        }
+        // RFC 5280 4.2.1.10: a dNSName constraint is a DNS name ("host.example.com"); a leading
+        // period is accepted as the usual way to mean "below". Wildcards and other syntax are not.
+        if let nc = cert.nameConstraints {
+            for subtree in (nc.permitted ?? []) + (nc.excluded ?? []) {
+                guard case .dnsName(let base) = subtree.base, !base.isEmpty else { continue }
+                let name = base.hasPrefix(".") ? String(base.dropFirst()) : base
+                if !NameConstraintMatcher.isValidDNSName(name, wildcard: false) {
+                    out.append(
+                        .nonCompliant(
+                            detail: "nameConstraints dNSName \(base) is not a valid DNS name (RFC 5280 4.2.1.10)"))
+                }
+            }
         }
         if let aki = cert.extension(.authorityKeyIdentifier), aki.critical {
             out.append(.nonCompliant(detail: "authorityKeyIdentifier marked critical (RFC 5280 4.2.1.1)"))
@@ -147,21 +169,36 @@ enum ExtensionsCheck: PathCheck {
         // 3.2.2. If the value is an IPv6 address, then the value MUST be encoded in the text
         // representation specified in RFC 5952, Section 4. If the value is a Fully-Qualified
         // Domain Name ... all Domain Labels ... must be encoded as LDH Labels, and P-Labels MUST
-        // NOT be converted to their Unicode representation." The encodings are enforced here.
-        // Deliberate deviation: the same section's "MUST contain exactly one entry that is one of
-        // the values contained in the Certificate's subjectAltName extension" is not, because
-        // x509-limbo's own accepted cases contradict it (webpki::san::leftmost-wildcard-san has
-        // CN example.com beside SAN *.example.com; BetterTLS leaves have CN "EE" or an IP
-        // address absent from their SAN).
+        // NOT be converted to their Unicode representation." And: "If present, this attribute
+        // MUST contain exactly one entry that is one of the values contained in the
+        // Certificate's subjectAltName extension." Both apply when the Baseline Requirements do
+        // (`caBrowserForumRules`, on by default; D40).
         if i == 0, c.count > 1, c.serverAuth {
             for cn in cert.subject.commonNames {
                 if let problem = commonNameEncodingProblem(cn) {
                     out.append(
                         .nonCompliant(detail: "subject commonName \(cn): \(problem) (CA/Browser Forum BR 7.1.4.3)"))
+                } else if !commonNameIsASANValue(cn, cert) {
+                    out.append(
+                        .nonCompliant(
+                            detail:
+                                "subject commonName \(cn) is not one of the subjectAltName values (CA/Browser Forum BR 7.1.4.3)"
+                        ))
                 }
+            }
+            if cert.subject.commonNames.count > 1 {
+                out.append(.nonCompliant(detail: "more than one subject commonName (CA/Browser Forum BR 7.1.4.3)"))
             }
         }
         return out
+    }
+
+    /// Whether `cn` (already in canonical encoding) is one of the leaf's SAN values: a dNSName
+    /// equal to it ignoring ASCII case, or an iPAddress with the same address.
+    static func commonNameIsASANValue(_ cn: String, _ cert: Certificate) -> Bool {
+        if let address = lenientIPAddress(cn) { return cert.ipAddresses.contains(address) }
+        let folded = cn.lowercased()
+        return cert.dnsNames.contains { $0.lowercased() == folded }
     }
 
     /// Why a subscriber commonName breaks BR 7.1.4.3's encoding rules, or nil. An IP address in

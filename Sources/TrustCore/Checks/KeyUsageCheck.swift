@@ -14,7 +14,9 @@ enum KeyUsageCheck: PathCheck {
                                 detail:
                                     "keyUsage asserts keyCertSign but basicConstraints does not assert cA (RFC 5280 4.2.1.9)"
                             )))
-                } else if c.webpki, let ku = cert.keyUsage, ku.bits != 0, !ku.has(0), !ku.has(2), !ku.has(4) {
+                } else if c.caBrowserForum, let ku = cert.keyUsage, ku.bits != 0, !ku.has(0), !ku.has(2),
+                    !ku.has(4)
+                {
                     steps.append(Step(.keyUsage, 0, .failed, .leafKeyUsageLacksSignature(present: present)))
                 } else if cert.keyUsage != nil {
                     steps.append(Step(.keyUsage, 0, .passed, .leafKeyUsage(present: present)))

@@ -39,7 +39,8 @@ enum NameConstraintsCheck: PathCheck {
                             )))
                 }
                 // RFC 5280 4.2.1.10: "Conforming CAs MUST mark this extension as critical."
-                if cert.extension(.nameConstraints)?.critical == false {
+                // The Baseline Requirements let a CA leave it non-critical (BR 7.1.2.10.8).
+                if !c.caBrowserForum, cert.extension(.nameConstraints)?.critical == false {
                     steps.append(
                         Step(
                             .nameConstraints, k, .failed,

@@ -10,9 +10,14 @@ struct CheckContext {
     var count: Int { path.certificates.count }
     var isSSL: Bool { settings.policy.isSSL }
     var webpki: Bool { settings.profile == .webpki }
-    /// Whether the leaf is evaluated for TLS server authentication (the CA/Browser Forum
-    /// subscriber-certificate rules apply only then).
-    var serverAuth: Bool { (settings.requiredLeafPurpose ?? .serverAuth) == .serverAuth }
+    /// Whether the CA/Browser Forum Baseline Requirements apply beside RFC 5280 (`webpki` only).
+    var caBrowserForum: Bool { webpki && settings.caBrowserForumRules }
+
+    /// Whether the CA/Browser Forum subscriber-certificate rules apply to the leaf: it is
+    /// evaluated for TLS server authentication and the settings ask for those rules.
+    var serverAuth: Bool {
+        settings.caBrowserForumRules && (settings.requiredLeafPurpose ?? .serverAuth) == .serverAuth
+    }
 
     /// The anchor class whose rules apply: the path's, or, for an unanchored path, the class
     /// it would have had (custom when custom anchors are set).

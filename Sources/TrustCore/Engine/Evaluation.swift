@@ -16,6 +16,8 @@ public struct Evaluation: Sendable {
     public var presentedSource: CertificateSource = .presented
     /// The connection the chain came from, when it came from one.
     public var connection: ConnectionReport?
+    /// Presented certificates that could not be read, left out of path building (why, each).
+    public var unreadable: [String] = []
 
     /// The failed steps.
     public var failures: [Step] { steps.filter { $0.status == .failed } }

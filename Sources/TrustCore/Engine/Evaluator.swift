@@ -23,6 +23,7 @@ public final class Evaluator: Sendable {
         SignatureAlgorithmCheck.run(context, into: &steps)
         ValidityPeriodCheck.run(context, into: &steps)
         CertificateTransparencyCheck.run(context, into: &steps)
+        RevocationCheck.run(context, into: &steps)
     }
 
     /// Evaluates `chain` (leaf first, as a server presents it); nil when the chain is empty.

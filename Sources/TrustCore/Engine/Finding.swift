@@ -112,6 +112,11 @@ public enum Finding: Hashable, Sendable {
     case ctNotRequired(reason: String)
     case ctSatisfied(logs: Int, required: Int)
     case ctMissing(logs: Int, required: Int)
+    // revocation
+    case notRevoked(issuer: String)
+    case certificateRevoked(date: Timestamp, source: String)
+    case ocspGood(signer: String)
+    case revocationNotChecked(reason: String)
     // pins
     case pinMatched(pin: String)
     case pinNotMatched(count: Int)
@@ -150,6 +155,7 @@ public enum Finding: Hashable, Sendable {
         case .weakSignature: AppleFailure("WeakSignature", .weakHash, -67815, fatal: true)
         case .periodTooLong: AppleFailure("ValidityPeriodMaximums", .compliance, -67901)
         case .ctMissing: AppleFailure("SystemTrustedCTRequired", .compliance, -67825)
+        case .certificateRevoked: AppleFailure("Revocation", .revoked, -67820, fatal: true)
         // trustd gives up building after a bound and reports its best partial path (D35).
         case .budgetExhausted: AppleFailure("MissingIntermediate", .trust, -25318)
         default: nil
@@ -247,6 +253,10 @@ public enum Finding: Hashable, Sendable {
         case .ctNotRequired: "Certificate Transparency not required"
         case .ctSatisfied(let logs, let required): "SCTs from \(logs) logs (\(required) required)"
         case .ctMissing(let logs, let required): "SCTs from \(logs) log\(logs == 1 ? "" : "s"), \(required) required"
+        case .notRevoked: "Not revoked"
+        case .certificateRevoked(let date, _): "Revoked on \(date.rfc3339)"
+        case .ocspGood: "OCSP response: good"
+        case .revocationNotChecked: "Revocation not checked"
         case .pinMatched: "Pinned key found in the chain"
         case .pinNotMatched: "No certificate in the chain has a pinned key"
         case .pinNotChecked: "Pins not checked: evaluation failed first"
@@ -418,6 +428,14 @@ public enum Finding: Hashable, Sendable {
             reason
         case .ctSatisfied, .ctMissing:
             "Chains to system roots need Signed Certificate Timestamps from distinct logs: 2 for leaves valid at most 180 days, 3 otherwise when embedded, or 2 delivered in the TLS handshake or OCSP response (Apple's Certificate Transparency policy; SystemTrustedCTRequired, errSecVerifyActionFailed). trustx counts SCTs by log; it does not verify their signatures or Apple's log list."
+        case .notRevoked(let issuer):
+            "A current CRL signed by \(issuer) does not list this certificate's serial number (RFC 5280 6.3)."
+        case .certificateRevoked(_, let source):
+            "\(source) says this certificate is revoked (RFC 5280 6.3, RFC 6960; Apple Revocation, errSecCertificateRevoked; fatal)."
+        case .ocspGood(let signer):
+            "An OCSP response (stapled by the server, or fetched with --revocation), signed by \(signer), matches this certificate and says good, and the evaluation time lies within its thisUpdate..nextUpdate (RFC 6960 3.2, 4.2.2.2)."
+        case .revocationNotChecked(let reason):
+            reason
         case .pinMatched(let pin):
             "A certificate of the built chain has SPKI SHA-256 sha256//\(pin); pins are checked after evaluation passed, on the built chain."
         case .pinNotMatched(let count):

@@ -16,6 +16,7 @@ public enum StepID: String, Hashable, Sendable, CaseIterable {
     case signatureAlgorithm = "signature-algorithm"
     case validityPeriodMaximum = "validity-period-maximum"
     case certificateTransparency = "certificate-transparency"
+    case revocation
     case pin
     case budget
 }

@@ -114,6 +114,19 @@ public struct TrustSettings: Sendable {
     /// Issuers fetched through AIA caIssuers URLs (Apple's SSL policy fetches missing
     /// intermediates; Basic X.509 does not, so callers fetch only for SSL).
     public var fetchedIssuers: [Certificate] = []
+    /// Under `webpki`, whether the CA/Browser Forum Baseline Requirements' subscriber-certificate
+    /// rules apply beside RFC 5280 (the default). Off, `webpki` is RFC 5280 path validation
+    /// alone, as x509-limbo's RFC 5280 cases expect.
+    public var caBrowserForumRules = true
+    /// CRLs to check the path against (`--crl`); none means revocation is not checked.
+    public var revocationLists: [RevocationList] = []
+    /// The OCSP response the server stapled (DER), checked for the leaf.
+    public var stapledOCSPResponse: [UInt8]?
+    /// OCSP responses fetched over the network (`--revocation`), for any certificate of the path.
+    public var fetchedOCSPResponses: [[UInt8]] = []
+    /// Whether revocation information was fetched over the network, as
+    /// SecPolicyCreateRevocation(kSecRevocationUseAnyAvailableMethod) would (`--revocation`).
+    public var revocationFetched = false
     /// A host the app holds while its policy ignores it (Basic X.509): the hostname step
     /// reports whether it would have matched, and checks nothing.
     public var hostIgnoredByPolicy: String?

@@ -44,6 +44,36 @@ public enum CertificateLoader {
         }
     }
 
+    /// Loads the certificates of a chain file as Apple reads a list of certificates: one that
+    /// cannot be read among several in a PEM bundle is left out and reported, not fatal. The
+    /// load fails only when nothing can be read.
+    /// - Returns: The readable certificates in file order, and why each other one was not.
+    public static func loadChain(path: String, password: String? = nil) throws(LoadError) -> (
+        certificates: [Certificate], unreadable: [DecodingError]
+    ) {
+        let bytes = try readFile(path)
+        guard PEM.looksLikePEM(bytes), let blocks = try? PEM.blocks(in: bytes),
+            blocks.filter({ certificateLabels.contains($0.label) }).count > 1
+        else { return (try load(path: path, password: password), []) }
+        var certificates: [Certificate] = []
+        var unreadable: [DecodingError] = []
+        for block in blocks where certificateLabels.contains(block.label) {
+            let der = block.label == "TRUSTED CERTIFICATE" ? firstElement(block.der) : block.der
+            do {
+                certificates.append(try Certificate(der: der))
+            } catch {
+                unreadable.append(
+                    DecodingError(
+                        offset: error.offset, reason: "in PEM block at byte \(block.offset): \(error.reason)",
+                        file: path))
+            }
+        }
+        if certificates.isEmpty { throw .malformed(unreadable[0]) }
+        return (certificates, unreadable)
+    }
+
+    static let certificateLabels: Set<String> = ["CERTIFICATE", "X509 CERTIFICATE", "TRUSTED CERTIFICATE"]
+
     /// Decodes certificates from bytes in any supported format.
     public static func decode(_ bytes: [UInt8], password: String? = nil, name: String = "input") throws -> [Certificate]
     {

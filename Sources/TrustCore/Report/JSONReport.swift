@@ -29,6 +29,7 @@ public enum JSONReport {
                         certificate($0.element, index: $0.offset, source: e.presentedSource)
                     })
             ),
+            ("unreadable", .array(e.unreadable.map { .string($0) })),
             ("path", .array(pathEntries(e))),
             ("candidatePaths", .int(e.candidatePaths)),
             ("settings", settings(e.settings)),
@@ -120,6 +121,7 @@ public enum JSONReport {
             ("pins", .array(s.pins.digests.map { .string("sha256//" + Base64.encode($0)) })),
             ("at", .string(s.time.rfc3339)),
             ("profile", .string(s.profile.rawValue)),
+            ("revocationFetched", .bool(s.revocationFetched)),
         ])
     }
 

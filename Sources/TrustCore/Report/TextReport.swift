@@ -47,6 +47,7 @@ public enum TextReport {
         if let c = e.connection { r.connection(c) }
         r.settings(e.settings)
         r.path(e)
+        r.unreadable(e)
         r.steps(e)
         return r.out
     }
@@ -112,6 +113,13 @@ public enum TextReport {
                 ("profile", s.profile.rawValue),
             ]
             for (k, v) in rows { line("  \(k.padded(to: 8)) \(clean(v))") }
+            line()
+        }
+
+        mutating func unreadable(_ e: Evaluation) {
+            guard !e.unreadable.isEmpty else { return }
+            line("Unreadable certificates (left out of path building)")
+            for why in e.unreadable { line("  \(clean(why))") }
             line()
         }
 

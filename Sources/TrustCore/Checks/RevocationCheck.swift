@@ -1,0 +1,181 @@
+/// `revocation`: the leaf against the OCSP response the server stapled (RFC 6960), and the
+/// certificates of the path against the CRLs supplied (RFC 5280 6.3), as Apple's Revocation check
+/// reports a revoked one (errSecCertificateRevoked, -67820, fatal). The step appears only when
+/// there is revocation information.
+enum RevocationCheck: PathCheck {
+    static func run(_ c: CheckContext, into steps: inout [Step]) {
+        let crls = c.settings.revocationLists
+        let staple = c.settings.stapledOCSPResponse
+        let fetched = c.settings.fetchedOCSPResponses
+        let fetching = c.settings.revocationFetched
+        guard !crls.isEmpty || staple != nil || !fetched.isEmpty || fetching else { return }
+        outer: for i in 0..<c.count where !c.isAnchor(i) {
+            var ocspProblem: String?
+            if i == 0, let staple, c.count > 1 {
+                switch stapled(staple, leaf: c.certificates[0], issuer: c.certificates[1], time: c.settings.time) {
+                case .success(let step):
+                    steps.append(step)
+                    continue
+                case .failure(let why): ocspProblem = why.reason
+                }
+            }
+            // Responses fetched over the network (--revocation), about this certificate.
+            if i + 1 < c.count {
+                for der in fetched {
+                    guard let response = try? OCSPResponse(der: der),
+                        response.response(for: c.certificates[i], issuer: c.certificates[i + 1]) != nil
+                    else { continue }
+                    switch stapled(
+                        der, leaf: c.certificates[i], issuer: c.certificates[i + 1], time: c.settings.time,
+                        source: "The OCSP response fetched from the responder", index: i)
+                    {
+                    case .success(let step):
+                        steps.append(step)
+                        continue outer
+                    case .failure(let why): ocspProblem = ocspProblem ?? why.reason
+                    }
+                }
+            }
+            if crls.isEmpty, ocspProblem == nil {
+                if fetching {
+                    steps.append(
+                        Step(
+                            .revocation, i, .skipped("no revocation information could be fetched"),
+                            .revocationNotChecked(
+                                reason:
+                                    "Neither an OCSP responder nor a CRL distribution point of this certificate answered; Apple's revocation checking fails soft and accepts it."
+                            )))
+                }
+                continue
+            }
+            if crls.isEmpty, let ocspProblem {
+                steps.append(
+                    c.webpki
+                        ? Step(
+                            .revocation, i, .failed,
+                            .nonCompliant(detail: "stapled OCSP response unusable: \(ocspProblem)"))
+                        : Step(
+                            .revocation, i, .skipped("the stapled OCSP response cannot be used"),
+                            .revocationNotChecked(
+                                reason:
+                                    "Stapled OCSP response unusable: \(ocspProblem). Apple's revocation checking fails soft: information it cannot use is ignored."
+                            )))
+                continue
+            }
+            if crls.isEmpty { continue }
+            let cert = c.certificates[i]
+            guard i + 1 < c.count else {
+                steps.append(
+                    Step(
+                        .revocation, i, .skipped("its issuer is not on the path"),
+                        .revocationNotChecked(
+                            reason: "A CRL is checked with its issuer's key; this issuer was not found.")))
+                continue
+            }
+            let issuer = c.certificates[i + 1]
+            var problems: [String] = []
+            var usable: [RevocationList] = []
+            for crl in crls where crl.issuer.matches(cert.issuer) {
+                if let problem = problem(crl, issuer: issuer, time: c.settings.time) {
+                    problems.append(problem)
+                } else {
+                    usable.append(crl)
+                }
+            }
+            if let entry = usable.lazy.flatMap(\.revoked).first(where: { $0.serialNumber == cert.serialNumber }) {
+                steps.append(
+                    Step(
+                        .revocation, i, .failed,
+                        .certificateRevoked(
+                            date: entry.revocationDate, source: "A current CRL signed by \(issuer.displayName)")))
+            } else if !usable.isEmpty {
+                steps.append(Step(.revocation, i, .passed, .notRevoked(issuer: issuer.displayName)))
+            } else if problems.isEmpty {
+                steps.append(
+                    Step(
+                        .revocation, i, .skipped("no CRL from its issuer"),
+                        .revocationNotChecked(reason: "None of the CRLs supplied was issued by \(cert.issuer).")))
+            } else if c.webpki {
+                // RFC 5280 6.3.3: without a usable CRL the status cannot be determined.
+                for p in problems {
+                    steps.append(Step(.revocation, i, .failed, .nonCompliant(detail: "CRL unusable: \(p)")))
+                }
+            } else {
+                // Apple's revocation checking fails soft: information it cannot use is ignored.
+                steps.append(
+                    Step(
+                        .revocation, i, .skipped("the CRL cannot be used"),
+                        .revocationNotChecked(reason: "CRL unusable: " + problems.joined(separator: "; ") + ".")))
+            }
+        }
+    }
+
+    struct Unusable: Error { var reason: String }
+
+    /// The leaf's step from the stapled response, or why the response cannot decide it.
+    static func stapled(
+        _ der: [UInt8], leaf: Certificate, issuer: Certificate, time: Timestamp,
+        source: String = "The stapled OCSP response", index: Int = 0
+    ) -> Result<Step, Unusable> {
+        let response: OCSPResponse
+        do {
+            response = try OCSPResponse(der: der)
+        } catch {
+            return .failure(Unusable(reason: "it does not decode (byte \(error.offset): \(error.reason))"))
+        }
+        guard let single = response.response(for: leaf, issuer: issuer) else {
+            return .failure(Unusable(reason: "it holds no response whose CertID names this certificate and its issuer"))
+        }
+        guard let signer = response.signer(issuer: issuer) else {
+            return .failure(
+                Unusable(
+                    reason:
+                        "its signature verifies neither with the issuer's key nor with a responder certificate the issuer delegated (RFC 6960 4.2.2.2)"
+                ))
+        }
+        // trustd allows 1 h 15 min either way for time zones and clock skew (TRUST_TIME_LEEWAY).
+        let leeway: Int64 = 4500
+        if time.adding(seconds: leeway) < single.thisUpdate {
+            return .failure(
+                Unusable(reason: "its thisUpdate \(single.thisUpdate.rfc3339) is after the evaluation time"))
+        }
+        if let next = single.nextUpdate, next.adding(seconds: leeway) < time {
+            return .failure(Unusable(reason: "its nextUpdate \(next.rfc3339) has passed"))
+        }
+        switch single.status {
+        case .good: return .success(Step(.revocation, index, .passed, .ocspGood(signer: signer)))
+        case .revoked(let date):
+            return .success(
+                Step(
+                    .revocation, index, .failed,
+                    .certificateRevoked(date: date, source: "\(source), signed by \(signer),")))
+        case .unknown:
+            return .failure(Unusable(reason: "the responder does not know this certificate (status unknown)"))
+        }
+    }
+
+    /// Why `crl` cannot decide the status of certificates `issuer` signed (RFC 5280 6.3.3), or nil.
+    static func problem(_ crl: RevocationList, issuer: Certificate, time: Timestamp) -> String? {
+        if let ku = issuer.keyUsage, !ku.has(6) {
+            return "the issuer's keyUsage lacks cRLSign (RFC 5280 4.2.1.3)"
+        }
+        let result = SignatureVerifier.verify(
+            algorithm: crl.signatureAlgorithm, signed: crl.tbsBytes, signature: crl.signature, key: issuer.publicKey)
+        guard result == .valid else {
+            return "its signature does not verify with the issuer's key (RFC 5280 6.3.3 (f))"
+        }
+        if !crl.hasCRLNumber { return "it has no cRLNumber, which every CRL must carry (RFC 5280 5.2.3)" }
+        let understood: Set<OID> = [RevocationList.crlNumber, RevocationList.authorityKeyIdentifier]
+        if let unknown = crl.extensions.first(where: { $0.critical && !understood.contains($0.oid) }) {
+            return "it has a critical extension \(unknown.oid.name) that trustx does not process (RFC 5280 5.2)"
+        }
+        if crl.revoked.contains(where: \.hasCriticalExtension) {
+            return "an entry has a critical extension, so the CRL must not be used (RFC 5280 5.3)"
+        }
+        if time < crl.thisUpdate { return "its thisUpdate \(crl.thisUpdate.rfc3339) is after the evaluation time" }
+        if let next = crl.nextUpdate, next < time {
+            return "its nextUpdate \(next.rfc3339) has passed (RFC 5280 6.3.3 (a)(2))"
+        }
+        return nil
+    }
+}
