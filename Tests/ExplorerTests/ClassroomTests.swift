@@ -174,6 +174,36 @@ final class ClassroomTests: XCTestCase {
         XCTAssertNil(ExplorerView.hitTest(s.state, width: 120, height: 40, x: 5, y: 38), "the bottom bar is no pane")
     }
 
+    func testAPinIsNeverSplitAndHexBreaksBetweenBytes() throws {
+        let s = Session(scenarios: Self.scenarios)
+        s.press(.char("2"), .enter)
+        let leaf = try XCTUnwrap(s.state.selectedChainRow?.certificate)
+        let pin = "sha256//" + leaf.spkiPin
+        for (w, h) in [(200, 60), (100, 30), (80, 24)] {
+            let lines = ExplorerView.lines(s.state, width: w, height: h)
+            // The pin is further down than the first screen: scroll to it.
+            var screen = lines
+            var scrolled = 0
+            while !screen.contains(where: { $0.contains("SPKI pin") }) && scrolled < 60 {
+                s.press(.char("j"))
+                scrolled += 1
+                screen = ExplorerView.lines(s.state, width: w, height: h)
+            }
+            let text = ExplorerView.lines(s.state, width: w, height: h + 20)
+            let whole = w >= 100 ? pin : leaf.spkiPin
+            XCTAssertTrue(text.contains { $0.contains(whole) } || screen.contains { $0.contains(whole) }, "\(w)x\(h)")
+            for line in screen {
+                // A hex value broken across lines ends a line with a whole byte and its colon.
+                if let r = line.range(of: #"([0-9a-f]{2}:)+[0-9a-f]?│?$"#, options: .regularExpression) {
+                    XCTAssertFalse(
+                        line[r].hasSuffix(":0")
+                            || line[r].range(of: #":[0-9a-f]│?$"#, options: .regularExpression) != nil, line)
+                }
+            }
+            s.press(.char("g"))
+        }
+    }
+
     func testTheLayoutFollowsTheSize() {
         XCTAssertEqual(ExplorerView.Layout(width: 200, height: 60), .fourPanes)
         XCTAssertEqual(ExplorerView.Layout(width: 120, height: 40), .twoPanes)

@@ -213,7 +213,7 @@ struct Renderer {
         case .twoPanes:
             // The chain (under the targets) on the left; the steps on the right, or the detail
             // once it has focus (Enter on a certificate or a step).
-            let columns = main.split(horizontal: [.percentage(44), .fill])
+            let columns = main.split(horizontal: [.percentage(40), .fill])
             if state.walk != nil {
                 // Walking through: the steps revealed so far beside the current one's evidence.
                 return ([(.steps, columns[0]), (.detail, columns[1])], nil)
@@ -501,8 +501,28 @@ struct Renderer {
                 }
             case .field(let label):
                 let labelCells = max(labelWidth - d.indent, displayWidth(of: label) + 1)
+                let value = clean(d.text)
+                // A pin or a fingerprint (one token, no spaces) that does not fit beside its
+                // label gets the next line to itself from the left edge, so it is copied whole.
+                if !value.contains(" ") && !value.contains(":")
+                    && displayWidth(of: value) > width - d.indent - labelCells
+                {
+                    // A pin keeps its scheme beside the label when the digest alone fits (trustx
+                    // check takes the bare base64 too).
+                    let scheme = value.hasPrefix("sha256//") && displayWidth(of: value) > width ? "sha256//" : ""
+                    let token = String(value.dropFirst(scheme.count))
+                    if displayWidth(of: token) <= width {
+                        out.append(
+                            Line([
+                                Span(indent), span(clean(label).padding(to: labelCells), d.lit ? .changed : .label),
+                                Span(scheme),
+                            ]))
+                        out.append(Line([Span(token, style: d.lit ? theme[.changed] : .plain)]))
+                        continue
+                    }
+                }
                 let pad = String(repeating: " ", count: d.indent + labelCells)
-                let pieces = wrap(clean(d.text), width: width - d.indent - labelCells)
+                let pieces = wrap(value, width: width - d.indent - labelCells)
                 let valueStyle = d.lit ? theme[.changed] : Style.plain
                 let mark = Span(d.lit ? (unicode ? "▸" : ">") : "", style: theme[.changed])
                 for (i, piece) in pieces.enumerated() {
