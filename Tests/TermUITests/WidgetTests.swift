@@ -243,3 +243,18 @@ final class WidgetTests: XCTestCase {
         }
     }
 }
+
+/// `wrapText`: the one word wrap of the terminal UI.
+final class WrapTextTests: XCTestCase {
+    func testHexBreaksAfterASeparatorNeverInsideAByte() {
+        XCTAssertEqual(wrapText("ab:cd:ef:01", width: 7), ["ab:cd:", "ef:01"])
+        XCTAssertEqual(wrapText("Serial 68:2f:c4:ba:5e", width: 12), ["Serial", "68:2f:c4:ba:", "5e"])
+    }
+
+    func testWordsBreakAtSpacesAndAWordTooLongIsSplit() {
+        XCTAssertEqual(
+            wrapText("localhost matches no subjectAltName", width: 20), ["localhost matches no", "subjectAltName"])
+        XCTAssertEqual(wrapText("abcdefghij", width: 4), ["abcd", "efgh", "ij"])
+        XCTAssertEqual(wrapText("anything", width: 0), [])
+    }
+}

@@ -541,53 +541,8 @@ struct Renderer {
         return out
     }
 
-    /// Greedy wrap at spaces, hard breaks inside long words (fingerprints, URLs).
-    func wrap(_ text: String, width: Int) -> [String] {
-        guard width > 0 else { return [] }
-        if displayWidth(of: text) <= width { return [text] }
-        var lines: [String] = []
-        var current = ""
-        var currentWidth = 0
-        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            var word = Substring(word)
-            let w = displayWidth(of: String(word))
-            if currentWidth > 0 && currentWidth + 1 + w <= width {
-                current += " " + word
-                currentWidth += 1 + w
-                continue
-            }
-            if currentWidth > 0 {
-                lines.append(current)
-                current = ""
-                currentWidth = 0
-            }
-            while displayWidth(of: String(word)) > width {
-                var head = ""
-                var headWidth = 0
-                var rest = word
-                while let c = rest.first, headWidth + displayWidth(of: c) <= width {
-                    head.append(c)
-                    headWidth += displayWidth(of: c)
-                    rest = rest.dropFirst()
-                }
-                if head.isEmpty { break }  // a character wider than the pane: give up on it
-                // Hex with separators breaks after a separator, never inside a byte.
-                if !rest.isEmpty, let colon = head.lastIndex(of: ":") {
-                    let keep = head[...colon]
-                    if keep.count >= 3 {
-                        rest = Substring(head[head.index(after: colon)...]) + rest
-                        head = String(keep)
-                    }
-                }
-                lines.append(head)
-                word = rest
-            }
-            current = String(word)
-            currentWidth = displayWidth(of: current)
-        }
-        if !current.isEmpty || lines.isEmpty { lines.append(current) }
-        return lines
-    }
+    /// TermUI's word wrap: spaces, then hex at byte boundaries, then inside a word too long.
+    func wrap(_ text: String, width: Int) -> [String] { wrapText(text, width: width) }
 
     // MARK: bottom bar
 

@@ -105,8 +105,22 @@ func wrapLine(_ line: Line, width: Int) -> [Line] {
         }
         pending = []
         pendingWidth = 0
+        var wordStart = current.count
         for g in word.glyphs {
-            if used + g.width > width && used > 0 { breakLine() }
+            if used + g.width > width && used > 0 {
+                // Hex with separators (`ab:cd:ef`) breaks after a separator, never inside a byte.
+                var carried: [Glyph] = []
+                if let colon = current[wordStart...].lastIndex(where: { $0.character == ":" }),
+                    colon - wordStart >= 2, colon < current.count - 1
+                {
+                    carried = Array(current[(colon + 1)...])
+                    current.removeSubrange((colon + 1)...)
+                }
+                breakLine()
+                current = carried
+                used = carried.reduce(0) { $0 + $1.width }
+                wordStart = 0
+            }
             current.append(g)
             used += g.width
         }
@@ -123,4 +137,14 @@ func wrapLine(_ line: Line, width: Int) -> [Line] {
         }
         return Line(spans)
     }
+}
+
+/// Word-wraps plain text to `width` cells: breaks at spaces, hex at byte boundaries, and splits
+/// only a word longer than the width.
+/// - Parameters:
+///   - text: The text (one paragraph).
+///   - width: The width in cells.
+/// - Returns: The lines; none for a width of zero.
+public func wrapText(_ text: String, width: Int) -> [String] {
+    wrapLine(Line(text), width: width).map { $0.spans.map(\.text).joined() }
 }
