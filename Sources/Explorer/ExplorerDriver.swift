@@ -184,14 +184,15 @@ public enum ExplorerApp {
             if dirty {
                 terminal.draw { ExplorerView.render(driver.state, into: &$0, area: $0.area, options: options) }
                 dirty = false
-                // The detail pane's wrapped size goes back to the state, so scrolling ends at
-                // its last line (ratatui's stateful widgets do the same).
+                // What the frame drew goes back to the state: list offsets (so lists do not
+                // jump) and the detail's wrapped size (so End is its last line), as ratatui's
+                // stateful widgets do. The state then equals the frame: no redraw is needed.
                 let size = backend.size
-                let viewport = ExplorerView.detailViewport(
-                    driver.state, width: size.width, height: size.height, options: options)
-                if viewport != driver.state.detailViewport {
-                    driver.dispatch(.viewport(viewport))
-                    dirty = true
+                let drawn = ExplorerView.metrics(driver.state, width: size.width, height: size.height, options: options)
+                if drawn.detail != driver.state.detailViewport
+                    || drawn.listOffsets.contains(where: { driver.state.listOffsets[$0.key] != $0.value })
+                {
+                    driver.dispatch(.drawn(drawn))
                 }
             }
             let key = backend.readKey(timeoutMilliseconds: driver.state.isBusy ? 15 : 200)

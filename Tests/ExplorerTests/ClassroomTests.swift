@@ -204,6 +204,29 @@ final class ClassroomTests: XCTestCase {
         }
     }
 
+    /// A list scrolls only when the selection leaves its visible rows: moving back up from the
+    /// bottom of a scrolled list moves the selection, not the list (the frame's offsets are
+    /// handed back, as the driver does after each frame).
+    func testListsKeepTheirScrollPositionBetweenFrames() {
+        let s = Session(scenarios: Self.scenarios)
+        s.press(.char("3"))
+        func frame() { s.send(.drawn(ExplorerView.metrics(s.state, width: 80, height: 24))) }
+        frame()
+        XCTAssertEqual(s.state.listOffsets[.steps], 0)
+        for _ in 0..<24 {
+            s.press(.char("j"))
+            frame()
+        }
+        let scrolled = s.state.listOffsets[.steps] ?? 0
+        XCTAssertGreaterThan(scrolled, 0, "the selection went below the visible rows")
+        s.press(.char("k"))
+        frame()
+        XCTAssertEqual(s.state.listOffsets[.steps], scrolled, "one row up stays inside the view: no jump")
+        s.press(.char("g"))
+        frame()
+        XCTAssertLessThanOrEqual(s.state.listOffsets[.steps] ?? 0, 1, "the first step (below its heading) in view")
+    }
+
     func testTheLayoutFollowsTheSize() {
         XCTAssertEqual(ExplorerView.Layout(width: 200, height: 60), .fourPanes)
         XCTAssertEqual(ExplorerView.Layout(width: 120, height: 40), .twoPanes)
@@ -239,12 +262,12 @@ final class ClassroomTests: XCTestCase {
     func testTheDetailScrollsToItsLastWrappedLine() {
         let s = Session(scenarios: Self.scenarios)
         s.press(.char("2"), .char("4"))
-        s.send(.viewport(Viewport(lines: 100, height: 20)))
+        s.send(.drawn(PaneMetrics(detail: Viewport(lines: 100, height: 20))))
         s.press(.char("G"))
         XCTAssertEqual(s.state.detailScroll, 80, "End shows the last line at the bottom")
         s.press(.char("k"))
         XCTAssertEqual(s.state.detailScroll, 79, "and k moves at once")
-        s.send(.viewport(Viewport(lines: 50, height: 20)))
+        s.send(.drawn(PaneMetrics(detail: Viewport(lines: 50, height: 20))))
         XCTAssertEqual(s.state.detailScroll, 30, "a wider pane wraps less: clamped")
     }
 

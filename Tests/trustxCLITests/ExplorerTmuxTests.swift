@@ -232,7 +232,13 @@ final class ExplorerTmuxTests: XCTestCase {
             try send("Space")
             text = try screen { _ in true }
         }
-        let verdict = text.split(separator: "\n", omittingEmptySubsequences: false)[20]
+        // A capture can catch a frame half drawn: wait for the verdict row to settle.
+        func row20(_ screen: String) -> Substring {
+            let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return rows.count > 20 ? rows[20] : ""
+        }
+        text = try screen { row20($0).contains("-67602") }
+        let verdict = row20(text)
         XCTAssertTrue(verdict.contains("-67602 errSecHostNameMismatch"), "the hostname step reveals it:\n\(text)")
         try send("Escape", "?")
         for _ in 0..<80 { try send("j") }

@@ -129,8 +129,8 @@ public enum Action: Sendable {
     case click(PointerTarget)
     /// The wheel turned over a pane: positive down, negative up, in rows.
     case wheel(PointerTarget, Int)
-    /// The detail pane was drawn with this many wrapped lines and visible rows.
-    case viewport(Viewport?)
+    /// A frame was drawn with these list offsets and detail size.
+    case drawn(PaneMetrics)
     /// An edit at the open prompt.
     case promptEdit(PromptEdit)
     /// The lab is serving these targets.

@@ -102,6 +102,9 @@ public struct AppState: Sendable {
     public var detailScroll = 0
     /// The detail pane's size as last drawn, nil before a frame (or headless).
     public var detailViewport: Viewport?
+    /// Each list's first visible line as last drawn: the next frame starts from it, so the
+    /// list scrolls only when the selection leaves the visible rows.
+    public var listOffsets: [Pane: Int] = [:]
     /// Whether the help overlay is shown.
     public var showHelp = false
     /// The first line of the help overlay shown.
@@ -318,6 +321,20 @@ public struct PointerTarget: Hashable, Sendable {
     public init(pane: AppState.Pane, row: Int?) {
         self.pane = pane
         self.row = row
+    }
+}
+
+/// What a frame drew: each list's first visible line and the detail's wrapped size.
+public struct PaneMetrics: Hashable, Sendable {
+    /// The detail pane, when it is shown.
+    public var detail: Viewport?
+    /// The first visible line of each list shown.
+    public var listOffsets: [AppState.Pane: Int] = [:]
+
+    /// Creates metrics.
+    public init(detail: Viewport? = nil, listOffsets: [AppState.Pane: Int] = [:]) {
+        self.detail = detail
+        self.listOffsets = listOffsets
     }
 }
 

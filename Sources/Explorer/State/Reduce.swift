@@ -39,9 +39,10 @@ public func reduce(_ state: AppState, _ action: Action) -> (AppState, [Effect]) 
         // The wheel scrolls the pane under the pointer, which takes focus (as in most TUIs).
         if target.pane != s.focus { s.focus(target.pane) }
         s.move(by: rows, &effects)
-    case .viewport(let v):
-        s.detailViewport = v
-        if let v { s.detailScroll = min(s.detailScroll, max(0, v.lines - v.height)) }
+    case .drawn(let m):
+        s.detailViewport = m.detail
+        if let v = m.detail { s.detailScroll = min(s.detailScroll, max(0, v.lines - v.height)) }
+        s.listOffsets.merge(m.listOffsets) { _, new in new }
     case .unknownKey(let label):
         s.message = "\(label): no key here; ? lists the keys"
     case .promptEdit(let edit): s.apply(edit, &effects)
@@ -516,6 +517,8 @@ extension AppState {
     /// target in turn.
     mutating func select(target index: Int, _ effects: inout [Effect]) {
         selectedTarget = index
+        listOffsets[.chain] = nil
+        listOffsets[.steps] = nil
         walk = nil
         verdictHidden = false
         evaluation = nil

@@ -57,17 +57,40 @@ public enum ExplorerView {
         if state.showHelp { r.help(&buffer, main) }
     }
 
-    /// The detail pane's wrapped line count and visible height at this size, nil when it is not
-    /// shown: the driver hands them to `reduce` so scrolling stops at the last wrapped line.
-    public static func detailViewport(_ state: AppState, width: Int, height: Int, options: ViewOptions = ViewOptions())
-        -> Viewport?
+    /// Where each list is scrolled and how the detail wraps at this size, as the frame drew
+    /// them: the driver hands them back to `reduce` (ratatui's stateful widgets), so a list keeps
+    /// its scroll position between frames and the detail's End is its last wrapped line.
+    public static func metrics(_ state: AppState, width: Int, height: Int, options: ViewOptions = ViewOptions())
+        -> PaneMetrics
     {
-        guard width >= minimumWidth && height >= minimumHeight else { return nil }
+        var out = PaneMetrics()
+        guard width >= minimumWidth && height >= minimumHeight else { return out }
         let r = Renderer(state: state, options: options)
         let main = Rect(x: 0, y: 0, width: width, height: height).split(vertical: [.fill, .length(4)])[0]
-        guard let rect = r.paneAreas(main).areas.first(where: { $0.0 == .detail })?.1 else { return nil }
-        let inner = r.block("", focused: false).inner(rect)
-        return Viewport(lines: r.detailLines(width: inner.width).count, height: inner.height)
+        for (pane, rect) in r.paneAreas(main).areas {
+            let inner = r.block("", focused: false).inner(rect)
+            switch pane {
+            case .detail:
+                out.detail = Viewport(lines: r.detailLines(width: inner.width).count, height: inner.height)
+            case .targets:
+                let items = state.targets.map { _ in Line("") }
+                out.listOffsets[pane] = ListView(
+                    items, selected: state.selectedTarget, offset: state.listOffsets[pane] ?? 0
+                ).scrollOffset(height: inner.height)
+            case .chain:
+                let list = r.chainList()
+                out.listOffsets[pane] = ListView(
+                    list.items, selected: list.selectedItem, offset: state.listOffsets[pane] ?? 0
+                ).scrollOffset(height: inner.height)
+            case .steps:
+                guard state.walk == nil, let e = state.evaluation else { continue }
+                let list = r.stepList(e, width: rect.width)
+                out.listOffsets[pane] = ListView(
+                    list.items, selected: list.selectedItem, offset: state.listOffsets[pane] ?? 0
+                ).scrollOffset(height: inner.height)
+            }
+        }
+        return out
     }
 
     /// What is under the cell (`x`, `y`): a pane and, in a list, the row there (in the same
@@ -111,7 +134,8 @@ public enum ExplorerView {
         case .detail:
             return PointerTarget(pane: hit.pane, row: nil)
         }
-        let first = ListView(items, selected: selectedItem).scrollOffset(height: inner.height)
+        let first = ListView(items, selected: selectedItem, offset: state.listOffsets[hit.pane] ?? 0)
+            .scrollOffset(height: inner.height)
         let item = first + (y - inner.y)
         guard rowOfItem.indices.contains(item) else { return PointerTarget(pane: hit.pane, row: nil) }
         return PointerTarget(pane: hit.pane, row: rowOfItem[item])
@@ -307,6 +331,7 @@ struct Renderer {
         }
         var list = ListView(
             items, selected: state.targets.isEmpty ? nil : state.selectedTarget,
+            offset: state.listOffsets[.targets] ?? 0,
             highlightStyle: highlight(state.focus == .targets),
             block: block(
                 "1 " + title + position(state.selectedTarget, state.targets.count), focused: state.focus == .targets),
@@ -328,7 +353,7 @@ struct Renderer {
         }
         let (items, _, selectedRow) = chainList()
         var list = ListView(
-            items, selected: selectedRow,
+            items, selected: selectedRow, offset: state.listOffsets[.chain] ?? 0,
             highlightStyle: highlight(state.focus == .chain || state.detailSubject == .chain),
             block: block(title, focused: state.focus == .chain), symbols: sym)
         if rows.isEmpty { list.items = [Line([span(placeholder, .label)])] }
@@ -397,7 +422,7 @@ struct Renderer {
         let failed = e.steps.filter { $0.status == .failed }.count
         let title = "3 Steps (\(e.steps.count), \(failed) failed)" + position(state.selectedStep, order.count)
         ListView(
-            items, selected: selectedRow,
+            items, selected: selectedRow, offset: state.listOffsets[.steps] ?? 0,
             highlightStyle: highlight(state.focus == .steps || state.detailSubject == .steps),
             block: block(title, focused: state.focus == .steps), symbols: sym
         ).render(into: &buffer, area: area)
