@@ -167,19 +167,18 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
     /// ncurses failed to start for another reason.
     case initialisationFailed(String)
 
-    /// A message for the user, with the non-interactive alternative.
+    /// A message for the user; the program adds its own non-interactive alternative.
     public var description: String {
-        let hint = "For non-interactive use, run 'trustx check'."
         switch self {
         case .notATerminal:
-            return "the explorer needs a terminal: standard input and output must be a tty. \(hint)"
+            return "the explorer needs a terminal: standard input and output must be a tty."
         case .unknownTerminal(let term):
             return "unknown terminal type '\(term)' (set TERM to one the terminfo database knows, "
-                + "such as xterm-256color). \(hint)"
+                + "such as xterm-256color)."
         case .incapableTerminal(let term):
-            return "terminal type '\(term)' cannot position the cursor, which the explorer needs. \(hint)"
+            return "terminal type '\(term)' cannot position the cursor, which the explorer needs."
         case .initialisationFailed(let reason):
-            return "could not start the terminal UI: \(reason). \(hint)"
+            return "could not start the terminal UI: \(reason)."
         }
     }
 }

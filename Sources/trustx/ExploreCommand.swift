@@ -58,7 +58,7 @@ enum ExploreCommand {
         do {
             try ExplorerApp.run(initial, theme: theme, monochrome: !(environment.noColor ?? "").isEmpty)
         } catch {
-            return Trustx.fail(error.description, .unavailable)
+            return Trustx.fail(error.description + " " + Trustx.nonInteractiveHint, .unavailable)
         }
         return .success
     }

@@ -27,6 +27,9 @@ enum ExitStatus: Int32 {
 enum Trustx {
     static let version = "0.1.0"
 
+    /// Said after any reason the explorer cannot start.
+    static let nonInteractiveHint = "For non-interactive use, run 'trustx check'."
+
     static let spec = CommandSpec(
         commandPath: "trustx",
         abstract: "Explore TLS server trust the way Apple's SecTrust evaluates it, step by step.",
@@ -98,7 +101,7 @@ enum Trustx {
                     monochrome: !(environment.noColor ?? "").isEmpty)
                 return .success
             } catch {
-                Output.err("trustx: \(TerminalSanitizer.sanitize(error.description))\n")
+                Output.err("trustx: \(TerminalSanitizer.sanitize(error.description + " " + nonInteractiveHint))\n")
             }
         }
         if let tour = LabTour.render(now: now, environment: environment) {

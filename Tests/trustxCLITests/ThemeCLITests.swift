@@ -84,3 +84,14 @@ final class ThemeCLITests: XCTestCase {
             help.contains("default, light, high-contrast, colorblind, mono, solarized-dark"), run.out)
     }
 }
+
+/// The program, not TermUI, names its non-interactive alternative.
+final class ExploreWithoutATerminalTests: XCTestCase {
+    func testTheReasonComesWithTrustxChecksName() throws {
+        let pki = try TestPKI.get()
+        let run = try CLI.run(["explore", "--chain", pki.path("leaf.pem")])
+        XCTAssertEqual(run.status, 69)
+        XCTAssertTrue(run.err.contains("needs a terminal"), run.err)
+        XCTAssertTrue(run.err.contains("For non-interactive use, run 'trustx check'."), run.err)
+    }
+}
