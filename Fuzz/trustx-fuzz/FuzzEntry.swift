@@ -1,10 +1,28 @@
-// libFuzzer entry for the DER, PEM and container decoders (docs/fuzzing.md).
+// libFuzzer entry for the DER, PEM and container decoders and the evaluator (docs/fuzzing.md).
 // Normal builds compile a stub main; fuzz builds pass -DFUZZING and libFuzzer supplies main.
 import TrustCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 #if FUZZING
+    /// The most one input may take: slower inputs trap, so libFuzzer keeps them as findings
+    /// (TRUSTX_FUZZ_INPUT_LIMIT_MS, default 1000; libFuzzer's own -timeout stays the backstop for
+    /// a hang inside C code, which this check cannot interrupt).
+    let inputLimit: Duration = {
+        if let text = getenv("TRUSTX_FUZZ_INPUT_LIMIT_MS").map({ String(cString: $0) }), let ms = Int(text), ms > 0 {
+            return .milliseconds(ms)
+        }
+        return .seconds(1)
+    }()
+
+    /// An evaluation time inside every certificate the builder and the lab make.
+    let fuzzTime = Timestamp(year: 2025, month: 6, day: 1)!
+
     @_cdecl("LLVMFuzzerTestOneInput")
     public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+        let started = ContinuousClock.now
         let bytes = Array(UnsafeBufferPointer(start: data, count: size))
         // Each decoder must either succeed or throw; a trap is a finding.
         if let cert = try? Certificate(der: bytes) {
@@ -15,13 +33,26 @@ import TrustCore
             _ = SignatureVerifier.verify(cert, signedBy: cert.publicKey)
         }
         _ = try? PEM.blocks(in: bytes)
-        _ = try? CertificateLoader.decode(bytes, password: "fuzz")
+        if let chain = try? CertificateLoader.decode(bytes, password: "fuzz") {
+            // The certificates as a server's chain, with no deadline: the evaluation's count
+            // budgets alone must bound it, under both profiles.
+            for profile in RuleProfile.allCases {
+                let settings = TrustSettings(
+                    anchors: chain.count > 1 ? [chain[chain.count - 1]] : [], policy: .ssl(host: "example.com"),
+                    time: fuzzTime, profile: profile)
+                _ = Evaluator().evaluate(chain: chain, settings: settings)
+            }
+        }
         if let text = String(validating: bytes, as: UTF8.self) {
             _ = parseIPAddress(text)
             _ = Timestamp(rfc3339: text)
             _ = HostnameMatcher.match(
                 host: text, dnsNames: [text, "*.example.com"], ipAddresses: [],
                 commonNames: [], rules: .apple, publicSuffixes: nil)
+        }
+        let elapsed = ContinuousClock.now - started
+        if elapsed > inputLimit {
+            fatalError("slow input: \(elapsed) for \(size) bytes, over the per-input limit of \(inputLimit)")
         }
         return 0
     }

@@ -62,16 +62,22 @@ public struct LabServerOptions: Sendable {
     public var connectionTimeout: Double
     /// Accepted connections waiting for a worker; beyond this new ones are closed at once.
     public var queueCapacity: Int
+    /// Seconds a client has to send its first message, waiting off the workers meanwhile, and
+    /// then to finish the TLS handshake on one (at most `connectionTimeout`): an idle client
+    /// never holds a worker, a slow one holds it this long at most.
+    public var handshakeTimeout: Double
 
-    /// Creates options: 127.0.0.1, 32 workers, 10 s per connection, 1024 waiting.
+    /// Creates options: 127.0.0.1, 32 workers, 10 s per connection, 3 s for the first message
+    /// and the handshake, 1024 waiting.
     public init(
         listenAddress: String = "127.0.0.1", workers: Int = 32, connectionTimeout: Double = 10,
-        queueCapacity: Int = 1024
+        queueCapacity: Int = 1024, handshakeTimeout: Double = 3
     ) {
         self.listenAddress = listenAddress
         self.workers = max(1, workers)
         self.connectionTimeout = connectionTimeout
         self.queueCapacity = max(1, queueCapacity)
+        self.handshakeTimeout = handshakeTimeout
     }
 }
 
@@ -90,7 +96,8 @@ public struct LabServerStatistics: Hashable, Sendable {
 }
 
 /// In-process TLS (and plain HTTP) servers on loopback sockets: one acceptor thread polling every
-/// listener, a fixed pool of workers, a deadline per connection. Serves any chain, any protocol
+/// listener and every connection whose client has not spoken yet, a fixed pool of workers that
+/// only get connections with a first message ready, a deadline per connection. Serves any chain, any protocol
 /// range, with or without a required client certificate, over HTTPS or SMTP STARTTLS.
 ///
 /// The server's threads keep it alive until `stop()` is called.
@@ -104,6 +111,13 @@ public final class LabServer: @unchecked Sendable {
     private struct Work {
         var fd: Int32
         var handler: Int
+    }
+
+    /// An accepted connection whose client has not yet sent its whole first message.
+    private struct Waiting {
+        var fd: Int32
+        var handler: Int
+        var deadline: Double
     }
 
     private struct QueueState {
@@ -236,21 +250,99 @@ public final class LabServer: @unchecked Sendable {
     // MARK: - Accepting
 
     private func acceptLoop() {
-        var fds = listeners.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
-        fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
+        // Connections whose client has not sent its first message: only this thread touches them.
+        var waiting: [Waiting] = []
+        var fds: [pollfd] = []
         while !stopping.load(ordering: .sequentiallyConsistent) {
+            fds.removeAll(keepingCapacity: true)
+            for listener in listeners { fds.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)) }
+            fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
+            for w in waiting { fds.append(pollfd(fd: w.fd, events: Int16(POLLIN), revents: 0)) }
             // 100 ms: the granularity of connection deadlines.
             let ready = poll(&fds, nfds_t(fds.count), 100)
             if stopping.load(ordering: .sequentiallyConsistent) { break }
             reapOverdueConnections()
+            let base = listeners.count + 1
+            let now = monotonicSeconds()
+            var still: [Waiting] = []
+            still.reserveCapacity(waiting.count)
+            for (k, w) in waiting.enumerated() {
+                if ready > 0 && fds[base + k].revents != 0 {
+                    switch firstMessage(w.fd, handler: w.handler) {
+                    case .complete:
+                        enqueue(Work(fd: w.fd, handler: w.handler))
+                        continue
+                    case .closed:
+                        failedCount.add(1, ordering: .relaxed)
+                        systemClose(w.fd)
+                        continue
+                    case .partial: break
+                    }
+                }
+                if w.deadline < now {
+                    timedOutCount.add(1, ordering: .relaxed)
+                    systemClose(w.fd)
+                } else {
+                    still.append(w)
+                }
+            }
+            waiting = still
             guard ready > 0 else { continue }
             for i in 0..<listeners.count where fds[i].revents & Int16(POLLIN) != 0 {
-                acceptAll(listener: i)
+                acceptAll(listener: i, waiting: &waiting)
             }
+        }
+        for w in waiting { systemClose(w.fd) }
+    }
+
+    private enum FirstMessage { case complete, partial, closed }
+
+    /// Whether the client's first message has fully arrived, looked at without reading it: a
+    /// whole TLS record (the ClientHello), or an HTTP request's header block (or 4 KiB of it).
+    private func firstMessage(_ fd: Int32, handler: Int) -> FirstMessage {
+        var buffer = [UInt8](repeating: 0, count: 5 + 16_384)
+        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_PEEK | MSG_DONTWAIT)) }
+        if n == 0 { return .closed }
+        if n < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? .partial : .closed }
+        switch handlers[handler] {
+        case .tls:
+            // RFC 8446 5.1: a record is a 5-octet header (type, version, length) and `length`
+            // octets. Anything that is not a handshake record is the worker's to refuse.
+            guard buffer[0] == 22 else { return .complete }
+            guard n >= 5 else { return .partial }
+            let length = Int(buffer[3]) << 8 | Int(buffer[4])
+            return n >= 5 + length || n == buffer.count ? .complete : .partial
+        case .http:
+            let seen = buffer[0..<n]
+            if n >= 4096 || seen.firstRange(of: [0x0D, 0x0A, 0x0D, 0x0A]) != nil
+                || seen.firstRange(of: [0x0A, 0x0A]) != nil
+            {
+                return .complete
+            }
+            return .partial
         }
     }
 
-    private func acceptAll(listener index: Int) {
+    /// Hands a connection to the workers; false (and the connection closed) when the queue is full.
+    private func enqueue(_ work: Work) {
+        let queued = queue.withLock { state -> Bool in
+            guard !state.stopping, state.count < options.queueCapacity else { return false }
+            if state.head > 1024 && state.head * 2 > state.items.count {
+                state.items.removeFirst(state.head)
+                state.head = 0
+            }
+            state.items.append(work)
+            return true
+        }
+        if queued {
+            available.signal()
+        } else {
+            droppedCount.add(1, ordering: .relaxed)
+            systemClose(work.fd)
+        }
+    }
+
+    private func acceptAll(listener index: Int, waiting: inout [Waiting]) {
         // Bounded per round so one busy port cannot starve the others' accepts.
         for _ in 0..<64 {
             let fd = accept(listeners[index].fd, nil, nil)
@@ -259,17 +351,13 @@ public final class LabServer: @unchecked Sendable {
             // leaking into a process the host application spawns.
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             acceptedCount.add(1, ordering: .relaxed)
-            let queued = queue.withLock { state -> Bool in
-                guard !state.stopping, state.count < options.queueCapacity else { return false }
-                if state.head > 1024 && state.head * 2 > state.items.count {
-                    state.items.removeFirst(state.head)
-                    state.head = 0
-                }
-                state.items.append(Work(fd: fd, handler: index))
-                return true
-            }
-            if queued {
-                available.signal()
+            if case .tls(_, smtp: true, _) = handlers[index] {
+                // SMTP: the server speaks first, so the worker starts at once (under the
+                // handshake deadline).
+                enqueue(Work(fd: fd, handler: index))
+            } else if waiting.count < options.queueCapacity {
+                let wait = min(options.handshakeTimeout, options.connectionTimeout)
+                waiting.append(Waiting(fd: fd, handler: index, deadline: monotonicSeconds() + wait))
             } else {
                 droppedCount.add(1, ordering: .relaxed)
                 systemClose(fd)
@@ -307,9 +395,17 @@ public final class LabServer: @unchecked Sendable {
             }
             // Registered under the same lock stop() takes to cut connections off: either stop()
             // sees this connection, or this worker sees that the server is stopping.
+            // A TLS connection first gets the handshake deadline; serveTLS extends it once the
+            // handshake is done.
+            let limit: Double
+            if case .tls = handlers[work.handler] {
+                limit = min(options.handshakeTimeout, options.connectionTimeout)
+            } else {
+                limit = options.connectionTimeout
+            }
             let registered = active.withLock { connections -> Bool in
                 guard !stopping.load(ordering: .sequentiallyConsistent) else { return false }
-                connections[work.fd] = monotonicSeconds() + options.connectionTimeout
+                connections[work.fd] = monotonicSeconds() + limit
                 return true
             }
             guard registered else {
@@ -344,6 +440,15 @@ public final class LabServer: @unchecked Sendable {
         guard let ssl = SSL_new(context.context) else { return false }
         defer { SSL_free(ssl) }
         guard SSL_set_fd(ssl, fd) == 1, SSL_accept(ssl) == 1 else { return false }
+        // Handshake done in time: the rest of the connection's time applies (unless the reaper
+        // has already cut it off, which it marks with an infinite deadline).
+        active.withLock { connections in
+            if let deadline = connections[fd], deadline != .infinity {
+                connections[fd] =
+                    deadline - min(options.handshakeTimeout, options.connectionTimeout)
+                    + options.connectionTimeout
+            }
+        }
         let facts = connectionFacts(ssl)
         if smtp {
             smtpOverTLS(ssl, page: page)

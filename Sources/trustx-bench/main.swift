@@ -17,6 +17,7 @@ struct Options {
     var at: Timestamp?
     var micro = false
     var onlyCold = false
+    var onlyReevaluate = false
 }
 
 func usage(_ message: String) -> Never {
@@ -48,6 +49,9 @@ func parse() -> Options {
         case "--only-cold":
             // Loops cold evaluation alone, for profilers.
             o.onlyCold = true
+        case "--only-reevaluate":
+            // Loops re-evaluation (a settings toggle, warm cache) alone, for profilers.
+            o.onlyReevaluate = true
         case "--micro":
             o.micro = true
         case "--at":
@@ -187,6 +191,14 @@ let coldBody = {
     sink &+= e.evaluate(chain: chain, settings: settings)!.steps.count
 }
 var flip = false
+if options.onlyReevaluate {
+    for _ in 0..<n {
+        flip.toggle()
+        sink &+= warm.evaluate(chain: chain, settings: flip ? toggled : settings)!.steps.count
+    }
+    print(sink)
+    exit(0)
+}
 let reevaluateBody = {
     flip.toggle()
     sink &+= warm.evaluate(chain: chain, settings: flip ? toggled : settings)!.steps.count

@@ -88,7 +88,8 @@ enum CheckCommand {
             OptionSpec(name: "no-sni", arity: .flag, help: "Send no server name at all."),
             OptionSpec(
                 name: "timeout", valueName: "seconds", arity: .one,
-                help: "The deadline for connecting and the handshake together.", defaultText: "10"),
+                help: "The deadline for the whole run: connecting, the handshake, AIA fetches and evaluation.",
+                defaultText: "10"),
             OptionSpec(
                 name: "tls-min", valueName: "version", arity: .one,
                 help: "The lowest TLS version offered.", allowedValues: tlsVersions, defaultText: "1.2, as URLSession"),
@@ -402,6 +403,7 @@ enum CheckCommand {
     /// Connects, completes the chain through AIA where Apple's SSL policy would, and evaluates.
     static func evaluateServer(_ r: Request, environment: Environment) -> Result<Evaluation, Trustx.Failure> {
         guard let c = r.connection else { return evaluate(r) }
+        let deadline = RunDeadline(after: c.options.timeout)
         var anchors: [Certificate] = []
         for path in r.anchorFiles {
             switch Trustx.load(path, password: r.password, command: spec) {
@@ -419,9 +421,16 @@ enum CheckCommand {
         case .failure(let f): return .failure(f)
         }
         // Apple's SSL policy fetches missing intermediates over the network; Basic X.509 does not.
-        let result = ServerConnection.connect(
-            c.target, options: c.options, fetchAIA: c.fetchAIA && r.policy.isSSL, anchors: anchors,
-            systemStore: settings.systemStore)
+        let (systemStore, anchorList) = (settings.systemStore, anchors)
+        guard
+            let result = deadline.run({
+                ServerConnection.connect(
+                    c.target, options: c.options, fetchAIA: c.fetchAIA && r.policy.isSSL, anchors: anchorList,
+                    systemStore: systemStore)
+            })
+        else {
+            return .failure(runTimedOut(c, settings: settings))
+        }
         let report = result.report
         if let failure = report.failure {
             switch failure.kind {
@@ -433,7 +442,10 @@ enum CheckCommand {
             }
             // A server that demands a client certificate has already sent its own chain, and
             // URLSession evaluates it before the handshake fails: report both.
-            if !result.chain.isEmpty, var evaluation = Evaluator().evaluate(chain: result.chain, settings: settings) {
+            if !result.chain.isEmpty,
+                var evaluation = Evaluator().evaluate(
+                    chain: result.chain, settings: settings, deadline: deadline.evaluation)
+            {
                 evaluation.connection = report
                 evaluation.presentedSource = .presented
                 return .failure(
@@ -446,7 +458,10 @@ enum CheckCommand {
         settings.fetchedIssuers = result.fetchedIssuers
         settings.connectionSCTLogIDs = result.sctLogIDs
         settings.stapledOCSPResponse = result.ocspResponse
-        guard var evaluation = Evaluator().evaluate(chain: result.chain, settings: settings) else {
+        guard
+            var evaluation = Evaluator().evaluate(
+                chain: result.chain, settings: settings, deadline: deadline.evaluation)
+        else {
             return .failure(
                 Trustx.Failure(
                     message: "the server sent no certificate", status: .unavailable, connection: report,
@@ -490,6 +505,26 @@ enum CheckCommand {
             }
         }
         return .success(out)
+    }
+
+    /// The failure reported when connecting and fetching did not end within `--timeout`: what
+    /// URLSession reports when a request outlives its timeout (-1001).
+    static func runTimedOut(_ c: Connection, settings: TrustSettings) -> Trustx.Failure {
+        var proxy: String?
+        if case .http(let address) = c.options.proxy { proxy = address.description }
+        var report = ConnectionReport(
+            target: ConnectionReport.Target(
+                host: c.target.host, port: Int(c.target.port), sni: c.target.serverName,
+                connectTo: c.target.connectTo?.description, startTLS: c.options.startTLS?.rawValue, proxy: proxy))
+        let seconds =
+            Double(c.options.timeout.components.seconds) + Double(c.options.timeout.components.attoseconds) / 1e18
+        report.failure = ConnectionReport.Failure(
+            kind: "timed-out",
+            message:
+                "the connection and its AIA fetches did not end within --timeout \(seconds) s, which bounds the whole run",
+            urlError: -1001)
+        return Trustx.Failure(
+            message: report.failure!.message, status: .unavailable, connection: report, settings: settings)
     }
 
     /// Loads the files and evaluates.

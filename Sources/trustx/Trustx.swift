@@ -147,10 +147,13 @@ enum Trustx {
         return status
     }
 
+    /// The input cap of this process's run, shared by every file it loads.
+    static let inputAllowance = InputAllowance()
+
     /// Loads every certificate of `path`, mapping load errors to exit statuses.
     static func load(_ path: String, password: String?, command: CommandSpec) -> Result<[Certificate], Failure> {
         do {
-            return .success(try CertificateLoader.load(path: path, password: password))
+            return .success(try CertificateLoader.load(path: path, password: password, allowance: inputAllowance))
         } catch {
             switch error {
             case .unreadable: return .failure(Failure(message: error.description, status: .noInput))

@@ -227,6 +227,19 @@ final class ClassroomTests: XCTestCase {
         XCTAssertLessThanOrEqual(s.state.listOffsets[.steps] ?? 0, 1, "the first step (below its heading) in view")
     }
 
+    func testEscCancelsAnEvaluationInProgressAndKeepsTheVerdict() {
+        let s = Session(scenarios: Self.scenarios)
+        s.select("wrong-host")
+        s.pressHolding(.char("p"))
+        XCTAssertTrue(s.state.isBusy)
+        s.press(.escape)
+        XCTAssertFalse(s.state.isBusy)
+        XCTAssertTrue(s.state.message?.hasPrefix("cancelled") == true, s.state.message ?? "")
+        s.release()
+        XCTAssertEqual(s.verdict?.osstatus, -67602, "the cancelled answer is ignored")
+        XCTAssertNil(s.state.change)
+    }
+
     func testTheLayoutFollowsTheSize() {
         XCTAssertEqual(ExplorerView.Layout(width: 200, height: 60), .fourPanes)
         XCTAssertEqual(ExplorerView.Layout(width: 120, height: 40), .twoPanes)

@@ -7,10 +7,13 @@ enum PathologicalShapes {
     /// A leaf with many SANs under `width` x `width` cross-signed CAs (every path combination
     /// verifies), the upper CAs carrying many permitted dNSName subtrees, and no anchor, so every
     /// one of the `width`² paths fails and is checked in full.
-    static func nameConstraintMesh(sans: Int, subtrees: Int, width: Int) throws -> [Certificate] {
+    /// Only the first `constrained` upper CAs (all of them by default) carry the subtrees.
+    static func nameConstraintMesh(
+        sans: Int, subtrees: Int, width: Int, constrained: Int? = nil, leafKey: KeyPair? = nil
+    ) throws -> [Certificate] {
         let upperKey = try KeyPair.generate(.ecP256)
         let lowerKey = try KeyPair.generate(.ecP256)
-        let leafKey = try KeyPair.generate(.ecP256)
+        let leafKey = try leafKey ?? KeyPair.generate(.ecP256)
         let outsideKey = try KeyPair.generate(.ecP256)
         var uppers: [Certificate] = []
         for i in 0..<width {
@@ -19,7 +22,9 @@ enum PathologicalShapes {
                 notAfter: TestPKI.now + .days(1000))
             b.basicConstraints = .init(isCA: true)
             b.keyUsage = .init([.keyCertSign, .cRLSign])
-            b.nameConstraints = .init(permitted: (0..<subtrees).map { .dnsName("host\($0).example") })
+            if i < constrained ?? width {
+                b.nameConstraints = .init(permitted: (0..<subtrees).map { .dnsName("host\($0).example") })
+            }
             uppers.append(
                 try b.sign(
                     issuerKey: outsideKey, issuerName: TestPKI.name("Mesh Outside Root"), issuerKeyIdentifier: nil))
@@ -111,7 +116,7 @@ enum PathologicalShapes {
     /// key of `modulusBits` bits and an `exponentBits`-bit exponent: every intermediate sends path
     /// building through every bogus candidate, valid x bogus RSA checks without a bound.
     static func signatureFlood(
-        valid: Int, bogus: Int, modulusBits: Int = 3072, exponentBits: Int = 3070
+        valid: Int, bogus: Int, modulusBits: Int = 3072, exponentBits: Int = 3070, leafKey: KeyPair? = nil
     ) throws -> [Certificate] {
         let rsa = try TestPKI.sharedKey(.rsa(bits: 2048))
         let intermediateKey = try KeyPair.generate(.ecP256)
@@ -134,7 +139,8 @@ enum PathologicalShapes {
             let spki = bogusRSAKey(modulusBits: modulusBits, exponentBits: exponentBits)
             candidates.append(try candidate(named: rootName, spki: spki, signer: signer))
         }
-        let leaf = try TestPKI.leaf(issuer: Issued(certificate: intermediates[0], key: intermediateKey))
+        let leaf = try TestPKI.leaf(
+            "host0.example", issuer: Issued(certificate: intermediates[0], key: intermediateKey), key: leafKey)
         return [leaf.certificate] + intermediates + candidates
     }
 }

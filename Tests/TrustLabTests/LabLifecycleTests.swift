@@ -156,7 +156,30 @@ final class LabLifecycleTests: XCTestCase {
         let r = TestClient.run(port: port)
         XCTAssertTrue(r.served, r.failure)
         XCTAssertLessThan(Date().timeIntervalSince(started), 5)
+        // Silent clients wait off the workers until their first-message deadline cuts them off.
+        while lab.statistics.timedOut < 2 && Date().timeIntervalSince(started) < 5 { usleep(50_000) }
         XCTAssertGreaterThanOrEqual(lab.statistics.timedOut, 2)
+    }
+
+    func testFiftyIdleConnectionsDoNotDelayALegitimateClient() throws {
+        // The default lab: 32 workers, 10 s per connection. Idle clients never reach a worker.
+        let lab = try Lab.start(LabOptions(scenarios: ["good"]))
+        defer { lab.stop() }
+        let port = try XCTUnwrap(lab.scenario("good")).port
+        let idle = (0..<50).compactMap { _ in TestClient.connect(port: port) }
+        defer { idle.forEach { close($0) } }
+        XCTAssertEqual(idle.count, 50)
+        // Slow clients too: each sends half a TLS record header and stops.
+        let slow = (0..<50).compactMap { _ in TestClient.connect(port: port) }
+        defer { slow.forEach { close($0) } }
+        for fd in slow { TestClient.send(fd, "\u{16}\u{03}") }
+        usleep(200_000)
+        let started = Date()
+        let r = TestClient.run(port: port)
+        XCTAssertTrue(r.served, r.failure)
+        // The bound; held by 100 clients, the workers would keep it waiting 10 s.
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1)
+        XCTAssertEqual(lab.statistics.served, 1)
     }
 
     func testClientsThatCloseMidHandshakeOrSendGarbageDoNotHurtTheServer() throws {

@@ -88,8 +88,8 @@ final class HelpTextTests: XCTestCase {
           --sni <name>            Send this server name instead of the target's.
                                   (default: the target's host name)
           --no-sni                Send no server name at all.
-          --timeout <seconds>     The deadline for connecting and the handshake
-                                  together. (default: 10)
+          --timeout <seconds>     The deadline for the whole run: connecting, the
+                                  handshake, AIA fetches and evaluation. (default: 10)
           --tls-min <version>     The lowest TLS version offered. (values: 1.0, 1.1,
                                   1.2, 1.3; default: 1.2, as URLSession)
           --tls-max <version>     The highest TLS version offered. (values: 1.0, 1.1,

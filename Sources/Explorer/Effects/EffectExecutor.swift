@@ -27,6 +27,9 @@ public final class EffectExecutor: Sendable {
     /// verify nothing again.
     public let evaluator: Evaluator
 
+    /// The most one evaluation may take before it ends with the `budget` step.
+    public static let evaluationTime: Duration = .seconds(5)
+
     /// Creates an executor with its own evaluator.
     /// - Parameter evaluator: The evaluator every evaluation of this session uses.
     public init(evaluator: Evaluator = Evaluator()) { self.evaluator = evaluator }
@@ -76,7 +79,11 @@ public final class EffectExecutor: Sendable {
                 r.target, options: r.options, fetchAIA: r.fetchAIA, anchors: r.anchors, systemStore: r.systemStore)
             return .connected(request: r.id, result)
         case .evaluate(let r):
-            var evaluation = evaluator.evaluate(chain: r.chain, settings: r.settings)
+            // The same bound as a command's: an answer in seconds whatever the chain (Esc stops
+            // waiting for it sooner).
+            var evaluation = evaluator.evaluate(
+                chain: r.chain, settings: r.settings, deadline: EvaluationDeadline(after: EffectExecutor.evaluationTime)
+            )
             evaluation?.connection = r.connection
             evaluation?.presentedSource = r.fromFiles ? .file : .presented
             return .evaluated(request: r.id, evaluation)

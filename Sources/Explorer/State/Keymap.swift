@@ -235,7 +235,9 @@ public struct Keymap: Sendable {
             [.char("/")], .search, hint: "find", help: "Find text in the focused pane (n next, N previous).",
             inBar: false),
         KeyBinding([.char("n")], .searchNext, hint: "next", help: "The next match of the search.", inBar: false),
-        KeyBinding([.escape], .clearSearch, hint: "clear", help: "Clear the search.", inBar: false),
+        KeyBinding(
+            [.escape], .clearSearch, hint: "cancel",
+            help: "Cancel an evaluation or connection in progress, or clear the search.", inBar: false),
         KeyBinding(
             [.char("w")], .writeOrWalk, hint: "walk",
             help:

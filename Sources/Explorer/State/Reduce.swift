@@ -217,11 +217,19 @@ extension AppState {
         case .search: open(.search, &effects)
         case .searchNext: find(forward: true, &effects)
         case .clearSearch:
-            if search == nil {
-                message = "Esc: nothing to cancel"
-            } else {
+            if pendingEvaluation != nil || pendingConnect != nil {
+                // The work goes on in the background until its own deadline; its answer is
+                // ignored, and the previous verdict stays.
+                pendingEvaluation = nil
+                pendingConnect = nil
+                pendingCause = nil
+                if case .connecting = chain { chain = .idle }
+                message = "cancelled; the previous verdict stays (r or a change asks again)"
+            } else if search != nil {
                 search = nil
                 message = "search cleared"
+            } else {
+                message = "Esc: nothing to cancel"
             }
         case .writeOrWalk:
             // In the Chain pane `w` writes the selected certificate; elsewhere it walks.

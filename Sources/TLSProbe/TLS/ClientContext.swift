@@ -59,6 +59,8 @@ final class ClientContext {
         switch identity {
         case .pkcs12(let path, let password):
             let der = try read(path)
+            // A hostile count of key-derivation rounds is refused before OpenSSL runs them.
+            if let why = CertificateLoader.pkcs12IterationRefusal(der) { throw fail(path, why) }
             let p12: OpaquePointer? = der.withUnsafeBufferPointer { buf in
                 var p: UnsafePointer<UInt8>? = buf.baseAddress
                 return d2i_PKCS12(nil, &p, buf.count)

@@ -65,17 +65,17 @@ enum NameConstraintsCheck: PathCheck {
         }
         // The evaluation's budget sums this over every path and both profiles; a path that would
         // overrun it is not compared at all, and the evaluation ends with the `budget` step.
-        guard c.meter.chargeNameConstraintComparisons(comparisons) else {
-            let kind = c.meter.exhausted ?? .nameConstraintComparisons
+        guard c.meter.pointee.chargeNameConstraintComparisons(comparisons) else {
+            let kind = c.meter.pointee.exhausted ?? .nameConstraintComparisons
             steps.append(
                 Step(
                     .nameConstraints, nil, .skipped("the evaluation's budget ran out before these names were compared"),
-                    .budgetExhausted(budget: kind, limit: c.meter.limit(of: kind))))
+                    .budgetExhausted(budget: kind, limit: c.meter.pointee.limit(of: kind))))
             return
         }
         for i in 0..<c.count {
             // The deadline still applies to comparisons within budget; the budget step follows.
-            guard c.meter.withinTime() else { return }
+            guard c.meter.pointee.withinTime() else { return }
             let above = constrained.filter { $0 > i }
             if above.isEmpty { continue }
             let cert = c.certificates[i]

@@ -2,10 +2,9 @@
 struct CheckContext {
     let path: BuiltPath
     let settings: TrustSettings
-    /// The evaluation's budget, for checks whose work grows with the input. Unowned: the
-    /// evaluation that creates the context holds the meter for longer, and the context is copied
-    /// into every check (no reference counting on the re-evaluation path).
-    unowned(unsafe) let meter: WorkMeter
+    /// The evaluation's budget, for checks whose work grows with the input; it lives on the
+    /// evaluation's stack for longer than any context.
+    let meter: UnsafeMutablePointer<WorkMeter>
     var certificates: [Certificate] { path.certificates }
     var count: Int { path.certificates.count }
     var isSSL: Bool { settings.policy.isSSL }

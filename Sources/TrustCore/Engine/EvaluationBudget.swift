@@ -77,8 +77,9 @@ public struct EvaluationDeadline: Hashable, Sendable {
 }
 
 /// What one evaluation has spent. Not shared between evaluations or threads: each evaluation
-/// creates its own.
-final class WorkMeter {
+/// keeps its own on the stack and hands path building and the checks a pointer to it (no
+/// allocation, reference counting or exclusivity checks on the re-evaluation path).
+struct WorkMeter {
     let limits: EvaluationLimits
     let deadline: EvaluationDeadline?
     private(set) var signatureChecks = 0
@@ -109,20 +110,20 @@ final class WorkMeter {
         }
     }
 
-    private func exhaust(_ kind: BudgetKind) -> Bool {
+    private mutating func exhaust(_ kind: BudgetKind) -> Bool {
         if exhausted == nil { exhausted = kind }
         return false
     }
 
     /// False once the deadline has passed (or another budget ran out).
-    func withinTime() -> Bool {
+    mutating func withinTime() -> Bool {
         guard exhausted == nil else { return false }
         if let deadline, deadline.hasPassed { return exhaust(.time) }
         return true
     }
 
     /// Charges one signature check; false when the budget is spent.
-    func chargeSignatureCheck() -> Bool {
+    mutating func chargeSignatureCheck() -> Bool {
         guard withinTime() else { return false }
         guard signatureChecks < limits.signatureChecks else { return exhaust(.signatureChecks) }
         signatureChecks += 1
@@ -130,7 +131,7 @@ final class WorkMeter {
     }
 
     /// Charges one candidate issuer; false when the budget is spent.
-    func chargeCandidateIssuer() -> Bool {
+    mutating func chargeCandidateIssuer() -> Bool {
         guard withinTime() else { return false }
         guard candidateIssuers < limits.candidateIssuers else { return exhaust(.candidateIssuers) }
         candidateIssuers += 1
@@ -138,7 +139,7 @@ final class WorkMeter {
     }
 
     /// Charges one complete path; false when the budget is spent.
-    func chargePath() -> Bool {
+    mutating func chargePath() -> Bool {
         guard withinTime() else { return false }
         guard paths < limits.paths else { return exhaust(.paths) }
         paths += 1
@@ -147,7 +148,7 @@ final class WorkMeter {
 
     /// Charges `count` name-constraint comparisons before they are made; false (and nothing
     /// charged) when they would overrun the budget.
-    func chargeNameConstraintComparisons(_ count: Int) -> Bool {
+    mutating func chargeNameConstraintComparisons(_ count: Int) -> Bool {
         guard withinTime() else { return false }
         guard count <= limits.nameConstraintComparisons - nameConstraintComparisons else {
             return exhaust(.nameConstraintComparisons)

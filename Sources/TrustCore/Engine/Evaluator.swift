@@ -51,20 +51,29 @@ public final class Evaluator: Sendable {
         leaf: Certificate, presented: [Certificate], settings: TrustSettings,
         original: [Certificate], deadline: EvaluationDeadline?
     ) -> Evaluation {
-        let meter = WorkMeter(limits: settings.limits, deadline: deadline)
+        var meter = WorkMeter(limits: settings.limits, deadline: deadline)
+        return withUnsafeMutablePointer(to: &meter) { meter in
+            evaluate(leaf: leaf, presented: presented, settings: settings, original: original, meter: meter)
+        }
+    }
+
+    private func evaluate(
+        leaf: Certificate, presented: [Certificate], settings: TrustSettings,
+        original: [Certificate], meter: UnsafeMutablePointer<WorkMeter>
+    ) -> Evaluation {
         let builder = PathBuilder(leaf: leaf, presented: presented, settings: settings, cache: cache, meter: meter)
         var best: (path: BuiltPath, steps: [Step], score: Int, failures: Int)?
         // The path whose checks the budget interrupted, reported as it stands.
         var interrupted: (path: BuiltPath, steps: [Step])?
         var examined = 0
         builder.build { path in
-            guard meter.chargePath() else { return true }
+            guard meter.pointee.chargePath() else { return true }
             examined += 1
             var steps: [Step] = []
             steps.reserveCapacity(16 * path.certificates.count)
             let context = CheckContext(path: path, settings: settings, meter: meter)
             Evaluator.runChecks(context, into: &steps)
-            if meter.exhausted != nil {
+            if meter.pointee.exhausted != nil {
                 interrupted = (path, steps)
                 return true
             }
@@ -95,7 +104,7 @@ public final class Evaluator: Sendable {
         }
         var path: BuiltPath
         var steps: [Step]
-        if let exhausted = meter.exhausted {
+        if let exhausted = meter.pointee.exhausted {
             // The work bound ran out: report what was found so far (the interrupted path, the best
             // complete one, or the leaf alone) and the budget step, which decides the verdict.
             if let interrupted {
@@ -109,7 +118,9 @@ public final class Evaluator: Sendable {
                 steps = []
             }
             steps.append(
-                Step(.budget, nil, .failed, .budgetExhausted(budget: exhausted, limit: meter.limit(of: exhausted))))
+                Step(
+                    .budget, nil, .failed,
+                    .budgetExhausted(budget: exhausted, limit: meter.pointee.limit(of: exhausted))))
         } else {
             // build always visits at least one path (the leaf alone) unless the budget ran out.
             (path, steps) = (best!.path, best!.steps)
@@ -140,10 +151,8 @@ public final class Evaluator: Sendable {
         var decisive: (Step, AppleFailure)?
         var anyFailure = false
         var fatal = false
-        var budget: Step?
         for step in steps where step.status == .failed {
             anyFailure = true
-            if step.id == .budget { budget = step }
             guard let failure = step.appleFailure else { continue }
             if failure.fatal { fatal = true }
             let index = step.certificate ?? path.certificates.count
@@ -158,7 +167,11 @@ public final class Evaluator: Sendable {
         }
         // An evaluation the budget ended has not finished: the budget step decides, whatever
         // the partial path's other failures (D35).
-        if let budget, let f = budget.appleFailure { decisive = (budget, f) }
+        // It is second to last (before the pin step), so it is looked for from the end, and only
+        // when something failed.
+        if anyFailure, let i = steps.lastIndex(where: { $0.id == .budget }), let f = steps[i].appleFailure {
+            decisive = (steps[i], f)
+        }
         let leafName = path.certificates[0].displayName
         if !anyFailure {
             let anchor = path.certificates[path.certificates.count - 1].displayName

@@ -39,12 +39,12 @@ struct PathBuilder {
     let anchorSet: Set<DigestKey>
     /// The evaluation's budget: candidates, signature checks and time are charged to it, and
     /// building stops (with `stop`) the moment one runs out.
-    let meter: WorkMeter
+    let meter: UnsafeMutablePointer<WorkMeter>
     static let defaultMaximumIntermediates = 16
 
     init(
         leaf: Certificate, presented: [Certificate], settings: TrustSettings, cache: SignatureCache,
-        meter: WorkMeter
+        meter: UnsafeMutablePointer<WorkMeter>
     ) {
         self.leaf = leaf
         self.settings = settings
@@ -155,7 +155,7 @@ struct PathBuilder {
                 let (candidate, source) = list[next]
                 next += 1
                 if stop { return }
-                guard meter.chargeCandidateIssuer() else {
+                guard meter.pointee.chargeCandidateIssuer() else {
                     stop = true
                     return
                 }
@@ -171,7 +171,7 @@ struct PathBuilder {
                     path.depthExceeded = true
                     continue
                 }
-                guard meter.chargeSignatureCheck() else {
+                guard meter.pointee.chargeSignatureCheck() else {
                     stop = true
                     return
                 }
@@ -202,7 +202,7 @@ struct PathBuilder {
         if !extended && !stop {
             var finished = path
             if child.isSelfIssued {
-                guard meter.chargeSignatureCheck() else {
+                guard meter.pointee.chargeSignatureCheck() else {
                     stop = true
                     return
                 }

@@ -1,4 +1,5 @@
 internal import COpenSSL
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -25,14 +26,52 @@ public enum LoadError: Error, Sendable, CustomStringConvertible {
     }
 }
 
+/// What the files of one run may still add up to: `CertificateLoader.maximumFileSize` for all of
+/// them together, so that many files cannot multiply the cap (D46).
+public final class InputAllowance: Sendable {
+    private let used = Mutex<Int>(0)
+
+    /// A fresh allowance of `CertificateLoader.maximumFileSize`.
+    public init() {}
+
+    /// Bytes that may still be read.
+    public var remaining: Int { CertificateLoader.maximumFileSize - used.withLock { $0 } }
+
+    func charge(_ bytes: Int) { used.withLock { $0 += bytes } }
+}
+
 /// Reads certificates from PEM (one or many), DER, PKCS#7 (.p7b/.p7c) and PKCS#12 (.p12/.pfx).
 public enum CertificateLoader {
     /// Files larger than this are refused before reading: no certificate bundle is this big.
     public static let maximumFileSize = 16 * 1024 * 1024
 
+    /// Why a PKCS#12 file is refused before OpenSSL parses it (too many rounds of password-based
+    /// key derivation, D46), or nil.
+    public static func pkcs12IterationRefusal(_ der: [UInt8]) -> String? { PKCS12Iterations.refusal(der) }
+
     /// Loads every certificate in the file at `path`, in file order.
     public static func load(path: String, password: String? = nil) throws(LoadError) -> [Certificate] {
-        let bytes = try readFile(path)
+        try load(path: path, password: password, allowance: nil)
+    }
+
+    /// Loads every certificate in the file at `path`, charging its size to `allowance`: the
+    /// input cap then holds for all the files of a run together.
+    public static func load(path: String, password: String? = nil, allowance: InputAllowance?) throws(LoadError)
+        -> [Certificate]
+    {
+        let limit = allowance?.remaining ?? maximumFileSize
+        let bytes: [UInt8]
+        do {
+            bytes = try readFile(path, maximumBytes: limit)
+        } catch {
+            if case .unreadable(_, let reason) = error, reason.hasPrefix("larger than"), limit < maximumFileSize {
+                throw .unreadable(
+                    path: path,
+                    reason: "the files of this run together are larger than \(maximumFileSize / 1024 / 1024) MiB")
+            }
+            throw error
+        }
+        allowance?.charge(bytes.count)
         do {
             return try decode(bytes, password: password, name: path)
         } catch let e as DecodingError {
@@ -122,13 +161,18 @@ public enum CertificateLoader {
 
     /// Reads a whole file with POSIX calls (no Foundation on this path), refusing huge files.
     public static func readFile(_ path: String) throws(LoadError) -> [UInt8] {
+        try readFile(path, maximumBytes: maximumFileSize)
+    }
+
+    /// Reads a whole file, refusing one larger than `maximumBytes` before or while reading it.
+    static func readFile(_ path: String, maximumBytes: Int) throws(LoadError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .unreadable(path: path, reason: errnoText()) }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw .unreadable(path: path, reason: errnoText()) }
         if (st.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(path: path, reason: "is a directory") }
-        if st.st_size > maximumFileSize {
+        if st.st_size > maximumBytes {
             throw .unreadable(path: path, reason: "larger than \(maximumFileSize / 1024 / 1024) MiB")
         }
         var out: [UInt8] = []
@@ -142,7 +186,7 @@ public enum CertificateLoader {
             }
             if n == 0 { break }
             out += chunk[0..<n]
-            if out.count > maximumFileSize {
+            if out.count > maximumBytes {
                 throw .unreadable(path: path, reason: "larger than \(maximumFileSize / 1024 / 1024) MiB")
             }
         }
@@ -224,6 +268,7 @@ enum PKCS12 {
     }
 
     static func certificates(_ der: [UInt8], password: String, name: String) throws -> [Certificate] {
+        if let why = PKCS12Iterations.refusal(der) { throw DecodingError(offset: 0, reason: why, file: name) }
         defer { ERR_clear_error() }
         let p12: OpaquePointer? = der.withUnsafeBufferPointer { buf in
             var p: UnsafePointer<UInt8>? = buf.baseAddress

@@ -1,0 +1,160 @@
+import Foundation
+import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `trustx check HOST --timeout S` bounds the whole run, AIA fetches included (D45): a server
+/// that is slow to answer and an AIA URL that never answers together cannot stretch it.
+final class RunDeadlineTests: XCTestCase {
+    /// A loopback listener whose connections are handled by `handle` on their own threads.
+    final class LoopbackListener: @unchecked Sendable {  // the fd is set once, then only read
+        let fd: Int32
+        let port: Int
+
+        init(_ handle: @escaping @Sendable (Int32) -> Void) throws {
+            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in
+                    bind(listener, p, len) == 0 && listen(listener, 16) == 0 && getsockname(listener, p, &len) == 0
+                }
+            }
+            guard bound else {
+                close(listener)
+                throw POSIXError(.EADDRNOTAVAIL)
+            }
+            fd = listener
+            port = Int(UInt16(bigEndian: addr.sin_port))
+            Thread.detachNewThread {
+                while true {
+                    let c = accept(listener, nil, nil)
+                    if c < 0 { return }
+                    Thread.detachNewThread { handle(c) }
+                }
+            }
+        }
+
+        func stop() {
+            shutdown(fd, Int32(SHUT_RDWR))
+            close(fd)
+        }
+    }
+
+    /// Connects to 127.0.0.1:`port`; -1 on failure.
+    static func connectLoopback(_ port: Int) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        let ok = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        if !ok {
+            close(fd)
+            return -1
+        }
+        return fd
+    }
+
+    /// Copies bytes both ways between `a` and `b` until either side closes.
+    static func pump(_ a: Int32, _ b: Int32) {
+        var fds = [pollfd(fd: a, events: Int16(POLLIN), revents: 0), pollfd(fd: b, events: Int16(POLLIN), revents: 0)]
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        loop: while poll(&fds, 2, 10_000) > 0 {
+            for (i, other) in [(0, b), (1, a)] where fds[i].revents != 0 {
+                let n = read(fds[i].fd, &buffer, buffer.count)
+                if n <= 0 || write(other, buffer, n) != n { break loop }
+            }
+        }
+        close(a)
+        close(b)
+    }
+
+    func testAIAFetchesEndWithinTheRunsTimeout() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-deadline-\(getpid())")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // An AIA server that accepts and never answers.
+        let silent = try LoopbackListener { fd in
+            sleep(30)
+            close(fd)
+        }
+        defer { silent.stop() }
+        // Root, an intermediate the server does not send, and a leaf pointing at the silent server.
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
+        try Shell.openssl(
+            ["req", "-x509"] + ec + [
+                "-keyout", "ca.key", "-out", "ca.pem", "-days", "30", "-subj", "/CN=Deadline Root",
+                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign",
+            ], in: dir)
+        try Shell.openssl(
+            ["req"] + ec + ["-keyout", "int.key", "-out", "int.csr", "-subj", "/CN=Deadline CA"], in: dir)
+        try "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign\n".write(
+            to: dir.appendingPathComponent("int.ext"), atomically: true, encoding: .utf8)
+        try Shell.openssl(
+            [
+                "x509", "-req", "-in", "int.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial", "2",
+                "-days", "30", "-extfile", "int.ext", "-out", "int.pem",
+            ], in: dir)
+        try Shell.openssl(
+            ["req"] + ec + ["-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=127.0.0.1"], in: dir)
+        try """
+        basicConstraints=CA:FALSE
+        keyUsage=critical,digitalSignature
+        extendedKeyUsage=serverAuth
+        subjectAltName=IP:127.0.0.1
+        authorityInfoAccess=caIssuers;URI:http://127.0.0.1:\(silent.port)/int.cer
+
+        """.write(to: dir.appendingPathComponent("leaf.ext"), atomically: true, encoding: .utf8)
+        try Shell.openssl(
+            [
+                "x509", "-req", "-in", "leaf.csr", "-CA", "int.pem", "-CAkey", "int.key", "-set_serial", "3",
+                "-days", "30", "-extfile", "leaf.ext", "-out", "leaf.pem",
+            ], in: dir)
+        let server = try OpenSSLServer(
+            [
+                "-cert", dir.appendingPathComponent("leaf.pem").path, "-key",
+                dir.appendingPathComponent("leaf.key").path,
+            ],
+            in: dir)
+        defer { server.stop() }
+        // A slow server: the handshake starts 0.6 s after the client connects, so that the AIA
+        // fetch, had it a fresh timeout of its own, would run past the run's.
+        let serverPort = server.port
+        let slow = try LoopbackListener { client in
+            usleep(600_000)
+            let upstream = Self.connectLoopback(serverPort)
+            guard upstream >= 0 else {
+                close(client)
+                return
+            }
+            Self.pump(client, upstream)
+        }
+        defer { slow.stop() }
+
+        let started = Date()
+        let r = try CLI.run([
+            "check", "127.0.0.1:\(slow.port)", "--anchor", dir.appendingPathComponent("ca.pem").path, "--timeout",
+            "1.5", "--format", "json",
+        ])
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertEqual(r.status, 69, r.out + r.err)
+        let json = try r.json()
+        let connection = try XCTUnwrap(json["connection"] as? [String: Any])
+        let error = try XCTUnwrap(connection["error"] as? [String: Any], r.out)
+        XCTAssertEqual(error["kind"] as? String, "timed-out")
+        XCTAssertEqual(error["urlError"] as? Int, -1001)
+        XCTAssertTrue((error["message"] as? String)?.contains("--timeout 1.5 s") == true, r.out)
+        // A hang guard only: without the run's deadline this took 0.6 s + the AIA's own 1.5 s.
+        XCTAssertLessThan(elapsed, 1.5 + 1.0)
+    }
+}
