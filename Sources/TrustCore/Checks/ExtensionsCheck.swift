@@ -2,7 +2,7 @@
 enum ExtensionsCheck: PathCheck {
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         for (i, cert) in c.certificates.enumerated() {
-            if let unknown = cert.extensions.first(where: { $0.critical && !$0.isKnown }) {
+            if let unknown = cert.firstUnknownCriticalExtension {
                 steps.append(Step(.criticalExtensions, i, .failed, .unknownCriticalExtension(oid: unknown.oid.dotted)))
             } else {
                 steps.append(Step(.criticalExtensions, i, .passed, .criticalExtensionsUnderstood))
@@ -11,7 +11,7 @@ enum ExtensionsCheck: PathCheck {
             var tolerated: [Finding] = []
             // Apple UnparseableExtension: a known extension whose value Apple's parser cannot
             // read fails under every policy; the webpki profile reports it as malformed below.
-            let unreadable = c.webpki ? [] : cert.extensions.filter(\.isAppleUnparseable)
+            let unreadable = c.webpki ? [] : cert.appleUnparseableExtensions
             for ext in unreadable {
                 findings.append(.unparseableExtension(name: ext.oid.name, reason: ext.decodeError ?? ""))
             }

@@ -43,6 +43,11 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// Problems that do not stop decoding but make the certificate non-compliant
     /// (duplicate extensions, malformed known extensions, mismatched signature fields).
     public let complianceIssues: [String]
+    /// The first critical extension trustx does not enforce, if any (decided once here: every
+    /// evaluation asks).
+    public let firstUnknownCriticalExtension: Extension?
+    /// Known extensions whose value Apple's parser could not read (Apple UnparseableExtension).
+    public let appleUnparseableExtensions: [Extension]
 
     // Decoded once here because every evaluation consults them.
     /// basicConstraints, if present.
@@ -175,6 +180,9 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         self.identity = DigestKey(sha256)
         self.keyIdentity = DigestKey(spkiSHA256)
         self.complianceIssues = issues
+        self.firstUnknownCriticalExtension = extensions.first { $0.critical && !$0.isKnown }
+        self.name = Certificate.displayName(subject: subject, sha256: sha256)
+        self.appleUnparseableExtensions = extensions.filter(\.isAppleUnparseable)
 
         var bc: BasicConstraints?
         var ku: KeyUsage?
@@ -231,7 +239,12 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A short label: the first CN, else the whole subject, else the SHA-256 prefix.
-    public var displayName: String {
+    public var displayName: String { name }
+
+    /// `displayName`, made once: findings and reports ask for it on every evaluation.
+    private let name: String
+
+    static func displayName(subject: DistinguishedName, sha256: [UInt8]) -> String {
         if let cn = subject.attributes.first(where: { $0.type == .commonName }), !cn.value.isEmpty {
             return cn.displayValue
         }
