@@ -35,15 +35,7 @@ public struct OCSPResponseBuilder: Sendable {
                 OCSPResponseBuilder.generalizedTime(thisUpdate, &w)
                 w.sequence { w in
                     w.sequence { w in
-                        w.sequence { w in
-                            w.sequence { w in
-                                w.oid(OCSPResponse.sha1)
-                                w.null()
-                            }
-                            w.octetString(Digest.sha1(issuer.subject.der))
-                            w.octetString(Digest.sha1(issuer.publicKey.keyBytes))
-                            w.integer(magnitude: certificate.serialNumber)
-                        }
+                        OCSPRequest.writeCertID(of: certificate, issuer: issuer, &w)
                         switch status {
                         case .good: w.element(tag: 0x80, content: [])
                         case .revoked(let t):

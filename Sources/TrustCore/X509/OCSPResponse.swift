@@ -160,6 +160,20 @@ public struct OCSPResponse: Sendable {
 
 /// OCSP requests (RFC 6960 4.1.1) as a client sends them to a responder.
 public enum OCSPRequest {
+    /// Writes the SHA-1 CertID of `certificate` issued by `issuer` (RFC 6960 4.1.1): what a
+    /// request asks about and a response answers for.
+    static func writeCertID(of certificate: Certificate, issuer: Certificate, _ w: inout DERWriter) {
+        w.sequence { w in
+            w.sequence { w in
+                w.oid(OCSPResponse.sha1)
+                w.null()
+            }
+            w.octetString(Digest.sha1(issuer.subject.der))
+            w.octetString(Digest.sha1(issuer.publicKey.keyBytes))
+            w.integer(magnitude: certificate.serialNumber)
+        }
+    }
+
     /// The DER of an unsigned request about `certificate` issued by `issuer`, with a SHA-1
     /// CertID and no nonce: the form responders answer from caches, and what
     /// `openssl ocsp -no_nonce` sends.
@@ -169,15 +183,7 @@ public enum OCSPRequest {
                 w.sequence { w in
                     w.sequence { w in
                         w.sequence { w in
-                            w.sequence { w in
-                                w.sequence { w in
-                                    w.oid(OCSPResponse.sha1)
-                                    w.null()
-                                }
-                                w.octetString(Digest.sha1(issuer.subject.der))
-                                w.octetString(Digest.sha1(issuer.publicKey.keyBytes))
-                                w.integer(magnitude: certificate.serialNumber)
-                            }
+                            OCSPRequest.writeCertID(of: certificate, issuer: issuer, &w)
                         }
                     }
                 }
