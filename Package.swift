@@ -25,6 +25,8 @@ let package = Package(
             providers: [.apt(["libncursesw5-dev"]), .brew(["ncurses"])]
         ),
         .target(name: "TrustCore", dependencies: ["COpenSSL"]),
+        // Keys, certificates, CRLs and OCSP responses made in process: for the lab and the tests only.
+        .target(name: "TrustBuilder", dependencies: ["TrustCore", "COpenSSL"]),
         .executableTarget(
             name: "trustx",
             dependencies: ["TrustCore", "TLSProbe", "TrustLab", "Explorer"],
@@ -40,18 +42,20 @@ let package = Package(
             dependencies: ["TrustCore"],
             path: "Fuzz/trustx-fuzz"
         ),
-        .testTarget(name: "TrustCoreTests", dependencies: ["TrustCore"]),
+        .testTarget(name: "TrustCoreTests", dependencies: ["TrustCore", "TrustBuilder"]),
         .target(name: "TLSProbe", dependencies: ["TrustCore", "COpenSSL"]),
-        .testTarget(name: "TLSProbeTests", dependencies: ["TLSProbe", "TrustCore", "COpenSSL"]),
+        .testTarget(name: "TLSProbeTests", dependencies: ["TLSProbe", "TrustCore", "TrustBuilder", "COpenSSL"]),
         // Runs the built trustx executable (and unit-tests TrustCore's reports).
         .testTarget(name: "trustxCLITests", dependencies: ["TrustCore", "TrustLab"]),
-        .target(name: "TrustLab", dependencies: ["TrustCore", "COpenSSL"]),
-        .testTarget(name: "TrustLabTests", dependencies: ["TrustLab", "TrustCore", "COpenSSL"]),
+        .target(name: "TrustLab", dependencies: ["TrustCore", "TrustBuilder", "COpenSSL"]),
+        .testTarget(name: "TrustLabTests", dependencies: ["TrustLab", "TrustCore", "TrustBuilder", "COpenSSL"]),
         // Cells, buffers, layout, widgets and the curses backend (only CursesBackend.swift sees C).
         .target(name: "TermUI", dependencies: ["CNcursesw"]),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
         // The interactive explorer: state, actions, keymap, reduce, effects, views and themes.
         .target(name: "Explorer", dependencies: ["TrustCore", "TLSProbe", "TrustLab", "TermUI"]),
-        .testTarget(name: "ExplorerTests", dependencies: ["Explorer", "TrustCore", "TLSProbe", "TrustLab", "TermUI"]),
+        .testTarget(
+            name: "ExplorerTests",
+            dependencies: ["Explorer", "TrustCore", "TrustBuilder", "TLSProbe", "TrustLab", "TermUI"]),
     ]
 )

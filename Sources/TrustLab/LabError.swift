@@ -1,3 +1,4 @@
+import TrustBuilder
 import TrustCore
 
 #if canImport(Glibc)

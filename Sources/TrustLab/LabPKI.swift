@@ -1,3 +1,4 @@
+import TrustBuilder
 import TrustCore
 
 /// A certificate with the key that signs below it (or that a server proves possession of).

@@ -1,5 +1,6 @@
 import Synchronization
 import TrustCore
+import TrustLab
 
 #if canImport(Glibc)
     import Glibc

@@ -3,6 +3,8 @@ import TermUI
 import TrustCore
 import XCTest
 
+@testable import TrustBuilder
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -3,6 +3,7 @@ import TrustCore
 import XCTest
 
 @testable import TLSProbe
+@testable import TrustBuilder
 
 /// Revocation information fetched over the network (`--revocation`): an OCSP GET to the AIA OCSP
 /// URL (RFC 6960 A.1), else the CRL at the cRLDistributionPoints URL, from an in-process HTTP

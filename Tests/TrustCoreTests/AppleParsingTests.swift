@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import TrustBuilder
 @testable import TrustCore
 
 /// Read what Apple's certificate parser reads, and judge it in evaluation (SecCertificate.c,

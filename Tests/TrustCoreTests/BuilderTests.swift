@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import XCTest
 
+@testable import TrustBuilder
 @testable import TrustCore
 
 /// The builder's output is checked against X.690 by hand and against the openssl CLI, which

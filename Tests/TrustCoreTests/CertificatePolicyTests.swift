@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import TrustBuilder
 @testable import TrustCore
 
 /// RFC 5280 6.1 policy processing with Apple's inputs (user-initial-policy-set {anyPolicy},

@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import TrustBuilder
 @testable import TrustCore
 
 /// Path building (apple-trust.md sections 2 and 5): order, extras, missing issuers, bad signatures.

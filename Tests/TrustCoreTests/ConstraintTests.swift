@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import TrustBuilder
 @testable import TrustCore
 
 /// Compliance and usage checks on issuers and extensions (apple-trust.md 2): key usage, basic

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 
+@testable import TrustBuilder
 @testable import TrustCore
 
 /// Certificate decoding: every field against the openssl CLI, and robustness against truncated,

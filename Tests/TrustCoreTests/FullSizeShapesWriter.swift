@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 
+@testable import TrustBuilder
 @testable import TrustCore
 
 /// Writes the full-size pathological shapes for scripts/slow-shapes.sh, which times `trustx

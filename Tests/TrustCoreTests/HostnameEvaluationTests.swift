@@ -71,6 +71,21 @@ final class HostnameEvaluationTests: XCTestCase {
         try assertMismatch("example.co.uk", [.dnsName("*.co.uk")])
     }
 
+    /// The list is an input of the evaluation: a suffix only the given list names refuses the
+    /// wildcard directly before it, and without a list the same wildcard matches.
+    func testTheGivenPublicSuffixListDecidesWildcards() throws {
+        let root = try TestPKI.root()
+        let leaf = try TestPKI.leaf("leaf", issuer: root) { $0.subjectAltNames = .init([.dnsName("*.corp.example")]) }
+        var settings = TestPKI.ssl("www.corp.example", anchors: [root.certificate])
+        settings.publicSuffixes = .list(PublicSuffixList(contents: Array("// private registry\ncorp.example\n".utf8)))
+        let refused = try evaluate([leaf.certificate], settings)
+        XCTAssertEqual(refused.failureSummaries, ["hostname@0:failed(-67602)"])
+        settings.publicSuffixes = .list(nil)
+        XCTAssertEqual(try evaluate([leaf.certificate], settings).step(.hostname, 0)?.status, .passed)
+        settings.publicSuffixes = .debian
+        XCTAssertEqual(try evaluate([leaf.certificate], settings).step(.hostname, 0)?.status, .passed)
+    }
+
     func testWildcardOnARegisteredDomainUnderAMultiLabelSuffixMatches() throws {
         try assertMatches("www.example.co.uk", [.dnsName("*.example.co.uk")])
     }

@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import TrustBuilder
 @testable import TrustCore
 
 /// KeySize / WeakKeySize and SignatureHashAlgorithms / WeakSignature (apple-trust.md 2, 4, 5).

@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import TrustBuilder
 @testable import TrustCore
 
 /// Apple's rule for name forms it cannot process (trustd SecPolicyServer.c, basic certificate

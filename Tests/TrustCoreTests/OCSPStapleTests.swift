@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 
+@testable import TrustBuilder
 @testable import TrustCore
 
 /// A stapled OCSP response (RFC 6960) made by `openssl ocsp` acting as the responder: verified

@@ -1,3 +1,4 @@
+@testable import TrustBuilder
 @testable import TrustCore
 
 /// Certificate sets built to make a verifier work without bound (issue: bounded work). Each takes

@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import TrustBuilder
 @testable import TrustCore
 
 /// SPKI pins checked by the app's delegate after evaluation (apple-trust.md 7 and pitfalls 5, 6,

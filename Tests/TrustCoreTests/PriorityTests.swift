@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import TrustBuilder
 @testable import TrustCore
 
 /// One code out of many failures (apple-trust.md 3): the highest-priority subtype anywhere in the

@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import TrustBuilder
 @testable import TrustCore
 
 /// CRLs supplied with the settings (RFC 5280 6.3): a revoked certificate fails Apple's Revocation

@@ -1,6 +1,7 @@
 import Synchronization
 import XCTest
 
+@testable import TrustBuilder
 @testable import TrustCore
 
 /// A length of time for validity periods: `TestPKI.now - .days(30)`.

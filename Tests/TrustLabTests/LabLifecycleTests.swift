@@ -3,6 +3,7 @@ import Synchronization
 import TrustCore
 import XCTest
 
+@testable import TrustBuilder
 @testable import TrustLab
 
 /// Starting, serving a room, stopping: each test runs its own small lab.

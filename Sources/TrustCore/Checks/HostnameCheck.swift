@@ -43,21 +43,27 @@ enum HostnameCheck: PathCheck {
         // The list only decides wildcards; loading it costs ~3 ms once per process, so a
         // leaf without a wildcard name never pays for it.
         let needsList = dnsNames.contains { $0.utf8.first == UInt8(ascii: "*") }
-        let list = needsList ? (c.webpki ? HostnameCheck.wholePublicSuffixList : PublicSuffixList.shared) : nil
+        var list: PublicSuffixList?
+        if needsList {
+            switch c.settings.publicSuffixes {
+            case .debian: list = c.webpki ? HostnameCheck.wholeDebianList : PublicSuffixList.shared
+            case .list(let given): list = given
+            }
+        }
         return HostnameMatcher.match(
             host: host, dnsNames: dnsNames, ipAddresses: leaf.ipAddresses,
             commonNames: leaf.subject.commonNames, rules: c.webpki ? .webpki : .apple,
             publicSuffixes: list)
     }
 
-    /// The whole Public Suffix List, PRIVATE section included, for the webpki profile.
+    /// Debian's whole Public Suffix List, PRIVATE section included, for the webpki profile.
     /// CA/Browser Forum BR 3.2.2.6: "If a wildcard would fall within the label immediately to the
     /// left of a registry-controlled or public suffix, CAs MUST refuse issuance"; x509-limbo
     /// (webpki::san::public-suffix-private-namespace-wildcard-san) counts PRIVATE entries such as
     /// `s3.amazonaws.com` as public suffixes. `PublicSuffixList.shared` keeps the ICANN section
     /// only, as Apple and browsers do (see its documentation); its parser takes text without
     /// section markers whole, so the markers are blanked here.
-    static let wholePublicSuffixList: PublicSuffixList? = {
+    private static let wholeDebianList: PublicSuffixList? = {
         guard var bytes = try? CertificateLoader.readFile(PublicSuffixList.defaultPath) else { return nil }
         for marker in ["===BEGIN ICANN DOMAINS===", "===END ICANN DOMAINS==="] {
             let needle = Array(marker.utf8)

@@ -82,7 +82,7 @@ public enum HashKind: String, Sendable {
         }
     }
 
-    var evp: OpaquePointer? {
+    package var evp: OpaquePointer? {
         switch self {
         case .md5: EVP_md5()
         case .sha1: EVP_sha1()

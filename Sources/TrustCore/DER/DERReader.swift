@@ -30,85 +30,85 @@ public struct DecodingError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 /// One TLV element: its tag and where its header and content lie in the buffer.
-struct DERNode: Sendable {
+package struct DERNode: Sendable {
     /// The identifier octet (class, constructed bit and low tag number).
-    var tag: UInt8
+    package var tag: UInt8
     /// Offset of the identifier octet.
-    var start: Int
+    package var start: Int
     /// Offset of the first content octet.
-    var contentStart: Int
+    package var contentStart: Int
     /// Offset one past the last content octet.
-    var end: Int
+    package var end: Int
 
-    var contentRange: Range<Int> { contentStart..<end }
-    var fullRange: Range<Int> { start..<end }
-    var isConstructed: Bool { tag & 0x20 != 0 }
-    var contentLength: Int { end - contentStart }
+    package var contentRange: Range<Int> { contentStart..<end }
+    package var fullRange: Range<Int> { start..<end }
+    package var isConstructed: Bool { tag & 0x20 != 0 }
+    package var contentLength: Int { end - contentStart }
 }
 
 /// ASN.1 identifier octets used by X.509.
-enum DERTag {
-    static let boolean: UInt8 = 0x01
-    static let integer: UInt8 = 0x02
-    static let bitString: UInt8 = 0x03
-    static let octetString: UInt8 = 0x04
-    static let null: UInt8 = 0x05
-    static let oid: UInt8 = 0x06
-    static let enumerated: UInt8 = 0x0A
-    static let utf8String: UInt8 = 0x0C
-    static let printableString: UInt8 = 0x13
-    static let teletexString: UInt8 = 0x14
-    static let ia5String: UInt8 = 0x16
-    static let utcTime: UInt8 = 0x17
-    static let generalizedTime: UInt8 = 0x18
-    static let visibleString: UInt8 = 0x1A
-    static let universalString: UInt8 = 0x1C
-    static let bmpString: UInt8 = 0x1E
-    static let sequence: UInt8 = 0x30
-    static let set: UInt8 = 0x31
+package enum DERTag {
+    package static let boolean: UInt8 = 0x01
+    package static let integer: UInt8 = 0x02
+    package static let bitString: UInt8 = 0x03
+    package static let octetString: UInt8 = 0x04
+    package static let null: UInt8 = 0x05
+    package static let oid: UInt8 = 0x06
+    package static let enumerated: UInt8 = 0x0A
+    package static let utf8String: UInt8 = 0x0C
+    package static let printableString: UInt8 = 0x13
+    package static let teletexString: UInt8 = 0x14
+    package static let ia5String: UInt8 = 0x16
+    package static let utcTime: UInt8 = 0x17
+    package static let generalizedTime: UInt8 = 0x18
+    package static let visibleString: UInt8 = 0x1A
+    package static let universalString: UInt8 = 0x1C
+    package static let bmpString: UInt8 = 0x1E
+    package static let sequence: UInt8 = 0x30
+    package static let set: UInt8 = 0x31
 
-    static func contextSpecific(_ number: UInt8, constructed: Bool) -> UInt8 {
+    package static func contextSpecific(_ number: UInt8, constructed: Bool) -> UInt8 {
         0x80 | (constructed ? 0x20 : 0) | number
     }
 }
 
 /// A strict DER reader over a byte array: definite, minimal lengths only, never reading past
 /// its limit. Every failure is a `DecodingError` with the offset; nothing here traps.
-struct DERReader {
-    let bytes: [UInt8]
-    private(set) var position: Int
-    let limit: Int
+package struct DERReader {
+    package let bytes: [UInt8]
+    package private(set) var position: Int
+    package let limit: Int
 
-    init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         self.bytes = bytes
         self.position = 0
         self.limit = bytes.count
     }
 
-    init(_ bytes: [UInt8], range: Range<Int>) {
+    package init(_ bytes: [UInt8], range: Range<Int>) {
         self.bytes = bytes
         self.position = range.lowerBound
         self.limit = range.upperBound
     }
 
     /// A reader over the content of a constructed node.
-    func reader(inside node: DERNode) -> DERReader {
+    package func reader(inside node: DERNode) -> DERReader {
         DERReader(bytes, range: node.contentRange)
     }
 
-    var isAtEnd: Bool { position >= limit }
+    package var isAtEnd: Bool { position >= limit }
 
-    func fail(_ reason: String, at offset: Int? = nil) -> DecodingError {
+    package func fail(_ reason: String, at offset: Int? = nil) -> DecodingError {
         DecodingError(offset: offset ?? position, reason: reason)
     }
 
     /// The tag of the next element without consuming it, or nil at the end.
-    func peekTag() -> UInt8? {
+    package func peekTag() -> UInt8? {
         position < limit ? bytes[position] : nil
     }
 
     /// Reads the next element, whatever its tag.
-    mutating func readNode() throws(DecodingError) -> DERNode {
+    package mutating func readNode() throws(DecodingError) -> DERNode {
         let start = position
         guard position < limit else { throw fail("unexpected end of data") }
         let tag = bytes[position]
@@ -143,7 +143,7 @@ struct DERReader {
     }
 
     /// Reads the next element and requires `tag`.
-    mutating func read(_ tag: UInt8, _ what: @autoclosure () -> String) throws(DecodingError) -> DERNode {
+    package mutating func read(_ tag: UInt8, _ what: @autoclosure () -> String) throws(DecodingError) -> DERNode {
         let offset = position
         guard let next = peekTag() else { throw fail("expected \(what()), found end of data") }
         guard next == tag else {
@@ -153,23 +153,23 @@ struct DERReader {
     }
 
     /// Reads the next element only if it carries `tag`.
-    mutating func readOptional(_ tag: UInt8) throws(DecodingError) -> DERNode? {
+    package mutating func readOptional(_ tag: UInt8) throws(DecodingError) -> DERNode? {
         guard peekTag() == tag else { return nil }
         return try readNode()
     }
 
     /// Requires that nothing follows inside this reader's range.
-    func expectEnd(_ what: @autoclosure () -> String) throws(DecodingError) {
+    package func expectEnd(_ what: @autoclosure () -> String) throws(DecodingError) {
         if position < limit { throw fail("unexpected data after \(what())") }
     }
 
     // MARK: - Primitive values
 
-    func content(_ node: DERNode) -> ArraySlice<UInt8> {
+    package func content(_ node: DERNode) -> ArraySlice<UInt8> {
         bytes[node.contentRange]
     }
 
-    func boolean(_ node: DERNode) throws(DecodingError) -> Bool {
+    package func boolean(_ node: DERNode) throws(DecodingError) -> Bool {
         guard node.contentLength == 1 else { throw fail("BOOLEAN must be one octet", at: node.start) }
         switch bytes[node.contentStart] {
         case 0x00: return false
@@ -179,7 +179,7 @@ struct DERReader {
     }
 
     /// Validates an INTEGER's minimal encoding and returns its content octets.
-    func integerBytes(_ node: DERNode) throws(DecodingError) -> [UInt8] {
+    package func integerBytes(_ node: DERNode) throws(DecodingError) -> [UInt8] {
         let c = node.contentRange
         guard !c.isEmpty else { throw fail("empty INTEGER", at: node.start) }
         if c.count > 1 {
@@ -193,7 +193,7 @@ struct DERReader {
     }
 
     /// A small INTEGER as an Int (for versions, path lengths, skip certs).
-    func smallInteger(_ node: DERNode) throws(DecodingError) -> Int {
+    package func smallInteger(_ node: DERNode) throws(DecodingError) -> Int {
         let raw = try integerBytes(node)
         guard raw.count <= 4 else { throw fail("INTEGER too large", at: node.start) }
         var value = Int(Int8(bitPattern: raw[0]))
@@ -202,7 +202,7 @@ struct DERReader {
     }
 
     /// A BIT STRING's bytes and the count of unused bits in its last octet.
-    func bitString(_ node: DERNode) throws(DecodingError) -> (bytes: [UInt8], unusedBits: Int) {
+    package func bitString(_ node: DERNode) throws(DecodingError) -> (bytes: [UInt8], unusedBits: Int) {
         let c = node.contentRange
         guard !c.isEmpty else { throw fail("empty BIT STRING", at: node.start) }
         let unused = Int(bytes[c.lowerBound])
@@ -214,7 +214,7 @@ struct DERReader {
         return (Array(bytes[(c.lowerBound + 1)..<c.upperBound]), unused)
     }
 
-    func objectIdentifier(_ node: DERNode) throws(DecodingError) -> OID {
+    package func objectIdentifier(_ node: DERNode) throws(DecodingError) -> OID {
         let c = node.contentRange
         guard !c.isEmpty else { throw fail("empty OBJECT IDENTIFIER", at: node.start) }
         // Each subidentifier must be minimally encoded and terminated.
@@ -229,7 +229,7 @@ struct DERReader {
     }
 
     /// UTCTime or GeneralizedTime, in the forms RFC 5280 4.1.2.5 allows (seconds, `Z`).
-    func time(_ node: DERNode) throws(DecodingError) -> Timestamp {
+    package func time(_ node: DERNode) throws(DecodingError) -> Timestamp {
         let c = content(node)
         let digits = Array(c)
         func num(_ from: Int, _ count: Int) throws(DecodingError) -> Int {

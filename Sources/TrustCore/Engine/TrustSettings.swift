@@ -132,6 +132,8 @@ public struct TrustSettings: Sendable {
     public var hostIgnoredByPolicy: String?
     /// Bounds on the work of one evaluation; exhausting one ends it with the `budget` step.
     public var limits: EvaluationLimits = .standard
+    /// The Public Suffix List the hostname check refuses wildcards against (Debian's by default).
+    public var publicSuffixes: PublicSuffixSource = .debian
 
     /// Creates settings; by default SSL without host, system anchors, the `apple` profile.
     public init(
@@ -159,6 +161,17 @@ public struct TrustSettings: Sendable {
     /// turns a rejection into URLError -999 instead of -1202. Device-trusted anchors need no
     /// delegate: URLSession's default handling trusts them.
     public var delegateDecides: Bool { (!anchors.isEmpty && customAnchorClass == .app) || !pins.isEmpty }
+}
+
+/// Where the hostname check finds the Public Suffix List, which decides whether a wildcard sits
+/// directly before a public suffix. An input like the issuer sources, so an evaluation reads no
+/// file it was not given and tests can pass a list made from text.
+public enum PublicSuffixSource: Sendable {
+    /// Debian's `publicsuffix` file, read once per process on the first wildcard name: its ICANN
+    /// section under the `apple` profile, the whole list (PRIVATE section too) under `webpki`.
+    case debian
+    /// This list under every profile; nil for none, leaving only the built-in single-label rule.
+    case list(PublicSuffixList?)
 }
 
 /// A source of candidate issuers: the system trust store, in practice.

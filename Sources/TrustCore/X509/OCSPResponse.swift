@@ -39,7 +39,7 @@ public struct OCSPResponse: Sendable {
 
     /// More single responses than this are refused: a bound on attacker-sized input.
     public static let maximumResponses = 1024
-    static let basicType = OID(dotted: "1.3.6.1.5.5.7.48.1.1")!
+    package static let basicType = OID(dotted: "1.3.6.1.5.5.7.48.1.1")!
     static let sha1 = OID(dotted: "1.3.14.3.2.26")!
     static let sha256 = OID(dotted: "2.16.840.1.101.3.4.2.1")!
 
@@ -162,7 +162,7 @@ public struct OCSPResponse: Sendable {
 public enum OCSPRequest {
     /// Writes the SHA-1 CertID of `certificate` issued by `issuer` (RFC 6960 4.1.1): what a
     /// request asks about and a response answers for.
-    static func writeCertID(of certificate: Certificate, issuer: Certificate, _ w: inout DERWriter) {
+    package static func writeCertID(of certificate: Certificate, issuer: Certificate, _ w: inout DERWriter) {
         w.sequence { w in
             w.sequence { w in
                 w.oid(OCSPResponse.sha1)

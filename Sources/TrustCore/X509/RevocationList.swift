@@ -36,7 +36,7 @@ public struct RevocationList: Sendable {
     /// More entries than this are refused: a bound on attacker-sized input.
     public static let maximumEntries = 1_000_000
 
-    static let crlNumber = OID(dotted: "2.5.29.20")!
+    package static let crlNumber = OID(dotted: "2.5.29.20")!
     static let authorityKeyIdentifier = OID(dotted: "2.5.29.35")!
     static let deltaCRLIndicator = OID(dotted: "2.5.29.27")!
     static let issuingDistributionPoint = OID(dotted: "2.5.29.28")!

@@ -1,3 +1,5 @@
+import TrustCore
+
 extension CertificateBuilder.RawExtension {
     /// certificatePolicies (RFC 5280 4.2.1.4) asserting `policies`, without qualifiers.
     public static func certificatePolicies(_ policies: [OID], critical: Bool = false) -> Self {

@@ -1,4 +1,5 @@
 internal import COpenSSL
+import TrustCore
 
 /// An X.501 name to write into a certificate, most significant RDN first (`C`, `O`, then `CN`,
 /// as the openssl CLI shows it).

@@ -1,4 +1,5 @@
 internal import COpenSSL
+import TrustCore
 
 /// Why building a key or certificate failed.
 public enum BuilderError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import TrustCore
+
 /// Writes and signs CRLs (RFC 5280 5) in process, for tests and the lab.
 public struct RevocationListBuilder: Sendable {
     /// thisUpdate.
