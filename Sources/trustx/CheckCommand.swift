@@ -434,9 +434,9 @@ enum CheckCommand {
         let report = result.report
         if let failure = report.failure {
             switch failure.kind {
-            case ProbeError.Kind.invalidOption.rawValue:
+            case .invalidOption:
                 return .failure(Trustx.Failure(message: failure.message, status: .usage, detail: .usage(spec)))
-            case "malformed-certificate":
+            case .malformedCertificate:
                 return .failure(Trustx.Failure(message: failure.message, status: .dataError))
             default: break
             }
@@ -521,7 +521,7 @@ enum CheckCommand {
         let seconds =
             Double(c.options.timeout.components.seconds) + Double(c.options.timeout.components.attoseconds) / 1e18
         report.failure = ConnectionReport.Failure(
-            kind: "timed-out",
+            kind: .timedOut,
             message:
                 "the connection and its AIA fetches did not end within --timeout \(seconds) s, which bounds the whole run",
             urlError: -1001)
