@@ -16,15 +16,18 @@ enum ExtensionsCheck: PathCheck {
                 findings.append(.unparseableExtension(name: ext.oid.name, reason: ext.decodeError ?? ""))
             }
             for issue in cert.complianceIssues {
-                if unreadable.contains(where: { issue.hasPrefix("malformed \($0.oid.name) extension") }) { continue }
-                if issue.hasPrefix("duplicate") {
-                    findings.append(.duplicateExtension(detail: issue))
+                if case .malformedExtension(let oid, _) = issue, unreadable.contains(where: { $0.oid.name == oid.name })
+                {
+                    continue
+                }
+                if case .duplicateExtension = issue {
+                    findings.append(.duplicateExtension(detail: issue.description))
                 } else if c.webpki {
-                    findings.append(.nonCompliant(detail: issue))
+                    findings.append(.nonCompliant(detail: issue.description))
                 } else {
                     // Apple's parser accepts BER-isms such as an encoded critical FALSE or a
                     // malformed non-critical extension; nothing in trustd fails the chain for them.
-                    tolerated.append(.nonCompliant(detail: issue))
+                    tolerated.append(.nonCompliant(detail: issue.description))
                 }
             }
             // Apple NonEmptySubject: a CA, or a leaf without a critical SAN, needs a subject.
