@@ -1,5 +1,11 @@
 /// `critical-extensions` and `compliance`: every critical extension understood; encodings sound.
 enum ExtensionsCheck: PathCheck {
+    // IdLinkage links AKI to SKI; AIA's criticality is judged here; an issuerAltName carries no
+    // rule beyond sound encoding, which the compliance step enforces (Apple reads it too).
+    static let enforcedExtensions: Set<OID> = [
+        .authorityKeyIdentifier, .subjectKeyIdentifier, .authorityInfoAccess, .issuerAltName,
+    ]
+
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         for (i, cert) in c.certificates.enumerated() {
             if let unknown = cert.firstUnknownCriticalExtension {
