@@ -22,8 +22,8 @@ enum ExtensionsCheck: PathCheck {
                 findings.append(.unparseableExtension(name: ext.oid.name, reason: ext.decodeError ?? ""))
             }
             for issue in cert.complianceIssues {
-                if case .malformedExtension(let oid, _) = issue, unreadable.contains(where: { $0.oid.name == oid.name })
-                {
+                // Reported above as Apple's UnparseableExtension.
+                if case .malformedExtension(let oid, _) = issue, unreadable.contains(where: { $0.oid == oid }) {
                     continue
                 }
                 if case .duplicateExtension = issue {
