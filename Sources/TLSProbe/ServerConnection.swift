@@ -26,7 +26,7 @@ public enum ServerConnection {
         } catch {
             var report = ConnectionReport(target: reportTarget(target, options: options))
             report.failure = ConnectionReport.Failure(
-                kind: error.kind.rawValue, message: error.message, urlError: error.urlError)
+                kind: error.kind, message: error.message, urlError: error.urlError)
             var chain: [Certificate] = []
             if let partial = error.partial {
                 report.peerAddress = partial.peerAddress
@@ -48,7 +48,7 @@ public enum ServerConnection {
                 chain.append(try Certificate(der: der))
             } catch {
                 report.failure = ConnectionReport.Failure(
-                    kind: "malformed-certificate",
+                    kind: .malformedCertificate,
                     message: "the server's certificate \(i) is malformed: byte \(error.offset): \(error.reason)",
                     urlError: -1200)
                 return ConnectionResult(chain: [], report: report)
@@ -56,7 +56,7 @@ public enum ServerConnection {
         }
         if chain.isEmpty {
             report.failure = ConnectionReport.Failure(
-                kind: "no-certificate", message: "the server sent no certificate", urlError: -1200)
+                kind: .noCertificate, message: "the server sent no certificate", urlError: -1200)
         }
         var fetched: [Certificate] = []
         if fetchAIA && !chain.isEmpty {

@@ -213,20 +213,20 @@ enum CheckCommand {
         switch outcome {
         case .success(let e): evaluation = e
         case .failure(let failure):
-            if let partial = failure.evaluation {
+            switch failure.detail {
+            case .evaluation(let partial):
                 render(partial, format: request.format, environment: environment)
                 return .unavailable
-            }
-            if let connection = failure.connection {
+            case .connection(let connection, let settings):
                 switch request.format {
-                case "json": Output.out(JSONReport.renderConnectionFailure(connection, settings: failure.settings!))
+                case "json": Output.out(JSONReport.renderConnectionFailure(connection, settings: settings))
                 case "markdown": Output.out(MarkdownReport.renderConnectionFailure(connection))
                 default:
                     Output.out(TextReport.renderConnectionFailure(connection, options: environment.textOptions))
                 }
                 return .unavailable
+            case .message, .usage: return failure.report()
             }
-            return failure.report()
         }
         render(evaluation, format: request.format, environment: environment)
         return evaluation.verdict.trusted ? .success : .notTrusted
@@ -434,9 +434,9 @@ enum CheckCommand {
         let report = result.report
         if let failure = report.failure {
             switch failure.kind {
-            case ProbeError.Kind.invalidOption.rawValue:
-                return .failure(Trustx.Failure(message: failure.message, status: .usage, usageOf: spec))
-            case "malformed-certificate":
+            case .invalidOption:
+                return .failure(Trustx.Failure(message: failure.message, status: .usage, detail: .usage(spec)))
+            case .malformedCertificate:
                 return .failure(Trustx.Failure(message: failure.message, status: .dataError))
             default: break
             }
@@ -450,10 +450,12 @@ enum CheckCommand {
                 evaluation.presentedSource = .presented
                 return .failure(
                     Trustx.Failure(
-                        message: failure.message, status: .unavailable, evaluation: result.finalVerdict(evaluation)))
+                        message: failure.message, status: .unavailable,
+                        detail: .evaluation(result.finalVerdict(evaluation))))
             }
             return .failure(
-                Trustx.Failure(message: failure.message, status: .unavailable, connection: report, settings: settings))
+                Trustx.Failure(
+                    message: failure.message, status: .unavailable, detail: .connection(report, settings: settings)))
         }
         settings.fetchedIssuers = result.fetchedIssuers
         settings.connectionSCTLogIDs = result.sctLogIDs
@@ -464,8 +466,8 @@ enum CheckCommand {
         else {
             return .failure(
                 Trustx.Failure(
-                    message: "the server sent no certificate", status: .unavailable, connection: report,
-                    settings: settings))
+                    message: "the server sent no certificate", status: .unavailable,
+                    detail: .connection(report, settings: settings)))
         }
         evaluation.connection = report
         evaluation.presentedSource = .presented
@@ -519,12 +521,12 @@ enum CheckCommand {
         let seconds =
             Double(c.options.timeout.components.seconds) + Double(c.options.timeout.components.attoseconds) / 1e18
         report.failure = ConnectionReport.Failure(
-            kind: "timed-out",
+            kind: .timedOut,
             message:
                 "the connection and its AIA fetches did not end within --timeout \(seconds) s, which bounds the whole run",
             urlError: -1001)
         return Trustx.Failure(
-            message: report.failure!.message, status: .unavailable, connection: report, settings: settings)
+            message: report.failure!.message, status: .unavailable, detail: .connection(report, settings: settings))
     }
 
     /// Loads the files and evaluates.

@@ -70,10 +70,13 @@ enum LabTour {
                 trusted: e.verdict.trusted, osstatus: e.verdict.osstatus, urlError: e.verdict.urlError,
                 report: TextReport.render(e, options: environment.textOptions))
         case .failure(let f):
-            if let e = f.evaluation {
+            switch f.detail {
+            case .evaluation(let e):
                 return Outcome(trusted: false, osstatus: e.verdict.osstatus, urlError: e.verdict.urlError)
+            case .connection(let report, _):
+                return Outcome(trusted: false, osstatus: nil, urlError: report.failure?.urlError)
+            case .message, .usage: return Outcome(trusted: false, osstatus: nil, urlError: nil)
             }
-            return Outcome(trusted: false, osstatus: nil, urlError: f.connection?.failure?.urlError)
         }
     }
 

@@ -158,7 +158,8 @@ enum Trustx {
             switch error {
             case .unreadable: return .failure(Failure(message: error.description, status: .noInput))
             case .malformed: return .failure(Failure(message: error.description, status: .dataError))
-            case .password: return .failure(Failure(message: error.description, status: .usage, usageOf: command))
+            case .password:
+                return .failure(Failure(message: error.description, status: .usage, detail: .usage(command)))
             }
         }
     }
@@ -174,7 +175,8 @@ enum Trustx {
             switch error {
             case .unreadable: return .failure(Failure(message: error.description, status: .noInput))
             case .malformed: return .failure(Failure(message: error.description, status: .dataError))
-            case .password: return .failure(Failure(message: error.description, status: .usage, usageOf: command))
+            case .password:
+                return .failure(Failure(message: error.description, status: .usage, detail: .usage(command)))
             }
         }
     }
@@ -183,18 +185,26 @@ enum Trustx {
     struct Failure: Error {
         var message: String
         var status: ExitStatus
-        /// Set when the failure is the command line's fault, to print its usage.
-        var usageOf: CommandSpec?
-        /// Set when a connection failed: what it showed, reported instead of a message.
-        var connection: ConnectionReport?
-        /// The settings that would have been evaluated, for the connection failure's report.
-        var settings: TrustSettings?
-        /// An evaluation made before the connection failed (a client certificate was required).
-        var evaluation: Evaluation?
+        /// What is reported besides (or instead of) the message.
+        var detail: Detail = .message
+
+        /// What a failure carries: one case each, so a failure cannot be both a usage error and
+        /// a connection failure.
+        enum Detail {
+            /// The message alone.
+            case message
+            /// The command line's fault: its usage is printed.
+            case usage(CommandSpec)
+            /// A connection failed: what it showed, with the settings that would have been evaluated,
+            /// reported instead of the message.
+            case connection(ConnectionReport, settings: TrustSettings)
+            /// An evaluation made before the connection failed (a client certificate was required).
+            case evaluation(Evaluation)
+        }
 
         /// Prints the failure and returns its status.
         func report() -> ExitStatus {
-            if let usageOf { return Trustx.usageError(UsageError(message: message), usageOf) }
+            if case .usage(let spec) = detail { return Trustx.usageError(UsageError(message: message), spec) }
             return Trustx.fail(message, status)
         }
     }

@@ -160,10 +160,23 @@ final class DecodingTests: XCTestCase {
         XCTAssertEqual(try TestPKI.selfSignedLeaf(key: TestPKI.sharedKey(.ed448)).certificate.publicKey.type, .ed448)
     }
 
+    /// The extensions the checks enforce are the ones a critical instance of passes: every type
+    /// the decoder reads, except the SCT list and the CT poison, which Apple's parser does not
+    /// read either (RFC 6962 3.1: a precertificate is not a certificate to trust).
+    func testUnderstoodExtensionsAreTheEnforcedOnes() {
+        XCTAssertEqual(enforcedExtensions, Extension.decodable.subtracting([OID.sctList, OID.ctPoison]))
+        for oid in Extension.decodable.union([OID(dotted: "1.3.6.1.4.1.55555.2")!]) {
+            let ext = Extension(oid: oid, critical: true, value: [], decoded: .raw(error: nil))
+            XCTAssertEqual(ext.isKnown, enforcedExtensions.contains(oid), oid.dotted)
+        }
+    }
+
     func testDuplicateExtensionIsDecodedAndFlagged() throws {
         let bc = DERWriter.encode { w in w.sequence { $0.boolean(true) } }
         let root = try TestPKI.root { $0.rawExtensions = [.init(oid: OID.basicConstraints, critical: true, value: bc)] }
-        XCTAssertEqual(root.certificate.complianceIssues, ["duplicate extension basicConstraints (RFC 5280 4.2)"])
+        XCTAssertEqual(
+            root.certificate.complianceIssues.map(\.description),
+            ["duplicate extension basicConstraints (RFC 5280 4.2)"])
     }
 
     // MARK: - Robustness

@@ -63,7 +63,7 @@ public enum CertificateFields {
         if !c.complianceIssues.isEmpty {
             out.append(DetailLine(.heading, "Compliance"))
             for issue in c.complianceIssues {
-                out.append(DetailLine(.text, TerminalSanitizer.sanitize(issue), indent: 2))
+                out.append(DetailLine(.text, TerminalSanitizer.sanitize(issue.description), indent: 2))
             }
         }
         return out

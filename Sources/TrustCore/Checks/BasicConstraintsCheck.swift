@@ -1,5 +1,7 @@
 /// `basic-constraints`: issuers are CAs and path lengths hold (RFC 5280 4.2.1.9, 6.1.4 (k)-(m)).
 enum BasicConstraintsCheck: PathCheck {
+    static let enforcedExtensions: Set<OID> = [.basicConstraints]
+
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         for (i, cert) in c.certificates.enumerated() {
             if i == 0 {

@@ -1,5 +1,9 @@
 /// `certificate-transparency`: Apple's CT policy for chains to system roots (SystemTrustedCTRequired).
 enum CertificateTransparencyCheck: PathCheck {
+    // The SCT list and the CT poison are read but not enforced as extensions: a critical one
+    // stays unknown, as in Apple's parser (a precertificate is not a certificate to trust).
+    static let enforcedExtensions: Set<OID> = []
+
     /// Apple enforces CT for certificates issued from this date (support article HT205280/103214).
     static let enforcedFrom = Timestamp(year: 2018, month: 10, day: 15)!
     static let shortLifetime: Int64 = 180 * 86_400

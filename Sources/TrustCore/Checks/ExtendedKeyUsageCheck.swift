@@ -1,5 +1,7 @@
 /// `extended-key-usage`: the leaf may be used for TLS servers (Apple ExtendedKeyUsage, by anchor class).
 enum ExtendedKeyUsageCheck: PathCheck {
+    static let enforcedExtensions: Set<OID> = [.extKeyUsage]
+
     /// Apple requires an explicit serverAuth EKU on leaves issued after this under custom anchors.
     static let customAnchorEKUCutoff = Timestamp(year: 2019, month: 6, day: 30, hour: 23)!
 

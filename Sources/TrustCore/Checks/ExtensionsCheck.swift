@@ -1,5 +1,11 @@
 /// `critical-extensions` and `compliance`: every critical extension understood; encodings sound.
 enum ExtensionsCheck: PathCheck {
+    // IdLinkage links AKI to SKI; AIA's criticality is judged here; an issuerAltName carries no
+    // rule beyond sound encoding, which the compliance step enforces (Apple reads it too).
+    static let enforcedExtensions: Set<OID> = [
+        .authorityKeyIdentifier, .subjectKeyIdentifier, .authorityInfoAccess, .issuerAltName,
+    ]
+
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         for (i, cert) in c.certificates.enumerated() {
             if let unknown = cert.firstUnknownCriticalExtension {
@@ -16,15 +22,18 @@ enum ExtensionsCheck: PathCheck {
                 findings.append(.unparseableExtension(name: ext.oid.name, reason: ext.decodeError ?? ""))
             }
             for issue in cert.complianceIssues {
-                if unreadable.contains(where: { issue.hasPrefix("malformed \($0.oid.name) extension") }) { continue }
-                if issue.hasPrefix("duplicate") {
-                    findings.append(.duplicateExtension(detail: issue))
+                // Reported above as Apple's UnparseableExtension.
+                if case .malformedExtension(let oid, _) = issue, unreadable.contains(where: { $0.oid == oid }) {
+                    continue
+                }
+                if case .duplicateExtension = issue {
+                    findings.append(.duplicateExtension(detail: issue.description))
                 } else if c.webpki {
-                    findings.append(.nonCompliant(detail: issue))
+                    findings.append(.nonCompliant(detail: issue.description))
                 } else {
                     // Apple's parser accepts BER-isms such as an encoded critical FALSE or a
                     // malformed non-critical extension; nothing in trustd fails the chain for them.
-                    tolerated.append(.nonCompliant(detail: issue))
+                    tolerated.append(.nonCompliant(detail: issue.description))
                 }
             }
             // Apple NonEmptySubject: a CA, or a leaf without a critical SAN, needs a subject.

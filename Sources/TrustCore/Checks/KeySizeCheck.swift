@@ -1,6 +1,8 @@
 /// `key-size`: Apple KeySize (SSL: RSA >= 2048, EC >= 256; skipped for a leaf that is itself a
 /// device-trusted anchor) and WeakKeySize (any policy, any anchor: RSA >= 1024, EC >= 160).
 enum KeySizeCheck: PathCheck {
+    static let enforcedExtensions: Set<OID> = []
+
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         for (i, cert) in c.certificates.enumerated() {
             let key = cert.publicKey

@@ -1,5 +1,7 @@
 /// `key-usage`: an issuer's keyUsage, when present, must allow keyCertSign (RFC 5280 6.1.4 (n)).
 enum KeyUsageCheck: PathCheck {
+    static let enforcedExtensions: Set<OID> = [.keyUsage]
+
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         for (i, cert) in c.certificates.enumerated() {
             if i == 0 {

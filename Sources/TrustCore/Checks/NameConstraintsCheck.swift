@@ -1,6 +1,8 @@
 /// `name-constraints`: every name below a constrained CA lies within its permitted subtrees and
 /// outside its excluded ones (RFC 5280 4.2.1.10 and 6.1.3 (b)-(c)).
 enum NameConstraintsCheck: PathCheck {
+    static let enforcedExtensions: Set<OID> = [.nameConstraints]
+
     /// At most this many (name, subtree) comparisons per path under the webpki profile: a bound
     /// against quadratic work, as Go's crypto/x509 (maxConstraintComparisons) and rustls-webpki
     /// impose; x509-limbo's pathological::nc-dos cases expect such inputs to be rejected.

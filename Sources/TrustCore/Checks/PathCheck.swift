@@ -43,6 +43,36 @@ struct CheckContext {
 }
 
 /// One rule, producing steps for the certificates it applies to.
-protocol PathCheck {
+protocol PathCheck: Sendable {
+    /// The extensions whose meaning this check enforces: a critical extension is understood
+    /// only when some check enforces it (RFC 5280 4.2), so decoding one is not enough.
+    static var enforcedExtensions: Set<OID> { get }
     static func run(_ context: CheckContext, into steps: inout [Step])
+}
+
+/// The checks in the order the evaluator runs them, which is the order of their steps.
+let pathChecks: [any PathCheck.Type] = [
+    ChainCheck.self,
+    ValidityCheck.self,
+    BasicConstraintsCheck.self,
+    KeyUsageCheck.self,
+    ExtendedKeyUsageCheck.self,
+    NameConstraintsCheck.self,
+    CertificatePoliciesCheck.self,
+    ExtensionsCheck.self,
+    HostnameCheck.self,
+    KeySizeCheck.self,
+    SignatureAlgorithmCheck.self,
+    ValidityPeriodCheck.self,
+    CertificateTransparencyCheck.self,
+    RevocationCheck.self,
+]
+
+/// Every extension some check enforces: what "understood" means for a critical extension.
+/// Derived once from the table, so certificates decode against it without per-evaluation work.
+let enforcedExtensions: Set<OID> = pathChecks.reduce(into: []) { $0.formUnion($1.enforcedExtensions) }
+
+extension HostnameCheck {
+    /// The names the hostname is matched against (and name constraints also read).
+    static let enforcedExtensions: Set<OID> = [.subjectAltName]
 }

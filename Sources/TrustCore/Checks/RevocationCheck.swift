@@ -3,6 +3,9 @@
 /// reports a revoked one (errSecCertificateRevoked, -67820, fatal). The step appears only when
 /// there is revocation information.
 enum RevocationCheck: PathCheck {
+    // The CRLs fetched from the distribution points are judged here.
+    static let enforcedExtensions: Set<OID> = [.crlDistributionPoints]
+
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         let crls = c.settings.revocationLists
         let staple = c.settings.stapledOCSPResponse

@@ -1,6 +1,8 @@
 /// `signature-algorithm`: no MD2/4/5 anywhere, no SHA-1 under SSL, except on self-signed certificates
 /// (and, for SHA-1, on a device-trusted anchor).
 enum SignatureAlgorithmCheck: PathCheck {
+    static let enforcedExtensions: Set<OID> = []
+
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         for (i, cert) in c.certificates.enumerated() {
             let alg = cert.signatureAlgorithm

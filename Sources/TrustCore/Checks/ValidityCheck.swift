@@ -1,5 +1,7 @@
 /// `validity`: RFC 5280 4.1.2.5 / Apple TemporalValidity, on every certificate of the path.
 enum ValidityCheck: PathCheck {
+    static let enforcedExtensions: Set<OID> = []
+
     static func run(_ c: CheckContext, into steps: inout [Step]) {
         let now = c.settings.time
         for (i, cert) in c.certificates.enumerated() {

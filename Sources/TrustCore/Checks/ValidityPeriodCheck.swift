@@ -1,5 +1,7 @@
 /// `validity-period-maximum`: Apple ValidityPeriodMaximums on the leaf, by anchor class.
 enum ValidityPeriodCheck: PathCheck {
+    static let enforcedExtensions: Set<OID> = []
+
     static let systemFrom2018 = Timestamp(year: 2018, month: 3, day: 1)!
     static let systemFrom2020 = Timestamp(year: 2020, month: 9, day: 1)!
     static let customFrom2019 = Timestamp(year: 2019, month: 6, day: 30, hour: 23)!

@@ -10,20 +10,7 @@ public final class Evaluator: Sendable {
 
     /// Every check, in report order.
     static func runChecks(_ context: CheckContext, into steps: inout [Step]) {
-        ChainCheck.run(context, into: &steps)
-        ValidityCheck.run(context, into: &steps)
-        BasicConstraintsCheck.run(context, into: &steps)
-        KeyUsageCheck.run(context, into: &steps)
-        ExtendedKeyUsageCheck.run(context, into: &steps)
-        NameConstraintsCheck.run(context, into: &steps)
-        CertificatePoliciesCheck.run(context, into: &steps)
-        ExtensionsCheck.run(context, into: &steps)
-        HostnameCheck.run(context, into: &steps)
-        KeySizeCheck.run(context, into: &steps)
-        SignatureAlgorithmCheck.run(context, into: &steps)
-        ValidityPeriodCheck.run(context, into: &steps)
-        CertificateTransparencyCheck.run(context, into: &steps)
-        RevocationCheck.run(context, into: &steps)
+        for check in pathChecks { check.run(context, into: &steps) }
     }
 
     /// Evaluates `chain` (leaf first, as a server presents it); nil when the chain is empty.

@@ -32,15 +32,81 @@ public struct ConnectionReport: Sendable {
 
     /// Why the connection did not produce a chain.
     public struct Failure: Sendable {
+        /// The kinds of failure, named as users meet them; the raw value is the stable name the
+        /// reports print (docs/json-report.md).
+        public enum Kind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+            /// The target or an option could not be understood (no connection was attempted).
+            case invalidTarget = "invalid-target"
+            /// A local option is unusable: client certificate unreadable, versions contradict.
+            case invalidOption = "invalid-option"
+            /// The name does not resolve.
+            case unknownHost = "unknown-host"
+            /// The host answered the SYN with a reset: nothing listens on the port.
+            case connectionRefused = "connection-refused"
+            /// The host or network is unreachable.
+            case cannotConnect = "cannot-connect"
+            /// The deadline passed (connect, proxy, STARTTLS or handshake).
+            case timedOut = "timed-out"
+            /// The proxy refused the tunnel or did not speak HTTP.
+            case proxyFailed = "proxy-failed"
+            /// The plaintext preamble before STARTTLS failed.
+            case startTLSFailed = "starttls-failed"
+            /// The server answered in plaintext (HTTP, a banner), not TLS.
+            case notTLS = "not-tls"
+            /// The server ended the handshake with a TLS alert.
+            case tlsAlert = "tls-alert"
+            /// The server closed the connection during the handshake without an alert.
+            case closedDuringHandshake = "closed-during-handshake"
+            /// No TLS version both sides allow.
+            case noCommonVersion = "no-common-version"
+            /// No cipher suite (or group, or signature algorithm) both sides allow.
+            case noCommonCipher = "no-common-cipher"
+            /// The server requires a client certificate and none was sent.
+            case clientCertificateRequired = "client-certificate-required"
+            /// The server rejected the client certificate that was sent.
+            case clientCertificateRejected = "client-certificate-rejected"
+            /// The server sent more than the bounds allow (a huge certificate or chain).
+            case oversizedHandshake = "oversized-handshake"
+            /// The server's chain has more certificates than allowed.
+            case chainTooLong = "chain-too-long"
+            /// The server sent bytes that are not valid TLS during the handshake.
+            case malformedHandshake = "malformed-handshake"
+            /// The handshake completed but a certificate the server sent does not decode.
+            case malformedCertificate = "malformed-certificate"
+            /// The handshake completed without a certificate from the server.
+            case noCertificate = "no-certificate"
+
+            /// The URLError code URLSession reports for this kind (docs/steps.md, URLError);
+            /// nil when URLSession would never have started (a local mistake).
+            public var urlError: Int? {
+                switch self {
+                case .invalidTarget, .invalidOption: nil
+                case .unknownHost: -1003  // cannotFindHost
+                case .connectionRefused, .cannotConnect, .proxyFailed: -1004  // cannotConnectToHost
+                case .timedOut: -1001  // timedOut
+                case .clientCertificateRequired: -1206  // clientCertificateRequired
+                case .clientCertificateRejected: -1205  // clientCertificateRejected
+                // Secure Transport reports errSSLProtocol / errSSLClosedAbort / errSSLPeer...; CFNetwork
+                // maps every one of them to secureConnectionFailed.
+                case .startTLSFailed, .notTLS, .tlsAlert, .closedDuringHandshake, .noCommonVersion, .noCommonCipher,
+                    .oversizedHandshake, .chainTooLong, .malformedHandshake, .malformedCertificate, .noCertificate:
+                    -1200
+                }
+            }
+
+            /// The stable name, so interpolation prints what the reports print.
+            public var description: String { rawValue }
+        }
+
         /// A stable kind, e.g. `connection-refused`, `tls-alert`.
-        public var kind: String
+        public var kind: Kind
         /// One line for a person.
         public var message: String
         /// The URLError URLSession would report, if it would have started at all.
         public var urlError: Int?
 
         /// Creates a failure description.
-        public init(kind: String, message: String, urlError: Int?) {
+        public init(kind: Kind, message: String, urlError: Int?) {
             self.kind = kind
             self.message = message
             self.urlError = urlError
@@ -138,7 +204,8 @@ public struct ConnectionReport: Sendable {
                 "error",
                 failure.map {
                     .object([
-                        ("kind", .string($0.kind)), ("message", .string($0.message)), ("urlError", .int($0.urlError)),
+                        ("kind", .string($0.kind.rawValue)), ("message", .string($0.message)),
+                        ("urlError", .int($0.urlError)),
                     ])
                 } ?? .null
             ),

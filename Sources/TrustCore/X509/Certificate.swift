@@ -42,7 +42,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     public let keyIdentity: DigestKey
     /// Problems that do not stop decoding but make the certificate non-compliant
     /// (duplicate extensions, malformed known extensions, mismatched signature fields).
-    public let complianceIssues: [String]
+    public let complianceIssues: [ComplianceIssue]
     /// The first critical extension trustx does not enforce, if any (decided once here: every
     /// evaluation asks).
     public let firstUnknownCriticalExtension: Extension?
@@ -121,7 +121,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
             guard version >= 2 else { throw tbs.fail("subjectUniqueID needs version 2 or 3", at: u.start) }
         }
         var extensions: [Extension] = []
-        var issues: [String] = []
+        var issues: [ComplianceIssue] = []
         if let e = try tbs.readOptional(DERTag.contextSpecific(3, constructed: true)) {
             guard version == 3 else { throw tbs.fail("extensions need version 3", at: e.start) }
             var er = tbs.reader(inside: e)
@@ -139,24 +139,24 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
                 if let c = try x.readOptional(DERTag.boolean) {
                     critical = try x.boolean(c)
                     // DER: a DEFAULT FALSE value is omitted, never encoded.
-                    if !critical { issues.append("\(oid.name): critical FALSE is encoded, DER omits it (X.690 11.5)") }
+                    if !critical { issues.append(.encodedCriticalFalse(oid)) }
                 }
                 let valueNode = try x.read(DERTag.octetString, "extnValue")
                 try x.expectEnd("extnValue")
                 let value = Array(x.content(valueNode))
                 if !seen.insert(oid).inserted {
-                    issues.append("duplicate extension \(oid.name) (RFC 5280 4.2)")
+                    issues.append(.duplicateExtension(oid))
                 }
                 let decoded = ExtensionDecoder.decode(oid: oid, value: value)
                 if case .raw(let error?) = decoded {
-                    issues.append("malformed \(oid.name) extension: \(error)")
+                    issues.append(.malformedExtension(oid, reason: error))
                 }
                 extensions.append(Extension(oid: oid, critical: critical, value: value, decoded: decoded))
             }
         }
         try tbs.expectEnd("tbsCertificate")
         if innerAlg.der != outerAlg.der {
-            issues.append("signatureAlgorithm differs from tbsCertificate.signature (RFC 5280 4.1.1.2)")
+            issues.append(.signatureAlgorithmMismatch)
         }
 
         self.der = der
