@@ -69,7 +69,7 @@ public final class SystemTrustStore: Sendable {
             case .der:
                 der = Array(file[range])
             case .pem, .trustedPEM:
-                guard let body = SystemTrustStore.base64Decode(file[range]) else { return nil }
+                guard let body = Base64.decodePrefix(file[range]) else { return nil }
                 // OpenSSL trust settings follow the certificate in a TRUSTED CERTIFICATE.
                 der = encoding == .trustedPEM ? CertificateLoader.firstElement(body) : body
             }
@@ -374,10 +374,12 @@ public final class SystemTrustStore: Sendable {
         case .pem, .trustedPEM:
             // The subject ends within the first few hundred bytes of nearly every certificate.
             let text = pending.file[pending.range]
-            if let prefix = base64Decode(text, limit: prefix), let hash = subjectHash(certificateDER: prefix[...]) {
+            if let prefix = Base64.decodePrefix(text, limit: prefix),
+                let hash = subjectHash(certificateDER: prefix[...])
+            {
                 return hash
             }
-            guard let full = base64Decode(text) else { return nil }
+            guard let full = Base64.decodePrefix(text) else { return nil }
             return subjectHash(certificateDER: full[...])
         }
     }
@@ -407,62 +409,6 @@ public final class SystemTrustStore: Sendable {
                 let canonical = canonicalEncoding(UnsafeBufferPointer(rebasing: buf[node.start..<node.end]))
             else { return nil }
             return hashString(canonical)
-        }
-    }
-
-    // MARK: - Base64
-
-    private static let base64Values: [UInt8] = {
-        var table = [UInt8](repeating: 0xFF, count: 256)
-        for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
-            table[Int(c)] = UInt8(i)
-        }
-        for c in [0x20, 0x09, 0x0A, 0x0D] { table[c] = 0xFE }
-        table[0x3D] = 0xFD
-        return table
-    }()
-
-    /// Decodes base64 (whitespace ignored, decoding stops at `=`), producing at most about
-    /// `limit` bytes. Nil on any other character or a dangling sextet. `Base64.decode` does the
-    /// same job at ~55-65 MB/s; this loop runs at ~0.5-0.7 GB/s, which matters for a bundle.
-    static func base64Decode(_ text: ArraySlice<UInt8>, limit: Int = .max) -> [UInt8]? {
-        base64Values.withUnsafeBufferPointer { table -> [UInt8]? in
-            text.withUnsafeBufferPointer { input -> [UInt8]? in
-                var out: [UInt8] = []
-                out.reserveCapacity(min(limit, input.count / 4 * 3) + 3)
-                var acc: UInt32 = 0
-                var n = 0
-                for c in input {
-                    let v = table[Int(c)]
-                    if v < 64 {
-                        acc = acc << 6 | UInt32(v)
-                        n += 1
-                        if n == 4 {
-                            out.append(UInt8(truncatingIfNeeded: acc >> 16))
-                            out.append(UInt8(truncatingIfNeeded: acc >> 8))
-                            out.append(UInt8(truncatingIfNeeded: acc))
-                            acc = 0
-                            n = 0
-                            if out.count >= limit { return out }
-                        }
-                    } else if v == 0xFE {
-                        continue
-                    } else if v == 0xFD {
-                        break
-                    } else {
-                        return nil
-                    }
-                }
-                switch n {
-                case 0: break
-                case 2: out.append(UInt8(truncatingIfNeeded: acc >> 4))
-                case 3:
-                    out.append(UInt8(truncatingIfNeeded: acc >> 10))
-                    out.append(UInt8(truncatingIfNeeded: acc >> 2))
-                default: return nil
-                }
-                return out
-            }
         }
     }
 
