@@ -327,14 +327,14 @@ public final class SystemTrustStore: Sendable {
         var out: [Pending] = []
         var sawPEM = false
         var i = 0
-        while let start = find(begin, in: bytes, from: i) {
+        while let start = ByteSearch.find(begin, in: bytes, from: i) {
             sawPEM = true
             let labelStart = start + begin.count
-            guard let labelEnd = find(dashes, in: bytes, from: labelStart) else { break }
+            guard let labelEnd = ByteSearch.find(dashes, in: bytes, from: labelStart) else { break }
             let label = Array(bytes[labelStart..<labelEnd])
             let end = Array("-----END ".utf8) + label + dashes
             let bodyStart = labelEnd + dashes.count
-            guard let endAt = find(end, in: bytes, from: bodyStart) else { break }
+            guard let endAt = ByteSearch.find(end, in: bytes, from: bodyStart) else { break }
             if let kind = certificateLabels.first(where: { $0.label == label }) {
                 out.append(Pending(file: bytes, range: bodyStart..<endAt, encoding: kind.encoding))
             }
@@ -344,26 +344,6 @@ public final class SystemTrustStore: Sendable {
             out.append(Pending(file: bytes, range: 0..<bytes.count, encoding: .der))
         }
         return out
-    }
-
-    /// First occurrence of `needle` in `hay` at or after `from` (memchr for the first byte, then
-    /// memcmp; Glibc's memmem is hidden behind _GNU_SOURCE).
-    private static func find(_ needle: [UInt8], in hay: [UInt8], from: Int) -> Int? {
-        guard let first = needle.first, from >= 0, hay.count - from >= needle.count else { return nil }
-        return hay.withUnsafeBytes { h -> Int? in
-            needle.withUnsafeBytes { n -> Int? in
-                guard let base = h.baseAddress, let nb = n.baseAddress else { return nil }
-                var i = from
-                let last = h.count - n.count
-                while i <= last {
-                    guard let hit = memchr(base + i, Int32(first), last - i + 1) else { return nil }
-                    let at = UnsafeRawPointer(hit) - base
-                    if memcmp(base + at, nb, n.count) == 0 { return at }
-                    i = at + 1
-                }
-                return nil
-            }
-        }
     }
 
     /// The subject hash of a not-yet-decoded certificate, from as little base64 as possible.
