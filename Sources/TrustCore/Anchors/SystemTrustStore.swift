@@ -1,4 +1,3 @@
-internal import COpenSSL
 import Synchronization
 
 #if canImport(Glibc)
@@ -455,23 +454,16 @@ public final class SystemTrustStore: Sendable {
         return hashString(canonical)
     }
 
-    /// The hash string of a canonical encoding. SHA-1 goes through the low-level `SHA1_*` calls
-    /// (deprecated, supported throughout 3.x; the shim suppresses the warnings): OpenSSL 3.0's
-    /// one-shot `SHA1()`, which `Digest.sha1` uses, fetches the algorithm on every call
-    /// (`EVP_Q_digest`) and costs ~3 us more per name than the whole canonicalisation.
+    /// The hash string of a canonical encoding. `Digest.sha1` runs the low-level `SHA1_*` calls:
+    /// OpenSSL 3.0's one-shot `SHA1()` fetches the algorithm on every call (`EVP_Q_digest`) and
+    /// costs ~3 us more per name than the whole canonicalisation.
     private static func hashString(_ canonical: [UInt8]) -> String {
-        var ctx = SHA_CTX()
-        var digest = [UInt8](repeating: 0, count: Int(SHA_DIGEST_LENGTH))
-        canonical.withUnsafeBytes { data in
-            _ = SHA1_Init(&ctx)
-            _ = SHA1_Update(&ctx, data.baseAddress, data.count)
-        }
-        _ = SHA1_Final(&digest, &ctx)
+        let digest = Digest.sha1(canonical)
         return hex32(UInt32(digest[0]) | UInt32(digest[1]) << 8 | UInt32(digest[2]) << 16 | UInt32(digest[3]) << 24)
     }
 
     /// `%08lx`.
-    private static func hex32(_ v: UInt32) -> String {
+    static func hex32(_ v: UInt32) -> String {
         String(unsafeUninitializedCapacity: 8) { out in
             for i in 0..<8 {
                 let nibble = UInt8((v >> (28 - 4 * UInt32(i))) & 0xF)
@@ -660,21 +652,6 @@ public final class SystemTrustStore: Sendable {
             return false
         }
         return true
-    }
-
-    /// The same hash computed by OpenSSL (`d2i_X509_NAME` + `X509_NAME_hash_ex`); nil when
-    /// OpenSSL cannot decode the name. Kept to cross-check and time the Swift version.
-    static func subjectHashViaOpenSSL(_ name: DistinguishedName) -> String? {
-        defer { ERR_clear_error() }
-        return name.der.withUnsafeBufferPointer { buf -> String? in
-            var p: UnsafePointer<UInt8>? = buf.baseAddress
-            guard let x509Name = d2i_X509_NAME(nil, &p, buf.count) else { return nil }
-            defer { X509_NAME_free(x509Name) }
-            var ok: Int32 = 0
-            let h = X509_NAME_hash_ex(x509Name, nil, nil, &ok)
-            guard ok == 1 else { return nil }
-            return hex32(UInt32(truncatingIfNeeded: h))
-        }
     }
 }
 
