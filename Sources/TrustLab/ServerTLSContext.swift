@@ -1,31 +1,6 @@
 internal import COpenSSL
 import TrustCore
 
-/// TLS protocol versions a lab server can be limited to.
-public enum LabTLSVersion: Int, Hashable, Sendable, Comparable, CaseIterable, CustomStringConvertible {
-    /// TLS 1.0.
-    case tls1_0 = 0x0301
-    /// TLS 1.1.
-    case tls1_1 = 0x0302
-    /// TLS 1.2.
-    case tls1_2 = 0x0303
-    /// TLS 1.3.
-    case tls1_3 = 0x0304
-
-    /// `TLS 1.2`.
-    public var description: String {
-        switch self {
-        case .tls1_0: "TLS 1.0"
-        case .tls1_1: "TLS 1.1"
-        case .tls1_2: "TLS 1.2"
-        case .tls1_3: "TLS 1.3"
-        }
-    }
-
-    /// Orders by protocol version.
-    public static func < (a: LabTLSVersion, b: LabTLSVersion) -> Bool { a.rawValue < b.rawValue }
-}
-
 /// How one TLS endpoint is configured: what it presents, which versions it speaks, whether it
 /// asks for a client certificate.
 public struct LabTLSConfiguration: Sendable {
@@ -34,9 +9,9 @@ public struct LabTLSConfiguration: Sendable {
     /// The leaf's private key, PKCS#8 PEM.
     public var privateKeyPEM: String
     /// The lowest version offered.
-    public var minimumVersion: LabTLSVersion
+    public var minimumVersion: TLSVersion
     /// The highest version offered.
-    public var maximumVersion: LabTLSVersion
+    public var maximumVersion: TLSVersion
     /// When set, a client certificate issued by one of these CAs is required (the handshake fails
     /// without one); the CAs' names are sent in the CertificateRequest.
     public var requiredClientCAs: [Certificate]
@@ -45,8 +20,8 @@ public struct LabTLSConfiguration: Sendable {
 
     /// Creates a configuration (TLS 1.2 to 1.3, no client certificate by default).
     public init(
-        chain: [Certificate], privateKeyPEM: String, minimumVersion: LabTLSVersion = .tls1_2,
-        maximumVersion: LabTLSVersion = .tls1_3, requiredClientCAs: [Certificate] = []
+        chain: [Certificate], privateKeyPEM: String, minimumVersion: TLSVersion = .tls1_2,
+        maximumVersion: TLSVersion = .tls1_3, requiredClientCAs: [Certificate] = []
     ) {
         self.chain = chain
         self.privateKeyPEM = privateKeyPEM

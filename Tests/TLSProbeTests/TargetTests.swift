@@ -1,3 +1,4 @@
+import TrustCore
 import XCTest
 
 @testable import TLSProbe

@@ -366,15 +366,15 @@ final class SystemTrustStoreTests: XCTestCase {
         for root in roots.prefix(20) {
             let text = Array(PEM.encode(root.cert.der).utf8)
             let body = text[text.firstIndex(of: 0x0A)! + 1..<(text.count - "-----END CERTIFICATE-----\n".utf8.count)]
-            XCTAssertEqual(SystemTrustStore.base64Decode(body), root.cert.der)
-            XCTAssertEqual(SystemTrustStore.base64Decode(body), Base64.decode(body))
+            XCTAssertEqual(Base64.decodePrefix(body), root.cert.der)
+            XCTAssertEqual(Base64.decodePrefix(body), Base64.decode(body))
         }
         for sample in ["", "QQ==", "QUI=", "QUJD", "QU JD\n", "QUJDRA"] {
             XCTAssertEqual(
-                SystemTrustStore.base64Decode(Array(sample.utf8)[...]), Base64.decode(Array(sample.utf8)), sample)
+                Base64.decodePrefix(Array(sample.utf8)[...]), Base64.decode(Array(sample.utf8)), sample)
         }
-        XCTAssertNil(SystemTrustStore.base64Decode(Array("QU*D".utf8)[...]))
-        XCTAssertNil(SystemTrustStore.base64Decode(Array("QUJDR".utf8)[...]))
+        XCTAssertNil(Base64.decodePrefix(Array("QU*D".utf8)[...]))
+        XCTAssertNil(Base64.decodePrefix(Array("QUJDR".utf8)[...]))
     }
 
     // MARK: - Figures (printed, never asserted)
@@ -468,7 +468,7 @@ final class SystemTrustStoreTests: XCTestCase {
                         for p in pending { _ = SystemTrustStore.subjectHash(of: p) }
                     })
                 b64.append(
-                    Self.microseconds { for p in pending { _ = SystemTrustStore.base64Decode(p.file[p.range]) } })
+                    Self.microseconds { for p in pending { _ = Base64.decodePrefix(p.file[p.range]) } })
             }
             print(
                 String(

@@ -59,38 +59,22 @@ final class ClientContext {
         switch identity {
         case .pkcs12(let path, let password):
             let der = try read(path)
-            // A hostile count of key-derivation rounds is refused before OpenSSL runs them.
-            if let why = CertificateLoader.pkcs12IterationRefusal(der) { throw fail(path, why) }
-            let p12: OpaquePointer? = der.withUnsafeBufferPointer { buf in
-                var p: UnsafePointer<UInt8>? = buf.baseAddress
-                return d2i_PKCS12(nil, &p, buf.count)
-            }
-            guard let p12 else { throw fail(path, "not a PKCS#12 file") }
-            defer { PKCS12_free(p12) }
-            var key: OpaquePointer?
-            var cert: OpaquePointer?
-            var ca: OpaquePointer?
-            if PKCS12_parse(p12, password, &key, &cert, &ca) != 1 {
-                ERR_clear_error()
-                guard PKCS12_verify_mac(p12, password, -1) == 1 else { throw fail(path, "wrong password") }
-                // The password is right: RC2-encrypted bags need OpenSSL's legacy provider.
-                guard LegacyPKCS12Support.load(), PKCS12_parse(p12, password, &key, &cert, &ca) == 1 else {
-                    throw fail(path, "the password is right but the encryption is not supported")
+            try PKCS12.open(
+                der, password: password,
+                failure: { (f: PKCS12Failure) -> ProbeError in
+                    switch f {
+                    case .refused(let why): fail(path, why)
+                    case .malformed: fail(path, "not a PKCS#12 file")
+                    case .wrongPassword: fail(path, "wrong password")
+                    case .unsupportedEncryption: fail(path, "the password is right but the encryption is not supported")
+                    }
                 }
-            }
-            defer {
-                if let key { EVP_PKEY_free(key) }
-                if let cert { X509_free(cert) }
-                if let ca { COpenSSL_sk_X509_pop_free(ca) }
-            }
-            guard let key, let cert else { throw fail(path, "holds no certificate with its private key") }
-            guard SSL_CTX_use_certificate(ctx, cert) == 1, SSL_CTX_use_PrivateKey(ctx, key) == 1 else {
-                throw fail(path, "OpenSSL refused the certificate or key")
-            }
-            if let ca {
-                for i in 0..<COpenSSL_sk_X509_num(ca) {
-                    if let x = COpenSSL_sk_X509_value(ca, i) { _ = COpenSSL_SSL_CTX_add1_chain_cert(ctx, x) }
+            ) { (key, cert, others) throws(ProbeError) in
+                guard let key, let cert else { throw fail(path, "holds no certificate with its private key") }
+                guard SSL_CTX_use_certificate(ctx, cert) == 1, SSL_CTX_use_PrivateKey(ctx, key) == 1 else {
+                    throw fail(path, "OpenSSL refused the certificate or key")
                 }
+                for x in others { _ = COpenSSL_SSL_CTX_add1_chain_cert(ctx, x) }
             }
         case .pem(let certPath, let keyPath, let password):
             let certPEM = try read(certPath)

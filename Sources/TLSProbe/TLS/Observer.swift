@@ -1,3 +1,5 @@
+import TrustCore
+
 /// Watches the handshake through OpenSSL's message callback: the chain exactly as sent (order,
 /// duplicates, even certificates OpenSSL would not parse), the version the ServerHello chose,
 /// a CertificateRequest, session tickets and alerts in either direction. Used on one thread,

@@ -1,4 +1,3 @@
-internal import COpenSSL
 import Synchronization
 
 #if canImport(Glibc)
@@ -239,81 +238,5 @@ enum PKCS7 {
         }
         if certs.isEmpty { throw DecodingError(offset: 0, reason: "PKCS#7 file holds no certificates") }
         return certs
-    }
-}
-
-/// OpenSSL's legacy provider, for PKCS#12 files encrypted with RC2 (most older exports).
-public enum LegacyPKCS12Support {
-    /// Loads the legacy provider (and the default one beside it) once; true when both loaded.
-    /// Call only after a PKCS#12 MAC verified with the password but parsing failed.
-    public static func load() -> Bool { PKCS12.legacyProviderLoaded }
-}
-
-/// PKCS#12 through OpenSSL, which owns the password-based decryption.
-enum PKCS12 {
-    /// Loads the legacy provider (and the default one, which loading any provider would otherwise
-    /// displace) on first use.
-    static let legacyProviderLoaded: Bool = {
-        let legacy = OSSL_PROVIDER_load(nil, "legacy")
-        let standard = OSSL_PROVIDER_load(nil, "default")
-        return legacy != nil && standard != nil
-    }()
-
-    static func isPKCS12(_ der: [UInt8]) -> Bool {
-        var r = DERReader(der)
-        guard let outer = try? r.read(DERTag.sequence, "PFX") else { return false }
-        var c = r.reader(inside: outer)
-        guard let v = try? c.read(DERTag.integer, "version"), (try? c.smallInteger(v)) == 3 else { return false }
-        return c.peekTag() == DERTag.sequence
-    }
-
-    static func certificates(_ der: [UInt8], password: String, name: String) throws -> [Certificate] {
-        if let why = PKCS12Iterations.refusal(der) { throw DecodingError(offset: 0, reason: why, file: name) }
-        defer { ERR_clear_error() }
-        let p12: OpaquePointer? = der.withUnsafeBufferPointer { buf in
-            var p: UnsafePointer<UInt8>? = buf.baseAddress
-            return d2i_PKCS12(nil, &p, buf.count)
-        }
-        guard let p12 else { throw DecodingError(offset: 0, reason: "PKCS#12 structure does not decode", file: name) }
-        defer { PKCS12_free(p12) }
-        var key: OpaquePointer?
-        var cert: OpaquePointer?
-        var ca: OpaquePointer?
-        if PKCS12_parse(p12, password, &key, &cert, &ca) != 1 {
-            ERR_clear_error()
-            // A right password with RC2/3DES bags (openssl pkcs12 -legacy, most older exports) needs
-            // OpenSSL's legacy provider; load it only then, once, rather than for every process.
-            guard PKCS12_verify_mac(p12, password, -1) == 1 else {
-                throw LoadError.password(path: name, reason: "PKCS#12: wrong password")
-            }
-            guard legacyProviderLoaded, PKCS12_parse(p12, password, &key, &cert, &ca) == 1 else {
-                throw LoadError.password(
-                    path: name, reason: "PKCS#12: the password is right but the encryption is not supported")
-            }
-        }
-        defer {
-            if let key { EVP_PKEY_free(key) }
-            if let cert { X509_free(cert) }
-            if let ca { COpenSSL_sk_X509_pop_free(ca) }
-        }
-        var ders: [[UInt8]] = []
-        func add(_ x: OpaquePointer) {
-            let n = i2d_X509(x, nil)
-            guard n > 0 else { return }
-            var buf = [UInt8](repeating: 0, count: Int(n))
-            buf.withUnsafeMutableBufferPointer { b in
-                var p: UnsafeMutablePointer<UInt8>? = b.baseAddress
-                _ = i2d_X509(x, &p)
-            }
-            ders.append(buf)
-        }
-        if let cert { add(cert) }
-        if let ca {
-            for i in 0..<COpenSSL_sk_X509_num(ca) {
-                if let x = COpenSSL_sk_X509_value(ca, i) { add(x) }
-            }
-        }
-        if ders.isEmpty { throw DecodingError(offset: 0, reason: "PKCS#12 file holds no certificates", file: name) }
-        return try ders.map { try Certificate(der: $0) }
     }
 }

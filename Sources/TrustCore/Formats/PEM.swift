@@ -12,7 +12,7 @@ public struct PEMBlock: Sendable {
 public enum PEM {
     /// Whether `bytes` looks like PEM (a BEGIN line somewhere near the start).
     public static func looksLikePEM(_ bytes: [UInt8]) -> Bool {
-        find(Array("-----BEGIN ".utf8), in: bytes, from: 0) != nil
+        ByteSearch.find(Array("-----BEGIN ".utf8), in: bytes, from: 0) != nil
     }
 
     /// Every block in `bytes`, in order. Text outside blocks is ignored, as openssl does.
@@ -21,9 +21,9 @@ public enum PEM {
         let dashes = Array("-----".utf8)
         var out: [PEMBlock] = []
         var i = 0
-        while let start = find(begin, in: bytes, from: i) {
+        while let start = ByteSearch.find(begin, in: bytes, from: i) {
             let labelStart = start + begin.count
-            guard let labelEnd = find(dashes, in: bytes, from: labelStart) else {
+            guard let labelEnd = ByteSearch.find(dashes, in: bytes, from: labelStart) else {
                 throw DecodingError(offset: start, reason: "unterminated PEM BEGIN line")
             }
             let label = Array(bytes[labelStart..<labelEnd])
@@ -32,7 +32,7 @@ public enum PEM {
             }
             let end = Array("-----END ".utf8) + label + dashes
             let bodyStart = labelEnd + dashes.count
-            guard let endAt = find(end, in: bytes, from: bodyStart) else {
+            guard let endAt = ByteSearch.find(end, in: bytes, from: bodyStart) else {
                 throw DecodingError(
                     offset: start,
                     reason: "PEM block \"\(String(decoding: label, as: UTF8.self))\" has no matching END line")
@@ -61,20 +61,5 @@ public enum PEM {
             i += 64
         }
         return out + "-----END \(label)-----\n"
-    }
-
-    static func find(_ needle: [UInt8], in hay: [UInt8], from: Int) -> Int? {
-        guard let first = needle.first, hay.count >= needle.count else { return nil }
-        var i = from
-        let last = hay.count - needle.count
-        while i <= last {
-            if hay[i] == first {
-                var k = 1
-                while k < needle.count && hay[i + k] == needle[k] { k += 1 }
-                if k == needle.count { return i }
-            }
-            i += 1
-        }
-        return nil
     }
 }
