@@ -2,7 +2,7 @@ import XCTest
 
 @testable import TrustCore
 
-/// Anchors and what they exempt (apple-trust.md section 5), and the URLError a rejection gives
+/// Anchors and what they exempt (docs/steps.md), and the URLError a rejection gives
 /// (section 6): -1202 under default handling, -999 when the app's delegate decides.
 final class AnchorTests: XCTestCase {
     func testAnchoringToAnIntermediateIsAcceptedWithoutItsRoot() throws {
@@ -179,7 +179,7 @@ final class AnchorTests: XCTestCase {
     }
 
     func testSystemAnchoredChainWithoutSCTsFailsCertificateTransparency() throws {
-        // apple-trust.md 2 and 5: SystemTrustedCTRequired (-67825, Compliance) applies to chains
+        // docs/steps.md: SystemTrustedCTRequired (-67825, Compliance) applies to chains
         // anchored at (non-Apple) system roots; this leaf carries no SCTs at all.
         let c = try TestPKI.chain()
         let e = try evaluate(c.presented, TestPKI.ssl(system: [c.root.certificate]))

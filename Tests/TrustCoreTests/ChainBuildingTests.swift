@@ -3,7 +3,7 @@ import XCTest
 @testable import TrustBuilder
 @testable import TrustCore
 
-/// Path building (apple-trust.md sections 2 and 5): order, extras, missing issuers, bad signatures.
+/// Path building (docs/steps.md): order, extras, missing issuers, bad signatures.
 final class ChainBuildingTests: XCTestCase {
     func testCompleteChainToACustomAnchorIsTrustedWithEveryStepReported() throws {
         let c = try TestPKI.chain()
@@ -101,7 +101,7 @@ final class ChainBuildingTests: XCTestCase {
     }
 
     func testLeafSignedByTheWrongKeyIsReportedWithoutItsIssuer() throws {
-        // apple-trust.md 2: a bad signature discards the candidate; the best remaining path's
+        // docs/steps.md: a bad signature discards the candidate; the best remaining path's
         // error is reported, here MissingIntermediate.
         let root = try TestPKI.root()
         let int = try TestPKI.intermediate(issuer: root)
@@ -188,7 +188,7 @@ final class ChainBuildingTests: XCTestCase {
         XCTAssertLessThanOrEqual(e.path.certificates.count, 3)
     }
 
-    // MARK: - Choosing among candidate paths (apple-trust.md 3: the best failed path)
+    // MARK: - Choosing among candidate paths (docs/steps.md: the best failed path)
 
     /// Two intermediates with one name and one key (so both verify the leaf) but different issuers.
     private func twin(

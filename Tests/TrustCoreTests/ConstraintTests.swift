@@ -3,7 +3,7 @@ import XCTest
 @testable import TrustBuilder
 @testable import TrustCore
 
-/// Compliance and usage checks on issuers and extensions (apple-trust.md 2): key usage, basic
+/// Compliance and usage checks on issuers and extensions (docs/steps.md): key usage, basic
 /// constraints, path length, critical and duplicate extensions, name constraints, key-identifier
 /// linkage, empty subjects.
 final class ConstraintTests: XCTestCase {
@@ -44,7 +44,7 @@ final class ConstraintTests: XCTestCase {
     }
 
     func testSeedArticleCAWithoutKeyUsageIsTrustedByAppleButRejectedByWebPKIAndOpenSSLStrict() throws {
-        // apple-trust.md 2: `openssl req -x509` without an extension file makes a CA with
+        // docs/steps.md: `openssl req -x509` without an extension file makes a CA with
         // basicConstraints and key identifiers but no keyUsage.
         let root = try TestPKI.root { $0.keyUsage = nil }
         let leaf = try TestPKI.leaf(issuer: root)

@@ -42,7 +42,7 @@ final class EvaluationDiffTests: XCTestCase {
         basicSettings.policy = .basicX509
         let basic = try XCTUnwrap(evaluator.evaluate(chain: [leaf.certificate], settings: basicSettings))
         let diff = EvaluationDiff(from: ssl, to: basic)
-        // apple-trust.md section 4: Basic X.509 has no hostname, EKU, lifetime or CT checks.
+        // docs/steps.md: Basic X.509 has no hostname, EKU, lifetime or CT checks.
         XCTAssertEqual(
             Set(diff.changes.map(\.summary)),
             [

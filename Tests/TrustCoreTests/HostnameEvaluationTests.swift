@@ -2,7 +2,7 @@ import XCTest
 
 @testable import TrustCore
 
-/// SSLHostname through the whole evaluation (apple-trust.md 4): SAN only, wildcard rules, IPs.
+/// SSLHostname through the whole evaluation (docs/steps.md): SAN only, wildcard rules, IPs.
 final class HostnameEvaluationTests: XCTestCase {
     /// Evaluates a leaf with `names` as SAN (nil: no SAN extension) and CN `cn` against `host`.
     private func evaluateHost(_ host: String, san names: [GeneralName]?, cn: String = "leaf") throws -> Evaluation {

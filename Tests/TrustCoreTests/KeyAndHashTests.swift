@@ -3,7 +3,7 @@ import XCTest
 @testable import TrustBuilder
 @testable import TrustCore
 
-/// KeySize / WeakKeySize and SignatureHashAlgorithms / WeakSignature (apple-trust.md 2, 4, 5).
+/// KeySize / WeakKeySize and SignatureHashAlgorithms / WeakSignature (docs/steps.md).
 final class KeyAndHashTests: XCTestCase {
     // MARK: - Key sizes
 

@@ -3,8 +3,8 @@ import XCTest
 @testable import TrustBuilder
 @testable import TrustCore
 
-/// SPKI pins checked by the app's delegate after evaluation (apple-trust.md 7 and pitfalls 5, 6,
-/// 11, 12): never instead of evaluation, on the DER SubjectPublicKeyInfo, cancelling with -999.
+/// SPKI pins checked by the app's delegate after evaluation (docs/steps.md): never instead of
+/// evaluation, on the DER SubjectPublicKeyInfo, cancelling with -999.
 final class PinTests: XCTestCase {
     func testMatchingLeafPinOnAPassingChainIsTrusted() throws {
         let c = try TestPKI.chain()

@@ -2,7 +2,7 @@ import XCTest
 
 @testable import TrustCore
 
-/// SecPolicyCreateSSL versus SecPolicyCreateBasicX509 (apple-trust.md 4, pitfalls 1 and 2).
+/// SecPolicyCreateSSL versus SecPolicyCreateBasicX509 (docs/steps.md).
 final class PolicyTests: XCTestCase {
     /// A chain that breaks every SSL-only rule and no Basic one: a leaf without EKU, for the
     /// wrong host, valid for 900 days, under an RSA-1024 intermediate signed with SHA-1.

@@ -3,7 +3,7 @@ import XCTest
 @testable import TrustBuilder
 @testable import TrustCore
 
-/// One code out of many failures (apple-trust.md 3): the highest-priority subtype anywhere in the
+/// One code out of many failures (docs/steps.md): the highest-priority subtype anywhere in the
 /// chain wins (Blocked > Revoked > KeySize > WeakHash > Denied > Compliance > Pinning > Trust >
 /// Usage > Name > Expired > Invalid); ties go to the lowest certificate index.
 final class PriorityTests: XCTestCase {

@@ -2,7 +2,7 @@ import XCTest
 
 @testable import TrustCore
 
-/// ValidityPeriodMaximums (apple-trust.md 5): SSL only, by anchor class and leaf notBefore.
+/// ValidityPeriodMaximums (docs/steps.md): SSL only, by anchor class and leaf notBefore.
 /// System roots: 825 days + 1 h from 2018-03-01, 398 days from 2020-09-01. Custom anchors:
 /// 825 days + 1 h from 2019-06-30T23:00Z.
 final class ValidityPeriodTests: XCTestCase {
@@ -50,7 +50,7 @@ final class ValidityPeriodTests: XCTestCase {
     }
 
     func testSC081LimitIsShownButNotEnforcedBecauseAppleEnforcementIsUnconfirmed() throws {
-        // apple-trust.md section 5: SC-081 allows 200 days from 2026-03-15, 100 from 2027-03-15;
+        // docs/steps.md: SC-081 allows 200 days from 2026-03-15, 100 from 2027-03-15;
         // Apple's enforcement is UNCONFIRMED, so the step passes and says so.
         let over = try XCTUnwrap(periodStep(notBefore: TestPKI.date(2026, 6, 1), lifetime: .days(300), system: true))
         XCTAssertEqual(over.status, .passed)

@@ -2,7 +2,7 @@ import XCTest
 
 @testable import TrustCore
 
-/// TemporalValidity (apple-trust.md 2): every certificate, under SSL and Basic alike, and
+/// TemporalValidity (docs/steps.md): every certificate, under SSL and Basic alike, and
 /// not-yet-valid reported as -67818 (errSecCertificateExpired), never -67819.
 final class ValidityTests: XCTestCase {
     func testExpiredLeafReportsExpired() throws {

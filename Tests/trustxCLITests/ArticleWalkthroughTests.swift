@@ -4,7 +4,7 @@ import XCTest
 /// The seed article's walkthrough, through the built `trustx check https://127.0.0.1:PORT/`
 /// against `openssl s_server -www` serving the article's own PKI, made with the openssl command
 /// line exactly as the article makes it. Expected values come from Apple's rules
-/// (shared/reference/apple-trust.md), cited at each assertion, not from running trustx.
+/// (docs/steps.md), cited at each assertion, not from running trustx.
 final class ArticleWalkthroughTests: XCTestCase {
     var pki: ArticlePKI!
     /// The servers a test started; tearDown stops them.
@@ -94,7 +94,7 @@ final class ArticleWalkthroughTests: XCTestCase {
         let server = try serveArticleServer()
         let (result, doc) = try check("https://127.0.0.1:\(server.port)/")
         // No anchors: system roots only. The server sends its leaf alone, whose issuer is neither
-        // sent nor a system root: MissingIntermediate -25318 (apple-trust.md 2, 5); URLSession's
+        // sent nor a system root: MissingIntermediate -25318 (docs/steps.md); URLSession's
         // default handling refuses with -1202 (6).
         try assertNotTrusted(result, doc, osstatus: -25318, urlError: -1202, "default")
         XCTAssertEqual(try verdict(doc)["osstatusName"] as? String, "errSecCreateChainFailed")
@@ -109,7 +109,7 @@ final class ArticleWalkthroughTests: XCTestCase {
         let server = try serveArticleServer()
         for anchor in ["ca.pem", "ca.der"] {
             let (result, doc) = try check("https://127.0.0.1:\(server.port)/", ["--anchor", pki.path(anchor)])
-            // The CA has no keyUsage, which Apple checks only when present (apple-trust.md 2); the
+            // The CA has no keyUsage, which Apple checks only when present (docs/steps.md); the
             // leaf has SAN IP:127.0.0.1, EKU serverAuth, P-256, 365 days (5).
             try assertTrusted(result, doc, anchor)
             let path = try XCTUnwrap(doc["path"] as? [[String: Any]], anchor)
@@ -126,7 +126,7 @@ final class ArticleWalkthroughTests: XCTestCase {
         let server = try serveArticleServer()
         let (result, doc) = try check("https://localhost:\(server.port)/", ["--anchor", pki.path("ca.pem")])
         // localhost is compared only with SAN dNSName entries, of which the leaf has none
-        // (apple-trust.md 4): SSLHostname -67602. With custom anchors the app's delegate decides
+        // (docs/steps.md): SSLHostname -67602. With custom anchors the app's delegate decides
         // and cancels: -999 (6).
         try assertNotTrusted(result, doc, osstatus: -67602, urlError: -999, "localhost")
         XCTAssertEqual(try verdict(doc)["osstatusName"] as? String, "errSecHostNameMismatch")
@@ -142,7 +142,7 @@ final class ArticleWalkthroughTests: XCTestCase {
         let server = try serveArticleServer()
         let (result, doc) = try check(
             "https://localhost:\(server.port)/", ["--anchor", pki.path("ca.pem"), "--policy", "basic"])
-        // Basic X.509 has no hostname check (apple-trust.md 4, pitfall 1).
+        // Basic X.509 has no hostname check (docs/steps.md).
         try assertTrusted(result, doc, "basic")
         XCTAssertEqual(try step("hostname", doc)["status"] as? String, "skipped")
         XCTAssertEqual((doc["settings"] as? [String: Any])?["policy"] as? String, "basic")
@@ -155,7 +155,7 @@ final class ArticleWalkthroughTests: XCTestCase {
         let (result, doc) = try check(
             "https://127.0.0.1:\(server.port)/", ["--anchor", pki.path("ca.pem"), "--pin", "sha256//" + pki.leafPin])
         // The pin is the SHA-256 of the leaf's DER SPKI, what `openssl pkey -pubin -outform der`
-        // writes (apple-trust.md 7, pitfall 6).
+        // writes (docs/steps.md).
         try assertTrusted(result, doc, "pin")
         XCTAssertEqual(try step("pin", doc)["status"] as? String, "passed")
     }
@@ -167,7 +167,7 @@ final class ArticleWalkthroughTests: XCTestCase {
         let (result, doc) = try check(
             "https://127.0.0.1:\(server.port)/", ["--anchor", pki.path("ca.pem"), "--pin", "sha256//" + pki.roguePin])
         // Pins are checked after evaluation passed (errSecSuccess); the delegate finds no pinned
-        // key and cancels: -999 (apple-trust.md 6, pitfalls 5 and 12).
+        // key and cancels: -999 (docs/steps.md).
         try assertNotTrusted(result, doc, osstatus: 0, urlError: -999, "wrong pin")
         XCTAssertEqual(try step("pin", doc)["status"] as? String, "failed")
     }
@@ -179,7 +179,7 @@ final class ArticleWalkthroughTests: XCTestCase {
         let (result, doc) = try check(
             "https://127.0.0.1:\(server.port)/", ["--anchor", pki.path("ca.pem"), "--tls-min", "1.3"])
         // No common version: the handshake fails before any certificate is seen, -1200
-        // (apple-trust.md 6); a connection failure exits 69.
+        // (docs/steps.md); a connection failure exits 69.
         XCTAssertEqual(result.status, 69, result.out)
         let v = try verdict(doc)
         XCTAssertEqual(v["trusted"] as? Bool, false)
@@ -193,7 +193,7 @@ final class ArticleWalkthroughTests: XCTestCase {
     func testTLS12OnlyServerIsTrustedByDefault() throws {
         let server = try serve("leaf.pem", "leaf.key", ["-tls1_2"])
         let (result, doc) = try check("https://127.0.0.1:\(server.port)/", ["--anchor", pki.path("ca.pem")])
-        // URLSession's minimum is TLS 1.2 (ATS requires >= 1.2, apple-trust.md 7).
+        // URLSession's minimum is TLS 1.2 (ATS requires >= 1.2, docs/steps.md).
         try assertTrusted(result, doc, "TLS 1.2")
         let conn = try connection(doc)
         XCTAssertEqual(conn["protocol"] as? String, "TLS 1.2")
@@ -205,7 +205,7 @@ final class ArticleWalkthroughTests: XCTestCase {
     func testRogueCAServerIsRejectedWithTheTestCAAsAnchor() throws {
         let rogue = try serve("rogue-leaf.pem", "rogue-leaf.key")
         let (result, doc) = try check("https://127.0.0.1:\(rogue.port)/", ["--anchor", pki.path("ca.pem")])
-        // The rogue leaf's issuer is neither sent nor an anchor: -25318 (apple-trust.md 5); custom
+        // The rogue leaf's issuer is neither sent nor an anchor: -25318 (docs/steps.md); custom
         // anchors, so the delegate cancels: -999.
         try assertNotTrusted(result, doc, osstatus: -25318, urlError: -999, "rogue, test CA")
     }
@@ -214,7 +214,7 @@ final class ArticleWalkthroughTests: XCTestCase {
         let rogue = try serve("rogue-leaf.pem", "rogue-leaf.key")
         let (result, doc) = try check(
             "https://127.0.0.1:\(rogue.port)/", ["--anchor", pki.path("ca.pem"), "--anchor", pki.path("rogue.pem")])
-        // Any certificate in the custom anchors is an anchor (apple-trust.md 5).
+        // Any certificate in the custom anchors is an anchor (docs/steps.md).
         try assertTrusted(result, doc, "rogue, both CAs")
         let path = try XCTUnwrap(doc["path"] as? [[String: Any]])
         XCTAssertEqual(path.last?["subject"] as? String, "CN=Rogue CA")
@@ -228,7 +228,7 @@ final class ArticleWalkthroughTests: XCTestCase {
                 "--anchor", pki.path("ca.pem"), "--anchor", pki.path("rogue.pem"), "--pin", "sha256//" + pki.leafPin,
             ])
         // Evaluation passes (both CAs are anchors); the pin of the real server's key does not
-        // match, so the delegate cancels: 0 and -999 (apple-trust.md 6, 7).
+        // match, so the delegate cancels: 0 and -999 (docs/steps.md).
         try assertNotTrusted(result, doc, osstatus: 0, urlError: -999, "rogue, both CAs, test pin")
         XCTAssertEqual(try step("pin", doc)["status"] as? String, "failed")
     }
@@ -240,7 +240,7 @@ final class ArticleWalkthroughTests: XCTestCase {
         let server = try serve("leaf6.pem", "leaf6.key", host: "::1")
         let (result, doc) = try check("https://[::1]:\(server.port)/", ["--anchor", pki.path("ca.pem")])
         // An IPv6 host is compared byte-wise with SAN iPAddress entries, brackets allowed
-        // (apple-trust.md 4); the leaf has IP:::1.
+        // (docs/steps.md); the leaf has IP:::1.
         try assertTrusted(result, doc, "[::1]")
         let target = try XCTUnwrap(doc["target"] as? [String: Any])
         XCTAssertEqual(target["host"] as? String, "::1")

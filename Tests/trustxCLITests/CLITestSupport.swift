@@ -153,3 +153,40 @@ struct TestPKI: Sendable {
         return TestPKI(directory: dir)
     }
 }
+
+/// A loopback listener whose connections are handled by `handle` on their own threads.
+final class LoopbackListener: @unchecked Sendable {  // the fd is set once, then only read
+    let fd: Int32
+    let port: Int
+
+    init(_ handle: @escaping @Sendable (Int32) -> Void) throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in
+                bind(listener, p, len) == 0 && listen(listener, 16) == 0 && getsockname(listener, p, &len) == 0
+            }
+        }
+        guard bound else {
+            close(listener)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
+        fd = listener
+        port = Int(UInt16(bigEndian: addr.sin_port))
+        Thread.detachNewThread {
+            while true {
+                let c = accept(listener, nil, nil)
+                if c < 0 { return }
+                Thread.detachNewThread { handle(c) }
+            }
+        }
+    }
+
+    func stop() {
+        shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+    }
+}

@@ -6,51 +6,8 @@ import XCTest
 #endif
 
 /// Connection failures through the command line: one line for a person, exit 69, and in JSON a
-/// `connection.error` with the URLError URLSession would give (apple-trust.md section 6).
+/// `connection.error` with the URLError URLSession would give (docs/connecting.md's error table).
 final class ConnectionFailureTests: XCTestCase {
-    /// A loopback listener that answers every connection with a plain HTTP response, like a
-    /// web server on a port where TLS was expected.
-    final class PlainHTTPServer: @unchecked Sendable {  // the fd is set once, then only read
-        let fd: Int32
-        let port: Int
-
-        init() throws {
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var addr = sockaddr_in()
-            addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in
-                    bind(listener, p, len) == 0 && listen(listener, 8) == 0 && getsockname(listener, p, &len) == 0
-                }
-            }
-            guard bound else {
-                close(listener)
-                throw POSIXError(.EADDRNOTAVAIL)
-            }
-            fd = listener
-            port = Int(UInt16(bigEndian: addr.sin_port))
-            Thread.detachNewThread {
-                let fd = listener
-                while true {
-                    let c = accept(fd, nil, nil)
-                    if c < 0 { return }
-                    var buffer = [UInt8](repeating: 0, count: 1024)
-                    _ = read(c, &buffer, buffer.count)
-                    let reply = Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8)
-                    _ = write(c, reply, reply.count)
-                    close(c)
-                }
-            }
-        }
-
-        func stop() {
-            shutdown(fd, Int32(SHUT_RDWR))
-            close(fd)
-        }
-    }
-
     func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
@@ -88,7 +45,14 @@ final class ConnectionFailureTests: XCTestCase {
     }
 
     func testPlainHTTPOnTheTLSPortIsSecureConnectionFailed() throws {
-        let server = try PlainHTTPServer()
+        // A web server on a port where TLS was expected: it answers anything with a 400.
+        let server = try LoopbackListener { c in
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            _ = read(c, &buffer, buffer.count)
+            let reply = Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8)
+            _ = write(c, reply, reply.count)
+            close(c)
+        }
         defer { server.stop() }
         let r = try CLI.run(["check", "127.0.0.1:\(server.port)", "--format", "json", "--timeout", "5"])
         XCTAssertEqual(r.status, 69)

@@ -214,7 +214,7 @@ final class HelpTextTests: XCTestCase {
         }
         // Every scenario gave the verdict its catalogue entry expects.
         XCTAssertFalse(r.out.contains("the lab expects"), r.out)
-        // apple-trust.md section 4 and 6: the host-name pitfall under a custom anchor.
+        // docs/steps.md: the host-name pitfall under a custom anchor.
         let wrongHost = try XCTUnwrap(lines.first { $0.hasPrefix("  wrong-host ") })
         XCTAssertTrue(wrongHost.hasSuffix("✗ errSecHostNameMismatch (-67602), URLError -999"), wrongHost)
         XCTAssertTrue(

@@ -8,43 +8,6 @@ import XCTest
 /// `trustx check HOST --timeout S` bounds the whole run, AIA fetches included (D45): a server
 /// that is slow to answer and an AIA URL that never answers together cannot stretch it.
 final class RunDeadlineTests: XCTestCase {
-    /// A loopback listener whose connections are handled by `handle` on their own threads.
-    final class LoopbackListener: @unchecked Sendable {  // the fd is set once, then only read
-        let fd: Int32
-        let port: Int
-
-        init(_ handle: @escaping @Sendable (Int32) -> Void) throws {
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var addr = sockaddr_in()
-            addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in
-                    bind(listener, p, len) == 0 && listen(listener, 16) == 0 && getsockname(listener, p, &len) == 0
-                }
-            }
-            guard bound else {
-                close(listener)
-                throw POSIXError(.EADDRNOTAVAIL)
-            }
-            fd = listener
-            port = Int(UInt16(bigEndian: addr.sin_port))
-            Thread.detachNewThread {
-                while true {
-                    let c = accept(listener, nil, nil)
-                    if c < 0 { return }
-                    Thread.detachNewThread { handle(c) }
-                }
-            }
-        }
-
-        func stop() {
-            shutdown(fd, Int32(SHUT_RDWR))
-            close(fd)
-        }
-    }
-
     /// Connects to 127.0.0.1:`port`; -1 on failure.
     static func connectLoopback(_ port: Int) -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
