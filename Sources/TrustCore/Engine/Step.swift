@@ -19,6 +19,12 @@ public enum StepID: String, Hashable, Sendable, CaseIterable {
     case revocation
     case pin
     case budget
+    case atsTLSVersion = "ats-tls-version"
+    case atsCipher = "ats-cipher"
+    case atsForwardSecrecy = "ats-forward-secrecy"
+    case atsKeySize = "ats-key-size"
+    case atsSignatureHash = "ats-signature-hash"
+    case pinnedDomains = "pinned-domains"
 }
 
 /// How one step came out.

@@ -134,6 +134,11 @@ public struct TrustSettings: Sendable {
     public var limits: EvaluationLimits = .standard
     /// The Public Suffix List the hostname check refuses wildcards against (Debian's by default).
     public var publicSuffixes: PublicSuffixSource = .debian
+    /// App Transport Security and NSPinnedDomains, when the app's configuration is evaluated
+    /// (`--ats`, `--ats-plist`); nil leaves both out.
+    public var ats: ATSSettings?
+    /// What the connection negotiated, for ATS's connection rules; nil for chains from files.
+    public var negotiated: NegotiatedTLS?
 
     /// Creates settings; by default SSL without host, system anchors, the `apple` profile.
     public init(
