@@ -68,6 +68,9 @@ public enum ServerConnection {
         var result = ConnectionResult(
             chain: chain, report: report, fetchedIssuers: fetched, sctLogIDs: handshake.scts.map(\.logID))
         result.ocspResponse = handshake.ocsp?.der
+        result.negotiated = NegotiatedTLS(
+            version: handshake.version, cipherSuite: handshake.cipher.id, cipherName: handshake.cipher.ianaName,
+            group: handshake.group)
         return result
     }
 
@@ -122,6 +125,8 @@ public struct ConnectionResult: Sendable {
     public var sctLogIDs: [[UInt8]]
     /// The OCSP response the server stapled (DER), for the evaluator to verify.
     public var ocspResponse: [UInt8]?
+    /// What the handshake negotiated (version, cipher suite, group), for ATS's connection rules.
+    public var negotiated: NegotiatedTLS?
 
     /// Creates a result.
     public init(
