@@ -109,8 +109,8 @@ public enum DetailContent {
         switch id {
         case .validity: return (["Not before", "Not after", "At eval time"], ["Validity"], [], false)
         case .validityPeriodMaximum: return (["Not before", "Not after", "Lifetime"], ["Validity"], [], false)
-        case .keySize: return (["Type", "Size", "Curve"], ["Public key"], [], false)
-        case .signatureAlgorithm, .signature: return (["Signature"], ["Issuer"], [], false)
+        case .keySize, .atsKeySize: return (["Type", "Size", "Curve"], ["Public key"], [], false)
+        case .signatureAlgorithm, .signature, .atsSignatureHash: return (["Signature"], ["Issuer"], [], false)
         case .chain, .anchor:
             return ([], ["Issuer", "Subject"], ["authorityKeyIdentifier", "subjectKeyIdentifier"], false)
         case .hostname: return ([], [], ["subjectAltName"], false)
@@ -121,7 +121,7 @@ public enum DetailContent {
         case .certificatePolicies:
             return ([], [], ["certificatePolicies", "policyConstraints", "policyMappings", "inhibitAnyPolicy"], false)
         case .criticalExtensions, .compliance: return ([], [], [], true)
-        case .pin: return (["SPKI pin"], [], [], false)
+        case .pin, .pinnedDomains: return (["SPKI pin"], [], [], false)
         default: return ([], [], [], false)
         }
     }

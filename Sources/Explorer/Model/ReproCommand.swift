@@ -95,6 +95,10 @@ public struct ReproCommand: Sendable {
             if !host.isEmpty && !(isServer && host == target.host) { args += ["--host", host] }
         }
         for pin in toggles.pins { args += ["--pin", "sha256//" + Base64.encode(pin)] }
+        if toggles.ats.enabled {
+            if let plist = toggles.ats.source { args += ["--ats-plist", plist] } else { args.append("--ats") }
+            if toggles.ats.platform != .ios17 { args += ["--platform", toggles.ats.platform.rawValue] }
+        }
         if let time = toggles.time, time != now { args += ["--at", time.rfc3339] }
         if toggles.profile != .apple { args += ["--profile", toggles.profile.rawValue] }
         if let password = target.password { args += ["--password", password] }

@@ -73,6 +73,12 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case toggleAIA
     /// Switch the rule profile between apple and webpki.
     case cycleProfile
+    /// Apply App Transport Security and NSPinnedDomains, or stop (asks for an Info.plist when none is loaded).
+    case toggleATS
+    /// Load an app's Info.plist for ATS and NSPinnedDomains (prompts for the path).
+    case loadATSPlist
+    /// Switch ATS's platform rules between iOS 16 and iOS 17.
+    case toggleATSPlatform
     /// Copy the `trustx check` command that reproduces the current state.
     case copyCommand
     /// Export the current report to a file (prompts for the path; the extension picks the format).
@@ -145,6 +151,8 @@ public enum Action: Sendable {
     case completions(request: Int, [String])
     /// Certificates read from a file for `addAnchorFile`, or why they could not be.
     case anchorsLoaded(path: String, Result<[Certificate], EffectFailure>)
+    /// An Info.plist was read for `loadATSPlist` (its ATS configuration), or why it could not be.
+    case atsLoaded(path: String, Result<ATSConfiguration, EffectFailure>)
     /// Files were written (or why not), with the message to show.
     case filesWritten(Result<String, EffectFailure>)
     /// A target's name resolved to these addresses (or why not).

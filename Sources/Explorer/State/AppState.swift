@@ -226,7 +226,9 @@ public struct AppState: Sendable {
             profile: t.profile)
         // The app still holds a host under Basic X.509, which ignores it: the step says so.
         if t.policy == .basicX509 && !host.isEmpty { s.hostIgnoredByPolicy = host }
+        s.ats = t.ats.settings
         if let c = connection {
+            s.negotiated = c.negotiated
             // Apple's SSL policy fetches missing intermediates; Basic X.509 does not.
             if policy.isSSL && t.fetchAIA { s.fetchedIssuers = c.fetchedIssuers }
             s.connectionSCTLogIDs = c.sctLogIDs

@@ -14,6 +14,8 @@ public enum Effect: Sendable {
     case listDirectory(request: Int, path: String)
     /// Read certificates from a file; answers `anchorsLoaded`.
     case loadAnchors(path: String, password: String?)
+    /// Read an Info.plist's NSAppTransportSecurity; answers `atsLoaded`.
+    case loadATSPlist(path: String)
     /// Write files (path, contents), never replacing one that exists unless `replace`; answers
     /// `filesWritten` with `message` on success.
     case writeFiles([FileToWrite], message: String)

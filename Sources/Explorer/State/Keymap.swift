@@ -287,6 +287,18 @@ public struct Keymap: Sendable {
         KeyBinding(
             [.char("r")], .reconnect, hint: "reconnect", help: "Connect again with the same settings.", inBar: false,
             needsServer: true),
+        KeyBinding(
+            [.char("i")], .toggleATS, hint: "ATS",
+            help:
+                "Apply App Transport Security and NSPinnedDomains as the app's Info.plist declares them (ATS's defaults until L loads one), or stop; changing it reconnects."
+        ),
+        KeyBinding(
+            [.char("L")], .loadATSPlist, hint: "Info.plist",
+            help: "Load an app's Info.plist (XML or binary) for ATS and NSPinnedDomains (Tab completes the path).",
+            inBar: false),
+        KeyBinding(
+            [.char("I")], .toggleATSPlatform, hint: "iOS 16/17",
+            help: "ATS's platform rules: iOS 17 (routable IP addresses need an exception) or iOS 16.", inBar: false),
         KeyBinding([.char("u")], .undo, hint: "undo", help: "Undo the last setting change."),
         KeyBinding([.char("U")], .redo, hint: "redo", help: "Redo the last undone setting change.", inBar: false),
         KeyBinding(

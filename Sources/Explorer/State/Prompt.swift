@@ -12,6 +12,8 @@ public struct Prompt: Hashable, Sendable {
         case pin
         /// A file of anchors (`F`).
         case anchorFile
+        /// An app's Info.plist for ATS and NSPinnedDomains (`L`, or `i` with none loaded).
+        case atsPlist
         /// Where to write the selected certificate (`w`).
         case writeCertificate
         /// Where to export the report (`x`).
@@ -28,6 +30,7 @@ public struct Prompt: Hashable, Sendable {
             case .time: "Evaluate at"
             case .pin: "Pin"
             case .anchorFile: "Anchors from file"
+            case .atsPlist: "Info.plist"
             case .writeCertificate: "Write PEM to"
             case .exportReport: "Export report to"
             case .connect: "Connect to"
@@ -42,6 +45,7 @@ public struct Prompt: Hashable, Sendable {
             case .time: "2027-01-01, 2027-01-01T12:00:00Z, or -90d / +2w / +1y from now"
             case .pin: "sha256//BASE64 of a SubjectPublicKeyInfo"
             case .anchorFile: "a PEM, DER, PKCS#7 or PKCS#12 file; Tab completes"
+            case .atsPlist: "an app's Info.plist (XML or binary); Tab completes; empty: ATS's defaults"
             case .writeCertificate: "a new file; Tab completes"
             case .exportReport: ".json for JSON, .md for Markdown, anything else for text; Tab completes"
             case .connect: "host, host:port, https://host:port/ or smtp://host"
@@ -50,7 +54,9 @@ public struct Prompt: Hashable, Sendable {
         }
 
         /// Whether Tab completes file paths.
-        var completesPaths: Bool { self == .anchorFile || self == .writeCertificate || self == .exportReport }
+        var completesPaths: Bool {
+            self == .anchorFile || self == .atsPlist || self == .writeCertificate || self == .exportReport
+        }
 
         /// Whether the verdict is previewed while typing.
         var previews: Bool { self == .host || self == .time || self == .pin }

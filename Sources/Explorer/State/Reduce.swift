@@ -100,6 +100,16 @@ public func reduce(_ state: AppState, _ action: Action) -> (AppState, [Effect]) 
                 }
             }
         }
+    case .atsLoaded(let path, let result):
+        switch result {
+        case .failure(let f): s.message = f.message
+        case .success(let configuration):
+            s.change("ATS -> \(path) (\(s.toggles.ats.platform.rawValue))", &effects) { t in
+                t.ats.enabled = true
+                t.ats.configuration = configuration
+                t.ats.source = path
+            }
+        }
     case .filesWritten(let result):
         switch result {
         case .success(let text): s.message = text
@@ -300,6 +310,19 @@ extension AppState {
         case .cycleProfile:
             let next = toggles.profile.cycled()
             change("profile -> \(next.rawValue)", &effects) { $0.profile = next }
+        case .toggleATS:
+            if toggles.ats.enabled {
+                change("ATS -> off", &effects) { $0.ats.enabled = false }
+            } else {
+                change("ATS -> \(toggles.ats.source ?? "ATS's defaults") (\(toggles.ats.platform.rawValue))", &effects) {
+                    $0.ats.enabled = true
+                }
+            }
+        case .loadATSPlist: open(.atsPlist, &effects, text: toggles.ats.source ?? "")
+        case .toggleATSPlatform:
+            let next: ATSPlatform = toggles.ats.platform == .ios17 ? .ios16 : .ios17
+            let note = toggles.ats.enabled ? "" : " (ATS is off: i applies it)"
+            change("ATS platform -> \(next.rawValue)\(note)", &effects) { $0.ats.platform = next }
         case .copyCommand: copyCommand(&effects)
         case .exportReport:
             guard evaluation != nil else {

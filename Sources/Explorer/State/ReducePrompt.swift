@@ -108,6 +108,8 @@ extension AppState {
             return PinSet.parse(text) == nil ? "not a pin: expected sha256// and the base64 of 32 bytes" : nil
         case .anchorFile, .writeCertificate, .exportReport:
             return text.isEmpty ? "type a file name" : nil
+        case .atsPlist:
+            return nil
         case .search:
             return text.isEmpty ? "type the text to find" : nil
         case .connect:
@@ -178,6 +180,17 @@ extension AppState {
             change(cause, &effects) { $0 = next }
         case .anchorFile:
             effects.append(.loadAnchors(path: text, password: target?.password))
+        case .atsPlist:
+            if text.isEmpty {
+                change("ATS -> defaults (\(toggles.ats.platform.rawValue))", &effects) {
+                    $0.ats.enabled = true
+                    $0.ats.configuration = ATSConfiguration()
+                    $0.ats.source = nil
+                }
+            } else {
+                message = "reading \(text)..."
+                effects.append(.loadATSPlist(path: text))
+            }
         case .writeCertificate:
             guard let row = selectedChainRow else { return }
             let pem = PEM.encode(row.certificate.der)

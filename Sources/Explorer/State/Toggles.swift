@@ -72,6 +72,8 @@ public struct Toggles: Hashable, Sendable {
     public var fetchAIA = true
     /// The rule set.
     public var profile: RuleProfile = .apple
+    /// App Transport Security and NSPinnedDomains, as the app's Info.plist declares them.
+    public var ats = ATSChoice()
 
     /// The defaults: SSL with the URL's host, the target's anchors only, TLS 1.2 to 1.3, AIA
     /// on, now, Apple's rules: under these each lab scenario meets its expectation.
@@ -80,7 +82,37 @@ public struct Toggles: Hashable, Sendable {
     /// Whether a connection made under `self` can serve `other` (TLS versions and AIA fetching
     /// are decided while connecting; everything else only re-evaluates).
     func sameConnection(as other: Toggles) -> Bool {
+        // ATS decides what the client offers (its TLS floor and cipher suites), so the server
+        // is asked again when ATS changes.
         tlsMinimum == other.tlsMinimum && tlsMaximum == other.tlsMaximum && fetchAIA == other.fetchAIA
+            && ats == other.ats
+    }
+}
+
+/// Whether ATS is applied, with which configuration and platform.
+public struct ATSChoice: Hashable, Sendable {
+    /// Whether ATS and NSPinnedDomains are applied (`i`).
+    public var enabled = false
+    /// The app's configuration: ATS's defaults until an Info.plist is loaded.
+    public var configuration = ATSConfiguration()
+    /// The Info.plist the configuration came from; nil for ATS's defaults.
+    public var source: String?
+    /// The platform whose rules apply (`I`).
+    public var platform: ATSPlatform = .ios17
+
+    /// ATS off, with ATS's defaults ready.
+    public init() {}
+
+    /// The ATS settings of one evaluation; nil when ATS is off.
+    public var settings: ATSSettings? {
+        enabled ? ATSSettings(configuration: configuration, platform: platform, source: source) : nil
+    }
+
+    /// `ATS off`, `ATS defaults ios17`, `ATS Info.plist ios16`, for the settings line.
+    public var summary: String {
+        guard enabled else { return "ATS off" }
+        let name = source.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? "defaults"
+        return "ATS \(name) \(platform.rawValue)"
     }
 }
 

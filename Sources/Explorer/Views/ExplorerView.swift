@@ -748,6 +748,7 @@ struct Renderer {
             .cycleTLSMinimum, "TLS \(unicode ? "≥" : ">=") \(t.tlsMinimum.description.dropFirst(4))",
             t.tlsMinimum == start.tlsMinimum, enabled: server)
         item(.toggleAIA, t.fetchAIA ? "AIA on" : "AIA off", t.fetchAIA == start.fetchAIA, enabled: server)
+        item(.toggleATS, t.ats.summary, t.ats == start.ats)
         if !state.undoStack.isEmpty {
             spans.append(span("  u undo (\(state.undoStack.count))", .label))
         }
