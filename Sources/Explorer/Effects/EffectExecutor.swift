@@ -95,6 +95,18 @@ public final class EffectExecutor: Sendable {
             } catch {
                 return .anchorsLoaded(path: path, .failure(EffectFailure(error.description)))
             }
+        case .loadATSPlist(let path):
+            let bytes: [UInt8]
+            do {
+                bytes = try CertificateLoader.readFile(path)
+            } catch {
+                return .atsLoaded(path: path, .failure(EffectFailure(error.description)))
+            }
+            do {
+                return .atsLoaded(path: path, .success(try ATSConfiguration.decode(infoPlist: bytes)))
+            } catch {
+                return .atsLoaded(path: path, .failure(EffectFailure("\(path): \(error.description)")))
+            }
         case .writeFiles(let files, let message):
             for file in files {
                 if let why = FileSystem.write(file) { return .filesWritten(.failure(EffectFailure(why))) }
