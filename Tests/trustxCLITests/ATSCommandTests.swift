@@ -131,6 +131,19 @@ final class ATSCommandTests: XCTestCase {
         XCTAssertTrue(r.out.contains("RSA key exchange, no forward secrecy"), r.out)
     }
 
+    func testALoopbackAddressStillMeetsEachCombinationsOffer() throws {
+        // ATS exempts 127.0.0.1, but the diagnosis is of the server's TLS: each offer is still made.
+        let (server, pki) = try server(["-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"])
+        defer { server.stop() }
+        let r = try CLI.run(
+            ["ats", "127.0.0.1:\(server.port)", "--anchor", pki.path("ca.pem"), "--format", "json"])
+        XCTAssertEqual(r.status, 1, r.out + r.err)
+        let json = try r.json()
+        XCTAssertEqual(json["host"] as? String, "127.0.0.1")
+        XCTAssertEqual(try combination(json, "ATS default connection")["step"] as? String, "handshake")
+        XCTAssertEqual(try combination(json, "NSExceptionMinimumTLSVersion = TLSv1.1")["result"] as? String, "PASS")
+    }
+
     func testAnUnreachableServerExits69() throws {
         let (server, pki) = try server([])
         let port = server.port
