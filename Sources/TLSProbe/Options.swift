@@ -120,6 +120,8 @@ public struct ProbeOptions: Sendable {
     public var maximumHandshakeBytes: Int
     /// Most certificates accepted in the server's chain; a longer chain is an error.
     public var maximumChainLength: Int
+    /// The cipher suites offered: everything (to observe), or what an ATS client offers.
+    public var cipherOffer: CipherOffer
 
     /// Creates options; every default matches URLSession where it has one.
     public init(
@@ -127,7 +129,7 @@ public struct ProbeOptions: Sendable {
         alpn: [String]? = nil, clientIdentity: ClientIdentity? = nil, startTLS: StartTLSProtocol? = nil,
         proxy: ProxySetting = .none, requestOCSPStaple: Bool = true, requestSCTs: Bool = true,
         maximumCertificateListBytes: Int = 256 * 1024, maximumHandshakeBytes: Int = 1024 * 1024,
-        maximumChainLength: Int = 100
+        maximumChainLength: Int = 100, cipherOffer: CipherOffer = .everything
     ) {
         self.timeout = timeout
         self.minimumVersion = minimumVersion
@@ -141,6 +143,27 @@ public struct ProbeOptions: Sendable {
         self.maximumCertificateListBytes = maximumCertificateListBytes
         self.maximumHandshakeBytes = maximumHandshakeBytes
         self.maximumChainLength = maximumChainLength
+        self.cipherOffer = cipherOffer
+    }
+
+    /// These options offering what a client under ATS offers for a host with `policy`: the
+    /// versions from the policy's minimum up to TLS 1.3, and ATS's cipher suites.
+    public func offeringATS(_ policy: ATSHostPolicy) -> ProbeOptions {
+        var o = self
+        o.minimumVersion = policy.minimumTLSVersion
+        o.maximumVersion = .tls1_3
+        o.cipherOffer = .ats(policy)
+        return o
+    }
+
+    /// These options offering everything (TLS 1.0 to 1.3, every cipher suite), to learn what a
+    /// server does when it refused a narrower offer.
+    public func observingEverything() -> ProbeOptions {
+        var o = self
+        o.minimumVersion = .tls1_0
+        o.maximumVersion = .tls1_3
+        o.cipherOffer = .everything
+        return o
     }
 
     /// The ALPN list actually offered.

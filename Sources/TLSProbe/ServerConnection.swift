@@ -14,9 +14,46 @@ public enum ServerConnection {
     ///   - fetchAIA: Whether to fetch missing intermediates.
     ///   - anchors: Custom anchors (AIA stops at an issuer among them).
     ///   - systemStore: The system roots (AIA stops at an issuer among them).
+    ///   - atsPolicy: What ATS requires of this host, when the app's ATS configuration is being
+    ///     judged. When it is enforced, the first handshake offers what an ATS client offers;
+    ///     if the server refuses that offer, a second handshake offering everything (TLS 1.0 to
+    ///     1.3, every suite) learns what the server does, and the result carries both. Nil, or
+    ///     not enforced: one handshake with `options`, as without ATS.
     /// - Returns: The presented chain and the handshake facts; on failure, an empty chain (or the
     ///   chain seen before a client-certificate failure) and the report's `failure`.
     public static func connect(
+        _ target: ProbeTarget, options: ProbeOptions, fetchAIA: Bool, anchors: [Certificate],
+        systemStore: (any IssuerSource)?, atsPolicy: ATSHostPolicy? = nil
+    ) -> ConnectionResult {
+        guard let atsPolicy, atsPolicy.enforced else {
+            return connectOnce(target, options: options, fetchAIA: fetchAIA, anchors: anchors, systemStore: systemStore)
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let atsOptions = options.offeringATS(atsPolicy)
+        let first = connectOnce(
+            target, options: atsOptions, fetchAIA: fetchAIA, anchors: anchors, systemStore: systemStore)
+        guard let refusal = first.failure, refusal.kind.refusesOffer else { return first }
+        let offered = ATSHandshakeFailure.describe(atsOptions)
+        // One deadline for both handshakes: the observer gets what the first one left.
+        var observing = options.observingEverything()
+        observing.timeout = options.timeout - (clock.now - start)
+        guard observing.timeout > .zero else {
+            var result = first
+            result.atsHandshakeFailure = ATSHandshakeFailure(failure: refusal, offered: offered, explanation: nil)
+            return result
+        }
+        var observed = connectOnce(
+            target, options: observing, fetchAIA: fetchAIA, anchors: anchors, systemStore: systemStore)
+        observed.atsHandshakeFailure = ATSHandshakeFailure(
+            failure: refusal, offered: offered,
+            explanation: observed.failure == nil
+                ? ATSHandshakeFailure.explain(observed: observed.negotiated, policy: atsPolicy) : nil)
+        return observed
+    }
+
+    /// One handshake with `options`, the chain decoded and completed through AIA.
+    static func connectOnce(
         _ target: ProbeTarget, options: ProbeOptions, fetchAIA: Bool, anchors: [Certificate],
         systemStore: (any IssuerSource)?
     ) -> ConnectionResult {
@@ -127,6 +164,9 @@ public struct ConnectionResult: Sendable {
     public var ocspResponse: [UInt8]?
     /// What the handshake negotiated (version, cipher suite, group), for ATS's connection rules.
     public var negotiated: NegotiatedTLS?
+    /// When ATS was enforced and the server refused ATS's offer: that refusal. The chain,
+    /// `report` and `negotiated` then come from the second, observing handshake.
+    public var atsHandshakeFailure: ATSHandshakeFailure?
 
     /// Creates a result.
     public init(
@@ -151,7 +191,19 @@ extension ConnectionResult {
     /// - Parameter evaluation: The evaluation of `chain`.
     /// - Returns: The evaluation with its verdict rewritten when the handshake failed.
     public func finalVerdict(_ evaluation: Evaluation) -> Evaluation {
-        guard let failure else { return evaluation }
+        guard let failure else {
+            guard let ats = atsHandshakeFailure else { return evaluation }
+            // The app's own handshake (ATS's offer) failed; the chain came from the observer.
+            var e = evaluation
+            let why = e.verdict.trusted ? "the chain is trusted, but " : ""
+            e.verdict.trusted = false
+            e.verdict.urlError = -1200
+            e.verdict.summary =
+                "Not trusted: \(why)the server refused ATS's offer (\(ats.offered)): \(ats.failure.message)"
+                + (ats.explanation.map { "; \($0)" } ?? "")
+                + "; URLSession reports \(URLErrorNames.name(-1200)) (-1200)."
+            return e
+        }
         var e = evaluation
         let url = failure.urlError ?? -1200
         let why = e.verdict.trusted ? "the chain is trusted, but " : ""
@@ -160,5 +212,71 @@ extension ConnectionResult {
         e.verdict.summary =
             "Not trusted: \(why)\(failure.message); URLSession reports \(URLErrorNames.name(url)) (\(url))."
         return e
+    }
+}
+
+/// The refusal of ATS's offer by a server, and what an observing handshake learnt about why.
+public struct ATSHandshakeFailure: Sendable {
+    /// The ATS handshake's failure (URLError -1200).
+    public var failure: ConnectionReport.Failure
+    /// What was offered, e.g. `TLS 1.2-1.3 with ATS's cipher suites (forward secrecy required)`.
+    public var offered: String
+    /// Why, from what the server chose when offered everything, e.g. `the server speaks at most
+    /// TLS 1.1, below ATS's minimum TLS 1.2`; nil when the observing handshake failed too.
+    public var explanation: String?
+
+    /// Creates a refusal record.
+    public init(failure: ConnectionReport.Failure, offered: String, explanation: String?) {
+        self.failure = failure
+        self.offered = offered
+        self.explanation = explanation
+    }
+
+    /// `TLS 1.2-1.3 with ATS's cipher suites (forward secrecy required)`.
+    static func describe(_ o: ProbeOptions) -> String {
+        let versions =
+            o.minimumVersion == o.maximumVersion
+            ? o.minimumVersion.description : "\(o.minimumVersion)-\(o.maximumVersion.description.dropFirst(4))"
+        return "\(versions) with \(o.cipherOffer)"
+    }
+
+    /// Why a server that completed a handshake offering everything refused ATS's offer, read
+    /// from what it chose: its version (a server picks the highest it speaks), or its suite.
+    /// - Parameters:
+    ///   - observed: What the observing handshake negotiated.
+    ///   - policy: The ATS policy whose offer was refused.
+    /// - Returns: One clause for a person, nil without an observation.
+    public static func explain(observed: NegotiatedTLS?, policy: ATSHostPolicy) -> String? {
+        guard let observed else { return nil }
+        if observed.version < policy.minimumTLSVersion {
+            return "offered everything, the server chose \(observed.version): it speaks at most \(observed.version), "
+                + "below ATS's minimum \(policy.minimumTLSVersion) (NSExceptionMinimumTLSVersion)"
+        }
+        let id = observed.cipherSuite
+        if ATSCipherSuite.tls13IDs.contains(id) || ATSCipherSuite.forwardSecret.contains(where: { $0.id == id }) {
+            return "offered everything, the server chose \(observed.version) with \(observed.cipherName), "
+                + "which ATS offers too: the refusal lies elsewhere (key-exchange group or signature algorithm)"
+        }
+        if ATSCipherSuite.withoutForwardSecrecy.contains(where: { $0.id == id }) {
+            return policy.requiresForwardSecrecy
+                ? "offered everything, the server chose \(observed.cipherName): RSA key exchange, no forward "
+                    + "secrecy, which ATS offers only with NSExceptionRequiresForwardSecrecy NO"
+                : "offered everything, the server chose \(observed.cipherName), which ATS offers here: "
+                    + "the refusal lies elsewhere (key-exchange group or signature algorithm)"
+        }
+        return "offered everything, the server chose \(observed.version) with \(observed.cipherName), "
+            + "a suite ATS never offers (no exception adds it)"
+    }
+}
+
+extension ConnectionReport.Failure.Kind {
+    /// Whether the server refused what was offered (version, suite, an alert, a close during the
+    /// handshake), as opposed to being unreachable or asking for a client certificate: only then
+    /// can a wider offer learn more.
+    var refusesOffer: Bool {
+        switch self {
+        case .noCommonVersion, .noCommonCipher, .tlsAlert, .closedDuringHandshake: true
+        default: false
+        }
     }
 }

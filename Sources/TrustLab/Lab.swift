@@ -93,6 +93,15 @@ public struct RunningScenario: Sendable {
     public var chainPath: String
     /// The served chain, leaf first, in the order sent.
     public var served: [Certificate]
+    /// `ADDRESS:PORT` to dial when the URL's host is a name that does not resolve (the ATS
+    /// lessons: `--connect-to`); nil otherwise.
+    public var connectTo: String?
+    /// The lesson's ATS configurations, each written as an Info.plist in the lab folder.
+    public var atsCases: [RunningATSCase] = []
+
+    /// The URL, and `--connect-to ADDRESS:PORT` when the name must be redirected: the start of
+    /// every `trustx check` (or `trustx ats`) command for this scenario.
+    public var targetArguments: [String] { [url] + (connectTo.map { ["--connect-to", $0] } ?? []) }
 
     /// The scenario's name.
     public var name: String { scenario.name }
@@ -100,6 +109,16 @@ public struct RunningScenario: Sendable {
     public var expectation: LabExpectation { scenario.expectation }
     /// The lesson in one line.
     public var lesson: String { scenario.lesson }
+}
+
+/// One ATS configuration of a running scenario, written as an Info.plist.
+public struct RunningATSCase: Sendable {
+    /// The catalogue entry.
+    public var atsCase: LabATSCase
+    /// The NSAppTransportSecurity dictionary, keyed by the scenario's host.
+    public var configuration: ATSConfiguration
+    /// The Info.plist holding it (`NAME.LABEL.plist` in the lab folder).
+    public var plistPath: String
 }
 
 /// A running lab: every selected scenario's server, the AIA server, and the files learners need.
@@ -215,6 +234,8 @@ public final class Lab: Sendable {
                 caPath: try directory.write("client-ca.pem", PEM.encode(pki.clientCA.certificate.der)))
             try directory.write("intermediate.der", pki.aiaIntermediate.der)
 
+            var bareBase64Pins: [LabPin: String] = [:]
+            for (pin, digest) in pki.pins { bareBase64Pins[pin] = Base64.encode(digest) }
             var running: [RunningScenario] = []
             var endpoints: [(LabListener, LabEndpoint)] = []
             for (listener, scenario) in bound {
@@ -223,19 +244,35 @@ public final class Lab: Sendable {
                 let hostInURL = scenario.host == "127.0.0.1" ? urlHost : scenario.host
                 let scheme = scenario.serviceProtocol == .smtpStartTLS ? "smtp" : "https"
                 let anchorPath = anchors.first { $0.anchor == scenario.anchor }!.path
-                let entry = RunningScenario(
+                var entry = RunningScenario(
                     scenario: scenario, url: "\(scheme)://\(hostInURL):\(listener.port)/", port: listener.port,
                     host: host,
                     anchorPath: anchorPath,
                     chainPath: try directory.write(
                         "\(scenario.name).chain.pem", served.chain.map { PEM.encode($0.der) }.joined()),
                     served: served.chain)
+                if scenario.needsConnectTo { entry.connectTo = "\(urlHost):\(listener.port)" }
+                for atsCase in scenario.atsCases {
+                    let configuration = atsCase.configuration(host: host, pins: bareBase64Pins)
+                    entry.atsCases.append(
+                        RunningATSCase(
+                            atsCase: atsCase, configuration: configuration,
+                            plistPath: try directory.write(
+                                "\(scenario.name).\(atsCase.label).plist", configuration.infoPlistDocument())))
+                }
                 running.append(entry)
                 var tls = LabTLSConfiguration(chain: served.chain, privateKeyPEM: served.key.privateKeyPEM())
                 tls.ocspResponse = served.ocspResponse
                 switch scenario.name {
                 case "tls12-only": tls.maximumVersion = .tls1_2
                 case "mtls-required": tls.requiredClientCAs = [pki.clientCA.certificate]
+                case "tls11-only":
+                    tls.minimumVersion = .tls1_1
+                    tls.maximumVersion = .tls1_1
+                case "no-forward-secrecy":
+                    // RSA key exchange only; TLS 1.3 always has forward secrecy, so it is off.
+                    tls.maximumVersion = .tls1_2
+                    tls.cipherList = "AES256-GCM-SHA384:AES128-GCM-SHA256:AES256-SHA:AES128-SHA:@SECLEVEL=0"
                 default: break
                 }
                 let page = "trustx lab: scenario \(scenario.name)\n\(scenario.lesson)\n"
@@ -288,9 +325,9 @@ public final class Lab: Sendable {
     public var statistics: LabServerStatistics { server.statistics }
 
     /// The `trustx check` arguments of `variation` for `scenario`, paths and pins filled in
-    /// (the URL and, when kept, the scenario's `--anchor` included).
+    /// (the URL, `--connect-to` when needed and, when kept, the scenario's `--anchor` included).
     public func arguments(for variation: LabVariation, of scenario: RunningScenario) -> [String] {
-        var out = [scenario.url]
+        var out = scenario.targetArguments
         if variation.keepsScenarioAnchor { out += ["--anchor", scenario.anchorPath] }
         for argument in variation.arguments {
             switch argument {
@@ -302,6 +339,11 @@ public final class Lab: Sendable {
             }
         }
         return out
+    }
+
+    /// The `trustx check` arguments that load `atsCase`'s Info.plist for `scenario`.
+    public func arguments(for atsCase: RunningATSCase, of scenario: RunningScenario) -> [String] {
+        scenario.targetArguments + ["--anchor", scenario.anchorPath, "--ats-plist", atsCase.plistPath]
     }
 
     /// Closes every port, cuts off connections, joins the threads and removes the files (unless

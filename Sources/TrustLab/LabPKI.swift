@@ -176,6 +176,24 @@ struct LabPKI: Sendable {
             nextUpdate: now.adding(seconds: 7 * day)
         ).sign(certificate: revoked.certificate, issuer: library.certificate, key: library.key)
 
+        // The ATS lessons' servers are named by DNS (ATS exempts loopback addresses): the name
+        // comes first in the SAN, the addresses stay for clients that dial them directly.
+        func namedLeaf(_ scenario: String, kind: KeyKind = .ecP256) throws(BuilderError) -> LabIssued {
+            let host = LabScenario.named(scenario)?.host ?? scenario
+            return try leaf(issuer: library, kind: kind) { b in
+                b.subject = NameBuilder(commonName: host)
+                b.subjectAltNames = .init([.dnsName(host)] + sans)
+                // RSA key exchange encrypts the premaster secret to the leaf's key (RFC 5246 7.4.7.1).
+                if case .rsa = kind { b.keyUsage = .init([.digitalSignature, .keyEncipherment]) }
+            }
+        }
+        serve("tls11-only", try namedLeaf("tls11-only"))
+        serve("no-forward-secrecy", try namedLeaf("no-forward-secrecy", kind: .rsa(bits: 2048)))
+        // pin-rotated: the app's NSPinnedDomains leaf identity was taken from a key the server
+        // no longer uses.
+        let pinRotatedOldKey = try KeyPair.generate(.ecP256)
+        serve("pin-rotated", try namedLeaf("pin-rotated"))
+
         // The learner's identity for mtls-required: EKU clientAuth, issued by the client CA.
         let clientKey = try KeyPair.generate(.ecP256)
         var client = CertificateBuilder(
@@ -196,6 +214,7 @@ struct LabPKI: Sendable {
             pins: [
                 .goodLeaf: good.certificate.spkiSHA256, .rsa2048Leaf: rsa2048.certificate.spkiSHA256,
                 .rotatedAwayLeaf: Digest.sha256(oldKey.spkiDER), .libraryTestCA: library.certificate.spkiSHA256,
+                .pinRotatedOldLeaf: Digest.sha256(pinRotatedOldKey.spkiDER),
             ])
     }
 

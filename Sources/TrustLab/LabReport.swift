@@ -82,8 +82,9 @@ struct JSONWriter {
 
 extension Lab {
     /// The lab as one JSON object: `anchors` (name -> path), `scenarios` (name, url, port, host,
-    /// anchor, expect {trusted, osstatus, urlError}, lesson, then chain, rule, networkOnly and
-    /// variations), then `clientIdentity`, `pins`, `aia` and `directory`. Keys in that order.
+    /// anchor, expect {trusted, osstatus, urlError}, lesson, then chain, rule, networkOnly,
+    /// variations, connectTo and the ATS cases), then `clientIdentity`, `pins`, `aia` and
+    /// `directory`. Keys in that order.
     public func json() -> String {
         var w = JSONWriter()
         w.beginObject()
@@ -111,6 +112,21 @@ extension Lab {
                 w.endArray()
                 Lab.writeExpectation(&w, v.expectation)
                 w.string("why", v.why)
+                w.endObject()
+            }
+            w.endArray()
+            w.string("connectTo", s.connectTo)
+            w.beginArray("ats")
+            for c in s.atsCases {
+                w.beginObject()
+                w.string("label", c.atsCase.label)
+                w.string("infoPlist", c.plistPath)
+                w.string("fragment", c.configuration.infoPlistFragment())
+                w.beginArray("arguments")
+                for a in arguments(for: c, of: s) { w.string(nil, a) }
+                w.endArray()
+                Lab.writeExpectation(&w, c.atsCase.expectation)
+                w.string("why", c.atsCase.why)
                 w.endObject()
             }
             w.endArray()
@@ -152,7 +168,8 @@ extension Lab {
         out += "Files: \(directory)\(keepsFiles ? " (kept)" : " (removed when the lab stops)")\n\n"
         let rows = scenarios.map { s -> [String] in
             let anchor = s.scenario.anchor == .libraryTestCA ? "" : " --anchor \(s.scenario.anchor.rawValue)"
-            return [s.name, s.url + anchor, Lab.expectationText(s.expectation), s.lesson]
+            let redirect = s.connectTo.map { " --connect-to \($0)" } ?? ""
+            return [s.name, s.url + redirect + anchor, Lab.expectationText(s.expectation), s.lesson]
         }
         let header = ["SCENARIO", "URL", "EXPECTED", "LESSON"]
         var widths = header.map(\.count)

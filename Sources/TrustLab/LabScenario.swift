@@ -1,3 +1,5 @@
+import TrustCore
+
 /// What a client should conclude about one lab server: the verdict, Apple's OSStatus and the
 /// URLError URLSession would report.
 public struct LabExpectation: Hashable, Sendable, CustomStringConvertible {
@@ -64,6 +66,64 @@ public enum LabPin: String, Hashable, Sendable, CaseIterable {
     case rotatedAwayLeaf = "key-rotated-old-leaf"
     /// Library Test CA's key (a backup pin that survives leaf rotation).
     case libraryTestCA = "library-test-ca"
+    /// The key pin-rotated's server used before rotation (its NSPinnedDomains leaf identity).
+    case pinRotatedOldLeaf = "pin-rotated-old-leaf"
+}
+
+/// An App Transport Security configuration a lesson tries for the scenario's host, and what an
+/// app with it concludes: the Info.plist's NSAppTransportSecurity, with an NSExceptionDomains
+/// and/or NSPinnedDomains entry for the host when a key is set.
+public struct LabATSCase: Hashable, Sendable {
+    /// A short name, also the file stem of the Info.plist the lab writes (`NAME.LABEL.plist`).
+    public var label: String
+    /// NSExceptionMinimumTLSVersion, exactly as written.
+    public var minimumTLSVersion: String?
+    /// NSExceptionRequiresForwardSecrecy.
+    public var requiresForwardSecrecy: Bool?
+    /// NSPinnedLeafIdentities (nil: absent).
+    public var leafPins: [LabPin]?
+    /// NSPinnedCAIdentities (nil: absent).
+    public var caPins: [LabPin]?
+    /// What the app concludes.
+    public var expectation: LabExpectation
+    /// Why, in one sentence.
+    public var why: String
+
+    /// Creates a case.
+    public init(
+        _ label: String, minimumTLSVersion: String? = nil, requiresForwardSecrecy: Bool? = nil,
+        leafPins: [LabPin]? = nil, caPins: [LabPin]? = nil, _ expectation: LabExpectation, _ why: String
+    ) {
+        self.label = label
+        self.minimumTLSVersion = minimumTLSVersion
+        self.requiresForwardSecrecy = requiresForwardSecrecy
+        self.leafPins = leafPins
+        self.caPins = caPins
+        self.expectation = expectation
+        self.why = why
+    }
+
+    /// The NSAppTransportSecurity dictionary for `host`, with `pins` giving each lesson key's
+    /// SPKI SHA-256 in base64.
+    public func configuration(host: String, pins: [LabPin: String]) -> ATSConfiguration {
+        var c = ATSConfiguration()
+        if minimumTLSVersion != nil || requiresForwardSecrecy != nil {
+            c.exceptionDomains = [
+                ATSExceptionDomain(
+                    domain: host, minimumTLSVersionText: minimumTLSVersion,
+                    requiresForwardSecrecy: requiresForwardSecrecy)
+            ]
+        }
+        if leafPins != nil || caPins != nil {
+            func identities(_ list: [LabPin]?) -> [PinnedIdentity]? {
+                list.map { $0.map { PinnedIdentity(text: pins[$0] ?? "") } }
+            }
+            c.pinnedDomains = [
+                PinnedDomain(domain: host, leafIdentities: identities(leafPins), caIdentities: identities(caPins))
+            ]
+        }
+        return c
+    }
 }
 
 /// One argument of a `trustx check` variation; paths and pins are known only once the lab runs.
@@ -140,6 +200,13 @@ public struct LabScenario: Hashable, Sendable, Identifiable {
     /// The scenario's port is the port base plus this offset (stable across `--scenario` selections,
     /// so handouts keep their ports).
     public var portOffset: Int
+    /// ATS configurations the lesson tries (empty for lessons without ATS).
+    public var atsCases: [LabATSCase] = []
+
+    /// Whether the URL's host is a DNS name that does not resolve (ATS exempts loopback addresses
+    /// and local names, so its lessons name the server `NAME.trustx.test`): clients reach it with
+    /// `--connect-to`.
+    public var needsConnectTo: Bool { host.hasSuffix(".trustx.test") }
 
     /// The name.
     public var id: String { name }
@@ -443,6 +510,82 @@ extension LabScenario {
             networkOnly:
                 "the stapled OCSP response: the served chain alone is trusted; the staple in the handshake revokes it",
             variations: [], serviceProtocol: .https, portOffset: 22),
+        LabScenario(
+            name: "tls11-only",
+            lesson: "A server stuck at TLS 1.1: refused by URLSession and ATS, unless an exception lowers the floor.",
+            host: "tls11-only.trustx.test", anchor: .libraryTestCA,
+            // URLSession and ATS require TLS 1.2; the server offers 1.1 only: no common version,
+            // the handshake fails before any evaluation -> secureConnectionFailed.
+            expectation: LabExpectation(trusted: false, osstatus: nil, urlError: -1200),
+            rule:
+                "TLS 1.2 or later by default: no common version, the handshake fails before any evaluation (URLError -1200; docs/ats-diagnostics.md)",
+            networkOnly: "the protocol version: the served chain is trusted; only the handshake fails (-1200)",
+            variations: [
+                LabVariation(
+                    [.literal("--tls-min"), .literal("1.1")], .trusted,
+                    "offering TLS 1.1 completes the handshake, and the chain is as good as good's")
+            ], serviceProtocol: .https, portOffset: 23,
+            atsCases: [
+                LabATSCase(
+                    "ats-default", LabExpectation(trusted: false, osstatus: nil, urlError: -1200),
+                    "ATS's floor is TLS 1.2: the handshake fails"),
+                LabATSCase(
+                    "tls-1.1", minimumTLSVersion: "TLSv1.1", .trusted,
+                    "NSExceptionMinimumTLSVersion TLSv1.1 lowers the floor for this host: the smallest exception"),
+                LabATSCase(
+                    "tls-1.0", minimumTLSVersion: "TLSv1.0", .trusted,
+                    "TLSv1.0 lowers it further than needed, which also works"),
+                LabATSCase(
+                    "tls-1.1-misspelt", minimumTLSVersion: "TLSV1.1",
+                    LabExpectation(trusted: false, osstatus: nil, urlError: -1200),
+                    "ATS honours only the exact spellings: TLSV1.1 is ignored and the floor stays TLS 1.2"),
+            ]),
+        LabScenario(
+            name: "no-forward-secrecy",
+            lesson: "A TLS 1.2 server with RSA key exchange only: no forward secrecy, refused by ATS.",
+            host: "no-forward-secrecy.trustx.test", anchor: .libraryTestCA,
+            // Without ATS the probe accepts RSA key exchange; the RSA-2048 leaf for the host
+            // passes every SSL check under the custom anchor.
+            expectation: .trusted,
+            rule:
+                "without ATS the RSA key exchange is accepted, and any custom anchor is trusted (docs/steps.md#anchor)",
+            networkOnly:
+                "the key exchange: under ATS the handshake fails (-1200) unless NSExceptionRequiresForwardSecrecy is NO",
+            variations: [], serviceProtocol: .https, portOffset: 24,
+            atsCases: [
+                LabATSCase(
+                    "ats-default", LabExpectation(trusted: false, osstatus: nil, urlError: -1200),
+                    "ATS offers only ECDHE suites: no cipher suite in common, the handshake fails"),
+                LabATSCase(
+                    "forward-secrecy-off", requiresForwardSecrecy: false, .trusted,
+                    "NSExceptionRequiresForwardSecrecy NO adds the RSA key-exchange suites"),
+                LabATSCase(
+                    "tls-1.0", minimumTLSVersion: "TLSv1.0",
+                    LabExpectation(trusted: false, osstatus: nil, urlError: -1200),
+                    "a version exception does not add cipher suites: still no suite in common"),
+            ]),
+        LabScenario(
+            name: "pin-rotated",
+            lesson: "NSPinnedDomains after the server's key rotated: the old leaf pin fails, the CA pin survives.",
+            host: "pin-rotated.trustx.test", anchor: .libraryTestCA,
+            // No pins: the new leaf is as good as good's (for its DNS name), so evaluation passes.
+            expectation: .trusted,
+            rule:
+                "any custom anchor is trusted; NSPinnedDomains then needs a leaf identity matching the leaf and a CA identity matching an issuer of the built path (docs/ats.md)",
+            networkOnly: nil, variations: [], serviceProtocol: .https, portOffset: 25,
+            atsCases: [
+                LabATSCase(
+                    "old-leaf-pin", leafPins: [.pinRotatedOldLeaf],
+                    LabExpectation(trusted: false, osstatus: -9886, urlError: -1200),
+                    "the only leaf identity is the old key's: errSSLATSCertificateTrustViolation, the connection fails"),
+                LabATSCase(
+                    "ca-pin", caPins: [.libraryTestCA], .trusted,
+                    "the CA identity matches Library Test CA, the built path's anchor: it survives the leaf's rotation"),
+                LabATSCase(
+                    "old-leaf-and-ca-pin", leafPins: [.pinRotatedOldLeaf], caPins: [.libraryTestCA],
+                    LabExpectation(trusted: false, osstatus: -9886, urlError: -1200),
+                    "leaf and CA identities must both match: the CA pin does not rescue a stale leaf pin"),
+            ]),
     ]
 
     /// The scenario named `name`, if any.

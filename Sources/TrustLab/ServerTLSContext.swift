@@ -17,6 +17,8 @@ public struct LabTLSConfiguration: Sendable {
     public var requiredClientCAs: [Certificate]
     /// A DER OCSP response stapled to every handshake that asks for one (RFC 6066 8).
     public var ocspResponse: [UInt8]?
+    /// OpenSSL's cipher list for TLS 1.2 and below; nil offers everything.
+    public var cipherList: String?
 
     /// Creates a configuration (TLS 1.2 to 1.3, no client certificate by default).
     public init(
@@ -58,7 +60,9 @@ final class ServerTLSContext: @unchecked Sendable {
         else { throw LabError.openssl("setting the protocol versions") }
         // TLS 1.0/1.1 need SHA-1 in the handshake, refused above level 0 and by some default
         // cipher strings: allow everything, the lab judges nothing on the server side.
-        _ = SSL_CTX_set_cipher_list(ctx, "ALL:@SECLEVEL=0")
+        guard SSL_CTX_set_cipher_list(ctx, configuration.cipherList ?? "ALL:@SECLEVEL=0") == 1 else {
+            throw LabError.openssl("setting the cipher suites")
+        }
 
         let leafX509 = try X509Object(der: leaf.der)
         guard SSL_CTX_use_certificate(ctx, leafX509.pointer) == 1 else {

@@ -487,11 +487,13 @@ enum CheckCommand {
         }
         // Apple's SSL policy fetches missing intermediates over the network; Basic X.509 does not.
         let (systemStore, anchorList) = (settings.systemStore, anchors)
+        // Under ATS the handshake offers what the app would (and observes when refused).
+        let atsPolicy = settings.ats.map { $0.policy(forHost: c.target.host) }
         guard
             let result = deadline.run({
                 ServerConnection.connect(
                     c.target, options: c.options, fetchAIA: c.fetchAIA && r.policy.isSSL, anchors: anchorList,
-                    systemStore: systemStore)
+                    systemStore: systemStore, atsPolicy: atsPolicy)
             })
         else {
             return .failure(runTimedOut(c, settings: settings))
@@ -526,6 +528,7 @@ enum CheckCommand {
         settings.negotiated = result.negotiated
         settings.connectionSCTLogIDs = result.sctLogIDs
         settings.stapledOCSPResponse = result.ocspResponse
+        settings.negotiated = result.negotiated
         guard
             var evaluation = Evaluator().evaluate(
                 chain: result.chain, settings: settings, deadline: deadline.evaluation)
@@ -538,7 +541,7 @@ enum CheckCommand {
         evaluation.connection = report
         evaluation.presentedSource = .presented
         if r.fetchRevocation { evaluation = withFetchedRevocation(evaluation, timeout: c.options.timeout) }
-        return .success(evaluation)
+        return .success(result.finalVerdict(evaluation))
     }
 
     /// Fetches revocation information for the built path and evaluates again with it, as

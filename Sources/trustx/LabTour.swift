@@ -21,7 +21,7 @@ enum LabTour {
         var featuredReport = ""
         var mismatches = 0
         for s in lab.scenarios {
-            let args = [s.url, "--anchor", s.anchorPath, "--timeout", "5"]
+            let args = s.targetArguments + ["--anchor", s.anchorPath, "--timeout", "5"]
             let outcome = check(args, now: now, environment: environment)
             let codes = describe(outcome.trusted, outcome.osstatus, outcome.urlError)
             var verdict = (outcome.trusted ? yes : no) + " " + codes

@@ -38,6 +38,7 @@ enum Trustx {
             (ExploreCommand.name, ExploreCommand.spec.abstract),
             (PinCommand.name, PinCommand.spec.abstract),
             (LabCommand.name, LabCommand.spec.abstract),
+            (ATSCommand.name, ATSCommand.spec.abstract),
         ]
     )
 
@@ -50,6 +51,7 @@ enum Trustx {
         case ExploreCommand.name: return ExploreCommand.run(rest, now: now, environment: environment)
         case PinCommand.name: return PinCommand.run(rest)
         case LabCommand.name: return LabCommand.run(rest, now: now)
+        case ATSCommand.name: return ATSCommand.run(rest, now: now, environment: environment)
         case "help": return help(for: rest)
         default: break
         }
@@ -83,6 +85,8 @@ enum Trustx {
             Output.out(PinCommand.spec.help + "\n")
         case LabCommand.name?:
             Output.out(LabCommand.spec.help + "\n")
+        case ATSCommand.name?:
+            Output.out(ATSCommand.spec.help + "\n")
         case let other?:
             return usageError(UsageError(message: "Unknown subcommand '\(other)'"), spec)
         }

@@ -34,7 +34,9 @@ final class LabLifecycleTests: XCTestCase {
                 done.enter()
                 let t = Thread {
                     while !gate.withLock({ $0 }) { usleep(1000) }
-                    let r = TestClient.run(port: s.port, smtp: s.scenario.serviceProtocol == .smtpStartTLS)
+                    let r = TestClient.run(
+                        port: s.port, minimumVersion: TestClient.minimumVersion(for: s.name),
+                        smtp: s.scenario.serviceProtocol == .smtpStartTLS)
                     let pageShown =
                         s.scenario.serviceProtocol == .smtpStartTLS || r.response.contains("scenario \(s.name)")
                     if !r.served || !pageShown {
@@ -56,7 +58,10 @@ final class LabLifecycleTests: XCTestCase {
         // Every server is still alive.
         for s in lab.scenarios {
             XCTAssertTrue(
-                TestClient.run(port: s.port, smtp: s.scenario.serviceProtocol == .smtpStartTLS).served, s.name)
+                TestClient.run(
+                    port: s.port, minimumVersion: TestClient.minimumVersion(for: s.name),
+                    smtp: s.scenario.serviceProtocol == .smtpStartTLS
+                ).served, s.name)
         }
     }
 

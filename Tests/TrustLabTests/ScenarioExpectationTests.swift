@@ -45,7 +45,7 @@ final class ScenarioExpectationTests: XCTestCase {
     func capturedChain(_ s: RunningScenario) throws -> [Certificate] {
         let lab = try self.lab
         let result = TestClient.run(
-            port: s.port, sni: nil,
+            port: s.port, sni: nil, minimumVersion: TestClient.minimumVersion(for: s.name),
             clientCertificatePath: s.name == "mtls-required" ? lab.clientIdentity.certificatePath : nil,
             clientKeyPath: s.name == "mtls-required" ? lab.clientIdentity.privateKeyPath : nil,
             smtp: s.scenario.serviceProtocol == .smtpStartTLS)
@@ -68,14 +68,19 @@ final class ScenarioExpectationTests: XCTestCase {
             "good", "wrong-host", "tls12-only", "rogue-ca", "expired", "not-yet-valid", "self-signed",
             "missing-intermediate", "missing-intermediate-aia", "wrong-order", "untrusted-root", "cn-only",
             "client-auth-eku", "rsa-1024", "sha1-signature", "long-validity", "path-length", "name-constraints",
-            "rsa-2048", "mtls-required", "smtp-starttls", "key-rotated", "revoked-ocsp",
+            "rsa-2048", "mtls-required", "smtp-starttls", "key-rotated", "revoked-ocsp", "tls11-only",
+            "no-forward-secrecy", "pin-rotated",
         ]
         XCTAssertEqual(LabScenario.all.map(\.name), names)
         XCTAssertEqual(Set(LabScenario.all.map(\.portOffset)).count, names.count)
         XCTAssertFalse(LabScenario.all.map(\.portOffset).contains(LabScenario.aiaPortOffset))
         for s in LabScenario.all {
             XCTAssertFalse(s.lesson.contains("\n"), s.name)
-            XCTAssertEqual(s.host, s.name == "wrong-host" ? "localhost" : "127.0.0.1")
+            // ATS exempts loopback addresses and local names: its lessons' servers have DNS names.
+            let host =
+                s.atsCases.isEmpty ? (s.name == "wrong-host" ? "localhost" : "127.0.0.1") : "\(s.name).trustx.test"
+            XCTAssertEqual(s.host, host)
+            XCTAssertEqual(s.needsConnectTo, !s.atsCases.isEmpty, s.name)
         }
     }
 
@@ -116,6 +121,11 @@ final class ScenarioExpectationTests: XCTestCase {
                         settings: settings(s))
                 ).verdict
                 check(completed, s.expectation, "\(s.name) with the fetched intermediate")
+            case "tls11-only":
+                // Evaluable part: the chain is trusted; the -1200 comes from the handshake
+                // (testTLS11OnlyRefusesATLS12ClientAndSpeaksTLS11).
+                check(verdict, .trusted, s.name)
+                XCTAssertEqual(s.expectation, LabExpectation(trusted: false, osstatus: nil, urlError: -1200))
             case "revoked-ocsp":
                 // The served chain alone is trusted; the staple in the handshake revokes it.
                 check(verdict, .trusted, "\(s.name) without the staple")

@@ -24,6 +24,10 @@ struct ClientResult {
 /// A minimal OpenSSL client for the tests: verification off and security level 0 (it observes,
 /// the engine judges), optional client certificate, optional SMTP STARTTLS.
 enum TestClient {
+    /// The lowest version a client must offer to reach scenario `name`: TLS 1.0 for the one
+    /// server stuck below TLS 1.2, 1.2 otherwise.
+    static func minimumVersion(for name: String) -> Int32 { name == "tls11-only" ? TLS1_VERSION : TLS1_2_VERSION }
+
     /// A blocking TCP connection to 127.0.0.1:`port` with send/receive timeouts; nil when refused.
     static func connect(port: UInt16, timeoutSeconds: Int = 10) -> Int32? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

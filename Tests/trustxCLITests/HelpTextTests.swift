@@ -24,6 +24,8 @@ final class HelpTextTests: XCTestCase {
                                   files.
           lab                     Serve a lab of deliberately broken TLS servers on
                                   loopback for training sessions.
+          ats                     Try a server under App Transport Security and its
+                                  exceptions, as nscurl --ats-diagnostics does.
 
           See 'trustx help <subcommand>' for detailed help.
 
@@ -151,7 +153,8 @@ final class HelpTextTests: XCTestCase {
                                   cn-only, client-auth-eku, rsa-1024, sha1-signature,
                                   long-validity, path-length, name-constraints,
                                   rsa-2048, mtls-required, smtp-starttls, key-rotated,
-                                  revoked-ocsp; default: all)
+                                  revoked-ocsp, tls11-only, no-forward-secrecy,
+                                  pin-rotated; default: all)
           --port-base <port>      Serve scenario n on port base+n (the AIA server on
                                   base+99), for handouts. (default: ports chosen by the
                                   system)
@@ -165,6 +168,47 @@ final class HelpTextTests: XCTestCase {
           -h, --help              Show help information.
 
         """
+
+    static let atsHelp = """
+        OVERVIEW: Try a server under App Transport Security and its exceptions, as
+        nscurl --ats-diagnostics does.
+
+        Each combination gets a fresh handshake with what an app under it offers, and
+        the chain is evaluated with that configuration. Exit status: 0 the default ATS
+        policy passes, 1 it does not, 64 usage error, 69 the server cannot be reached.
+
+        USAGE: trustx ats <target> [--connect-to <address>] [--sni <name>] [--timeout <seconds>] [--anchor <file> ...] [--password <password>] [--platform <platform>] [--format <format>]
+
+        ARGUMENTS:
+          <target>                The server: host, host:port or https://host:port/path
+                                  (port 443 by default).
+
+        OPTIONS:
+          --connect-to <address>  Connect to this host[:port] instead, keeping the
+                                  target's name for SNI, the host check and the
+                                  exception domain.
+          --sni <name>            Send this server name instead of the target's.
+                                  (default: the target's host name)
+          --timeout <seconds>     The deadline for every combination together:
+                                  handshakes, AIA fetches and evaluations. (default: 20)
+          --anchor <file>         Trust the certificates in this file as anchors, and no
+                                  system roots, like SecTrustSetAnchorCertificates.
+          --password <password>   The password of PKCS#12 anchor files.
+          --platform <platform>   Whose ATS rules apply: iOS 16 and earlier, or iOS 17
+                                  and later. (values: ios16, ios17; default: ios17)
+          --format <format>       The report format. (values: text, json; default: text)
+          --version               Show the version.
+          -h, --help              Show help information.
+
+        """
+
+    func testATSHelpShowsItsOptions() throws {
+        for args in [["ats", "--help"], ["help", "ats"]] {
+            let r = try CLI.run(args)
+            XCTAssertEqual(r.status, 0, "\(args)")
+            XCTAssertEqual(r.out, Self.atsHelp + "\n", "\(args)")
+        }
+    }
 
     func testTopLevelHelpListsTheSubcommands() throws {
         for args in [["--help"], ["-h"], ["help"]] {
@@ -240,7 +284,7 @@ final class HelpTextTests: XCTestCase {
     }
 
     func testEveryHelpStringIsOneSentenceEndingWithAPeriod() {
-        for help in [Self.rootHelp, Self.checkHelp, Self.pinHelp] {
+        for help in [Self.rootHelp, Self.checkHelp, Self.pinHelp, Self.atsHelp] {
             // Join wrapped lines back into one text per option, then strip the "(values: …)" suffix.
             var entries: [String] = []
             for line in help.split(separator: "\n", omittingEmptySubsequences: false) {

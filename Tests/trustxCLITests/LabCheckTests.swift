@@ -50,7 +50,8 @@ final class LabCheckTests: XCTestCase {
         let lab = try running()
         XCTAssertEqual(lab.scenarios.count, LabScenario.all.count)
         for s in lab.scenarios {
-            let result = try CLI.run(["check", s.url, "--anchor", s.anchorPath, "--format", "json", "--timeout", "5"])
+            let result = try CLI.run(
+                ["check"] + s.targetArguments + ["--anchor", s.anchorPath, "--format", "json", "--timeout", "5"])
             try assertMatches(result, s.expectation, s.name)
         }
     }
@@ -68,6 +69,33 @@ final class LabCheckTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(count, 10)
+    }
+
+    /// The ATS cases decided by the handshake (a version floor, the cipher suites) against what
+    /// `trustx ats` finds for the combination with the same keys; a misspelt version is ignored
+    /// by ATS, so it must agree with the default policy.
+    func testEveryHandshakeATSCaseAgreesWithTrustxATS() throws {
+        let lab = try running()
+        var checked = 0
+        for s in lab.scenarios
+        where s.atsCases.contains(where: { $0.atsCase.leafPins == nil && $0.atsCase.caPins == nil }) {
+            let r = try CLI.run(["ats"] + s.targetArguments + ["--anchor", s.anchorPath, "--format", "json"])
+            let combinations = try XCTUnwrap(try r.json()["combinations"] as? [[String: Any]], r.out)
+            for c in s.atsCases {
+                var keys: [String: String] = [:]
+                if let v = c.atsCase.minimumTLSVersion, ["TLSv1.0", "TLSv1.1", "TLSv1.2", "TLSv1.3"].contains(v) {
+                    keys["NSExceptionMinimumTLSVersion"] = v
+                }
+                if c.atsCase.requiresForwardSecrecy == false { keys["NSExceptionRequiresForwardSecrecy"] = "NO" }
+                let found = try XCTUnwrap(
+                    combinations.first { ($0["keys"] as? [String: String]) == keys }, "\(s.name) \(c.atsCase.label)")
+                let label = "\(s.name) \(c.atsCase.label)"
+                XCTAssertEqual(found["result"] as? String == "PASS", c.atsCase.expectation.trusted, label)
+                XCTAssertEqual(found["urlError"] as? Int, c.atsCase.expectation.urlError, label)
+                checked += 1
+            }
+        }
+        XCTAssertEqual(checked, 7)
     }
 
     func testMissingIntermediateIsFetchedThroughAIAAndMarkedSo() throws {

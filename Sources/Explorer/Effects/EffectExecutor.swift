@@ -76,7 +76,8 @@ public final class EffectExecutor: Sendable {
             }
         case .connect(let r):
             let result = ServerConnection.connect(
-                r.target, options: r.options, fetchAIA: r.fetchAIA, anchors: r.anchors, systemStore: r.systemStore)
+                r.target, options: r.options, fetchAIA: r.fetchAIA, anchors: r.anchors, systemStore: r.systemStore,
+                atsPolicy: r.atsPolicy)
             return .connected(request: r.id, result)
         case .evaluate(let r):
             // The same bound as a command's: an answer in seconds whatever the chain (Esc stops

@@ -57,6 +57,9 @@ public struct ConnectRequest: Sendable {
     public var anchors: [Certificate]
     /// The system store, where AIA fetching stops.
     public var systemStore: (any IssuerSource)?
+    /// ATS's requirements for the host when an ATS configuration is loaded: the handshake then
+    /// offers what the app would.
+    public var atsPolicy: ATSHostPolicy? = nil
 }
 
 /// An evaluation to run.

@@ -66,7 +66,10 @@ public struct ExplorerTarget: Sendable {
         var options = ProbeOptions()
         options.proxy = .none
         options.timeout = .seconds(5)
-        guard let (target, startTLS) = try? parseURL(running.url) else { return nil }
+        guard let parsed = try? parseURL(running.url) else { return nil }
+        var target = parsed.0
+        let startTLS = parsed.1
+        target.connectTo = running.connectTo.flatMap { try? Endpoint.parse($0, defaultPort: target.port) }
         options.startTLS = startTLS
         return ExplorerTarget(
             name: running.name, location: running.url, host: target.host, source: .server(target, options),

@@ -20,9 +20,16 @@ final class ClientContext {
         SSL_CTX_set_cert_verify_callback(ctx, { _, _ in 1 }, nil)
         _ = COpenSSL_SSL_CTX_set_min_proto_version(ctx, Int32(options.minimumVersion.rawValue))
         _ = COpenSSL_SSL_CTX_set_max_proto_version(ctx, Int32(options.maximumVersion.rawValue))
-        // Everything but anonymous and null suites (no certificate to see, never offered by
-        // URLSession), including the legacy ones TLS 1.0/1.1 servers still pick.
-        _ = SSL_CTX_set_cipher_list(ctx, "ALL:!aNULL:!eNULL:@SECLEVEL=0")
+        // Observing: everything but anonymous and null suites (no certificate to see, never
+        // offered by URLSession), including the legacy ones TLS 1.0/1.1 servers still pick.
+        // Under ATS: exactly ATS's suites, so that a server ATS refuses refuses us too.
+        guard SSL_CTX_set_cipher_list(ctx, options.cipherOffer.openSSLCipherList) == 1,
+            SSL_CTX_set_ciphersuites(ctx, CipherOffer.tls13Suites) == 1
+        else {
+            throw ProbeError(
+                .invalidOption, "OpenSSL refused the cipher suites (\(options.cipherOffer))",
+                details: OpenSSLError.drain().map(\.text))
+        }
         // OpenSSL 3 refuses servers without RFC 5746 renegotiation_info by default; an observer
         // must still see them.
         _ = SSL_CTX_set_options(ctx, COpenSSL_SSL_OP_LEGACY_SERVER_CONNECT())
