@@ -343,7 +343,10 @@ public final class Lab: Sendable {
 
     /// The `trustx check` arguments that load `atsCase`'s Info.plist for `scenario`.
     public func arguments(for atsCase: RunningATSCase, of scenario: RunningScenario) -> [String] {
-        scenario.targetArguments + ["--anchor", scenario.anchorPath, "--ats-plist", atsCase.plistPath]
+        let device = atsCase.atsCase.anchorClass == .device ? ["--anchor-class", "device"] : []
+        return scenario.targetArguments + ["--anchor", scenario.anchorPath] + device + [
+            "--ats-plist", atsCase.plistPath,
+        ]
     }
 
     /// Closes every port, cuts off connections, joins the threads and removes the files (unless

@@ -84,6 +84,10 @@ public struct LabATSCase: Hashable, Sendable {
     public var leafPins: [LabPin]?
     /// NSPinnedCAIdentities (nil: absent).
     public var caPins: [LabPin]?
+    /// How the scenario's anchor is trusted: NSPinnedDomains lessons put it on the device (a
+    /// profile), so no delegate is involved and a pin failure reaches the app as URLSession's own
+    /// -1200; with an app-set anchor the delegate's evaluation fails instead and it cancels (-999).
+    public var anchorClass: CustomAnchorClass
     /// What the app concludes.
     public var expectation: LabExpectation
     /// Why, in one sentence.
@@ -92,8 +96,10 @@ public struct LabATSCase: Hashable, Sendable {
     /// Creates a case.
     public init(
         _ label: String, minimumTLSVersion: String? = nil, requiresForwardSecrecy: Bool? = nil,
-        leafPins: [LabPin]? = nil, caPins: [LabPin]? = nil, _ expectation: LabExpectation, _ why: String
+        leafPins: [LabPin]? = nil, caPins: [LabPin]? = nil, anchorClass: CustomAnchorClass = .app,
+        _ expectation: LabExpectation, _ why: String
     ) {
+        self.anchorClass = anchorClass
         self.label = label
         self.minimumTLSVersion = minimumTLSVersion
         self.requiresForwardSecrecy = requiresForwardSecrecy
@@ -575,14 +581,15 @@ extension LabScenario {
             networkOnly: nil, variations: [], serviceProtocol: .https, portOffset: 25,
             atsCases: [
                 LabATSCase(
-                    "old-leaf-pin", leafPins: [.pinRotatedOldLeaf],
+                    "old-leaf-pin", leafPins: [.pinRotatedOldLeaf], anchorClass: .device,
                     LabExpectation(trusted: false, osstatus: -9886, urlError: -1200),
                     "the only leaf identity is the old key's: errSSLATSCertificateTrustViolation, the connection fails"),
                 LabATSCase(
-                    "ca-pin", caPins: [.libraryTestCA], .trusted,
+                    "ca-pin", caPins: [.libraryTestCA], anchorClass: .device, .trusted,
                     "the CA identity matches Library Test CA, the built path's anchor: it survives the leaf's rotation"),
                 LabATSCase(
                     "old-leaf-and-ca-pin", leafPins: [.pinRotatedOldLeaf], caPins: [.libraryTestCA],
+                    anchorClass: .device,
                     LabExpectation(trusted: false, osstatus: -9886, urlError: -1200),
                     "leaf and CA identities must both match: the CA pin does not rescue a stale leaf pin"),
             ]),

@@ -165,9 +165,12 @@ final class ATSScenarioTests: XCTestCase {
                         values, expected?.map { lab.pins[$0].map { String($0.dropFirst("sha256//".count)) } },
                         "\(c.plistPath) \(key)")
                 }
+                // NSPinnedDomains lessons trust the lab's CA as a device anchor: no delegate decides.
+                let anchorClass =
+                    c.atsCase.leafPins != nil || c.atsCase.caPins != nil ? ["--anchor-class", "device"] : []
                 XCTAssertEqual(
                     lab.arguments(for: c, of: s),
-                    s.targetArguments + ["--anchor", s.anchorPath, "--ats-plist", c.plistPath])
+                    s.targetArguments + ["--anchor", s.anchorPath] + anchorClass + ["--ats-plist", c.plistPath])
                 count += 1
             }
         }

@@ -98,6 +98,31 @@ final class LabCheckTests: XCTestCase {
         XCTAssertEqual(checked, 7)
     }
 
+    /// Every ATS lesson's Info.plist, loaded by check: the verdict, OSStatus and URLError each
+    /// case lists (the lab writes the plist files; the expectations come from Apple's rules).
+    func testEveryATSCaseGivesItsListedExpectationThroughCheckWithItsInfoPlist() throws {
+        let lab = try running()
+        var checked = 0
+        for s in lab.scenarios {
+            for c in s.atsCases {
+                let label = "\(s.name) \(c.atsCase.label)"
+                let r = try CLI.run(["check"] + lab.arguments(for: c, of: s) + ["--format", "json"])
+                let verdict = try XCTUnwrap(try r.json()["verdict"] as? [String: Any], "\(label): \(r.out) \(r.err)")
+                let expected = c.atsCase.expectation
+                XCTAssertEqual(verdict["trusted"] as? Bool, expected.trusted, label)
+                XCTAssertEqual(r.status, expected.trusted ? 0 : 1, label)
+                if !expected.trusted {
+                    XCTAssertEqual(verdict["urlError"] as? Int, expected.urlError, label)
+                    if let osstatus = expected.osstatus {
+                        XCTAssertEqual(verdict["osstatus"] as? Int, Int(osstatus), "\(label): \(r.out)")
+                    }
+                }
+                checked += 1
+            }
+        }
+        XCTAssertEqual(checked, 10)
+    }
+
     func testMissingIntermediateIsFetchedThroughAIAAndMarkedSo() throws {
         let lab = try running()
         let s = try XCTUnwrap(lab.scenario("missing-intermediate-aia"))
