@@ -1,6 +1,19 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// How the trustx executable is linked on Linux, for start-up time (docs/DECISIONS.md D20, D90):
+/// the Swift runtime and the C++ runtime under it linked in (`Linking/libstdc++.so` is a linker
+/// script that points `-lstdc++` at the static archive), lld with packed relative relocations,
+/// and only the symbols shared libraries need in the dynamic symbol table.
+let trustxLinkerFlags = [
+    "-static-stdlib",
+    "-L", Context.packageDirectory + "/Linking",
+    "-Xclang-linker", "-static-libgcc",
+    "-use-ld=lld",
+    "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+    "-Xlinker", "--no-export-dynamic",
+]
+
 let package = Package(
     name: "trustx",
     platforms: [.macOS(.v15)],
@@ -30,9 +43,8 @@ let package = Package(
         .executableTarget(
             name: "trustx",
             dependencies: ["TrustCore", "TLSProbe", "TrustLab", "Explorer"],
-            // The Swift runtime linked in: loading and relocating its shared libraries is most of
-            // a short run's cost (docs/benchmarks.md, docs/DECISIONS.md D20).
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]
+            // Start-up is most of a short run's cost (docs/benchmarks.md, docs/DECISIONS.md D20, D90).
+            linkerSettings: [.unsafeFlags(trustxLinkerFlags, .when(platforms: [.linux]))]
         ),
         .executableTarget(name: "trustx-limbo", dependencies: ["TrustCore"]),
         // The explorer's frame is timed too (render_us), so the bench links Explorer and TermUI.

@@ -124,16 +124,9 @@ public final class PublicSuffixList: Sendable {
 
     // MARK: Helpers
 
-    /// Whether `needle` occurs in `haystack` (naive search: used on marker lines and once on the file).
+    /// Whether `needle` occurs in `haystack`: used on marker lines and once on the whole file.
     private static func contains(_ haystack: Slice<UnsafeBufferPointer<UInt8>>, _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, needle.count <= haystack.count else { return false }
-        var i = haystack.startIndex
-        let last = haystack.endIndex - needle.count
-        while i <= last {
-            if haystack[i] == first && haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
-            i += 1
-        }
-        return false
+        ByteSearch.find(needle, in: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: haystack)), from: 0) != nil
     }
 
     /// IDNA ToASCII for already-normalised labels (the list is lowercase NFC): each label with
