@@ -82,6 +82,16 @@ enum ExploreCommand {
         toggles.pins = r.pins.digests
         toggles.time = r.time == now ? nil : r.time
         toggles.profile = r.profile
+        switch CheckCommand.loadATS(r.ats) {
+        case .success(let ats?):
+            toggles.ats.enabled = true
+            toggles.ats.configuration = ats.configuration
+            toggles.ats.source = ats.source
+            toggles.ats.platform = ats.platform
+            toggles.ats.scheme = ats.scheme
+        case .success(nil): break
+        case .failure(let f): return .failure(f)
+        }
         let targetHost = r.connection?.target.host ?? ""
         switch r.policy {
         case .ssl(let host?):

@@ -314,7 +314,8 @@ extension AppState {
             if toggles.ats.enabled {
                 change("ATS -> off", &effects) { $0.ats.enabled = false }
             } else {
-                change("ATS -> \(toggles.ats.source ?? "ATS's defaults") (\(toggles.ats.platform.rawValue))", &effects) {
+                change("ATS -> \(toggles.ats.source ?? "ATS's defaults") (\(toggles.ats.platform.rawValue))", &effects)
+                {
                     $0.ats.enabled = true
                 }
             }
@@ -577,11 +578,12 @@ extension AppState {
         pendingConnect = id
         pendingEvaluation = nil
         chain = .connecting
-        effects.append(
-            .connect(
-                ConnectRequest(
-                    id: id, target: probeTarget, options: options, fetchAIA: toggles.fetchAIA,
-                    anchors: effectiveAnchors.map(\.certificate), systemStore: systemStore)))
+        var request = ConnectRequest(
+            id: id, target: probeTarget, options: options, fetchAIA: toggles.fetchAIA,
+            anchors: effectiveAnchors.map(\.certificate), systemStore: systemStore)
+        // Under ATS the client offers what ATS allows for this host (its TLS floor, its suites).
+        request.atsPolicy = toggles.ats.settings?.policy(forHost: probeTarget.host)
+        effects.append(.connect(request))
     }
 
     mutating func reconnect(cause: String, _ effects: inout [Effect]) {

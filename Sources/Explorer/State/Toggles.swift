@@ -99,13 +99,15 @@ public struct ATSChoice: Hashable, Sendable {
     public var source: String?
     /// The platform whose rules apply (`I`).
     public var platform: ATSPlatform = .ios17
+    /// The scheme the app loads (`http://` targets are refused by ATS unless allowed).
+    public var scheme: URLScheme = .https
 
     /// ATS off, with ATS's defaults ready.
     public init() {}
 
     /// The ATS settings of one evaluation; nil when ATS is off.
     public var settings: ATSSettings? {
-        enabled ? ATSSettings(configuration: configuration, platform: platform, source: source) : nil
+        enabled ? ATSSettings(configuration: configuration, platform: platform, scheme: scheme, source: source) : nil
     }
 
     /// `ATS off`, `ATS defaults ios17`, `ATS Info.plist ios16`, for the settings line.

@@ -1,0 +1,127 @@
+import Explorer
+import Foundation
+import TrustCore
+import XCTest
+
+/// App Transport Security and NSPinnedDomains in the explorer: `i` applies ATS (its defaults until
+/// `L` loads an Info.plist), `I` switches the platform, and the ATS steps join the others.
+/// Real lab servers reached by their DNS names, real handshakes with ATS's offer, real Info.plists
+/// the lab wrote.
+final class ATSExplorerTests: XCTestCase {
+    /// The Info.plist the lab wrote for `scenario`'s ATS case `label`.
+    func plist(_ s: Session, _ scenario: String, _ label: String, file: StaticString = #filePath, line: UInt = #line)
+        -> String
+    {
+        guard case .running(let directory) = s.state.lab else {
+            XCTFail("the lab is not running", file: file, line: line)
+            return ""
+        }
+        let path = "\(directory)/\(scenario).\(label).plist"
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path), path, file: file, line: line)
+        return path
+    }
+
+    func testATSRefusesATLS11ServerAndTheExceptionFromAnInfoPlistLetsItIn() throws {
+        let s = Session(scenarios: ["good", "tls11-only"])
+        s.select("tls11-only")
+        XCTAssertNil(s.anyStatus(.atsTLSVersion), "no ATS step while ATS is off")
+        let connectsBefore = s.log.filter(\.isConnect).count
+        s.press(.char("i"))
+        XCTAssertTrue(s.state.toggles.ats.enabled)
+        XCTAssertNil(s.state.toggles.ats.source, "ATS's defaults until an Info.plist is loaded")
+        XCTAssertGreaterThan(s.log.filter(\.isConnect).count, connectsBefore, "ATS changes the offer: reconnects")
+        // ATS's floor is TLS 1.2; the server speaks 1.1: the handshake fails (-1200), and the
+        // observing handshake shows the chain and what the server does.
+        XCTAssertEqual(s.verdict?.trusted, false)
+        XCTAssertEqual(s.verdict?.urlError, -1200)
+        XCTAssertEqual(s.anyStatus(.atsTLSVersion), .failed)
+        XCTAssertFalse(s.state.chainRows.isEmpty, "the chain is shown although ATS refused the handshake")
+
+        s.prompt("L", plist(s, "tls11-only", "tls-1.1"))
+        XCTAssertEqual(s.state.toggles.ats.source?.hasSuffix("tls11-only.tls-1.1.plist"), true)
+        XCTAssertEqual(s.verdict?.trusted, true, "NSExceptionMinimumTLSVersion TLSv1.1 for this host")
+        XCTAssertEqual(s.anyStatus(.atsTLSVersion), .passed)
+
+        // The misspelt value is ignored, as Apple ignores it.
+        s.prompt("L", plist(s, "tls11-only", "tls-1.1-misspelt"))
+        XCTAssertEqual(s.verdict?.urlError, -1200)
+        XCTAssertEqual(s.anyStatus(.atsTLSVersion), .failed)
+
+        s.press(.char("u"))
+        XCTAssertEqual(s.verdict?.trusted, true, "undo brings the TLSv1.1 exception back")
+        s.press(.char("y"))
+        let command = try XCTUnwrap(s.copied.last)
+        XCTAssertTrue(command.contains("--ats-plist "), command)
+        XCTAssertTrue(command.contains("tls11-only.tls-1.1.plist"), command)
+        XCTAssertTrue(command.contains("--connect-to 127.0.0.1:"), command)
+        s.press(.escape)
+
+        s.press(.char("i"))
+        XCTAssertFalse(s.state.toggles.ats.enabled)
+        XCTAssertNil(s.anyStatus(.atsTLSVersion), "ATS off: its steps leave")
+        // URLSession's own floor is TLS 1.2 too: without ATS no handshake, no chain.
+        XCTAssertNil(s.state.evaluation)
+        XCTAssertEqual(s.state.change?.text.contains("no connection, URLError -1200"), true, s.state.change?.text ?? "")
+    }
+
+    func testNoForwardSecrecyIsRefusedUnderATSOnly() {
+        let s = Session(scenarios: ["no-forward-secrecy"])
+        XCTAssertEqual(s.verdict?.trusted, true, "without ATS, RSA key exchange is accepted")
+        s.press(.char("i"))
+        XCTAssertEqual(s.verdict?.urlError, -1200)
+        XCTAssertEqual(s.anyStatus(.atsCipher) == .failed || s.anyStatus(.atsForwardSecrecy) == .failed, true)
+        s.prompt("L", plist(s, "no-forward-secrecy", "forward-secrecy-off"))
+        XCTAssertEqual(s.verdict?.trusted, true)
+        XCTAssertNotEqual(s.anyStatus(.atsForwardSecrecy), .failed, "not required for this host")
+    }
+
+    func testPinnedDomainsAfterRotationAndWhoDecidesTheError() {
+        let s = Session(scenarios: ["pin-rotated"])
+        XCTAssertEqual(s.verdict?.trusted, true)
+        s.prompt("L", plist(s, "pin-rotated", "old-leaf-pin"))
+        XCTAssertEqual(s.anyStatus(.pinnedDomains), .failed)
+        XCTAssertEqual(s.verdict?.trusted, false)
+        // The lab's CA is an app-set anchor here: the delegate's evaluation fails on the pins
+        // and it cancels.
+        XCTAssertEqual(s.verdict?.urlError, -999)
+        s.press(.char("C"))
+        XCTAssertEqual(s.state.toggles.anchorClass, .device)
+        XCTAssertEqual(s.verdict?.urlError, -1200, "no delegate: URLSession's own failure")
+        s.prompt("L", plist(s, "pin-rotated", "ca-pin"))
+        XCTAssertEqual(s.verdict?.trusted, true, "the CA identity survives the leaf's rotation")
+        XCTAssertEqual(s.anyStatus(.pinnedDomains), .passed)
+    }
+
+    func testThePlatformSwitchAndItsWordsInTheCommand() throws {
+        let s = Session(scenarios: ["good"])
+        s.press(.char("I"))
+        XCTAssertEqual(s.state.toggles.ats.platform, .ios16)
+        XCTAssertFalse(s.state.toggles.ats.enabled, "switching the platform does not apply ATS")
+        s.press(.char("i"))
+        XCTAssertEqual(s.state.settings.ats?.platform, .ios16)
+        s.press(.char("y"))
+        let command = try XCTUnwrap(s.copied.last)
+        XCTAssertTrue(command.contains(" --ats"), command)
+        XCTAssertTrue(command.contains("--platform ios16"), command)
+        XCTAssertFalse(command.contains("--ats-plist"), command)
+    }
+
+    func testAnUnreadableInfoPlistSaysWhyAndChangesNothing() throws {
+        let s = Session(scenarios: ["good"])
+        let path = NSTemporaryDirectory() + "trustx-not-a-plist-\(UUID().uuidString.prefix(8)).plist"
+        try Data("this is not a property list".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let before = s.state.toggles
+        s.prompt("L", path)
+        XCTAssertEqual(s.state.toggles, before)
+        XCTAssertEqual(s.state.message?.contains(path), true, s.state.message ?? "")
+        s.prompt("L", "/nonexistent/Info.plist")
+        XCTAssertEqual(s.state.toggles, before)
+        XCTAssertNotNil(s.state.message)
+    }
+}
+
+extension Session {
+    /// The status of the first step `id`, on whichever certificate it is.
+    func anyStatus(_ id: StepID) -> StepStatus? { state.evaluation?.steps.first { $0.id == id }?.status }
+}
