@@ -14,9 +14,16 @@ extension AppState {
         let history = promptHistory[p.kind] ?? []
         switch edit {
         case .insert(let c):
-            if p.prefilled { p.text = "" }
-            guard p.text.count < Prompt.maximumLength else { return }
-            p.text.append(c)
+            // Ctrl-U clears the line, as in a shell; other control characters are not text.
+            if c == "\u{15}" {
+                p.text = ""
+            } else if c.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                return
+            } else {
+                if p.prefilled { p.text = "" }
+                guard p.text.count < Prompt.maximumLength else { return }
+                p.text.append(c)
+            }
             p.historyIndex = nil
             p.completions = []
         case .deleteBackward:
