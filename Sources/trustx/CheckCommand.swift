@@ -509,6 +509,7 @@ enum CheckCommand {
             }
             // A server that demands a client certificate has already sent its own chain, and
             // URLSession evaluates it before the handshake fails: report both.
+            settings.negotiated = result.negotiated
             if !result.chain.isEmpty,
                 var evaluation = Evaluator().evaluate(
                     chain: result.chain, settings: settings, deadline: deadline.evaluation)

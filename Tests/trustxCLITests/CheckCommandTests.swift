@@ -110,8 +110,11 @@ final class CheckCommandTests: XCTestCase {
             Set(doc.keys),
             [
                 "schema", "target", "connection", "presented", "unreadable", "path", "candidatePaths", "settings",
-                "steps", "verdict",
+                "steps", "verdict", "ats", "pinAdvice",
             ])
+        // Without --ats or --ats-plist there is no ATS section and no advice.
+        XCTAssertTrue(doc["ats"] is NSNull)
+        XCTAssertEqual((doc["pinAdvice"] as? [Any])?.count, 0)
         XCTAssertEqual(doc["unreadable"] as? [String], [])
         // A chain from files has no connection.
         XCTAssertTrue(doc["target"] is NSNull)
@@ -165,7 +168,7 @@ final class CheckCommandTests: XCTestCase {
                 Set(step.keys),
                 [
                     "id", "certificate", "status", "reason", "title", "detail", "appleCheck", "appleSubtype",
-                    "osstatus", "policies",
+                    "osstatus", "policies", "atsFailure",
                 ])
         }
         let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
