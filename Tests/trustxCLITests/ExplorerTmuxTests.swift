@@ -250,4 +250,73 @@ final class ExplorerTmuxTests: XCTestCase {
         text = try screen { $0.contains(" 2 Chain ") && $0.contains("-67602") }
         XCTAssertTrue(text.contains("-67602 errSecHostNameMismatch"), text)
     }
+
+    /// An iOS developer's Info.plist against a staging server stuck at TLS 1.1, reached by its DNS
+    /// name: the plist's NSExceptionMinimumTLSVersion lets it in, `I` switches the platform, `L`
+    /// loads the app's real Info.plist (ATS's defaults) and the ATS step fails with -1200, `i`
+    /// takes ATS away, `u` brings it back, and the copied command reports what the screen showed.
+    func testAnInfoPlistAppliesATSLiveAndTheCopiedCommandAgrees() throws {
+        try XCTSkipIf(Self.tmux == nil, "tmux is not installed")
+        defer { _ = try? tmux("kill-server") }
+        let pki = try ATSCLITests.shared.get()
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-ats-tmux-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let host = ATSCLITests.host
+        func writePlist(_ name: String, _ ats: String) throws {
+            let text = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <plist version="1.0"><dict><key>NSAppTransportSecurity</key><dict>\(ats)</dict></dict></plist>
+                """
+            try text.write(to: work.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        try writePlist(
+            "Staging.plist",
+            "<key>NSExceptionDomains</key><dict><key>\(host)</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.1</string></dict></dict>"
+        )
+        try writePlist("Info.plist", "")
+        let server = try OpenSSLServer(
+            ["-cert", pki.path("leaf.pem"), "-key", pki.path("leaf.key"), "-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"],
+            in: work)
+        defer { server.stop() }
+        var text = try startExplorer(
+            [
+                "explore", "https://\(host):\(server.port)/", "--connect-to", "127.0.0.1:\(server.port)", "--anchor",
+                pki.path("ca.pem"), "--anchor-class", "device", "--ats-plist", "Staging.plist",
+            ], in: work, width: 120, height: 40)
+        text = try screen { $0.contains("✓ Trusted") && $0.contains("ats-tls-version") }
+        XCTAssertTrue(text.contains("TLS 1.1 meets ATS's minimum TLS 1.1"), text)
+        XCTAssertTrue(text.contains("i ATS Staging.plist ios17"), text)
+
+        try send("I")
+        text = try screen { $0.contains("ATS Staging.plist ios16") }
+        XCTAssertTrue(text.contains("✓ Trusted"), text)
+
+        try send("L", "C-u", "Info.plist", "Enter")
+        text = try screen { $0.contains("✗ Not trusted") }
+        XCTAssertTrue(text.contains("ats-tls-version ATS · errSSLATSMinimumVersionViolation (-9881)"), text)
+        XCTAssertTrue(text.contains("URLError -1200"), text)
+        XCTAssertTrue(text.contains("Δ ATS -> Info.plist (ios16): verdict: trusted -> -9881, URLError -1200"), text)
+        let shown = try XCTUnwrap(Self.explorerCodes(text))
+        XCTAssertEqual(shown, ["-1200", "-9881"])
+
+        try send("i")
+        text = try screen { $0.contains("ATS off") && $0.contains("No connection") }
+        XCTAssertTrue(text.contains("URLError -1200"), "URLSession's own floor is TLS 1.2: \(text)")
+        try send("u")
+        text = try screen { $0.contains("ATS Info.plist ios16") && $0.contains("✗ Not trusted") }
+        XCTAssertEqual(Self.explorerCodes(text), shown)
+
+        try send("y")
+        text = try screen { $0.contains("Reproduce with trustx check") }
+        let copied = try tmux("show-buffer")
+        XCTAssertTrue(copied.contains("--ats-plist Info.plist --platform ios16"), copied)
+        try send("Escape", "q")
+        _ = try screen { $0.contains("EXIT=") }
+        let run = try Shell.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "trustx() { '\(CLI.binary.path)' \"$@\"; }; " + copied], in: work,
+            environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(run.status, 1, run.out + run.err)
+        XCTAssertEqual(Self.checkCodes(run.out), shown, run.out)
+    }
 }

@@ -104,6 +104,7 @@ public func reduce(_ state: AppState, _ action: Action) -> (AppState, [Effect]) 
         switch result {
         case .failure(let f): s.message = f.message
         case .success(let configuration):
+            s.message = nil
             s.change("ATS -> \(path) (\(s.toggles.ats.platform.rawValue))", &effects) { t in
                 t.ats.enabled = true
                 t.ats.configuration = configuration

@@ -694,6 +694,13 @@ struct Renderer {
                 let where_ = step.certificate.map { "@\($0)" } ?? ""
                 spans.append(span(dot + "\(step.id.rawValue)\(where_) \(f.check)"))
                 spans.append(span(dot + "\(v.osstatusName) (\(v.osstatus))", .verdictUntrusted))
+            } else if let step = v.decisiveStep, let f = step.finding.atsFailure {
+                // ATS refuses in the TLS layer, not in SecTrust: its own code, no check key.
+                let where_ = step.certificate.map { "@\($0)" } ?? ""
+                spans.append(span(dot + "\(step.id.rawValue)\(where_) ATS"))
+                if f.osstatus != 0 {
+                    spans.append(span(dot + "\(OSStatusNames.name(f.osstatus)) (\(f.osstatus))", .verdictUntrusted))
+                }
             } else if let failed = e.steps.first(where: { $0.status == .failed }) {
                 spans.append(span(dot + "\(failed.id.rawValue): the app's delegate cancels"))
             } else if let f = state.connection?.failure {
@@ -741,6 +748,7 @@ struct Renderer {
         item(
             .togglePin, t.pins.isEmpty ? "no pins" : t.pins.count == 1 ? "1 pin" : "\(t.pins.count) pins",
             t.pins == start.pins)
+        item(.toggleATS, t.ats.summary, t.ats == start.ats)
         item(.editTime, t.time.map { "at \($0.rfc3339)" } ?? "now", t.time == start.time)
         item(.cycleProfile, t.profile.rawValue, t.profile == start.profile)
         let server = state.targetIsServer
@@ -748,7 +756,6 @@ struct Renderer {
             .cycleTLSMinimum, "TLS \(unicode ? "≥" : ">=") \(t.tlsMinimum.description.dropFirst(4))",
             t.tlsMinimum == start.tlsMinimum, enabled: server)
         item(.toggleAIA, t.fetchAIA ? "AIA on" : "AIA off", t.fetchAIA == start.fetchAIA, enabled: server)
-        item(.toggleATS, t.ats.summary, t.ats == start.ats)
         if !state.undoStack.isEmpty {
             spans.append(span("  u undo (\(state.undoStack.count))", .label))
         }
