@@ -21,6 +21,8 @@ enum ExitStatus: Int32 {
     case noInput = 66
     /// EX_UNAVAILABLE: the server could not be reached or the handshake failed.
     case unavailable = 69
+    /// EX_CANTCREAT: an output file cannot be written.
+    case cannotCreate = 73
 }
 
 /// The top-level command: dispatches to subcommands.
@@ -38,6 +40,7 @@ enum Trustx {
             (ExploreCommand.name, ExploreCommand.spec.abstract),
             (PinCommand.name, PinCommand.spec.abstract),
             (LabCommand.name, LabCommand.spec.abstract),
+            (ExportCommand.name, ExportCommand.spec.abstract),
         ]
     )
 
@@ -50,6 +53,7 @@ enum Trustx {
         case ExploreCommand.name: return ExploreCommand.run(rest, now: now, environment: environment)
         case PinCommand.name: return PinCommand.run(rest)
         case LabCommand.name: return LabCommand.run(rest, now: now)
+        case ExportCommand.name: return ExportCommand.run(rest, now: now, environment: environment)
         case "help": return help(for: rest)
         default: break
         }
@@ -83,6 +87,8 @@ enum Trustx {
             Output.out(PinCommand.spec.help + "\n")
         case LabCommand.name?:
             Output.out(LabCommand.spec.help + "\n")
+        case ExportCommand.name?:
+            Output.out(ExportCommand.spec.help + "\n")
         case let other?:
             return usageError(UsageError(message: "Unknown subcommand '\(other)'"), spec)
         }

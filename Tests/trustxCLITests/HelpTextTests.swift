@@ -24,6 +24,9 @@ final class HelpTextTests: XCTestCase {
                                   files.
           lab                     Serve a lab of deliberately broken TLS servers on
                                   loopback for training sessions.
+          export                  Write the settings as a URLSession delegate, an
+                                  NSPinnedDomains plist, a curl command or openssl
+                                  commands.
 
           See 'trustx help <subcommand>' for detailed help.
 
