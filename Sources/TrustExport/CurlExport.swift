@@ -48,12 +48,15 @@ public enum CurlExport {
         let pins = ClassifiedPin.classify(s.pins, path: s.path)
         if !pins.isEmpty {
             args += ["--pinnedpubkey", Escaping.shellQuote(pins.map { "sha256//" + $0.base64 }.joined(separator: ";"))]
-            for pin in pins {
-                if case .ca = pin.role {
-                    out.append(
-                        "# curl compares pins with the leaf's key only: \(pin.base64) is the key of \(Escaping.commentText(pin.certificate?.subject.description ?? "a CA")), so curl fails (90) when no leaf pin is listed, where the app passes."
-                    )
-                }
+            let caPins = pins.filter { if case .ca = $0.role { true } else { false } }
+            if !caPins.isEmpty {
+                let leafPinned = pins.contains { $0.role == .leaf }
+                out.append(
+                    "# curl compares pins with the leaf's key only, so the \(caPins.count) CA pin(s) never match in curl"
+                        + (leafPinned
+                            ? "."
+                            : ": with no leaf pin it fails (90) where the app, which accepts any key of the chain, passes.")
+                )
             }
         }
         if let c = s.connectTo {
