@@ -41,6 +41,7 @@ enum Trustx {
             (PinCommand.name, PinCommand.spec.abstract),
             (LabCommand.name, LabCommand.spec.abstract),
             (ExportCommand.name, ExportCommand.spec.abstract),
+            (LintCommand.name, LintCommand.spec.abstract),
         ]
     )
 
@@ -54,6 +55,7 @@ enum Trustx {
         case PinCommand.name: return PinCommand.run(rest)
         case LabCommand.name: return LabCommand.run(rest, now: now)
         case ExportCommand.name: return ExportCommand.run(rest, now: now, environment: environment)
+        case LintCommand.name: return LintCommand.run(rest, environment: environment)
         case "help": return help(for: rest)
         default: break
         }
@@ -89,6 +91,8 @@ enum Trustx {
             Output.out(LabCommand.spec.help + "\n")
         case ExportCommand.name?:
             Output.out(ExportCommand.spec.help + "\n")
+        case LintCommand.name?:
+            Output.out(LintCommand.spec.help + "\n")
         case let other?:
             return usageError(UsageError(message: "Unknown subcommand '\(other)'"), spec)
         }

@@ -27,6 +27,9 @@ final class HelpTextTests: XCTestCase {
           export                  Write the settings as a URLSession delegate, an
                                   NSPinnedDomains plist, a curl command or openssl
                                   commands.
+          lint                    Check an Info.plist's App Transport Security and
+                                  pinning settings for what a careful reviewer would
+                                  flag.
 
           See 'trustx help <subcommand>' for detailed help.
 
