@@ -82,6 +82,16 @@ public enum ATSLint {
     static let identityKey = "SPKI-SHA256-BASE64"
     static let tlsVersions = ["TLSv1.0", "TLSv1.1", "TLSv1.2", "TLSv1.3"]
 
+    /// Every rule a finding can name, as docs/lint.md lists them.
+    public static let rules = [
+        "root-not-a-dictionary", "arbitrary-loads", "arbitrary-loads-ignored", "arbitrary-loads-media",
+        "arbitrary-loads-web", "insecure-http", "forward-secrecy-off", "certificate-transparency-obsolete",
+        "third-party-exception", "tls-version-spelling", "tls-version-below-1.2", "pinned-domain-without-identities",
+        "pins-fewer-than-two", "leaf-pins-only", "pins-empty-array", "pin-missing", "pin-not-sha256", "duplicate-pin",
+        "domain-malformed", "domain-scheme", "domain-wildcard", "domain-path", "domain-port", "domain-upper-case",
+        "pinned-ip-address", "unknown-key", "misspelt-key", "duplicate-key", "wrong-type",
+    ]
+
     /// Every finding for an Info.plist's root value, errors first, then in the order written.
     /// - Parameter root: The parsed property list (its root should be a dictionary).
     /// - Returns: The findings; empty for a sound configuration.
