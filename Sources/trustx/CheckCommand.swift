@@ -60,6 +60,20 @@ enum CheckCommand {
                 name: "pin", valueName: "pin", arity: .repeated,
                 help: "An SPKI SHA-256 pin (sha256//BASE64 or bare base64) the app checks after evaluation passes."),
             OptionSpec(
+                name: "ats", arity: .flag,
+                help:
+                    "Apply App Transport Security with its defaults, as for an app whose Info.plist has no NSAppTransportSecurity."
+            ),
+            OptionSpec(
+                name: "ats-plist", valueName: "file", arity: .one,
+                help:
+                    "Apply App Transport Security and NSPinnedDomains as this Info.plist (XML or binary) configures them."
+            ),
+            OptionSpec(
+                name: "platform", valueName: "platform", arity: .one,
+                help: "The Apple platform generation whose ATS rules apply: iOS 17 and later also cover IP addresses.",
+                allowedValues: ATSPlatform.allCases.map(\.rawValue), defaultText: ATSPlatform.ios17.rawValue),
+            OptionSpec(
                 name: "crl", valueName: "file", arity: .repeated,
                 help:
                     "Check the path against the CRLs in this file (PEM or DER): a revoked certificate fails with errSecCertificateRevoked."
@@ -158,6 +172,16 @@ enum CheckCommand {
         var crlFiles: [String] = []
         /// --revocation: fetch revocation information over the network.
         var fetchRevocation = false
+        /// --ats / --ats-plist / --platform and the target's scheme; nil without ATS.
+        var ats: ATSRequest? = nil
+    }
+
+    /// ATS as asked for, before the Info.plist is read.
+    struct ATSRequest {
+        /// The Info.plist, nil for ATS's defaults (--ats).
+        var plistPath: String?
+        var platform: ATSPlatform
+        var scheme: URLScheme
     }
 
     static func run(_ args: [String], now: Timestamp, environment: Environment) -> ExitStatus {
@@ -317,6 +341,20 @@ enum CheckCommand {
         if targetRequired && p.has("anchor-class") && !p.has("anchor") {
             throw UsageError(message: "--anchor-class applies to --anchor certificates; give --anchor FILE")
         }
+        var ats: ATSRequest?
+        if p.has("ats") && p.has("ats-plist") {
+            throw UsageError(
+                message: "--ats and --ats-plist cannot be combined; --ats-plist applies ATS as the file says")
+        }
+        let platform = p.value("platform").flatMap(ATSPlatform.init(rawValue:))
+        if p.has("ats") || p.has("ats-plist") {
+            // The scheme of a URL target is what the app loads: ATS refuses http:// unless allowed.
+            let http = targetText.map { $0.lowercased().hasPrefix("http://") } ?? false
+            ats = ATSRequest(
+                plistPath: p.value("ats-plist"), platform: platform ?? .ios17, scheme: http ? .http : .https)
+        } else if p.has("platform") {
+            throw UsageError(message: "--platform applies to --ats or --ats-plist")
+        }
         return Request(
             chainFiles: p.all("chain"), anchorFiles: p.all("anchor"), password: p.value("password"),
             withSystemAnchors: p.has("with-system-anchors"),
@@ -325,7 +363,30 @@ enum CheckCommand {
             time: time, profile: p.value("profile").flatMap(RuleProfile.init(rawValue:)) ?? .apple,
             format: p.value("format") ?? "text", connection: connection, allAddresses: p.has("all-addresses"),
             targetText: targetText, ignoredHost: policy == .basicX509 ? host : nil, crlFiles: p.all("crl"),
-            fetchRevocation: p.has("revocation"))
+            fetchRevocation: p.has("revocation"), ats: ats)
+    }
+
+    /// Reads the --ats-plist file (or takes ATS's defaults for --ats): 66 when it cannot be read,
+    /// 65 when it is no property list or its NSAppTransportSecurity is not a dictionary.
+    static func loadATS(_ request: ATSRequest?) -> Result<ATSSettings?, Trustx.Failure> {
+        guard let request else { return .success(nil) }
+        var configuration = ATSConfiguration()
+        if let path = request.plistPath {
+            do {
+                configuration = try ATSConfiguration.decode(infoPlist: try CertificateLoader.readFile(path))
+            } catch let e as LoadError {
+                if case .unreadable = e { return .failure(Trustx.Failure(message: e.description, status: .noInput)) }
+                return .failure(Trustx.Failure(message: "\(path): \(e.description)", status: .dataError))
+            } catch let e as ATSConfigurationError {
+                return .failure(Trustx.Failure(message: "\(path): \(e.description)", status: .dataError))
+            } catch {
+                return .failure(Trustx.Failure(message: "\(path): \(error)", status: .dataError))
+            }
+        }
+        return .success(
+            ATSSettings(
+                configuration: configuration, platform: request.platform, scheme: request.scheme,
+                source: request.plistPath))
     }
 
     /// The connection options, checked before anything touches the network.
@@ -420,6 +481,10 @@ enum CheckCommand {
         case .success(let crls): settings.revocationLists = crls
         case .failure(let f): return .failure(f)
         }
+        switch loadATS(r.ats) {
+        case .success(let ats): settings.ats = ats
+        case .failure(let f): return .failure(f)
+        }
         // Apple's SSL policy fetches missing intermediates over the network; Basic X.509 does not.
         let (systemStore, anchorList) = (settings.systemStore, anchors)
         guard
@@ -458,6 +523,7 @@ enum CheckCommand {
                     message: failure.message, status: .unavailable, detail: .connection(report, settings: settings)))
         }
         settings.fetchedIssuers = result.fetchedIssuers
+        settings.negotiated = result.negotiated
         settings.connectionSCTLogIDs = result.sctLogIDs
         settings.stapledOCSPResponse = result.ocspResponse
         guard
@@ -566,6 +632,10 @@ enum CheckCommand {
         settings.hostIgnoredByPolicy = r.ignoredHost
         switch loadCRLs(r.crlFiles) {
         case .success(let crls): settings.revocationLists = crls
+        case .failure(let f): return .failure(f)
+        }
+        switch loadATS(r.ats) {
+        case .success(let ats): settings.ats = ats
         case .failure(let f): return .failure(f)
         }
         guard var evaluation = Evaluator().evaluate(chain: chain, settings: settings) else {

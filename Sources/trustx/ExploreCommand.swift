@@ -45,6 +45,8 @@ enum ExploreCommand {
         } catch {
             return Trustx.usageError(error, spec)
         }
+        // The Info.plist is read before the screen opens, so a bad file fails as in check (65/66).
+        if case .failure(let f) = CheckCommand.loadATS(request.ats) { return f.report() }
         let theme: Theme?
         switch loadTheme(p.value("theme")) {
         case .success(let t): theme = t

@@ -43,7 +43,7 @@ final class HelpTextTests: XCTestCase {
         trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection
         failed.
 
-        USAGE: trustx check [<target>] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses]
+        USAGE: trustx check [<target>] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses]
 
         ARGUMENTS:
           <target>                A server to connect to: host, host:port,
@@ -74,6 +74,13 @@ final class HelpTextTests: XCTestCase {
                                   ignores it. (default: the server target's host)
           --pin <pin>             An SPKI SHA-256 pin (sha256//BASE64 or bare base64)
                                   the app checks after evaluation passes.
+          --ats                   Apply App Transport Security with its defaults, as for
+                                  an app whose Info.plist has no NSAppTransportSecurity.
+          --ats-plist <file>      Apply App Transport Security and NSPinnedDomains as
+                                  this Info.plist (XML or binary) configures them.
+          --platform <platform>   The Apple platform generation whose ATS rules apply:
+                                  iOS 17 and later also cover IP addresses. (values:
+                                  ios16, ios17; default: ios17)
           --crl <file>            Check the path against the CRLs in this file (PEM or
                                   DER): a revoked certificate fails with
                                   errSecCertificateRevoked.

@@ -114,6 +114,9 @@ public struct ATSConfiguration: Hashable, Sendable {
     public var exceptionDomains: [ATSExceptionDomain]
     /// NSPinnedDomains, in the order written.
     public var pinnedDomains: [PinnedDomain]
+    /// What Apple's reader would ignore or read otherwise than written (misspelt keys, wrong
+    /// types), from `decode`; empty for configurations made in code.
+    public var notes: [ATSConfigurationNote] = []
 
     /// Creates a configuration; with no arguments, ATS's defaults (an Info.plist without the key).
     public init(
@@ -188,37 +191,25 @@ public struct ATSHostPolicy: Hashable, Sendable {
     public var requiresForwardSecrecy: Bool
     /// Whether cleartext http is allowed.
     public var allowsInsecureHTTP: Bool
+    /// Whether the cipher suites are limited to ATS's (false only for an exception that allows
+    /// insecure HTTP loads and does not require forward secrecy: the system's defaults are offered).
+    public var restrictsCipherSuites = true
+    /// Doubts and ignored keys that shaped this policy, in sentences for reports.
+    public var notes: [String] = []
 
     /// Creates a host policy; the defaults are ATS's own.
     public init(
         enforced: Bool = true, reason: String = "ATS's defaults apply", matchedException: String? = nil,
-        minimumTLSVersion: TLSVersion = .tls1_2, requiresForwardSecrecy: Bool = true, allowsInsecureHTTP: Bool = false
+        minimumTLSVersion: TLSVersion = .tls1_2, requiresForwardSecrecy: Bool = true, allowsInsecureHTTP: Bool = false,
+        restrictsCipherSuites: Bool = true, notes: [String] = []
     ) {
+        self.restrictsCipherSuites = restrictsCipherSuites
+        self.notes = notes
         self.enforced = enforced
         self.reason = reason
         self.matchedException = matchedException
         self.minimumTLSVersion = minimumTLSVersion
         self.requiresForwardSecrecy = requiresForwardSecrecy
         self.allowsInsecureHTTP = allowsInsecureHTTP
-    }
-}
-
-extension ATSSettings {
-    /// The policy ATS applies to connections to `host`.
-    // A first cut (exact domain keys, global arbitrary loads); the full resolution (subdomains,
-    // local hosts, ignored keys, IP addresses by platform) replaces it.
-    public func policy(forHost host: String) -> ATSHostPolicy {
-        let h = host.lowercased()
-        if let e = configuration.exceptionDomains.first(where: { $0.domain.lowercased() == h }) {
-            return ATSHostPolicy(
-                reason: "NSExceptionDomains entry \(e.domain)", matchedException: e.domain,
-                minimumTLSVersion: e.minimumTLSVersion ?? .tls1_2,
-                requiresForwardSecrecy: e.requiresForwardSecrecy ?? true,
-                allowsInsecureHTTP: e.allowsInsecureHTTPLoads ?? false)
-        }
-        if configuration.allowsArbitraryLoads == true {
-            return ATSHostPolicy(enforced: false, reason: "NSAllowsArbitraryLoads", allowsInsecureHTTP: true)
-        }
-        return ATSHostPolicy()
     }
 }

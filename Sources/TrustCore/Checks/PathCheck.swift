@@ -66,6 +66,7 @@ let pathChecks: [any PathCheck.Type] = [
     ValidityPeriodCheck.self,
     CertificateTransparencyCheck.self,
     RevocationCheck.self,
+    PinnedDomainsCheck.self,
 ]
 
 /// Every extension some check enforces: what "understood" means for a critical extension.

@@ -18,6 +18,10 @@ public struct Evaluation: Sendable {
     public var connection: ConnectionReport?
     /// Presented certificates that could not be read, left out of path building (why, each).
     public var unreadable: [String] = []
+    /// What ATS requires of the connection to the host, when the settings evaluate ATS.
+    public var atsPolicy: ATSHostPolicy?
+    /// Advice on the pins (`--pin` and NSPinnedDomains) for this path: what breaks at rotation.
+    public var pinAdvice: [PinAdvice] = []
 
     /// The failed steps.
     public var failures: [Step] { steps.filter { $0.status == .failed } }

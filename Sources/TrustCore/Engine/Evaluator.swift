@@ -113,18 +113,34 @@ public final class Evaluator: Sendable {
             (path, steps) = (best!.path, best!.steps)
         }
         let evaluationPassed = !steps.contains { $0.status == .failed }
-        steps.append(pinStep(path: path, settings: settings, evaluationPassed: evaluationPassed))
+        var atsPolicy: ATSHostPolicy?
+        if let ats = settings.ats {
+            let policy = ats.policy(forHost: ATSChecks.host(settings))
+            atsPolicy = policy
+            ATSChecks.run(path: path, settings: settings, ats: ats, policy: policy, into: &steps)
+        }
+        // The app's delegate is asked only once the TLS layer accepted the connection.
+        let atsRefused = steps.contains { $0.status == .failed && $0.finding.atsFailure != nil }
+        steps.append(
+            pinStep(path: path, settings: settings, evaluationPassed: evaluationPassed, atsRefused: atsRefused))
         let verdict = Evaluator.verdict(steps: steps, path: path, settings: settings)
-        return Evaluation(
+        var evaluation = Evaluation(
             presented: original, path: path, steps: steps, verdict: verdict, settings: settings,
             candidatePaths: examined)
+        evaluation.atsPolicy = atsPolicy
+        evaluation.pinAdvice = PinAdvice.advise(path: path, presented: original, settings: settings)
+        return evaluation
     }
 
-    func pinStep(path: BuiltPath, settings: TrustSettings, evaluationPassed: Bool) -> Step {
+    func pinStep(path: BuiltPath, settings: TrustSettings, evaluationPassed: Bool, atsRefused: Bool = false) -> Step {
         let pins = settings.pins
         if pins.isEmpty { return Step(.pin, nil, .notApplicable, .noPins) }
         guard evaluationPassed else {
             return Step(.pin, nil, .skipped("pins are checked only after evaluation passes"), .pinNotChecked)
+        }
+        guard !atsRefused else {
+            return Step(
+                .pin, nil, .skipped("ATS refused the connection before the app's delegate was asked"), .pinNotChecked)
         }
         for (i, cert) in path.certificates.enumerated() where pins.digests.contains(cert.spkiSHA256) {
             return Step(.pin, i, .passed, .pinMatched(pin: cert.spkiPin))
@@ -132,9 +148,53 @@ public final class Evaluator: Sendable {
         return Step(.pin, nil, .failed, .pinNotMatched(count: pins.digests.count))
     }
 
+    /// The verdict, in the order a load meets its obstacles (docs/ats.md, D62): an http:// URL
+    /// ATS refuses (-1022, nothing is connected); then a handshake ATS's client cannot complete
+    /// (version, cipher, forward secrecy: -1200, no chain is evaluated); then SecTrust's
+    /// evaluation, NSPinnedDomains included (-1202, or -1200 when NSPinnedDomains decides); then
+    /// ATS's certificate requirements on an evaluation that passed (-1200).
+    static func verdict(steps: [Step], path: BuiltPath, settings: TrustSettings) -> Verdict {
+        let ats = steps.filter { $0.status == .failed && $0.finding.atsFailure != nil }
+        if let step = ats.first(where: { $0.finding.atsFailure?.phase == .beforeConnection }) {
+            return Verdict(
+                trusted: false, osstatus: 0, resultType: .unspecified, urlError: -1022, decisiveStep: step,
+                summary:
+                    "Not trusted: \(step.title); URLSession refuses the URL before connecting and reports \(URLErrorNames.name(-1022)) (-1022)."
+            )
+        }
+        if let step = ats.first(where: { $0.finding.atsFailure?.phase == .handshake }) {
+            return atsVerdict(step, "the handshake never completes, so no certificate is evaluated")
+        }
+        var trust = trustVerdict(steps: steps.filter { $0.finding.atsFailure == nil }, path: path, settings: settings)
+        if !trust.trusted {
+            if let step = trust.decisiveStep, step.id == .pinnedDomains, !settings.delegateDecides {
+                // NSPinnedDomains failures surface as a failed secure connection, not an untrusted certificate.
+                trust.urlError = -1200
+                trust.summary =
+                    "Not trusted: \(step.title) — NSPinnedDomains, \(OSStatusNames.name(trust.osstatus)) (\(trust.osstatus)); URLSession reports \(URLErrorNames.name(-1200)) (-1200) with stream error -9802 (\(OSStatusNames.name(-9802)))."
+            }
+            return trust
+        }
+        if let step = ats.first(where: { $0.finding.atsFailure?.phase == .certificate }) {
+            return atsVerdict(step, "evaluation passed, but ATS's minimums for the server's certificates do not")
+        }
+        return trust
+    }
+
+    /// A load ATS's TLS layer stops: -1200, with the errSSLATS code as the status.
+    static func atsVerdict(_ step: Step, _ when: String) -> Verdict {
+        let code = step.finding.atsFailure?.osstatus ?? -9880
+        let index = step.certificate.map { " on certificate \($0)" } ?? ""
+        return Verdict(
+            trusted: false, osstatus: code, resultType: .unspecified, urlError: -1200, decisiveStep: step,
+            summary:
+                "Not trusted: \(step.title)\(index) — ATS refuses the connection (\(when)), \(OSStatusNames.name(code)) (\(code)); URLSession reports \(URLErrorNames.name(-1200)) (-1200) with stream error -9802 (\(OSStatusNames.name(-9802)))."
+        )
+    }
+
     /// Apple's priority rule: the highest-priority subtype anywhere wins; ties go to the lowest
     /// certificate index (SecTrust.c).
-    static func verdict(steps: [Step], path: BuiltPath, settings: TrustSettings) -> Verdict {
+    static func trustVerdict(steps: [Step], path: BuiltPath, settings: TrustSettings) -> Verdict {
         var decisive: (Step, AppleFailure)?
         var anyFailure = false
         var fatal = false

@@ -125,6 +125,16 @@ public enum Finding: Hashable, Sendable {
     // signature keys refused before verification, and the evaluation's budget
     case signatureKeyRefused(reason: String)
     case budgetExhausted(budget: BudgetKind, limit: Int)
+    // App Transport Security and NSPinnedDomains (docs/ats.md)
+    case ats(ATSFinding)
+    case pinnedDomains(PinnedDomainsFinding)
+
+    /// The TLS layer's ATS failure (code and phase), when this is a failing ATS finding; ATS
+    /// failures are not SecTrust results, so `appleFailure` is nil for them.
+    public var atsFailure: ATSFailure? {
+        if case .ats(let f) = self { return f.failure }
+        return nil
+    }
 
     /// Apple's check key, subtype and OSStatus for failing findings.
     public var appleFailure: AppleFailure? {
@@ -158,6 +168,7 @@ public enum Finding: Hashable, Sendable {
         case .certificateRevoked: AppleFailure("Revocation", .revoked, -67820, fatal: true)
         // trustd gives up building after a bound and reports its best partial path (D35).
         case .budgetExhausted: AppleFailure("MissingIntermediate", .trust, -25318)
+        case .pinnedDomains(let f): f.appleFailure
         default: nil
         }
     }
@@ -262,6 +273,8 @@ public enum Finding: Hashable, Sendable {
         case .pinNotChecked: "Pins not checked: evaluation failed first"
         case .noPins: "No pins set"
         case .signatureKeyRefused: "Candidate issuer's key refused before verification"
+        case .ats(let f): f.title
+        case .pinnedDomains(let f): f.title
         case .budgetExhausted(let budget, let limit):
             switch budget {
             case .signatureChecks: "Evaluation stopped: more than \(limit) signature checks"
@@ -448,6 +461,8 @@ public enum Finding: Hashable, Sendable {
             "\(reason). The key is refused without verifying, so that a certificate set cannot make each signature check expensive; the path through this issuer is discarded."
         case .budgetExhausted(let budget, _):
             Finding.budgetDetail(budget)
+        case .ats(let f): f.detail
+        case .pinnedDomains(let f): f.detail
         }
     }
 

@@ -35,6 +35,56 @@ public enum JSONReport {
             ("settings", settings(e.settings)),
             ("steps", .array(e.steps.map(step))),
             ("verdict", verdict(e)),
+            ("ats", ats(e)),
+            ("pinAdvice", .array(e.pinAdvice.map(pinAdvice))),
+        ])
+    }
+
+    /// The ATS configuration and the host's resolved policy, null without ATS.
+    static func ats(_ e: Evaluation) -> JSONValue {
+        guard let a = e.settings.ats, let p = e.atsPolicy else { return .null }
+        return .object([
+            ("source", .string(a.source)),
+            ("platform", .string(a.platform.rawValue)),
+            ("scheme", .string(a.scheme.rawValue)),
+            ("enforced", .bool(p.enforced)),
+            ("reason", .string(p.reason)),
+            ("matchedException", .string(p.matchedException)),
+            ("minimumTLSVersion", .string(p.minimumTLSVersion.description)),
+            ("requiresForwardSecrecy", .bool(p.requiresForwardSecrecy)),
+            ("restrictsCipherSuites", .bool(p.restrictsCipherSuites)),
+            ("allowsInsecureHTTP", .bool(p.allowsInsecureHTTP)),
+            ("notes", .array(p.notes.map { .string($0) })),
+            (
+                "configurationNotes",
+                .array(
+                    a.configuration.notes.map {
+                        .object([
+                            ("keyPath", .array($0.keyPath.map { .string($0) })),
+                            ("message", .string($0.description)),
+                        ])
+                    })
+            ),
+        ])
+    }
+
+    static func pinAdvice(_ a: PinAdvice) -> JSONValue {
+        var domains = JSONValue.null
+        var category = JSONValue.null
+        if case .pinnedDomains(let d, let c) = a.source {
+            domains = .array(d.map { .string($0) })
+            category = .string(c.rawValue)
+        }
+        var presented = JSONValue.null
+        if case .unusedPresented(_, let i) = a.kind { presented = .int(i) }
+        return .object([
+            ("kind", .string(a.identifier)),
+            ("source", .string(a.source == .option ? "pin-option" : "NSPinnedDomains")),
+            ("domains", domains),
+            ("category", category),
+            ("pin", .string(a.pin)),
+            ("presentedIndex", presented),
+            ("message", .string(a.message)),
         ])
     }
 
@@ -142,6 +192,16 @@ public enum JSONReport {
             ("appleSubtype", .string(failure?.subtype.name)),
             ("osstatus", .int(failure.map { Int($0.osstatus) })),
             ("policies", policies),
+            (
+                "atsFailure",
+                s.finding.atsFailure.map {
+                    .object([
+                        ("phase", .string($0.phase.rawValue)),
+                        ("osstatus", .int(Int($0.osstatus))),
+                        ("osstatusName", .string($0.osstatus == 0 ? nil : OSStatusNames.name($0.osstatus))),
+                    ])
+                } ?? .null
+            ),
         ])
     }
 

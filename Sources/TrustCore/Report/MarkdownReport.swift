@@ -53,6 +53,15 @@ public enum MarkdownReport {
         line("- SecTrustResultType: \(v.resultType.rawValue)")
         line()
         if let c = e.connection { connectionTable(c, line) }
+        let ats = ReportFormatting.atsRows(e)
+        if !ats.isEmpty {
+            line("## App Transport Security")
+            line()
+            line("| | |")
+            line("|---|---|")
+            for (k, v) in ats { line(row([k, v])) }
+            line()
+        }
         line("## Path")
         line()
         line("| # | Subject | Issuer | Source | Key | Not before | Not after |")
@@ -83,6 +92,12 @@ public enum MarkdownReport {
                 let detail = step.status == .failed ? step.detail : ""
                 line(row([label, step.id.rawValue, status, step.title, code, detail]))
             }
+        }
+        if !e.pinAdvice.isEmpty {
+            line()
+            line("## Pin advice")
+            line()
+            for a in e.pinAdvice { line("- \(escape(a.sourceDescription)): \(escape(a.message))") }
         }
         return out
     }

@@ -81,6 +81,7 @@ public enum ReportFormatting {
     /// `SSLHostname · errSecHostNameMismatch (-67602)`, or why no code applies.
     static func appleCode(_ step: Step, separator: String) -> String? {
         guard step.status == .failed else { return nil }
+        if let code = atsCode(step, separator: separator) { return code }
         guard let f = step.appleFailure else {
             if step.id == .signature { return "path discarded; no OSStatus of its own" }
             if step.id == .pin { return "the app's delegate cancels; no OSStatus" }

@@ -46,9 +46,11 @@ public enum TextReport {
         r.verdict(e)
         if let c = e.connection { r.connection(c) }
         r.settings(e.settings)
+        r.ats(e)
         r.path(e)
         r.unreadable(e)
         r.steps(e)
+        r.pinAdvice(e)
         return r.out
     }
 
@@ -114,6 +116,21 @@ public enum TextReport {
             ]
             for (k, v) in rows { line("  \(k.padded(to: 8)) \(clean(v))") }
             line()
+        }
+
+        mutating func ats(_ e: Evaluation) {
+            let rows = ReportFormatting.atsRows(e)
+            guard !rows.isEmpty else { return }
+            line("App Transport Security")
+            for (k, v) in rows { line("  \(k.padded(to: 8)) \(clean(v))") }
+            line()
+        }
+
+        mutating func pinAdvice(_ e: Evaluation) {
+            guard !e.pinAdvice.isEmpty else { return }
+            line()
+            line("Pin advice")
+            for a in e.pinAdvice { line("  \(clean(a.sourceDescription)): \(clean(a.message))") }
         }
 
         mutating func unreadable(_ e: Evaluation) {

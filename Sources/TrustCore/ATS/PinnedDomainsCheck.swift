@@ -1,0 +1,117 @@
+/// `pinned-domains`: NSPinnedDomains, which Apple's SSL policy reads from the app's Info.plist
+/// whenever it is created with a host, whatever the other ATS keys say (NSAllowsArbitraryLoads
+/// and local-host exemptions included): pins are part of evaluation, with the Pinning subtype.
+/// A leaf category step on the leaf, a CA category step where it matched (path-level when it
+/// did not); both must pass.
+enum PinnedDomainsCheck: PathCheck {
+    static let enforcedExtensions: Set<OID> = []
+
+    static func run(_ c: CheckContext, into steps: inout [Step]) {
+        guard let ats = c.settings.ats else { return }
+        guard c.isSSL else {
+            steps.append(
+                Step(
+                    .pinnedDomains, nil, .notApplicable,
+                    .pinnedDomains(.notConsulted(reason: "SecPolicyCreateBasicX509() does not read NSPinnedDomains"))))
+            return
+        }
+        guard let host = c.settings.policy.host else {
+            let why = "SecPolicyCreateSSL(true, nil) has no host to match, so NSPinnedDomains is not consulted"
+            steps.append(Step(.pinnedDomains, nil, .skipped(why), .pinnedDomains(.notConsulted(reason: why))))
+            return
+        }
+        let pins = PinnedDomainMatch(ats.configuration.pinnedDomains, host: host)
+        if pins.domains.isEmpty {
+            steps.append(
+                Step(
+                    .pinnedDomains, nil, .notApplicable,
+                    .pinnedDomains(.noEntry(host: host, entries: ats.configuration.pinnedDomains.count))))
+            return
+        }
+        if let leafPins = pins.leaf {
+            let leaf = c.certificates[0]
+            if leafPins.digests.contains(leaf.spkiSHA256) {
+                steps.append(
+                    Step(
+                        .pinnedDomains, 0, .passed,
+                        .pinnedDomains(.leafMatched(domains: leafPins.domains, pin: leaf.spkiPin))))
+            } else {
+                steps.append(
+                    Step(
+                        .pinnedDomains, 0, .failed,
+                        .pinnedDomains(
+                            .leafNotMatched(
+                                domains: leafPins.domains, pins: leafPins.count, usable: leafPins.digests.count))))
+            }
+        }
+        if let caPins = pins.ca {
+            // Index 1 onwards of the built path: the anchor counts, wherever it came from.
+            if let i = c.certificates.indices.dropFirst().first(where: {
+                caPins.digests.contains(c.certificates[$0].spkiSHA256)
+            }) {
+                steps.append(
+                    Step(
+                        .pinnedDomains, i, .passed,
+                        .pinnedDomains(.caMatched(domains: caPins.domains, pin: c.certificates[i].spkiPin))))
+            } else {
+                steps.append(
+                    Step(
+                        .pinnedDomains, nil, .failed,
+                        .pinnedDomains(
+                            .caNotMatched(
+                                domains: caPins.domains, pins: caPins.count, usable: caPins.digests.count,
+                                pathLength: c.count))))
+            }
+        }
+    }
+}
+
+/// The NSPinnedDomains entries that apply to one host, and their pins per category.
+public struct PinnedDomainMatch: Sendable {
+    /// The pins of one category, unioned over every matching entry that has the key.
+    public struct Category: Sendable {
+        /// The matching entries' keys that contribute (have the category's key).
+        public var domains: [String]
+        /// Every identity listed, valid or not.
+        public var identities: [PinnedIdentity]
+        /// The usable digests (32 bytes of base64).
+        public var digests: Set<[UInt8]>
+        /// How many identities are listed.
+        public var count: Int { identities.count }
+    }
+
+    /// The keys of every matching entry.
+    public var domains: [String] = []
+    /// NSPinnedLeafIdentities, nil when no matching entry has the key.
+    public var leaf: Category?
+    /// NSPinnedCAIdentities, nil when no matching entry has the key.
+    public var ca: Category?
+
+    /// Matches `host` as Apple's SSL policy does: one trailing dot removed from the host, the key
+    /// compared case-insensitively with the host, or, when the entry's NSIncludesSubdomains is
+    /// true, with the host minus its first label (one level only).
+    public init(_ entries: [PinnedDomain], host: String) {
+        var h = Substring(host)
+        if h.hasSuffix(".") { h = h.dropLast() }
+        let name = h.lowercased()
+        var parent: String?
+        if let dot = name.firstIndex(of: "."), name.index(after: dot) < name.endIndex {
+            parent = String(name[name.index(after: dot)...])
+        }
+        for e in entries {
+            let key = e.domain.lowercased()
+            guard key == name || (e.includesSubdomains && parent != nil && key == parent) else { continue }
+            domains.append(e.domain)
+            if let ids = e.leafIdentities { leaf = Self.add(ids, from: e.domain, to: leaf) }
+            if let ids = e.caIdentities { ca = Self.add(ids, from: e.domain, to: ca) }
+        }
+    }
+
+    private static func add(_ ids: [PinnedIdentity], from domain: String, to category: Category?) -> Category {
+        var c = category ?? Category(domains: [], identities: [], digests: [])
+        c.domains.append(domain)
+        c.identities += ids
+        for id in ids { if let d = id.digest { c.digests.insert(d) } }
+        return c
+    }
+}

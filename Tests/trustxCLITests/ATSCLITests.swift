@@ -1,0 +1,256 @@
+import Foundation
+import XCTest
+
+/// `check --ats` / `--ats-plist` against `openssl s_server` on loopback, reached by a DNS name
+/// through `--connect-to` (loopback addresses are local hosts, which ATS exempts). The root is
+/// device-trusted (`--anchor-class device`), so URLSession's default handling decides and a
+/// rejection is not the delegate's -999. Pins come from the openssl command line.
+final class ATSCLITests: XCTestCase {
+    static let host = "ats.example.test"
+
+    /// A CA, an EC leaf and an RSA leaf for `host`, and each one's SPKI pin as openssl computes it.
+    struct PKI: Sendable {
+        let directory: URL
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        func pin(_ file: String) throws -> String {
+            let r = try Shell.run(
+                URL(fileURLWithPath: "/bin/sh"),
+                [
+                    "-c",
+                    "openssl x509 -in '\(path(file))' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl base64 -A",
+                ])
+            XCTAssertEqual(r.status, 0, r.err)
+            return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    static let shared: Result<PKI, Error> = Result {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-ats-cli-\(getpid())")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
+        try Shell.openssl(
+            ["req", "-x509"] + ec + [
+                "-keyout", "ca.key", "-out", "ca.pem", "-days", "3650", "-subj", "/CN=trustx ATS Test CA",
+                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+            ], in: dir)
+        try """
+        basicConstraints=CA:FALSE
+        keyUsage=critical,digitalSignature,keyEncipherment
+        extendedKeyUsage=serverAuth
+        subjectAltName=DNS:\(host)
+
+        """.write(to: dir.appendingPathComponent("leaf.ext"), atomically: true, encoding: .utf8)
+        for (name, key) in [("leaf", ec), ("rsa-leaf", ["-newkey", "rsa:2048", "-nodes"])] {
+            try Shell.openssl(
+                ["req"] + key + ["-keyout", "\(name).key", "-out", "\(name).csr", "-subj", "/CN=\(host)"], in: dir)
+            try Shell.openssl(
+                [
+                    "x509", "-req", "-in", "\(name).csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial", "7",
+                    "-days", "365", "-extfile", "leaf.ext", "-out", "\(name).pem",
+                ], in: dir)
+        }
+        return PKI(directory: dir)
+    }
+
+    func pki() throws -> PKI { try Self.shared.get() }
+
+    /// Writes an Info.plist whose NSAppTransportSecurity dictionary is `ats` (XML text).
+    func plist(_ ats: String, name: String = "Info.plist") throws -> String {
+        let text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+                <key>CFBundleIdentifier</key><string>test.trustx.ats</string>
+                <key>NSAppTransportSecurity</key>
+                <dict>\(ats)</dict>
+            </dict>
+            </plist>
+            """
+        let url = try pki().directory.appendingPathComponent("\(UUID().uuidString)-\(name)")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    func pinnedDomains(leaf: [String]? = nil, ca: [String]? = nil) -> String {
+        func list(_ key: String, _ pins: [String]?) -> String {
+            guard let pins else { return "" }
+            let items = pins.map { "<dict><key>SPKI-SHA256-BASE64</key><string>\($0)</string></dict>" }
+            return "<key>\(key)</key><array>\(items.joined())</array>"
+        }
+        return """
+            <key>NSPinnedDomains</key><dict><key>\(Self.host)</key><dict>\(list("NSPinnedLeafIdentities", leaf))\(list("NSPinnedCAIdentities", ca))</dict></dict>
+            """
+    }
+
+    func server(_ args: [String], cert: String = "leaf") throws -> OpenSSLServer {
+        let p = try pki()
+        return try OpenSSLServer(
+            ["-cert", p.path("\(cert).pem"), "-key", p.path("\(cert).key")] + args, in: p.directory)
+    }
+
+    /// `trustx check https://ats.example.test:PORT --connect-to 127.0.0.1:PORT --anchor ca.pem
+    /// --anchor-class device --format json ARGS`.
+    func check(_ server: OpenSSLServer, _ args: [String], scheme: String = "https") throws -> (RunResult, [String: Any])
+    {
+        let p = try pki()
+        let r = try CLI.run(
+            [
+                "check", "\(scheme)://\(Self.host):\(server.port)/", "--connect-to", "127.0.0.1:\(server.port)",
+                "--anchor", p.path("ca.pem"), "--anchor-class", "device", "--format", "json",
+            ] + args)
+        return (r, try r.json())
+    }
+
+    func verdict(_ json: [String: Any]) -> [String: Any] { json["verdict"] as? [String: Any] ?? [:] }
+
+    func steps(_ json: [String: Any], _ id: String) -> [[String: Any]] {
+        (json["steps"] as? [[String: Any]] ?? []).filter { $0["id"] as? String == id }
+    }
+
+    // MARK: connection rules
+
+    func testTLS11ServerIsRefusedByDefaultAndAcceptedWithTheException() throws {
+        let s = try server(["-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"])
+        defer { s.stop() }
+        // The probe offers TLS 1.2 and later unless told otherwise; offering 1.0+ shows what the server speaks.
+        let (r, json) = try check(s, ["--ats", "--tls-min", "1.0"])
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertEqual(verdict(json)["urlError"] as? Int, -1200)
+        XCTAssertEqual(verdict(json)["osstatus"] as? Int, -9881)
+        XCTAssertEqual(steps(json, "ats-tls-version").first?["status"] as? String, "failed")
+        let excepted = try plist(
+            "<key>NSExceptionDomains</key><dict><key>\(Self.host)</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.0</string></dict></dict>"
+        )
+        let (ok, okJSON) = try check(s, ["--ats-plist", excepted, "--tls-min", "1.0"])
+        XCTAssertEqual(ok.status, 0, ok.out)
+        XCTAssertEqual(steps(okJSON, "ats-tls-version").first?["status"] as? String, "passed")
+        // A misspelt version is ignored, so TLS 1.2 stays the minimum.
+        let misspelt = try plist(
+            "<key>NSExceptionDomains</key><dict><key>\(Self.host)</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSV1.0</string></dict></dict>"
+        )
+        let (bad, badJSON) = try check(s, ["--ats-plist", misspelt, "--tls-min", "1.0"])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(verdict(badJSON)["urlError"] as? Int, -1200)
+        let notes = (badJSON["ats"] as? [String: Any])?["notes"] as? [String] ?? []
+        XCTAssertTrue(notes.contains { $0.contains("'TLSV1.0' is ignored") }, "\(notes)")
+    }
+
+    func testServerWithoutForwardSecrecyNeedsTheException() throws {
+        let s = try server(["-tls1_2", "-cipher", "AES128-GCM-SHA256"], cert: "rsa-leaf")
+        defer { s.stop() }
+        let (r, json) = try check(s, ["--ats"])
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertEqual(verdict(json)["urlError"] as? Int, -1200)
+        XCTAssertEqual(verdict(json)["osstatus"] as? Int, -9882)
+        XCTAssertEqual(steps(json, "ats-forward-secrecy").first?["status"] as? String, "failed")
+        let off = try plist(
+            "<key>NSExceptionDomains</key><dict><key>\(Self.host)</key><dict><key>NSExceptionRequiresForwardSecrecy</key><false/></dict></dict>"
+        )
+        let (ok, _) = try check(s, ["--ats-plist", off])
+        XCTAssertEqual(ok.status, 0, ok.out)
+    }
+
+    func testArbitraryLoadsTurnsATSOffUnlessAnotherGlobalKeyIsPresent() throws {
+        let s = try server(["-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"])
+        defer { s.stop() }
+        let arbitrary = try plist("<key>NSAllowsArbitraryLoads</key><true/>")
+        XCTAssertEqual(try check(s, ["--ats-plist", arbitrary, "--tls-min", "1.0"]).0.status, 0)
+        let ignored = try plist(
+            "<key>NSAllowsArbitraryLoads</key><true/><key>NSAllowsArbitraryLoadsInWebContent</key><false/>")
+        XCTAssertEqual(try check(s, ["--ats-plist", ignored, "--tls-min", "1.0"]).0.status, 1)
+    }
+
+    func testHTTPURLIsRefusedWith1022UnlessTheDomainAllowsIt() throws {
+        let s = try server([])
+        defer { s.stop() }
+        let (r, json) = try check(s, ["--ats"], scheme: "http")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(verdict(json)["urlError"] as? Int, -1022)
+        let allowed = try plist(
+            "<key>NSExceptionDomains</key><dict><key>\(Self.host)</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict></dict>"
+        )
+        let (_, okJSON) = try check(s, ["--ats-plist", allowed], scheme: "http")
+        XCTAssertNotEqual(verdict(okJSON)["urlError"] as? Int, -1022)
+        XCTAssertEqual(steps(okJSON, "ats-tls-version").first?["status"] as? String, "passed")
+    }
+
+    // MARK: NSPinnedDomains
+
+    func testLeafAndCAPinsAreANDedAndEachListIsORed() throws {
+        let p = try pki()
+        let s = try server([])
+        defer { s.stop() }
+        let leaf = try p.pin("leaf.pem")
+        let ca = try p.pin("ca.pem")
+        let other = try p.pin("rsa-leaf.pem")
+        let both = try plist(pinnedDomains(leaf: [other, leaf], ca: [ca]))
+        let (ok, okJSON) = try check(s, ["--ats-plist", both])
+        XCTAssertEqual(ok.status, 0, ok.out)
+        XCTAssertEqual(steps(okJSON, "pinned-domains").map { $0["status"] as? String }, ["passed", "passed"])
+        let caWrong = try plist(pinnedDomains(leaf: [leaf], ca: [other]))
+        let (bad, badJSON) = try check(s, ["--ats-plist", caWrong])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(verdict(badJSON)["urlError"] as? Int, -1200)
+        XCTAssertEqual(verdict(badJSON)["osstatus"] as? Int, -9886)
+        let leafWrong = try plist(pinnedDomains(leaf: [other], ca: [ca]))
+        XCTAssertEqual(try check(s, ["--ats-plist", leafWrong]).0.status, 1)
+    }
+
+    func testAnEmptyPinListAlwaysFails() throws {
+        let s = try server([])
+        defer { s.stop() }
+        let empty = try plist(pinnedDomains(ca: []))
+        let (r, json) = try check(s, ["--ats-plist", empty])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(verdict(json)["urlError"] as? Int, -1200)
+        XCTAssertEqual(
+            steps(json, "pinned-domains").first?["title"] as? String, "NSPinnedCAIdentities is empty: always fails")
+    }
+
+    func testBinaryInfoPlistGivesTheSameVerdictAsItsXML() throws {
+        let p = try pki()
+        let s = try server([])
+        defer { s.stop() }
+        let xml = try plist(pinnedDomains(leaf: [try p.pin("ca.pem")]))
+        let binary = xml + ".bin"
+        let plutil = "/opt/swift/usr/bin/plutil"
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: plutil), "plutil not installed")
+        let converted = try Shell.run(URL(fileURLWithPath: plutil), ["-convert", "binary1", "-o", binary, xml])
+        XCTAssertEqual(converted.status, 0, converted.err)
+        let (x, xJSON) = try check(s, ["--ats-plist", xml])
+        let (b, bJSON) = try check(s, ["--ats-plist", binary])
+        XCTAssertEqual(x.status, 1, "the leaf is not the CA")
+        XCTAssertEqual(b.status, x.status)
+        XCTAssertEqual(verdict(bJSON)["osstatus"] as? Int, verdict(xJSON)["osstatus"] as? Int)
+        XCTAssertEqual(verdict(bJSON)["urlError"] as? Int, -1200)
+    }
+
+    func testPinAdviceInTheReport() throws {
+        let p = try pki()
+        let s = try server([])
+        defer { s.stop() }
+        let single = try plist(pinnedDomains(leaf: [try p.pin("leaf.pem")]))
+        let (r, json) = try check(s, ["--ats-plist", single])
+        XCTAssertEqual(r.status, 0, r.out)
+        let advice = (json["pinAdvice"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+        XCTAssertEqual(advice, ["single-pin", "leaf-only"])
+    }
+
+    // MARK: files and usage
+
+    func testUnreadableAndMalformedPlistsExitLikeCertificateFiles() throws {
+        let p = try pki()
+        let missing = try CLI.run(["check", "--chain", p.path("leaf.pem"), "--ats-plist", p.path("nope.plist")])
+        XCTAssertEqual(missing.status, 66, missing.err)
+        let garbage = p.directory.appendingPathComponent("garbage.plist")
+        try "{ not = plist; }".write(to: garbage, atomically: true, encoding: .utf8)
+        let malformed = try CLI.run(["check", "--chain", p.path("leaf.pem"), "--ats-plist", garbage.path])
+        XCTAssertEqual(malformed.status, 65)
+        XCTAssertTrue(malformed.err.contains("not a readable property list"), malformed.err)
+        let usage = try CLI.run(["check", "--chain", p.path("leaf.pem"), "--platform", "ios16"])
+        XCTAssertEqual(usage.status, 64)
+        XCTAssertTrue(usage.err.contains("--platform applies to --ats or --ats-plist"), usage.err)
+    }
+}
