@@ -73,11 +73,20 @@ public enum ATSLint {
     static let globalKeys = globalBooleans + ["NSExceptionDomains", "NSPinnedDomains"]
     static let exceptionBooleans = [
         "NSIncludesSubdomains", "NSExceptionAllowsInsecureHTTPLoads", "NSExceptionRequiresForwardSecrecy",
-        "NSRequiresCertificateTransparency", "NSThirdPartyExceptionAllowsInsecureHTTPLoads",
-        "NSThirdPartyExceptionRequiresForwardSecrecy",
+        "NSRequiresCertificateTransparency",
     ]
-    static let exceptionStrings = ["NSExceptionMinimumTLSVersion", "NSThirdPartyExceptionMinimumTLSVersion"]
-    static let exceptionKeys = exceptionBooleans + exceptionStrings
+    static let exceptionKeys = exceptionBooleans + ["NSExceptionMinimumTLSVersion"]
+    /// Keys of the first ATS release (iOS 9), documented once and ignored by current systems, with
+    /// the key that replaced each.
+    static let obsoleteExceptionKeys = [
+        "NSTemporaryExceptionAllowsInsecureHTTPLoads": "NSExceptionAllowsInsecureHTTPLoads",
+        "NSTemporaryExceptionMinimumTLSVersion": "NSExceptionMinimumTLSVersion",
+        "NSTemporaryExceptionRequiresForwardSecrecy": "NSExceptionRequiresForwardSecrecy",
+        "NSThirdPartyExceptionAllowsInsecureHTTPLoads": "NSExceptionAllowsInsecureHTTPLoads",
+        "NSThirdPartyExceptionMinimumTLSVersion": "NSExceptionMinimumTLSVersion",
+        "NSThirdPartyExceptionRequiresForwardSecrecy": "NSExceptionRequiresForwardSecrecy",
+        "NSExceptionAllowsInsecureHTTPSLoads": "NSExceptionAllowsInsecureHTTPLoads",
+    ]
     static let pinnedKeys = ["NSIncludesSubdomains", "NSPinnedLeafIdentities", "NSPinnedCAIdentities"]
     static let identityKey = "SPKI-SHA256-BASE64"
     static let tlsVersions = ["TLSv1.0", "TLSv1.1", "TLSv1.2", "TLSv1.3"]
@@ -86,7 +95,8 @@ public enum ATSLint {
     public static let rules = [
         "root-not-a-dictionary", "arbitrary-loads", "arbitrary-loads-ignored", "arbitrary-loads-media",
         "arbitrary-loads-web", "insecure-http", "forward-secrecy-off", "certificate-transparency-obsolete",
-        "third-party-exception", "tls-version-spelling", "tls-version-below-1.2", "pinned-domain-without-identities",
+        "obsolete-key", "misplaced-key", "tls-version-spelling", "tls-version-below-1.2",
+        "pinned-domain-without-identities",
         "pins-fewer-than-two", "leaf-pins-only", "pins-empty-array", "pin-missing", "pin-not-sha256", "duplicate-pin",
         "domain-malformed", "domain-scheme", "domain-wildcard", "domain-path", "domain-port", "domain-upper-case",
         "pinned-ip-address", "unknown-key", "misspelt-key", "duplicate-key", "wrong-type",
@@ -107,11 +117,28 @@ public enum ATSLint {
             return out
         }
         duplicates(entries, path: [], into: &out)
-        for e in entries where e.key != atsKey && close(e.key, to: atsKey) {
-            out.append(misspelt(e.key, atsKey, path: [e.key]))
-        }
-        if let ats = entries.first(where: { $0.key == atsKey })?.value {
-            checkATS(ats, into: &out)
+        let topATSKeys = entries.filter { globalKeys.contains($0.key) }
+        if !entries.contains(where: { $0.key == atsKey }) && !topATSKeys.isEmpty
+            && entries.allSatisfy({ e in globalKeys.contains { close(e.key, to: $0) } })
+        {
+            // Only ATS keys at the top: the NSAppTransportSecurity dictionary on its own.
+            checkATS(root, path: [], into: &out)
+        } else {
+            for e in entries where e.key != atsKey && close(e.key, to: atsKey) {
+                out.append(misspelt(e.key, atsKey, path: [e.key]))
+            }
+            for e in topATSKeys {
+                out.append(
+                    LintFinding(
+                        rule: "misplaced-key", severity: .error, path: [e.key],
+                        message: "\(e.key) is at the top of the Info.plist",
+                        why:
+                            "ATS reads its keys only inside the NSAppTransportSecurity dictionary, so this one does nothing.",
+                        fix: "Move it into NSAppTransportSecurity."))
+            }
+            if let ats = entries.first(where: { $0.key == atsKey })?.value {
+                checkATS(ats, path: [atsKey], into: &out)
+            }
         }
         return out.enumerated().sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }
             .map(\.element)
@@ -119,8 +146,7 @@ public enum ATSLint {
 
     // MARK: - NSAppTransportSecurity
 
-    static func checkATS(_ value: PropertyListValue, into out: inout [LintFinding]) {
-        let path = [atsKey]
+    static func checkATS(_ value: PropertyListValue, path: [String], into out: inout [LintFinding]) {
         guard case .dictionary(let entries) = value else {
             out.append(wrongType(path, expected: "a dictionary", found: value))
             return
@@ -195,15 +221,24 @@ public enum ATSLint {
                 continue
             }
             duplicates(entries, path: p, into: &out)
-            unknownKeys(entries, known: exceptionKeys, path: p, into: &out)
+            for e in entries {
+                guard let modern = obsoleteExceptionKeys[e.key] else { continue }
+                out.append(
+                    LintFinding(
+                        rule: "obsolete-key", severity: .warning, path: p + [e.key],
+                        message: "\(e.key) is a key of the first ATS release",
+                        why: "Current systems ignore it, so the setting it holds does not apply.",
+                        fix: "Use \(modern) if the exception is still needed, else remove the key."))
+            }
+            unknownKeys(
+                entries.filter { obsoleteExceptionKeys[$0.key] == nil }, known: exceptionKeys, path: p, into: &out)
             for key in exceptionBooleans { checkBoolean(entries, key, path: p, into: &out) }
             for e in entries {
                 let kp = p + [e.key]
                 switch (e.key, e.value) {
-                case ("NSExceptionMinimumTLSVersion", .string(let text)),
-                    ("NSThirdPartyExceptionMinimumTLSVersion", .string(let text)):
+                case ("NSExceptionMinimumTLSVersion", .string(let text)):
                     checkTLSVersion(text, path: kp, into: &out)
-                case ("NSExceptionMinimumTLSVersion", _), ("NSThirdPartyExceptionMinimumTLSVersion", _):
+                case ("NSExceptionMinimumTLSVersion", _):
                     out.append(wrongType(kp, expected: "a string such as TLSv1.2", found: e.value))
                 case ("NSExceptionAllowsInsecureHTTPLoads", .bool(true)):
                     out.append(
@@ -213,8 +248,7 @@ public enum ATSLint {
                             why:
                                 "Requests to this domain may go over plain HTTP, readable and changeable by anyone on the path, and the app's delegate may then accept any certificate for it.",
                             fix: "Serve the domain over HTTPS and remove the key."))
-                case ("NSExceptionRequiresForwardSecrecy", .bool(false)),
-                    ("NSThirdPartyExceptionRequiresForwardSecrecy", .bool(false)):
+                case ("NSExceptionRequiresForwardSecrecy", .bool(false)):
                     out.append(
                         LintFinding(
                             rule: "forward-secrecy-off", severity: .warning, path: kp,
@@ -231,16 +265,6 @@ public enum ATSLint {
                                 "Apple's systems now require Certificate Transparency for publicly trusted certificates themselves, and the key no longer changes anything.",
                             fix: "Remove the key."))
                 default: break
-                }
-                if e.key.hasPrefix("NSThirdPartyException") {
-                    let modern = "NSException" + e.key.dropFirst("NSThirdPartyException".count)
-                    out.append(
-                        LintFinding(
-                            rule: "third-party-exception", severity: .warning, path: kp,
-                            message: "\(e.key) is a legacy key",
-                            why:
-                                "Apple's documentation lists only the NSException keys now, so whether this one is still read depends on the system version.",
-                            fix: "Use \(modern) instead."))
                 }
             }
         }
@@ -283,7 +307,7 @@ public enum ATSLint {
             }
             duplicates(entries, path: p, into: &out)
             unknownKeys(entries, known: pinnedKeys, path: p, into: &out)
-            checkBoolean(entries, "NSIncludesSubdomains", path: p, into: &out)
+            checkBoolean(entries, "NSIncludesSubdomains", path: p, numbersCount: false, into: &out)
             var valid: [String] = []
             var categories: [String] = []
             for key in ["NSPinnedLeafIdentities", "NSPinnedCAIdentities"] {
@@ -501,20 +525,28 @@ public enum ATSLint {
         }
     }
 
+    /// A key ATS reads as a boolean. The ATS reader takes any number (YES only when it equals 1)
+    /// and skips other types as if absent; NSPinnedDomains' NSIncludesSubdomains is honoured only
+    /// as a boolean true (`numbersCount` false).
     static func checkBoolean(
-        _ entries: [PropertyListEntry], _ key: String, path: [String], into out: inout [LintFinding]
+        _ entries: [PropertyListEntry], _ key: String, path: [String], numbersCount: Bool = true,
+        into out: inout [LintFinding]
     ) {
         guard let value = entries.first(where: { $0.key == key })?.value else { return }
+        var number: Double?
+        if case .integer(let n) = value { number = Double(n) }
+        if case .real(let d) = value { number = d }
         switch value {
         case .bool: return
-        case .integer(let n) where n == 0 || n == 1:
+        case _ where number != nil && numbersCount:
+            let yes = number == 1
             out.append(
                 LintFinding(
                     rule: "wrong-type", severity: .warning, path: path + [key],
-                    message: "\(key) is the integer \(n), not a boolean",
+                    message: "\(key) is \(describe(value)), not a boolean",
                     why:
-                        "ATS reads it as a number that happens to equal \(n == 1 ? "YES" : "NO"); tools and reviewers expect a boolean.",
-                    fix: "Write <\(n == 1 ? "true" : "false")/>."))
+                        "ATS reads a number here as YES only when it equals 1, so this means \(yes ? "YES" : "NO") by accident.",
+                    fix: "Write <\(yes ? "true" : "false")/>."))
         default:
             var fix = "Write <true/> or <false/>."
             if case .string(let s) = value {

@@ -245,6 +245,41 @@ final class LintCLITests: XCTestCase {
         }
     }
 
+    func testANumberWhereABooleanIsNeededIsAWarningSaysWhatItMeans() throws {
+        let finding = try assertFlags(
+            Self.ats("<key>NSAllowsLocalNetworking</key><integer>2</integer>"), rule: "wrong-type",
+            path: "NSAppTransportSecurity.NSAllowsLocalNetworking", severity: "warning")
+        XCTAssertEqual(finding?["fix"] as? String, "Write <false/>.")
+        // NSPinnedDomains' NSIncludesSubdomains counts only as a boolean true.
+        try assertFlags(
+            Self.ats(
+                Self.pinned("<key>NSIncludesSubdomains</key><integer>1</integer>" + Self.pins([Self.pinA, Self.pinB]))),
+            rule: "wrong-type", path: "NSAppTransportSecurity.NSPinnedDomains.api.example.com.NSIncludesSubdomains")
+    }
+
+    func testAnObsoleteExceptionKeyIsFlaggedWithItsReplacement() throws {
+        let finding = try assertFlags(
+            Self.ats(Self.exception("<key>NSTemporaryExceptionMinimumTLSVersion</key><string>TLSv1.2</string>")),
+            rule: "obsolete-key",
+            path: "NSAppTransportSecurity.NSExceptionDomains.legacy.example.com.NSTemporaryExceptionMinimumTLSVersion",
+            severity: "warning")
+        XCTAssertEqual(
+            finding?["fix"] as? String,
+            "Use NSExceptionMinimumTLSVersion if the exception is still needed, else remove the key.")
+    }
+
+    func testAnATSKeyAtTheTopOfAnInfoPlistIsFlagged() throws {
+        try assertFlags(
+            Self.document("<key>NSAllowsArbitraryLoads</key><true/>"), rule: "misplaced-key",
+            path: "NSAllowsArbitraryLoads")
+    }
+
+    func testAFileOfOnlyATSKeysIsTheATSDictionary() throws {
+        let fragment = Self.document("").replacingOccurrences(
+            of: "<key>CFBundleName</key><string>App</string>", with: "<key>NSAllowsArbitraryLoads</key><true/>")
+        try assertFlags(fragment, rule: "arbitrary-loads", path: "NSAllowsArbitraryLoads")
+    }
+
     func testAnExceptionDomainInUpperCaseIsFlagged() throws {
         let finding = try assertFlags(
             Self.ats(Self.exception("", domain: "Legacy.Example.com")), rule: "domain-upper-case",
