@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "TLSProbe", targets: ["TLSProbe"]),
         .library(name: "TrustLab", targets: ["TrustLab"]),
         .library(name: "TermUI", targets: ["TermUI"]),
+        .library(name: "TrustExport", targets: ["TrustExport"]),
     ],
     targets: [
         .systemLibrary(
@@ -42,7 +43,7 @@ let package = Package(
         .target(name: "TrustBuilder", dependencies: ["TrustCore", "COpenSSL"]),
         .executableTarget(
             name: "trustx",
-            dependencies: ["TrustCore", "TLSProbe", "TrustLab", "Explorer"],
+            dependencies: ["TrustCore", "TLSProbe", "TrustLab", "Explorer", "TrustExport"],
             // Start-up is most of a short run's cost (docs/benchmarks.md, docs/DECISIONS.md D20, D90).
             linkerSettings: [.unsafeFlags(trustxLinkerFlags, .when(platforms: [.linux]))]
         ),
@@ -55,6 +56,9 @@ let package = Package(
             path: "Fuzz/trustx-fuzz"
         ),
         .testTarget(name: "TrustCoreTests", dependencies: ["TrustCore", "TrustBuilder"]),
+        // The settings as code and configuration (Swift, plist, curl, openssl) and the Info.plist lint.
+        .target(name: "TrustExport", dependencies: ["TrustCore"]),
+        .testTarget(name: "TrustExportTests", dependencies: ["TrustExport", "TrustCore", "TrustBuilder"]),
         .target(name: "TLSProbe", dependencies: ["TrustCore", "COpenSSL"]),
         .testTarget(name: "TLSProbeTests", dependencies: ["TLSProbe", "TrustCore", "TrustBuilder", "COpenSSL"]),
         // Runs the built trustx executable (and unit-tests TrustCore's reports).

@@ -21,6 +21,8 @@ enum ExitStatus: Int32 {
     case noInput = 66
     /// EX_UNAVAILABLE: the server could not be reached or the handshake failed.
     case unavailable = 69
+    /// EX_CANTCREAT: an output file cannot be written.
+    case cannotCreate = 73
 }
 
 /// The top-level command: dispatches to subcommands.
@@ -39,6 +41,8 @@ enum Trustx {
             (PinCommand.name, PinCommand.spec.abstract),
             (LabCommand.name, LabCommand.spec.abstract),
             (ATSCommand.name, ATSCommand.spec.abstract),
+            (ExportCommand.name, ExportCommand.spec.abstract),
+            (LintCommand.name, LintCommand.spec.abstract),
         ]
     )
 
@@ -52,6 +56,8 @@ enum Trustx {
         case PinCommand.name: return PinCommand.run(rest)
         case LabCommand.name: return LabCommand.run(rest, now: now)
         case ATSCommand.name: return ATSCommand.run(rest, now: now, environment: environment)
+        case ExportCommand.name: return ExportCommand.run(rest, now: now, environment: environment)
+        case LintCommand.name: return LintCommand.run(rest, environment: environment)
         case "help": return help(for: rest)
         default: break
         }
@@ -87,6 +93,10 @@ enum Trustx {
             Output.out(LabCommand.spec.help + "\n")
         case ATSCommand.name?:
             Output.out(ATSCommand.spec.help + "\n")
+        case ExportCommand.name?:
+            Output.out(ExportCommand.spec.help + "\n")
+        case LintCommand.name?:
+            Output.out(LintCommand.spec.help + "\n")
         case let other?:
             return usageError(UsageError(message: "Unknown subcommand '\(other)'"), spec)
         }

@@ -26,6 +26,12 @@ final class HelpTextTests: XCTestCase {
                                   loopback for training sessions.
           ats                     Try a server under App Transport Security and its
                                   exceptions, as nscurl --ats-diagnostics does.
+          export                  Write the settings as a URLSession delegate, an
+                                  NSPinnedDomains plist, a curl command or openssl
+                                  commands.
+          lint                    Check an Info.plist's App Transport Security and
+                                  pinning settings for what a careful reviewer would
+                                  flag.
 
           See 'trustx help <subcommand>' for detailed help.
 

@@ -1,0 +1,186 @@
+import TLSProbe
+import TrustCore
+import TrustExport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `trustx export`: the settings as a URLSession delegate, an NSPinnedDomains plist, a curl
+/// command or openssl commands (docs/export.md).
+enum ExportCommand {
+    static let name = "export"
+    static let formats = ["swift", "plist", "curl", "openssl"]
+
+    static let formatArgument = ArgumentSpec(
+        valueName: "format",
+        help:
+            "What to write: swift (a URLSessionDelegate), plist (NSPinnedDomains), curl (a curl command) or openssl (commands that recompute each pin and verify the chain)."
+    )
+
+    /// Every option of `check` that shapes the settings, and the export's own.
+    static let spec = CommandSpec(
+        commandPath: "trustx export",
+        abstract:
+            "Write the settings as a URLSession delegate, an NSPinnedDomains plist, a curl command or openssl commands.",
+        discussion:
+            "Give the format, then what trustx check takes. plist, curl (with pins) and openssl connect to the server, or read the --chain files, and evaluate as check does, to find which certificate of the built path each pin belongs to. Exit status: 0 written, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection failed, 73 the output file cannot be written. See docs/export.md.",
+        arguments: [formatArgument, CheckCommand.targetArgument],
+        options: CheckCommand.spec.options.filter {
+            !["format", "crl", "revocation", "all-addresses"].contains($0.name)
+        }
+            + [
+                OptionSpec(
+                    name: "include-subdomains", arity: .flag,
+                    help: "Set NSIncludesSubdomains in the exported NSPinnedDomains entry."),
+                OptionSpec(
+                    name: "info-plist", arity: .flag,
+                    help: "Write a whole Info.plist, which --ats-plist reads, rather than the fragment to merge."),
+                OptionSpec(
+                    name: "output", valueName: "file", arity: .one,
+                    help: "Write to this file instead of standard output.", defaultText: "standard output"),
+            ]
+    )
+
+    static func run(_ args: [String], now: Timestamp, environment: Environment) -> ExitStatus {
+        let options = args.prefix { $0 != "--" }
+        if options.contains("--help") || options.contains("-h") {
+            Output.out(spec.help + "\n")
+            return .success
+        }
+        if options.contains("--version") {
+            Output.out(Trustx.version + "\n")
+            return .success
+        }
+        guard let format = args.first, formats.contains(format) else {
+            let message =
+                args.first.map {
+                    "The value '\($0)' is invalid for '<format>'. Please provide one of 'swift', 'plist', 'curl' or 'openssl'."
+                }
+                ?? "Missing expected argument '<format>'"
+            return Trustx.usageError(UsageError(message: message), spec)
+        }
+        var rest = spec
+        rest.arguments = [CheckCommand.targetArgument]
+        let p: ParsedArguments
+        do {
+            guard case .run(let parsed) = try rest.parse(Array(args.dropFirst())) else { return .success }
+            p = parsed
+        } catch {
+            return Trustx.usageError(error, spec)
+        }
+        let request: CheckCommand.Request
+        do {
+            request = try CheckCommand.validate(p, now: now)
+        } catch {
+            return Trustx.usageError(error, spec)
+        }
+        if format == "curl" && request.connection == nil {
+            return Trustx.usageError(UsageError(message: "curl needs a server to connect to, not --chain files"), spec)
+        }
+        if format == "plist" && request.policy.host == nil && request.connection == nil {
+            return Trustx.usageError(
+                UsageError(message: "plist needs a host name for the NSPinnedDomains key: give a server or --host"),
+                spec)
+        }
+        var settings: ExportSettings
+        switch exportSettings(request, parsed: p) {
+        case .success(let s): settings = s
+        case .failure(let f): return f.report()
+        }
+        if format == "plist" || format == "openssl" || (format == "curl" && !request.pins.isEmpty) {
+            let outcome =
+                request.connection == nil
+                ? CheckCommand.evaluate(request) : CheckCommand.evaluateServer(request, environment: environment)
+            switch outcome {
+            case .success(let evaluation):
+                settings.path = evaluation.path.certificates
+                settings.presented = evaluation.presented
+                if !evaluation.verdict.trusted {
+                    Output.err(
+                        "trustx: note: these settings do not trust the chain (run trustx check to see why); the export does what they do.\n"
+                    )
+                }
+            case .failure(let f): return f.report()
+            }
+        }
+        let text: String
+        let generator = "trustx \(Trustx.version)"
+        switch format {
+        case "swift": text = SwiftDelegateExport.render(settings, generator: generator)
+        case "plist":
+            text =
+                p.has("info-plist")
+                ? PinnedDomainsExport.infoPlist(settings, generator: generator)
+                : PinnedDomainsExport.fragment(settings, generator: generator)
+            let unmatched = settings.classifiedPins.filter { $0.role == .unmatched }.count
+            if unmatched > 0 {
+                Output.err(
+                    "trustx: note: \(unmatched) pin(s) match no certificate of the built path and are left in comments.\n"
+                )
+            }
+        case "curl": text = CurlExport.render(settings)
+        default: text = OpenSSLExport.render(settings)
+        }
+        guard let path = p.value("output") else {
+            Output.out(text)
+            return .success
+        }
+        return write(text, to: path)
+    }
+
+    /// The export's view of a validated request: targets, anchors with their files, policy, pins,
+    /// versions and time. Files are read here; the chain is evaluated by the caller when needed.
+    static func exportSettings(_ r: CheckCommand.Request, parsed p: ParsedArguments) -> Result<
+        ExportSettings, Trustx.Failure
+    > {
+        func files(_ paths: [String]) -> Result<[ExportFile], Trustx.Failure> {
+            var out: [ExportFile] = []
+            for path in paths {
+                switch Trustx.load(path, password: r.password, command: spec) {
+                case .success(let certs):
+                    let head = (try? CertificateLoader.readFile(path)) ?? []
+                    out.append(ExportFile(path: path, certificates: certs, isPEM: PEM.looksLikePEM(head)))
+                case .failure(let f): return .failure(f)
+                }
+            }
+            return .success(out)
+        }
+        var s = ExportSettings(
+            anchorClass: r.anchorClass, keepsSystemAnchors: r.withSystemAnchors || r.anchorFiles.isEmpty,
+            policy: r.policy, pins: r.pins.digests, time: p.has("at") ? r.time : nil,
+            includesSubdomains: p.has("include-subdomains"))
+        switch files(r.anchorFiles) {
+        case .success(let f): s.anchorFiles = f
+        case .failure(let f): return .failure(f)
+        }
+        switch files(r.chainFiles) {
+        case .success(let f): s.chainFiles = f
+        case .failure(let f): return .failure(f)
+        }
+        if let c = r.connection {
+            s.host = c.target.host
+            s.port = Int(c.target.port)
+            s.connectTo = c.target.connectTo.map { ExportEndpoint(host: $0.host, port: Int($0.port)) }
+            s.minimumTLSVersion = c.options.minimumVersion
+            s.maximumTLSVersion = p.has("tls-max") ? c.options.maximumVersion : nil
+        }
+        return .success(s)
+    }
+
+    /// Writes `text` to `path`, replacing it.
+    static func write(_ text: String, to path: String) -> ExitStatus {
+        guard let file = fopen(path, "wb") else {
+            return Trustx.fail("cannot write \(path): \(String(cString: strerror(errno)))", .cannotCreate)
+        }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        let closed = fclose(file)
+        guard written == bytes.count, closed == 0 else {
+            return Trustx.fail("cannot write \(path): \(String(cString: strerror(errno)))", .cannotCreate)
+        }
+        return .success
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import TrustCore
+import TrustExport
+import XCTest
+
+final class SwiftDelegateExportTests: XCTestCase {
+    func settings(_ chain: ExportChain, policy: TrustPolicy = .ssl(host: "www.example.com"), keepsSystem: Bool = false)
+        -> ExportSettings
+    {
+        ExportSettings(
+            host: "www.example.com",
+            anchorFiles: [ExportFile(path: "root ca.pem", certificates: [chain.root], isPEM: true)],
+            keepsSystemAnchors: keepsSystem, policy: policy,
+            pins: [chain.leaf.spkiSHA256, chain.intermediate.spkiSHA256], path: chain.path)
+    }
+
+    /// swiftc -parse: the syntax of the whole file (Security and CryptoKit are not type-checked).
+    func parse(_ source: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let dir = try Run.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("PinnedTrustDelegate.swift")
+        try source.write(to: url, atomically: true, encoding: .utf8)
+        let r = try Run.program(Run.swiftc, ["-parse", url.path])
+        XCTAssertEqual(r.status, 0, r.err, file: file, line: line)
+        XCTAssertEqual(r.err, "", file: file, line: line)
+    }
+
+    func testEveryKindOfSettingsGivesSourceThatParses() throws {
+        let chain = try ExportChain.make()
+        var variants: [ExportSettings] = []
+        for policy in [TrustPolicy.ssl(host: "www.example.com"), .ssl(host: nil), .basicX509] {
+            for keep in [false, true] { variants.append(settings(chain, policy: policy, keepsSystem: keep)) }
+        }
+        var none = ExportSettings(host: nil)
+        none.pins = []
+        variants.append(none)
+        var device = settings(chain)
+        device.anchorClass = .device
+        device.time = ExportChain.now
+        device.maximumTLSVersion = .tls1_2
+        variants.append(device)
+        for s in variants { try parse(SwiftDelegateExport.render(s)) }
+    }
+
+    func testHostileNamesAndPathsStayInsideCommentsAndLiterals() throws {
+        let evil = "x */ \" \\(exit(1)) \n import Evil \u{202E} --> "
+        let chain = try ExportChain.make(rootName: evil, leafName: evil)
+        var s = settings(chain)
+        s.host = "www.example.com\"; exit(1); \""
+        s.anchorFiles[0].path = "/tmp/\(evil).pem"
+        let source = SwiftDelegateExport.render(s)
+        try parse(source)
+        XCTAssertFalse(source.contains("\n import Evil"), "a name broke out of its comment")
+        XCTAssertFalse(source.contains("\u{202E}"))
+        XCTAssertTrue(source.unicodeScalars.allSatisfy { $0 == "\n" || ($0.value >= 0x20 && $0.value < 0x7F) })
+    }
+
+    func testCallsComeInAppleOrderAnchorsSystemRootsPolicyEvaluationPins() throws {
+        let source = SwiftDelegateExport.render(settings(try ExportChain.make(), keepsSystem: true))
+        let calls = [
+            "SecTrustSetAnchorCertificates(trust", "SecTrustSetAnchorCertificatesOnly(trust, false)",
+            "SecTrustSetPolicies(trust", "SecTrustEvaluateWithError(trust", "SecTrustCopyCertificateChain(trust",
+        ]
+        let positions = try calls.map { call in
+            try XCTUnwrap(source.range(of: call)?.lowerBound, "missing \(call)")
+        }
+        XCTAssertEqual(positions, positions.sorted(), "out of order")
+    }
+
+    func testSystemRootsStayOffUnlessKept() throws {
+        let chain = try ExportChain.make()
+        XCTAssertFalse(
+            SwiftDelegateExport.render(settings(chain)).contains("SecTrustSetAnchorCertificatesOnly(trust"))
+        XCTAssertTrue(
+            SwiftDelegateExport.render(settings(chain, keepsSystem: true)).contains(
+                "SecTrustSetAnchorCertificatesOnly(trust, false)"))
+    }
+
+    func testDeviceTrustedAnchorsAreNotSetByTheApp() throws {
+        var s = settings(try ExportChain.make())
+        s.anchorClass = .device
+        let source = SwiftDelegateExport.render(s)
+        XCTAssertFalse(source.contains("SecTrustSetAnchorCertificates("))
+        XCTAssertFalse(source.contains("anchorCertificates"))
+    }
+
+    func testEachPolicyIsCreatedAsApplesAPISpellsIt() throws {
+        let chain = try ExportChain.make()
+        let expected: [(TrustPolicy, String)] = [
+            (.ssl(host: "www.example.com"), "SecPolicyCreateSSL(true, \"www.example.com\" as CFString)"),
+            (.ssl(host: nil), "SecPolicyCreateSSL(true, nil)"),
+            (.basicX509, "SecPolicyCreateBasicX509()"),
+        ]
+        for (policy, call) in expected {
+            let source = SwiftDelegateExport.render(settings(chain, policy: policy))
+            XCTAssertTrue(source.contains("SecTrustSetPolicies(trust, \(call))"), "\(policy)")
+        }
+    }
+
+    func testTheEmbeddedAnchorIsTheAnchorsDERAndThePinsAreListed() throws {
+        let chain = try ExportChain.make()
+        let source = SwiftDelegateExport.render(settings(chain))
+        XCTAssertTrue(source.contains("\"\(Data(chain.root.der).base64EncodedString())\""))
+        XCTAssertTrue(source.contains("\"\(Data(chain.leaf.spkiSHA256).base64EncodedString())\",  // leaf: "))
+        XCTAssertTrue(source.contains("\"\(Data(chain.intermediate.spkiSHA256).base64EncodedString())\",  // path #1"))
+    }
+
+    func testWithoutPinsEvaluationDecidesAndNoChainIsRead() throws {
+        var s = settings(try ExportChain.make())
+        s.pins = []
+        let source = SwiftDelegateExport.render(s)
+        XCTAssertFalse(source.contains("SecTrustCopyCertificateChain(trust"))
+        XCTAssertTrue(source.contains("// No pins: evaluation decides."))
+    }
+
+    /// The generated SubjectPublicKeyInfo builder, compiled and run here, must rebuild exactly the
+    /// DER that openssl writes for RSA and EC keys of every usual size; the program also prints
+    /// Swift literals of hostile text, which must read back as the text.
+    func testGeneratedSPKIBuilderMatchesOpenSSLAndLiteralsReadBack() throws {
+        let dir = try Run.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let literals = EscapingTests.hostile
+        var main = "var out: [String] = []\n"
+        for text in literals {
+            main +=
+                "out.append(String(\(Escaping.swiftStringLiteral(text)).utf8.map { String($0) }.joined(separator: \",\")))\n"
+        }
+        main += """
+            print(out.joined(separator: " "))
+            let args = Array(CommandLine.arguments.dropFirst())
+            var i = 0
+            while i + 1 < args.count {
+                var raw: [UInt8] = []
+                var hex = Substring(args[i + 1])
+                while !hex.isEmpty {
+                    raw.append(UInt8(hex.prefix(2), radix: 16)!)
+                    hex = hex.dropFirst(2)
+                }
+                let der = SubjectPublicKeyInfo.der(rawKey: raw, isRSA: args[i] == "rsa") ?? []
+                print(der.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined())
+                i += 2
+            }
+
+            """
+        try SwiftDelegateExport.spkiHelperSource.write(
+            to: dir.appendingPathComponent("helper.swift"), atomically: true, encoding: .utf8)
+        try main.write(to: dir.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        let compiled = try Run.program(
+            Run.swiftc, ["-o", dir.appendingPathComponent("spki").path, "main.swift", "helper.swift"], in: dir)
+        XCTAssertEqual(compiled.status, 0, compiled.err)
+
+        var arguments: [String] = []
+        var expected: [String] = []
+        let keys: [(String, [String])] = [
+            ("rsa", ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]),
+            ("rsa", ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:3072"]),
+            ("rsa", ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:4096"]),
+            ("ec", ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]),
+            ("ec", ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"]),
+            ("ec", ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-521"]),
+        ]
+        for (n, (type, options)) in keys.enumerated() {
+            let key = "k\(n).pem"
+            _ = try Run.program("/usr/bin/openssl", ["genpkey"] + options + ["-out", key], in: dir)
+            _ = try Run.program(
+                "/usr/bin/openssl", ["pkey", "-in", key, "-pubout", "-outform", "DER", "-out", "spki\(n).der"], in: dir)
+            let spki = [UInt8](try Data(contentsOf: dir.appendingPathComponent("spki\(n).der")))
+            expected.append(spki.map { String(format: "%02x", $0) }.joined())
+            var raw: [UInt8]
+            if type == "rsa" {
+                // What SecKeyCopyExternalRepresentation returns for RSA: PKCS#1 RSAPublicKey.
+                _ = try Run.program(
+                    "/usr/bin/openssl",
+                    ["rsa", "-in", key, "-RSAPublicKey_out", "-outform", "DER", "-out", "raw\(n).der"], in: dir)
+                raw = [UInt8](try Data(contentsOf: dir.appendingPathComponent("raw\(n).der")))
+            } else {
+                // For EC, the uncompressed point: RFC 5480 puts it, whole, at the end of the SPKI.
+                let length = [256: 65, 384: 97, 521: 133][[0: 256, 1: 384, 2: 521][n - 3]!]!
+                raw = Array(spki.suffix(length))
+                XCTAssertEqual(raw.first, 0x04)
+            }
+            arguments += [type, raw.map { String(format: "%02x", $0) }.joined()]
+        }
+        let r = try Run.program(dir.appendingPathComponent("spki").path, arguments)
+        XCTAssertEqual(r.status, 0, r.err)
+        var lines = r.out.split(separator: "\n").map(String.init)
+        let literalLine = lines.removeFirst()
+        let decoded = literalLine.split(separator: " ", omittingEmptySubsequences: false).map { field in
+            String(decoding: field.split(separator: ",").map { UInt8($0)! }, as: UTF8.self)
+        }
+        XCTAssertEqual(decoded, literals)
+        XCTAssertEqual(lines, expected)
+    }
+}

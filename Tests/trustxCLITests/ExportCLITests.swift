@@ -1,0 +1,278 @@
+import Foundation
+import XCTest
+
+/// A PKI for the export tests, made with the openssl command line: `ca.pem` certifies
+/// `leaf.pem` for the DNS name pinned.trustx.test (reached on loopback with --connect-to, so
+/// that ATS's local-host exemption does not apply), and `other-ca.pem` certifies nothing here.
+struct ExportPKI: Sendable {
+    static let host = "pinned.trustx.test"
+    let directory: URL
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    static let shared: Result<ExportPKI, Error> = Result { try ExportPKI.make() }
+
+    static func make() throws -> ExportPKI {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-export-pki-\(getpid())")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
+        for (name, cn) in [("ca", "Export Test CA"), ("other-ca", "Some Other CA")] {
+            try Shell.openssl(
+                ["req", "-x509"] + ec + [
+                    "-keyout", "\(name).key", "-out", "\(name).pem", "-days", "3650", "-subj", "/CN=\(cn)",
+                    "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+                ], in: dir)
+        }
+        try Shell.openssl(["req"] + ec + ["-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=\(host)"], in: dir)
+        try """
+        basicConstraints=CA:FALSE
+        keyUsage=critical,digitalSignature
+        extendedKeyUsage=serverAuth
+        subjectAltName=DNS:\(host)
+
+        """.write(to: dir.appendingPathComponent("leaf.ext"), atomically: true, encoding: .utf8)
+        try Shell.openssl(
+            [
+                "x509", "-req", "-in", "leaf.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial", "77",
+                "-days", "365", "-extfile", "leaf.ext", "-out", "leaf.pem",
+            ], in: dir)
+        // The same name on a new key, as after a renewal that did not reuse the key.
+        try Shell.openssl(
+            ["req"] + ec + ["-keyout", "rotated.key", "-out", "rotated.csr", "-subj", "/CN=\(host)"], in: dir)
+        try Shell.openssl(
+            [
+                "x509", "-req", "-in", "rotated.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial", "78",
+                "-days", "365", "-extfile", "leaf.ext", "-out", "rotated.pem",
+            ], in: dir)
+        try Shell.openssl(["x509", "-in", "ca.pem", "-outform", "DER", "-out", "ca.der"], in: dir)
+        return ExportPKI(directory: dir)
+    }
+}
+
+/// `trustx export` run against `openssl s_server -www` on loopback: what curl and openssl do
+/// with the exported commands must agree with trustx's verdict, and the pins openssl recomputes
+/// are the expected values for trustx's.
+final class ExportCLITests: XCTestCase {
+    var pki: ExportPKI!
+    var server: OpenSSLServer?
+
+    override func setUpWithError() throws {
+        pki = try ExportPKI.shared.get()
+    }
+
+    override func tearDownWithError() throws {
+        server?.stop()
+        server = nil
+    }
+
+    override class func tearDown() {
+        if case .success(let pki) = ExportPKI.shared { try? FileManager.default.removeItem(at: pki.directory) }
+        super.tearDown()
+    }
+
+    /// The server's URL and the --connect-to that reaches it on loopback.
+    func serve(_ leaf: String = "leaf") throws -> [String] {
+        server?.stop()
+        let s = try OpenSSLServer(
+            ["-cert", pki.path("\(leaf).pem"), "-key", pki.path("\(leaf).key")], in: pki.directory)
+        server = s
+        return ["https://\(ExportPKI.host):\(s.port)/", "--connect-to", "127.0.0.1:\(s.port)"]
+    }
+
+    /// The pin `trustx pin` prints for the first certificate of `file`.
+    func pin(_ file: String) throws -> String {
+        let r = try CLI.run(["pin", pki.path(file)])
+        XCTAssertEqual(r.status, 0, r.err)
+        let line = try XCTUnwrap(r.out.split(separator: "\n").first { $0.contains("spki-sha256") })
+        return String(try XCTUnwrap(line.split(separator: " ").last))
+    }
+
+    /// Runs a generated script with bash in the PKI's directory.
+    func runScript(_ script: String) throws -> RunResult {
+        try Shell.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: pki.directory)
+    }
+
+    /// trustx check's status and the exported curl command's, for the same options.
+    func checkAndCurl(_ target: [String], _ options: [String], file: StaticString = #filePath, line: UInt = #line)
+        throws -> (check: Int32, curl: Int32)
+    {
+        let check = try CLI.run(["check"] + target + options, in: pki.directory)
+        let export = try CLI.run(["export", "curl"] + target + options, in: pki.directory)
+        XCTAssertEqual(export.status, 0, export.err, file: file, line: line)
+        let curl = try runScript(export.out)
+        return (check.status, curl.status)
+    }
+
+    func testCurlAcceptsWhatTrustxTrusts() throws {
+        let target = try serve()
+        let r = try checkAndCurl(target, ["--anchor", "ca.pem", "--pin", "sha256//" + (try pin("leaf.pem"))])
+        XCTAssertEqual(r.check, 0)
+        XCTAssertEqual(r.curl, 0, "curl exit 0: the transfer succeeded")
+    }
+
+    func testCurlRejectsAPinMismatchWithExit90() throws {
+        let target = try serve()
+        let r = try checkAndCurl(target, ["--anchor", "ca.pem", "--pin", "sha256//" + (try pin("other-ca.pem"))])
+        XCTAssertEqual(r.check, 1)
+        XCTAssertEqual(r.curl, 90, "CURLE_SSL_PINNEDPUBKEYNOTMATCH")
+    }
+
+    func testCurlRejectsTheWrongCAWithExit60() throws {
+        let target = try serve()
+        let r = try checkAndCurl(target, ["--anchor", "other-ca.pem"])
+        XCTAssertEqual(r.check, 1)
+        XCTAssertEqual(r.curl, 60, "CURLE_PEER_FAILED_VERIFICATION")
+    }
+
+    /// curl's --pinnedpubkey looks at the leaf's key only; an app's delegate (and --pin) at every
+    /// key of the chain. The export says so where the two part.
+    func testCurlCannotPinACAKeyAndTheExportSaysSo() throws {
+        let target = try serve()
+        let options = ["--anchor", "ca.pem", "--pin", "sha256//" + (try pin("ca.pem"))]
+        let r = try checkAndCurl(target, options)
+        XCTAssertEqual(r.check, 0)
+        XCTAssertEqual(r.curl, 90)
+        let export = try CLI.run(["export", "curl"] + target + options, in: pki.directory)
+        XCTAssertTrue(export.out.contains("with no leaf pin it fails (90)"), export.out)
+    }
+
+    func testCurlReadsDERAnchorsThroughAPEMHereDocument() throws {
+        let target = try serve()
+        let r = try checkAndCurl(target, ["--anchor", "ca.der"])
+        XCTAssertEqual(r.check, 0)
+        XCTAssertEqual(r.curl, 0)
+        let export = try CLI.run(["export", "curl"] + target + ["--anchor", "ca.der"], in: pki.directory)
+        XCTAssertTrue(export.out.contains("--cacert trustx-anchors.pem"), export.out)
+        try? FileManager.default.removeItem(atPath: pki.path("trustx-anchors.pem"))
+    }
+
+    func testOpenSSLRecomputesEveryPinTrustxComputes() throws {
+        let target = try serve()
+        let export = try CLI.run(["export", "openssl"] + target + ["--anchor", "ca.pem"], in: pki.directory)
+        XCTAssertEqual(export.status, 0, export.err)
+        let run = try runScript(export.out)
+        XCTAssertEqual(run.status, 0, run.err)
+        let lines = run.out.split(separator: "\n").map(String.init)
+        // openssl's output is the expected value: the leaf from the server, then the built path.
+        XCTAssertEqual(lines.count, 4, run.out)
+        XCTAssertEqual(Array(lines.prefix(3)), [try pin("leaf.pem"), try pin("leaf.pem"), try pin("ca.pem")])
+        XCTAssertTrue(lines[3].hasSuffix("leaf.pem: OK"), lines[3])
+    }
+
+    func testOpenSSLVerifyFailsUnderTheWrongAnchorAndKeepsNoSystemRoots() throws {
+        let target = try serve()
+        let export = try CLI.run(["export", "openssl"] + target + ["--anchor", "other-ca.pem"], in: pki.directory)
+        XCTAssertEqual(export.status, 0, export.err)
+        XCTAssertTrue(export.err.contains("do not trust the chain"), export.err)
+        XCTAssertTrue(export.out.contains("-no-CApath -no-CAstore"), export.out)
+        let run = try runScript(export.out)
+        XCTAssertEqual(run.status, 2, "openssl verify's status for a failed verification: \(run.out)")
+    }
+
+    func testOpenSSLWorksFromChainFilesWithoutAServer() throws {
+        let export = try CLI.run(
+            ["export", "openssl", "--chain", "leaf.pem", "--anchor", "ca.pem", "--host", ExportPKI.host],
+            in: pki.directory)
+        XCTAssertEqual(export.status, 0, export.err)
+        XCTAssertFalse(export.out.contains("s_client"))
+        XCTAssertTrue(export.out.contains("-verify_hostname \(ExportPKI.host)"))
+        let run = try runScript(export.out)
+        XCTAssertEqual(run.status, 0, run.err)
+        let lines = run.out.split(separator: "\n").map(String.init)
+        XCTAssertEqual(Array(lines.prefix(2)), [try pin("leaf.pem"), try pin("ca.pem")])
+    }
+
+    func testTheExportedDelegateParses() throws {
+        let target = ["https://\(ExportPKI.host):8443/"]
+        let dir = try Run.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("Delegate.swift").path
+        let export = try CLI.run(
+            ["export", "swift"] + target + [
+                "--anchor", "ca.pem", "--with-system-anchors", "--pin", "sha256//" + (try pin("ca.pem")), "--output",
+                out,
+            ], in: pki.directory)
+        XCTAssertEqual(export.status, 0, export.err)
+        XCTAssertEqual(export.out, "")
+        let parse = try Shell.run(URL(fileURLWithPath: "/opt/swift/usr/bin/swiftc"), ["-parse", out])
+        XCTAssertEqual(parse.status, 0, parse.err)
+        let source = try String(contentsOfFile: out, encoding: .utf8)
+        XCTAssertTrue(source.contains("SecPolicyCreateSSL(true, \"\(ExportPKI.host)\" as CFString)"))
+    }
+
+    /// The exported Info.plist parses with Foundation and, read by `check --ats-plist`, gives the
+    /// verdict the same pins give as --pin: on the server they came from, and after the leaf's
+    /// key rotated (a leaf pin then fails both ways, a CA pin passes both ways).
+    func testTheExportedInfoPlistRoundTripsThroughATSPlist() throws {
+        let dir = try Run.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Leaf and CA pins together are an AND in NSPinnedDomains and an OR for --pin, so they are
+        // compared on the server they came from only; one category alone means the same both ways.
+        let cases: [(name: String, pins: [String], servers: [String])] = [
+            ("both", [try pin("leaf.pem"), try pin("ca.pem")], ["leaf"]),
+            ("leaf", [try pin("leaf.pem")], ["leaf", "rotated"]),
+            ("ca", [try pin("ca.pem")], ["leaf", "rotated"]),
+        ]
+        let target = try serve()
+        for c in cases {
+            let plist = dir.appendingPathComponent("\(c.name).plist").path
+            let export = try CLI.run(
+                ["export", "plist"] + target + ["--anchor", "ca.pem", "--info-plist", "--output", plist]
+                    + c.pins.flatMap { ["--pin", "sha256//" + $0] }, in: pki.directory)
+            XCTAssertEqual(export.status, 0, export.err)
+            let parsed = try PropertyListSerialization.propertyList(
+                from: try Data(contentsOf: URL(fileURLWithPath: plist)), options: [], format: nil)
+            XCTAssertNotNil((parsed as? [String: Any])?["NSAppTransportSecurity"], c.name)
+        }
+        for leaf in ["leaf", "rotated"] {
+            let served = try serve(leaf)
+            for c in cases where c.servers.contains(leaf) {
+                let plist = dir.appendingPathComponent("\(c.name).plist").path
+                let withPins = try CLI.run(
+                    ["check"] + served + ["--anchor", "ca.pem"] + c.pins.flatMap { ["--pin", "sha256//" + $0] },
+                    in: pki.directory)
+                let withPlist = try CLI.run(
+                    ["check"] + served + ["--anchor", "ca.pem", "--ats-plist", plist], in: pki.directory)
+                XCTAssertEqual(withPlist.status, withPins.status, "\(c.name) pins, \(leaf) server: \(withPlist.out)")
+                // The rule: a leaf pin breaks when the leaf's key rotates, a CA pin survives it.
+                let expected: Int32 = leaf == "rotated" && c.name == "leaf" ? 1 : 0
+                XCTAssertEqual(withPlist.status, expected, "\(c.name) pins, \(leaf) server: \(withPlist.out)")
+            }
+        }
+        // The rule the comparison rests on: a leaf pin alone does not survive the rotation.
+        let rotated = try serve("rotated")
+        let r = try CLI.run(
+            ["check"] + rotated + ["--anchor", "ca.pem", "--pin", "sha256//" + (try pin("leaf.pem"))], in: pki.directory
+        )
+        XCTAssertEqual(r.status, 1)
+    }
+
+    func testUsageErrors() throws {
+        for (args, message) in [
+            (["export"], "Missing expected argument '<format>'"),
+            (["export", "yaml", "example.com"], "The value 'yaml' is invalid for '<format>'"),
+            (["export", "curl", "--chain", "leaf.pem"], "curl needs a server"),
+            (["export", "plist", "--chain", "leaf.pem"], "plist needs a host name"),
+        ] {
+            let r = try CLI.run(args, in: pki.directory)
+            XCTAssertEqual(r.status, 64, "\(args)")
+            XCTAssertTrue(r.err.hasPrefix("Error: \(message)"), r.err)
+        }
+    }
+
+    func testAnUnwritableOutputIsExit73() throws {
+        let r = try CLI.run(
+            ["export", "swift", "example.com", "--output", "/nonexistent-dir/x.swift"], in: pki.directory)
+        XCTAssertEqual(r.status, 73)
+        XCTAssertTrue(r.err.hasPrefix("Error: cannot write /nonexistent-dir/x.swift"), r.err)
+    }
+}
+
+enum Run {
+    static func scratch() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+}
