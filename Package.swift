@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "TermUI", dependencies: ["CNcursesw"]),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
         // The interactive explorer: state, actions, keymap, reduce, effects, views and themes.
-        .target(name: "Explorer", dependencies: ["TrustCore", "TLSProbe", "TrustLab", "TermUI"]),
+        .target(name: "Explorer", dependencies: ["TrustCore", "TLSProbe", "TrustLab", "TermUI", "TrustExport"]),
         .testTarget(
             name: "ExplorerTests",
             dependencies: ["Explorer", "TrustCore", "TrustBuilder", "TLSProbe", "TrustLab", "TermUI"]),

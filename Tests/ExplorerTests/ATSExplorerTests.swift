@@ -119,6 +119,68 @@ final class ATSExplorerTests: XCTestCase {
         XCTAssertEqual(s.state.toggles, before)
         XCTAssertNotNil(s.state.message)
     }
+
+    /// `X` exports what the screen shows: the pinned CA key as an NSPinnedDomains Info.plist that
+    /// Foundation reads and `L` loads back with the same verdict, a Swift delegate that pins after
+    /// evaluation, and a curl command with the pin.
+    func testExportedCodeCarriesThePinsAndThePlistLoadsBack() throws {
+        let previous = FileManager.default.currentDirectoryPath
+        let directory = NSTemporaryDirectory() + "trustx-ats-export-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(directory))
+        defer {
+            _ = FileManager.default.changeCurrentDirectoryPath(previous)
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        let s = Session(scenarios: ["pin-rotated"])
+        s.press(.char("C"))  // the CA as a device anchor: no delegate, NSPinnedDomains alone decides
+        s.press(.char("2"), .char("g"), .char("j"))
+        let ca = try XCTUnwrap(s.state.selectedChainRow?.certificate)
+        XCTAssertEqual(ca.displayName, "Library Test CA")
+        s.press(.char("P"))
+        XCTAssertEqual(s.state.toggles.pins, [ca.spkiSHA256])
+
+        s.prompt("X", "pl")  // an unfinished name is refused, with the choices; the prompt stays
+        XCTAssertEqual(s.state.message?.hasPrefix("one of: swift"), true, s.state.message ?? "")
+        XCTAssertNil(s.state.overlay)
+        XCTAssertEqual(s.state.prompt?.text, "pl")
+        s.press(.tab)
+        XCTAssertEqual(s.state.prompt?.text, "plist", "Tab completes the format")
+        s.press(.enter)
+        XCTAssertEqual(s.state.overlay?.title, "Export as plist")
+        let plistPath = "trustx-export-pin-rotated.plist"
+        let data = try Data(contentsOf: URL(fileURLWithPath: plistPath))
+        let plist = try XCTUnwrap(
+            try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+        let ats = try XCTUnwrap(plist["NSAppTransportSecurity"] as? [String: Any])
+        let pinned = try XCTUnwrap(ats["NSPinnedDomains"] as? [String: [String: Any]])
+        let entry = try XCTUnwrap(pinned["pin-rotated.trustx.test"])
+        let caPins = try XCTUnwrap(entry["NSPinnedCAIdentities"] as? [[String: String]])
+        XCTAssertEqual(caPins.map { $0["SPKI-SHA256-BASE64"] }, [ca.spkiPin], "the pinned key is the CA's")
+        XCTAssertNil(entry["NSPinnedLeafIdentities"])
+        XCTAssertEqual(s.copied.last.map { $0.contains(ca.spkiPin) }, true, "the text went to the clipboard too")
+        s.press(.escape)
+
+        // The exported plist, loaded as the app's Info.plist: the CA identity matches the path.
+        s.press(.char("P"))  // unpin: only NSPinnedDomains pins now
+        s.prompt("L", plistPath)
+        XCTAssertEqual(s.anyStatus(.pinnedDomains), .passed)
+        XCTAssertEqual(s.verdict?.trusted, true)
+
+        s.press(.char("P"))
+        s.prompt("X", "swift")
+        let swift = try String(contentsOfFile: "trustx-export-pin-rotated.swift", encoding: .utf8)
+        let evaluate = try XCTUnwrap(swift.range(of: "SecTrustEvaluateWithError"))
+        let pin = try XCTUnwrap(swift.range(of: ca.spkiPin))
+        XCTAssertLessThan(evaluate.lowerBound, pin.upperBound)
+        XCTAssertTrue(swift.contains("SecTrustSetAnchorCertificates") == false, "device anchors: the app sets none")
+        s.press(.escape)
+        s.prompt("X", "curl")
+        let curl = try XCTUnwrap(s.state.overlay?.paragraphs.first { $0.contains("curl ") })
+        XCTAssertTrue(curl.contains("--pinnedpubkey"), curl)
+        XCTAssertTrue(curl.contains("sha256//\(ca.spkiPin)"), curl)
+        XCTAssertTrue(curl.contains("--resolve"), curl)
+    }
 }
 
 extension Session {

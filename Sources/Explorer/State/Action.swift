@@ -83,6 +83,9 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case copyCommand
     /// Export the current report to a file (prompts for the path; the extension picks the format).
     case exportReport
+    /// Export the settings as code: a Swift delegate, an NSPinnedDomains plist, curl or openssl
+    /// commands (prompts for the format).
+    case exportCode
     /// Undo the last setting change.
     case undo
     /// Redo the last undone setting change.

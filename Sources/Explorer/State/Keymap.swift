@@ -310,5 +310,10 @@ public struct Keymap: Sendable {
         KeyBinding(
             [.char("x")], .exportReport, hint: "export",
             help: "Export the report to a file: .json, .md, or text for any other name.", inBar: false),
+        KeyBinding(
+            [.char("X")], .exportCode, hint: "export code",
+            help:
+                "Export these settings as code: a Swift URLSessionDelegate, an NSPinnedDomains plist, a curl command, or the openssl commands that recompute the pins; written to a file and copied.",
+            inBar: false),
     ])
 }

@@ -18,6 +18,8 @@ public struct Prompt: Hashable, Sendable {
         case writeCertificate
         /// Where to export the report (`x`).
         case exportReport
+        /// What to export the settings as (`X`).
+        case exportCode
         /// A new target (`c`).
         case connect
         /// Text to find in the focused pane (`/`).
@@ -33,6 +35,7 @@ public struct Prompt: Hashable, Sendable {
             case .atsPlist: "Info.plist"
             case .writeCertificate: "Write PEM to"
             case .exportReport: "Export report to"
+            case .exportCode: "Export settings as"
             case .connect: "Connect to"
             case .search: "Find"
             }
@@ -48,6 +51,7 @@ public struct Prompt: Hashable, Sendable {
             case .atsPlist: "an app's Info.plist (XML or binary); Tab completes; empty: ATS's defaults"
             case .writeCertificate: "a new file; Tab completes"
             case .exportReport: ".json for JSON, .md for Markdown, anything else for text; Tab completes"
+            case .exportCode: "swift (a URLSessionDelegate), plist (NSPinnedDomains), curl or openssl; Tab completes"
             case .connect: "host, host:port, https://host:port/ or smtp://host"
             case .search: "text in the focused pane; n next, N previous, Esc clears"
             }

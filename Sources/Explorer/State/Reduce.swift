@@ -332,6 +332,12 @@ extension AppState {
                 return
             }
             open(.exportReport, &effects, text: "trustx-report-\(AppState.fileName(for: target?.name ?? "chain")).txt")
+        case .exportCode:
+            guard target != nil else {
+                message = "nothing to export yet"
+                return
+            }
+            open(.exportCode, &effects)
         case .undo:
             guard let last = undoStack.popLast() else {
                 message = "nothing to undo"

@@ -54,6 +54,8 @@ extension AppState {
             if p.kind == .host {
                 prompt = AppState.complete(&p, with: hostCandidates)
                 requestPreview(&effects)
+            } else if p.kind == .exportCode {
+                prompt = AppState.complete(&p, with: CodeExport.Format.allCases.map(\.rawValue))
             } else if p.kind.completesPaths {
                 prompt = p
                 let id = nextRequest
@@ -119,6 +121,9 @@ extension AppState {
             return nil
         case .search:
             return text.isEmpty ? "type the text to find" : nil
+        case .exportCode:
+            return CodeExport.Format(rawValue: text.lowercased()) == nil
+                ? "one of: " + Prompt.Kind.exportCode.hint : nil
         case .connect:
             if text.isEmpty { return "type a host, host:port or URL" }
             do {
@@ -187,6 +192,19 @@ extension AppState {
             change(cause, &effects) { $0 = next }
         case .anchorFile:
             effects.append(.loadAnchors(path: text, password: target?.password))
+        case .exportCode:
+            guard let format = CodeExport.Format(rawValue: text.lowercased()), let target else { return }
+            let export = CodeExport.make(format, state: self, target: target)
+            var paragraphs = [
+                "Written to \(export.file.path) and copied to the clipboard (OSC 52, where the terminal allows it)."
+            ]
+            if let shown = export.shown { paragraphs.append(shown) }
+            paragraphs.append(export.note)
+            paragraphs.append("Any key closes.")
+            overlay = TextOverlay(title: "Export as \(format.rawValue)", paragraphs: paragraphs)
+            effects.append(
+                .writeFiles(export.anchors + [export.file], message: "wrote \(export.file.path)"))
+            effects.append(.copyToClipboard(export.file.contents))
         case .atsPlist:
             if text.isEmpty {
                 change("ATS -> defaults (\(toggles.ats.platform.rawValue))", &effects) {

@@ -1,0 +1,102 @@
+import TLSProbe
+import TrustCore
+import TrustExport
+
+/// The settings of an explorer state as code (`X`): what `trustx export` writes for the same
+/// settings, built from what the explorer holds (the anchors in force, the pins, the policy, the
+/// built path for classifying pins) rather than from a command line.
+public struct CodeExport: Sendable {
+    /// What to export as.
+    public enum Format: String, Hashable, Sendable, CaseIterable {
+        /// A URLSessionDelegate implementing the settings: anchors, policy, evaluate, then pins.
+        case swift
+        /// An NSPinnedDomains fragment for the app's Info.plist, with the pins in force.
+        case plist
+        /// The curl command that checks the server with the same anchors and pins.
+        case curl
+        /// The openssl commands that recompute each pin and verify the chain.
+        case openssl
+
+        /// The file extension of the written file.
+        var fileExtension: String {
+            switch self {
+            case .swift: "swift"
+            case .plist: "plist"
+            case .curl, .openssl: "sh"
+            }
+        }
+    }
+
+    /// The exported text and where it is written.
+    public var file: FileToWrite
+    /// The anchors, written as one PEM file beside it, which the commands name.
+    public var anchors: [FileToWrite]
+    /// Text short enough to show in full (the commands); nil for files to open.
+    public var shown: String?
+    /// One sentence on what the export does and does not carry.
+    public var note: String
+
+    /// The file every export names for the anchors in force.
+    static let anchorsFile = "trustx-export-anchors.pem"
+
+    /// The export settings the state describes for `target`.
+    static func settings(_ state: AppState, target: ExplorerTarget) -> ExportSettings {
+        let t = state.toggles
+        let anchors = state.effectiveAnchors.map(\.certificate)
+        var s = ExportSettings(
+            anchorClass: t.anchorClass, keepsSystemAnchors: !t.anchorsOnly || anchors.isEmpty,
+            policy: state.settings.policy, pins: t.pins, time: t.time)
+        if !anchors.isEmpty {
+            s.anchorFiles = [ExportFile(path: anchorsFile, certificates: anchors, isPEM: true)]
+        }
+        if let (probe, _) = target.server {
+            s.host = probe.host
+            s.port = Int(probe.port)
+            s.connectTo = probe.connectTo.map { ExportEndpoint(host: $0.host, port: Int($0.port)) }
+            s.minimumTLSVersion = t.tlsMinimum
+            s.maximumTLSVersion = t.tlsMaximum == .tls1_3 ? nil : t.tlsMaximum
+        }
+        if let e = state.evaluation {
+            s.path = e.path.certificates
+            s.presented = e.presented
+        }
+        return s
+    }
+
+    /// Exports the state's settings for `target` as `format`.
+    /// - Parameters:
+    ///   - format: What to export as.
+    ///   - state: The explorer's state (settings, anchors, evaluation).
+    ///   - target: The selected target.
+    /// - Returns: The file to write, the anchors file, and what to show.
+    public static func make(_ format: Format, state: AppState, target: ExplorerTarget) -> CodeExport {
+        let s = settings(state, target: target)
+        let text: String
+        let note: String
+        var shown: String?
+        switch format {
+        case .swift:
+            text = SwiftDelegateExport.render(s)
+            note =
+                "A URLSessionDelegate doing what this screen does: anchors, policy, evaluation, then pins, recording why it cancels (docs/export.md)."
+        case .plist:
+            text = PinnedDomainsExport.infoPlist(s)
+            note =
+                "An Info.plist with NSPinnedDomains for the pins in force, leaf or CA by where each matched the built path (L loads it back); keep a backup pin (docs/ats.md)."
+        case .curl:
+            text = CurlExport.render(s)
+            shown = text
+            note = "curl's exit status: 0 trusted, 60 not trusted, 90 no pin matched (docs/export.md)."
+        case .openssl:
+            text = OpenSSLExport.render(s)
+            note =
+                "Each pin recomputed by openssl from the server or the files, and the chain verified (docs/export.md)."
+        }
+        let name = "trustx-export-\(AppState.fileName(for: target.name)).\(format.fileExtension)"
+        let anchorsPEM = s.anchors.map { PEM.encode($0.der) }.joined()
+        return CodeExport(
+            file: FileToWrite(path: name, contents: text),
+            anchors: anchorsPEM.isEmpty ? [] : [FileToWrite(path: anchorsFile, contents: anchorsPEM)],
+            shown: shown, note: note)
+    }
+}
