@@ -181,6 +181,21 @@ final class ATSExplorerTests: XCTestCase {
         XCTAssertTrue(curl.contains("sha256//\(ca.spkiPin)"), curl)
         XCTAssertTrue(curl.contains("--resolve"), curl)
     }
+
+    /// Pin advice shows in the Detail pane of the step that checks the pins.
+    func testPinAdviceShowsWithThePinStep() throws {
+        let s = Session(scenarios: ["good"])
+        s.press(.char("2"), .char("g"), .char("P"))  // the leaf's key, alone
+        XCTAssertEqual(s.verdict?.trusted, true)
+        s.press(.char("3"))
+        while s.state.selectedStepValue?.id != .pin { s.press(.char("j")) }
+        let text = DetailContent.lines(s.state).map(\.text)
+        let heading = try XCTUnwrap(text.firstIndex(of: "Pin advice"), text.joined(separator: "\n"))
+        let advice = text[(heading + 1)...].joined(separator: "\n")
+        XCTAssertTrue(advice.contains("--pin: Only one pin"), advice)
+        XCTAssertTrue(advice.contains("--pin: "), advice)
+        XCTAssertEqual(s.state.evaluation?.pinAdvice.map(\.identifier).sorted(), ["leaf-only", "single-pin"])
+    }
 }
 
 extension Session {

@@ -245,6 +245,10 @@ public enum DetailContent {
             out.append(DetailLine(.field("Apple check"), "\(f.check) (subtype \(f.subtype.name))"))
             out.append(DetailLine(.field("OSStatus"), "\(f.osstatus) \(OSStatusNames.name(f.osstatus))"))
             if f.fatal { out.append(DetailLine(.field("Result"), "fatalTrustFailure")) }
+        } else if let f = step.finding.atsFailure {
+            // ATS refuses in the TLS layer: a SecureTransport code, not a SecTrust result.
+            out.append(DetailLine(.field("ATS"), "refused in the \(f.phase.rawValue) phase; URLError -1200 (stream -9802)"))
+            if f.osstatus != 0 { out.append(DetailLine(.field("OSStatus"), "\(f.osstatus) \(OSStatusNames.name(f.osstatus))")) }
         } else if step.status == .failed {
             let why =
                 step.id == .pin
@@ -262,6 +266,17 @@ public enum DetailContent {
         out.append(DetailLine(.heading, "Rule"))
         for paragraph in step.detail.split(separator: "\n", omittingEmptySubsequences: false) {
             out.append(DetailLine(.text, clean(String(paragraph))))
+        }
+        // Pin advice belongs with the steps that check pins: what will break later, not now.
+        if step.id == .pin || step.id == .pinnedDomains, let advice = s.evaluation?.pinAdvice {
+            let mine = advice.filter { a in
+                if case .option = a.source { return step.id == .pin }
+                return step.id == .pinnedDomains
+            }
+            if !mine.isEmpty {
+                out.append(DetailLine(.heading, "Pin advice"))
+                for a in mine { out.append(DetailLine(.text, clean("\(a.sourceDescription): \(a.message)"))) }
+            }
         }
         return out
     }
