@@ -247,8 +247,11 @@ public enum DetailContent {
             if f.fatal { out.append(DetailLine(.field("Result"), "fatalTrustFailure")) }
         } else if let f = step.finding.atsFailure {
             // ATS refuses in the TLS layer: a SecureTransport code, not a SecTrust result.
-            out.append(DetailLine(.field("ATS"), "refused in the \(f.phase.rawValue) phase; URLError -1200 (stream -9802)"))
-            if f.osstatus != 0 { out.append(DetailLine(.field("OSStatus"), "\(f.osstatus) \(OSStatusNames.name(f.osstatus))")) }
+            let url = f.phase == .beforeConnection ? "URLError -1022" : "URLError -1200 (stream -9802)"
+            out.append(DetailLine(.field("ATS"), "refused in the \(f.phase.rawValue) phase; \(url)"))
+            if f.osstatus != 0 {
+                out.append(DetailLine(.field("OSStatus"), "\(f.osstatus) \(OSStatusNames.name(f.osstatus))"))
+            }
         } else if step.status == .failed {
             let why =
                 step.id == .pin
