@@ -140,6 +140,10 @@ final class ATSCommandTests: XCTestCase {
         XCTAssertEqual(r.status, 1, r.out + r.err)
         let json = try r.json()
         XCTAssertEqual(json["host"] as? String, "127.0.0.1")
+        // A real app would be exempt: loopback is a local host for ATS (unless NSAllowsLocalNetworking is NO).
+        let exemption = try XCTUnwrap(json["exemption"] as? String, "\(json)")
+        XCTAssertTrue(
+            exemption.lowercased().contains("loopback") || exemption.lowercased().contains("local"), exemption)
         XCTAssertEqual(try combination(json, "ATS default connection")["step"] as? String, "handshake")
         XCTAssertEqual(try combination(json, "NSExceptionMinimumTLSVersion = TLSv1.1")["result"] as? String, "PASS")
     }

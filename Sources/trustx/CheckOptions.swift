@@ -1,0 +1,358 @@
+import TLSProbe
+import TrustCore
+
+/// `trustx check`'s options and their validation, shared with `explore` and `export`.
+extension CheckCommand {
+    static let policies = ["ssl", "ssl-no-host", "basic"]
+
+    /// The server argument, shared with `explore`.
+    static let targetArgument = ArgumentSpec(
+        valueName: "target",
+        help: "A server to connect to: host, host:port, https://host:port/path or [IPv6]:port (port 443 by default).",
+        isRequired: false)
+
+    /// `--chain`, shared with `explore`.
+    static let chainOption = OptionSpec(
+        name: "chain", valueName: "file", arity: .upToNextOption,
+        help: "The certificates as a server presents them, leaf first, from PEM, DER, PKCS#7 or PKCS#12 files.")
+    static let formats = ["text", "json", "markdown"]
+
+    static let spec = CommandSpec(
+        commandPath: "trustx check",
+        abstract: "Evaluate a certificate chain the way Apple's SecTrust does and report every step.",
+        discussion:
+            "Give a server to connect to, or --chain files. Exit status: 0 trusted, 1 not trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection failed.",
+        arguments: [
+            targetArgument
+        ],
+        options: [
+            chainOption,
+            OptionSpec(
+                name: "password", valueName: "password", arity: .one,
+                help: "The password of the PKCS#12 files given (chain, anchors or client certificate)."),
+            OptionSpec(
+                name: "anchor", valueName: "file", arity: .repeated,
+                help:
+                    "Trust the certificates in this file as anchors, and no system roots, like SecTrustSetAnchorCertificates."
+            ),
+            OptionSpec(
+                name: "with-system-anchors", arity: .flag,
+                help:
+                    "Trust the system roots as well as the --anchor certificates, like SecTrustSetAnchorCertificatesOnly(false)."
+            ),
+            OptionSpec(
+                name: "anchor-class", valueName: "class", arity: .one,
+                help:
+                    "How the --anchor certificates are trusted: set by the app, or installed by a configuration profile and trusted on the device, which Apple holds to fewer rules.",
+                allowedValues: CustomAnchorClass.allCases.map(\.rawValue), defaultText: CustomAnchorClass.app.rawValue),
+            OptionSpec(
+                name: "policy", valueName: "policy", arity: .one,
+                help: "The policy: SecPolicyCreateSSL with or without a host, or SecPolicyCreateBasicX509.",
+                allowedValues: policies, defaultText: "ssl with --host or a server target, else ssl-no-host"),
+            OptionSpec(
+                name: "host", valueName: "host", arity: .one,
+                help:
+                    "The server name or IP address the leaf must match, which implies --policy ssl; with --policy basic it is reported but not checked, as SecPolicyCreateBasicX509 ignores it.",
+                defaultText: "the server target's host"),
+            OptionSpec(
+                name: "pin", valueName: "pin", arity: .repeated,
+                help: "An SPKI SHA-256 pin (sha256//BASE64 or bare base64) the app checks after evaluation passes."),
+            OptionSpec(
+                name: "ats", arity: .flag,
+                help:
+                    "Apply App Transport Security with its defaults, as for an app whose Info.plist has no NSAppTransportSecurity."
+            ),
+            OptionSpec(
+                name: "ats-plist", valueName: "file", arity: .one,
+                help:
+                    "Apply App Transport Security and NSPinnedDomains as this Info.plist (XML or binary) configures them."
+            ),
+            OptionSpec(
+                name: "platform", valueName: "platform", arity: .one,
+                help: "The Apple platform generation whose ATS rules apply: iOS 17 and later also cover IP addresses.",
+                allowedValues: ATSPlatform.allCases.map(\.rawValue), defaultText: ATSPlatform.ios17.rawValue),
+            OptionSpec(
+                name: "crl", valueName: "file", arity: .repeated,
+                help:
+                    "Check the path against the CRLs in this file (PEM or DER): a revoked certificate fails with errSecCertificateRevoked."
+            ),
+            OptionSpec(
+                name: "revocation", arity: .flag,
+                help:
+                    "Fetch OCSP responses, else CRLs, over the network for every certificate of the path, as SecPolicyCreateRevocation with kSecRevocationUseAnyAvailableMethod does (plain HTTP, at most 8 fetches)."
+            ),
+            OptionSpec(
+                name: "at", valueName: "time", arity: .one,
+                help: "The evaluation time in RFC 3339, e.g. 2027-01-01T00:00:00Z.", defaultText: "now"),
+            OptionSpec(
+                name: "profile", valueName: "profile", arity: .one,
+                help: "The rule set: Apple's SecTrust or RFC 5280 with the CA/Browser Forum rules.",
+                allowedValues: RuleProfile.allCases.map(\.rawValue), defaultText: RuleProfile.apple.rawValue),
+            OptionSpec(
+                name: "format", valueName: "format", arity: .one,
+                help: "The report format.", allowedValues: formats, defaultText: "text"),
+            OptionSpec(
+                name: "connect-to", valueName: "address", arity: .one,
+                help: "Connect to this host[:port] instead, keeping the target's name for SNI and the host check."),
+            OptionSpec(
+                name: "sni", valueName: "name", arity: .one,
+                help: "Send this server name instead of the target's.", defaultText: "the target's host name"),
+            OptionSpec(name: "no-sni", arity: .flag, help: "Send no server name at all."),
+            OptionSpec(
+                name: "timeout", valueName: "seconds", arity: .one,
+                help: "The deadline for the whole run: connecting, the handshake, AIA fetches and evaluation.",
+                defaultText: "10"),
+            OptionSpec(
+                name: "tls-min", valueName: "version", arity: .one,
+                help: "The lowest TLS version offered.", allowedValues: tlsVersions, defaultText: "1.2, as URLSession"),
+            OptionSpec(
+                name: "tls-max", valueName: "version", arity: .one,
+                help: "The highest TLS version offered.", allowedValues: tlsVersions, defaultText: "1.3"),
+            OptionSpec(
+                name: "client-cert", valueName: "file", arity: .one,
+                help: "A client certificate: a PKCS#12 file (with --password), or PEM with --client-key."),
+            OptionSpec(
+                name: "client-key", valueName: "file", arity: .one,
+                help: "The PEM private key of a PEM --client-cert."),
+            OptionSpec(
+                name: "starttls", valueName: "protocol", arity: .one,
+                help: "Speak this protocol's plaintext preamble before TLS.",
+                allowedValues: StartTLSProtocol.allCases.map(\.rawValue)),
+            OptionSpec(
+                name: "proxy", valueName: "url", arity: .one,
+                help: "Tunnel through this HTTP CONNECT proxy (http://host:port).",
+                defaultText: "https_proxy or HTTPS_PROXY, honouring no_proxy"),
+            OptionSpec(
+                name: "no-aia", arity: .flag,
+                help: "Do not fetch missing intermediates from AIA URLs, as OpenSSL and curl do not."),
+            allAddressesOption,
+        ]
+    )
+
+    /// `--all-addresses`, shared with `explore`.
+    static let allAddressesOption = OptionSpec(
+        name: "all-addresses", arity: .flag,
+        help: "Check every address the server's name resolves to, one report each, to find the odd node of a pool.")
+
+    static let tlsVersions = ["1.0", "1.1", "1.2", "1.3"]
+    static let connectionOptions = [
+        "connect-to", "sni", "no-sni", "timeout", "tls-min", "tls-max", "client-cert", "client-key", "starttls",
+        "proxy", "no-aia", "all-addresses",
+    ]
+
+    /// What to connect to and how, when checking a server.
+    struct Connection {
+        var target: ProbeTarget
+        var options: ProbeOptions
+        var fetchAIA: Bool
+        var explicitHost: Bool
+    }
+
+    /// What the command line asks for, validated but with no file read yet.
+    struct Request {
+        var chainFiles: [String]
+        var anchorFiles: [String]
+        var password: String?
+        var withSystemAnchors: Bool
+        var anchorClass: CustomAnchorClass
+        var policy: TrustPolicy
+        var pins: PinSet
+        var time: Timestamp
+        var profile: RuleProfile
+        var format: String
+        var connection: Connection?
+        var allAddresses = false
+        /// The target as typed (the explorer shows it and its copied command repeats it).
+        var targetText: String?
+        /// A host the app holds while Basic X.509 ignores it: reported, not checked.
+        var ignoredHost: String? = nil
+        /// --crl files.
+        var crlFiles: [String] = []
+        /// --revocation: fetch revocation information over the network.
+        var fetchRevocation = false
+        /// --ats / --ats-plist / --platform and the target's scheme; nil without ATS.
+        var ats: ATSRequest? = nil
+    }
+
+    /// ATS as asked for, before the Info.plist is read.
+    struct ATSRequest {
+        /// The Info.plist, nil for ATS's defaults (--ats).
+        var plistPath: String?
+        var platform: ATSPlatform
+        var scheme: URLScheme
+    }
+
+    /// Turns parsed options into a request; every usage error is found here, before any file
+    /// is opened. `explore` accepts neither a target nor files (the lab), `check` does not.
+    static func validate(_ p: ParsedArguments, now: Timestamp, targetRequired: Bool = true) throws(UsageError)
+        -> Request
+    {
+        let targetText = p.positionals.first
+        if targetRequired && targetText == nil && !p.has("chain") {
+            throw UsageError(message: "Give a server to connect to, or --chain FILE...")
+        }
+        if targetText != nil && p.has("chain") {
+            throw UsageError(message: "Give either a server to connect to or --chain files, not both")
+        }
+        var connection: Connection?
+        if let targetText {
+            connection = try validateConnection(targetText, p)
+        } else if let used = connectionOptions.first(where: { p.has($0) }) {
+            throw UsageError(message: "--\(used) applies to a server target, not to --chain files")
+        }
+        var host = p.value("host")
+        // A server's name is the host the SSL policy checks, unless --host or --policy says otherwise.
+        if let connection, host == nil, p.value("policy") != "ssl-no-host" {
+            host = connection.target.host
+        }
+        if let host, host.isEmpty { throw UsageError(message: "--host needs a non-empty name") }
+        let policy: TrustPolicy
+        switch p.value("policy") {
+        case nil: policy = .ssl(host: host)
+        case "ssl"?:
+            // Apple's SecPolicyCreateSSL(true, nil) is a different policy (no host-name check),
+            // so an SSL policy without a host is never chosen silently.
+            guard let host else {
+                throw UsageError(
+                    message:
+                        "--policy ssl checks a host name; give --host NAME, or use --policy ssl-no-host for SecPolicyCreateSSL(true, nil)"
+                )
+            }
+            policy = .ssl(host: host)
+        case "ssl-no-host"?:
+            if host != nil {
+                throw UsageError(
+                    message: "--host cannot be combined with --policy ssl-no-host; --host implies --policy ssl")
+            }
+            policy = .ssl(host: nil)
+        default:
+            // An app can hold a host and still evaluate with SecPolicyCreateBasicX509, which
+            // ignores it: the report shows that, and whether the host would have matched.
+            policy = .basicX509
+        }
+        var digests: [[UInt8]] = []
+        for pin in p.all("pin") {
+            guard let d = PinSet.parse(pin) else {
+                throw UsageError(
+                    message:
+                        "The value '\(pin)' is invalid for '--pin <pin>': expected sha256//BASE64 or the base64 of a 32-byte SHA-256 digest"
+                )
+            }
+            digests.append(d)
+        }
+        var time = now
+        if let at = p.value("at") {
+            guard let t = Timestamp(rfc3339: at) else {
+                throw UsageError(
+                    message:
+                        "The value '\(at)' is invalid for '--at <time>': expected RFC 3339, e.g. 2027-01-01T00:00:00Z")
+            }
+            time = t
+        }
+        if p.has("all-addresses"), let connection, parseIPAddress(connection.target.host) != nil {
+            throw UsageError(message: "--all-addresses needs a host name; \(connection.target.host) is one address")
+        }
+        if p.has("all-addresses") && p.has("connect-to") {
+            throw UsageError(message: "--all-addresses and --connect-to cannot be combined")
+        }
+        // The explorer's lab brings its own anchors, which the class then applies to.
+        if targetRequired && p.has("anchor-class") && !p.has("anchor") {
+            throw UsageError(message: "--anchor-class applies to --anchor certificates; give --anchor FILE")
+        }
+        var ats: ATSRequest?
+        if p.has("ats") && p.has("ats-plist") {
+            throw UsageError(
+                message: "--ats and --ats-plist cannot be combined; --ats-plist applies ATS as the file says")
+        }
+        let platform = p.value("platform").flatMap(ATSPlatform.init(rawValue:))
+        if p.has("ats") || p.has("ats-plist") {
+            // The scheme of a URL target is what the app loads: ATS refuses http:// unless allowed.
+            let http = targetText.map { $0.lowercased().hasPrefix("http://") } ?? false
+            ats = ATSRequest(
+                plistPath: p.value("ats-plist"), platform: platform ?? .ios17, scheme: http ? .http : .https)
+        } else if p.has("platform") {
+            throw UsageError(message: "--platform applies to --ats or --ats-plist")
+        }
+        return Request(
+            chainFiles: p.all("chain"), anchorFiles: p.all("anchor"), password: p.value("password"),
+            withSystemAnchors: p.has("with-system-anchors"),
+            anchorClass: p.value("anchor-class").flatMap(CustomAnchorClass.init(rawValue:)) ?? .app, policy: policy,
+            pins: PinSet(digests: digests),
+            time: time, profile: p.value("profile").flatMap(RuleProfile.init(rawValue:)) ?? .apple,
+            format: p.value("format") ?? "text", connection: connection, allAddresses: p.has("all-addresses"),
+            targetText: targetText, ignoredHost: policy == .basicX509 ? host : nil, crlFiles: p.all("crl"),
+            fetchRevocation: p.has("revocation"), ats: ats)
+    }
+
+    /// The connection options, checked before anything touches the network.
+    static func validateConnection(_ text: String, _ p: ParsedArguments) throws(UsageError) -> Connection {
+        var target: ProbeTarget
+        // smtp://, imap://, pop3://, ftp:// and postgres:// name a STARTTLS service: the scheme
+        // picks the preamble (unless --starttls says otherwise) and the default port.
+        var text = text
+        var schemeStartTLS: StartTLSProtocol?
+        if let range = text.firstRange(of: "://"),
+            let proto = StartTLSProtocol(rawValue: text[..<range.lowerBound].lowercased())
+                ?? (text[..<range.lowerBound].lowercased() == "postgresql" ? .postgres : nil)
+        {
+            schemeStartTLS = proto
+            var rest = text[range.upperBound...]
+            if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
+            text = String(rest)
+        }
+        do {
+            target = try ProbeTarget.parse(text, defaultPort: schemeStartTLS?.defaultPort ?? 443)
+            if let c = p.value("connect-to") { target.connectTo = try Endpoint.parse(c, defaultPort: target.port) }
+        } catch {
+            throw UsageError(message: error.message)
+        }
+        if p.has("no-sni") && p.has("sni") { throw UsageError(message: "--sni and --no-sni cannot be combined") }
+        if p.has("no-sni") { target.sni = .none }
+        if let name = p.value("sni") {
+            guard !name.isEmpty, parseIPAddress(name) == nil else {
+                throw UsageError(message: "--sni needs a host name; RFC 6066 forbids IP addresses in SNI")
+            }
+            target.sni = .name(name)
+        }
+        var options = ProbeOptions()
+        if let t = p.value("timeout") {
+            guard let seconds = Double(t), seconds > 0, seconds <= 3600 else {
+                throw UsageError(
+                    message:
+                        "The value '\(t)' is invalid for '--timeout <seconds>': expected a number of seconds up to 3600"
+                )
+            }
+            options.timeout = .milliseconds(Int64(seconds * 1000))
+        }
+        if let v = p.value("tls-min") { options.minimumVersion = TLSVersion(v) ?? .tls1_2 }
+        if let v = p.value("tls-max") { options.maximumVersion = TLSVersion(v) ?? .tls1_3 }
+        if options.minimumVersion > options.maximumVersion {
+            throw UsageError(
+                message: "--tls-min \(options.minimumVersion) is above --tls-max \(options.maximumVersion)")
+        }
+        if let cert = p.value("client-cert") {
+            if let key = p.value("client-key") {
+                options.clientIdentity = .pem(certificatePath: cert, keyPath: key, password: p.value("password"))
+            } else {
+                guard let password = p.value("password") else {
+                    throw UsageError(
+                        message: "--client-cert needs --password for a PKCS#12 file, or --client-key for PEM")
+                }
+                options.clientIdentity = .pkcs12(path: cert, password: password)
+            }
+        } else if p.has("client-key") {
+            throw UsageError(message: "--client-key needs --client-cert")
+        }
+        options.startTLS = p.value("starttls").flatMap(StartTLSProtocol.init(rawValue:)) ?? schemeStartTLS
+        if let proxy = p.value("proxy") {
+            do {
+                options.proxy = .http(try ProxyAddress.parse(proxy))
+            } catch {
+                throw UsageError(message: error.message)
+            }
+        } else {
+            options.proxy = .environment
+        }
+        return Connection(target: target, options: options, fetchAIA: !p.has("no-aia"), explicitHost: p.has("host"))
+    }
+}
