@@ -205,9 +205,13 @@ public enum ATSLint {
         }
     }
 
-    // MARK: - NSExceptionDomains
-
-    static func checkExceptionDomains(_ value: PropertyListValue, path: [String], into out: inout [LintFinding]) {
+    /// The entries of NSExceptionDomains or NSPinnedDomains, one domain at a time, after the
+    /// checks both share: a dictionary of domains, keys written once, a domain key that can match,
+    /// and a dictionary for each.
+    static func forEachDomain(
+        _ value: PropertyListValue, path: [String], exception: Bool, into out: inout [LintFinding],
+        _ body: (_ domain: String, _ entries: [PropertyListEntry], _ path: [String], _ out: inout [LintFinding]) -> Void
+    ) {
         guard case .dictionary(let domains) = value else {
             out.append(wrongType(path, expected: "a dictionary of domains", found: value))
             return
@@ -215,12 +219,20 @@ public enum ATSLint {
         duplicates(domains, path: path, into: &out)
         for domain in domains {
             let p = path + [domain.key]
-            checkDomainKey(domain.key, path: p, exception: true, into: &out)
+            checkDomainKey(domain.key, path: p, exception: exception, into: &out)
             guard case .dictionary(let entries) = domain.value else {
                 out.append(wrongType(p, expected: "a dictionary", found: domain.value))
                 continue
             }
             duplicates(entries, path: p, into: &out)
+            body(domain.key, entries, p, &out)
+        }
+    }
+
+    // MARK: - NSExceptionDomains
+
+    static func checkExceptionDomains(_ value: PropertyListValue, path: [String], into out: inout [LintFinding]) {
+        forEachDomain(value, path: path, exception: true, into: &out) { domain, entries, p, out in
             for e in entries {
                 guard let modern = obsoleteExceptionKeys[e.key] else { continue }
                 out.append(
@@ -244,7 +256,7 @@ public enum ATSLint {
                     out.append(
                         LintFinding(
                             rule: "insecure-http", severity: .warning, path: kp,
-                            message: "cleartext HTTP is allowed for \(domain.key)",
+                            message: "cleartext HTTP is allowed for \(domain)",
                             why:
                                 "Requests to this domain may go over plain HTTP, readable and changeable by anyone on the path, and the app's delegate may then accept any certificate for it.",
                             fix: "Serve the domain over HTTPS and remove the key."))
@@ -252,7 +264,7 @@ public enum ATSLint {
                     out.append(
                         LintFinding(
                             rule: "forward-secrecy-off", severity: .warning, path: kp,
-                            message: "forward secrecy is not required for \(domain.key)",
+                            message: "forward secrecy is not required for \(domain)",
                             why:
                                 "RSA key exchange is then accepted, so anyone who later obtains the server's private key can decrypt recorded traffic.",
                             fix: "Enable ECDHE cipher suites on the server and remove the key."))
@@ -293,19 +305,7 @@ public enum ATSLint {
     // MARK: - NSPinnedDomains
 
     static func checkPinnedDomains(_ value: PropertyListValue, path: [String], into out: inout [LintFinding]) {
-        guard case .dictionary(let domains) = value else {
-            out.append(wrongType(path, expected: "a dictionary of domains", found: value))
-            return
-        }
-        duplicates(domains, path: path, into: &out)
-        for domain in domains {
-            let p = path + [domain.key]
-            checkDomainKey(domain.key, path: p, exception: false, into: &out)
-            guard case .dictionary(let entries) = domain.value else {
-                out.append(wrongType(p, expected: "a dictionary", found: domain.value))
-                continue
-            }
-            duplicates(entries, path: p, into: &out)
+        forEachDomain(value, path: path, exception: false, into: &out) { domain, entries, p, out in
             unknownKeys(entries, known: pinnedKeys, path: p, into: &out)
             checkBoolean(entries, "NSIncludesSubdomains", path: p, numbersCount: false, into: &out)
             var valid: [String] = []
@@ -319,11 +319,11 @@ public enum ATSLint {
                 out.append(
                     LintFinding(
                         rule: "pinned-domain-without-identities", severity: .error, path: p,
-                        message: "\(domain.key) has neither NSPinnedLeafIdentities nor NSPinnedCAIdentities",
+                        message: "\(domain) has neither NSPinnedLeafIdentities nor NSPinnedCAIdentities",
                         why: "The entry pins nothing, so it looks like protection that is not there.",
                         fix: "Add NSPinnedCAIdentities with at least two SPKI-SHA256-BASE64 pins, or remove the entry.")
                 )
-                continue
+                return
             }
             var seen: Set<String> = []
             let distinct = valid.filter { seen.insert($0).inserted }
@@ -331,7 +331,7 @@ public enum ATSLint {
                 out.append(
                     LintFinding(
                         rule: "pins-fewer-than-two", severity: .error, path: p,
-                        message: "\(domain.key) has \(distinct.count) usable pin\(distinct.count == 1 ? "" : "s")",
+                        message: "\(domain) has \(distinct.count) usable pin\(distinct.count == 1 ? "" : "s")",
                         why:
                             "When the pinned key changes (renewal, compromise, a new CA) every connection fails until users install an update.",
                         fix:
@@ -342,7 +342,7 @@ public enum ATSLint {
                 out.append(
                     LintFinding(
                         rule: "leaf-pins-only", severity: .warning, path: p + ["NSPinnedLeafIdentities"],
-                        message: "\(domain.key) pins leaf keys only",
+                        message: "\(domain) pins leaf keys only",
                         why:
                             "Leaf certificates are renewed every few months, and a renewal with a new key breaks the pin.",
                         fix: "Pin the issuing CA's key in NSPinnedCAIdentities, or renew with the same key pair."))
@@ -485,7 +485,7 @@ public enum ATSLint {
     static func close(_ key: String, to known: String) -> Bool {
         if key.lowercased() == known.lowercased() { return true }
         let allowed = min(3, max(1, known.count / 6))
-        return editDistance(key.lowercased(), known.lowercased(), limit: allowed) <= allowed
+        return EditDistance.between(key.lowercased(), known.lowercased(), limit: allowed) <= allowed
     }
 
     static func unknownKeys(
@@ -583,24 +583,6 @@ public enum ATSLint {
         }
     }
 
-    /// Levenshtein distance, abandoned once every entry of a row exceeds `limit` (the caller only
-    /// asks whether it is within the limit, and keys are attacker-written text).
-    static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
-        let x = Array(a.utf8.prefix(256))
-        let y = Array(b.utf8.prefix(256))
-        if abs(x.count - y.count) > limit { return limit + 1 }
-        if x.isEmpty || y.isEmpty { return max(x.count, y.count) }
-        var previous = Array(0...y.count)
-        for i in 1...x.count {
-            var current = [i] + Array(repeating: 0, count: y.count)
-            for j in 1...y.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-            }
-            if current.min()! > limit { return limit + 1 }
-            previous = current
-        }
-        return previous[y.count]
-    }
 }
 
 extension String {

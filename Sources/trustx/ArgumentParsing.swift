@@ -1,3 +1,5 @@
+import TrustCore
+
 // A small command-line parser following swift-argument-parser's conventions (help layout,
 // messages, exit code 64), which this package cannot depend on. See docs/cli.md.
 
@@ -280,22 +282,8 @@ extension CommandSpec {
     private func suggestion(for name: String) -> String {
         let close =
             options.first { $0.name.hasPrefix(name) && !name.isEmpty }
-            ?? options.first { editDistance($0.name, name) <= 2 }
+            ?? options.first { EditDistance.between($0.name, name, limit: 2) <= 2 }
         return close.map { ". Did you mean '--\($0.name)'?" } ?? ""
     }
 
-    private func editDistance(_ a: String, _ b: String) -> Int {
-        let x = Array(a.utf8)
-        let y = Array(b.utf8)
-        if x.isEmpty || y.isEmpty { return max(x.count, y.count) }
-        var previous = Array(0...y.count)
-        for i in 1...x.count {
-            var current = [i] + Array(repeating: 0, count: y.count)
-            for j in 1...y.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[y.count]
-    }
 }

@@ -269,24 +269,9 @@ extension ATSConfiguration {
         // Keys longer than any known key by more than two cannot be two edits away; skipping
         // them also bounds the work on a hostile key.
         guard key.utf8.count <= 64 else { return .unknownKey(suggestion: nil) }
-        let best = known.map { ($0, editDistance(lower, $0.lowercased())) }.min { $0.1 < $1.1 }
+        let best = known.map { ($0, EditDistance.between(lower, $0.lowercased(), limit: 2)) }.min { $0.1 < $1.1 }
         if let best, best.1 <= 2 { return .unknownKey(suggestion: best.0) }
         return .unknownKey(suggestion: nil)
-    }
-
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let x = Array(a.utf8)
-        let y = Array(b.utf8)
-        if x.isEmpty || y.isEmpty { return max(x.count, y.count) }
-        var previous = Array(0...y.count)
-        for i in 1...x.count {
-            var current = [i] + [Int](repeating: 0, count: y.count)
-            for j in 1...y.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[y.count]
     }
 
     /// Reads an Info.plist file's bytes (XML or binary) and decodes its ATS configuration.
