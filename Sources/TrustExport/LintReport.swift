@@ -48,34 +48,6 @@ public enum LintReport {
             + "\"counts\":{\(counts.joined(separator: ","))}}\n"
     }
 
-    /// A JSON string: quotes, backslashes and every control character escaped (C1 and the line
-    /// separators too, so that no terminal or JavaScript reader trips on them).
-    static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _
-            where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
-                || scalar.value == 0x2029 || TerminalSanitizer.needsEscape(scalar):
-                if scalar.value > 0xFFFF {
-                    let v = scalar.value - 0x10000
-                    out += "\\u" + hex4(0xD800 + (v >> 10)) + "\\u" + hex4(0xDC00 + (v & 0x3FF))
-                } else {
-                    out += "\\u" + hex4(scalar.value)
-                }
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
-    static func hex4(_ v: UInt32) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: max(0, 4 - s.count)) + s
-    }
+    /// A JSON string literal, escaped as the reports escape theirs.
+    static func quote(_ text: String) -> String { JSONWriter.quoted(text) }
 }
