@@ -196,6 +196,33 @@ final class ATSExplorerTests: XCTestCase {
         XCTAssertTrue(advice.contains("--pin: "), advice)
         XCTAssertEqual(s.state.evaluation?.pinAdvice.map(\.identifier).sorted(), ["leaf-only", "single-pin"])
     }
+
+    /// In the lab, an ATS lesson lists its Info.plists and `L` starts at them.
+    func testAnATSLessonListsItsInfoPlistsAndLStartsThere() throws {
+        let s = Session(scenarios: ["tls11-only"])
+        s.press(.char("1"))
+        let detail = DetailContent.lines(s.state).map { line in
+            if case .field(let label) = line.kind { return label + "  " + line.text }
+            return line.text
+        }.joined(separator: "\n")
+        XCTAssertTrue(detail.contains("L loads one of these Info.plists"), detail)
+        for label in ["ats-default", "tls-1.1", "tls-1.0", "tls-1.1-misspelt"] {
+            XCTAssertTrue(detail.contains("tls11-only.\(label).plist"), label)
+        }
+        s.press(.char("L"))
+        let start = try XCTUnwrap(s.state.prompt?.text)
+        guard case .running(let directory) = s.state.lab else { return XCTFail("the lab is not running") }
+        XCTAssertEqual(start, "\(directory)/tls11-only.", "the lesson's files, for Tab to list")
+        s.press(.tab)
+        let listed = s.state.prompt?.completions ?? []
+        for label in ["ats-default", "tls-1.1", "tls-1.0", "tls-1.1-misspelt"] {
+            XCTAssertTrue(listed.contains { $0.hasSuffix("tls11-only.\(label).plist") }, "\(label) in \(listed)")
+        }
+        s.type("tls-1.0.plist")
+        s.press(.enter)
+        XCTAssertEqual(s.state.toggles.ats.source?.hasSuffix("/tls11-only.tls-1.0.plist"), true)
+        XCTAssertEqual(s.verdict?.trusted, true, "TLSv1.0 lowers the floor below the server's 1.1")
+    }
 }
 
 extension Session {

@@ -157,6 +157,18 @@ public enum DetailContent {
                 out.append(DetailLine(.field(variationLabel(v)), "\(expectation(v.expectation)): \(clean(v.why))"))
             }
         }
+        if let scenario = t.scenario, !scenario.atsCases.isEmpty {
+            // The lesson's Info.plists are in the lab's directory: `L` loads one by its path.
+            out.append(DetailLine(.heading, "ATS: i applies ATS's defaults, L loads one of these Info.plists"))
+            if case .running(let directory) = s.lab { out.append(DetailLine(.field("Directory"), clean(directory))) }
+            for c in scenario.atsCases {
+                let device = c.anchorClass == .device ? " (with C: the CA trusted on the device)" : ""
+                out.append(
+                    DetailLine(
+                        .field("\(scenario.name).\(c.label).plist"),
+                        "\(expectation(c.expectation))\(device): \(clean(c.why))"))
+            }
+        }
         switch s.chain {
         case .idle: break
         case .connecting: out.append(DetailLine(.heading, "Connecting..."))

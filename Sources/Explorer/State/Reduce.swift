@@ -320,7 +320,16 @@ extension AppState {
                     $0.ats.enabled = true
                 }
             }
-        case .loadATSPlist: open(.atsPlist, &effects, text: toggles.ats.source ?? "")
+        case .loadATSPlist:
+            if toggles.ats.source == nil, case .running(let directory) = lab, let scenario = target?.scenario,
+                !scenario.atsCases.isEmpty
+            {
+                // An ATS lesson: offer its Info.plists in the lab's directory (Tab lists them;
+                // typing replaces the offer, as in any prefilled prompt).
+                open(.atsPlist, &effects, text: "\(directory)/\(scenario.name).")
+            } else {
+                open(.atsPlist, &effects, text: toggles.ats.source ?? "")
+            }
         case .toggleATSPlatform:
             let next: ATSPlatform = toggles.ats.platform == .ios17 ? .ios16 : .ios17
             let note = toggles.ats.enabled ? "" : " (ATS is off: i applies it)"
