@@ -109,6 +109,18 @@ final class ExplorerTmuxTests: XCTestCase {
         screen.split(separator: "\n").first { $0.hasPrefix("✓ Trusted") || $0.hasPrefix("✗ Not trusted") }.map(codes)
     }
 
+    /// Runs a copied `trustx check` command where the explorer ran (`trustx` being the built
+    /// binary) and checks that it is not trusted with the codes the explorer showed.
+    func assertCopiedCommand(
+        _ copied: String, in work: URL, reports shown: [String], file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let run = try Shell.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "trustx() { '\(CLI.binary.path)' \"$@\"; }; " + copied], in: work,
+            environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(run.status, 1, run.out + run.err, file: file, line: line)
+        XCTAssertEqual(Self.checkCodes(run.out), shown, run.out, file: file, line: line)
+    }
+
     /// The codes of `check`'s first report line.
     static func checkCodes(_ out: String) -> [String] { codes(out.split(separator: "\n").first ?? "") }
 
@@ -155,11 +167,7 @@ final class ExplorerTmuxTests: XCTestCase {
         _ = try screen { $0.contains("EXIT=") }
 
         // The copied command, run where the explorer ran, gives the explorer's verdict.
-        let run = try Shell.run(
-            URL(fileURLWithPath: "/bin/sh"), ["-c", "trustx() { '\(CLI.binary.path)' \"$@\"; }; " + copied], in: work,
-            environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
-        XCTAssertEqual(run.status, 1, run.out + run.err)
-        XCTAssertEqual(Self.checkCodes(run.out), shown, run.out)
+        try assertCopiedCommand(copied, in: work, reports: shown)
     }
 
     /// `explore` takes check's options and opens on the evaluation check prints for them.
@@ -313,10 +321,6 @@ final class ExplorerTmuxTests: XCTestCase {
         XCTAssertTrue(copied.contains("--ats-plist Info.plist --platform ios16"), copied)
         try send("Escape", "q")
         _ = try screen { $0.contains("EXIT=") }
-        let run = try Shell.run(
-            URL(fileURLWithPath: "/bin/sh"), ["-c", "trustx() { '\(CLI.binary.path)' \"$@\"; }; " + copied], in: work,
-            environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
-        XCTAssertEqual(run.status, 1, run.out + run.err)
-        XCTAssertEqual(Self.checkCodes(run.out), shown, run.out)
+        try assertCopiedCommand(copied, in: work, reports: shown)
     }
 }
