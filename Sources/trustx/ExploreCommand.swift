@@ -17,12 +17,12 @@ enum ExploreCommand {
         commandPath: "trustx explore",
         abstract: "Explore a chain interactively: change anchors, policy, host, pins and time and watch each step.",
         discussion:
-            "Takes every option of trustx check and opens on the evaluation check would print. Without a target or --chain, explores the built-in lab's scenarios on 127.0.0.1. Needs a terminal; press ? for the keys.",
+            "Takes the options of trustx check (but --format and --revocation) and opens on the evaluation check would print. Without a target or --chain, explores the built-in lab's scenarios on 127.0.0.1. Needs a terminal; press ? for the keys.",
         arguments: [
             CheckCommand.targetArgument
         ],
-        // CRLs and network revocation fetching are not carried into the explorer yet.
-        options: CheckCommand.spec.options.filter { !["format", "crl", "revocation"].contains($0.name) } + [
+        // Fetching revocation over the network (--revocation) is not carried into the explorer yet.
+        options: CheckCommand.spec.options.filter { !["format", "revocation"].contains($0.name) } + [
             OptionSpec(
                 name: "theme", valueName: "name", arity: .one,
                 help:
@@ -82,6 +82,10 @@ enum ExploreCommand {
         toggles.pins = r.pins.digests
         toggles.time = r.time == now ? nil : r.time
         toggles.profile = r.profile
+        switch CheckCommand.loadCRLs(r.crlFiles) {
+        case .success(let lists): toggles.crls = CRLFiles(paths: r.crlFiles, lists: lists)
+        case .failure(let f): return .failure(f)
+        }
         switch CheckCommand.loadATS(r.ats) {
         case .success(let ats?):
             toggles.ats.enabled = true

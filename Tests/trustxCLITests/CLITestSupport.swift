@@ -98,6 +98,24 @@ struct TestPKI: Sendable {
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
+    /// Writes a CRL, made by `openssl ca -gencrl` with the test CA, that lists the leaf's serial
+    /// (0x1234) as revoked, into `dir`; returns its path.
+    func crlRevokingTheLeaf(in dir: URL) throws -> String {
+        try
+            "[ca]\ndefault_ca = d\n[d]\ndatabase = index.txt\ncrlnumber = crlnumber\ndefault_md = sha256\ndefault_crl_days = 30\n"
+            .write(to: dir.appendingPathComponent("ca.cnf"), atomically: true, encoding: .utf8)
+        try "R\t300101000000Z\t250101000000Z\t1234\tunknown\t/CN=127.0.0.1\n".write(
+            to: dir.appendingPathComponent("index.txt"), atomically: true, encoding: .utf8)
+        try "01\n".write(to: dir.appendingPathComponent("crlnumber"), atomically: true, encoding: .utf8)
+        try Shell.openssl(
+            [
+                "ca", "-gencrl", "-batch", "-config", "ca.cnf", "-keyfile", path("ca.key"), "-cert", path("ca.pem"),
+                "-out", "crl.pem",
+            ],
+            in: dir)
+        return dir.appendingPathComponent("crl.pem").path
+    }
+
     /// Made once per test process; the files are only read afterwards.
     static let shared: Result<TestPKI, Error> = Result { try TestPKI.make() }
 

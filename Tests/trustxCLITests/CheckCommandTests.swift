@@ -332,18 +332,7 @@ final class CheckCommandTests: XCTestCase {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-crl-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        try
-            "[ca]\ndefault_ca = d\n[d]\ndatabase = index.txt\ncrlnumber = crlnumber\ndefault_md = sha256\ndefault_crl_days = 30\n"
-            .write(to: dir.appendingPathComponent("ca.cnf"), atomically: true, encoding: .utf8)
-        try "R\t300101000000Z\t250101000000Z\t1234\tunknown\t/CN=127.0.0.1\n".write(
-            to: dir.appendingPathComponent("index.txt"), atomically: true, encoding: .utf8)
-        try "01\n".write(to: dir.appendingPathComponent("crlnumber"), atomically: true, encoding: .utf8)
-        try Shell.openssl(
-            [
-                "ca", "-gencrl", "-batch", "-config", "ca.cnf", "-keyfile", pki.path("ca.key"), "-cert",
-                pki.path("ca.pem"), "-out", "crl.pem",
-            ], in: dir)
-        let crl = dir.appendingPathComponent("crl.pem").path
+        let crl = try pki.crlRevokingTheLeaf(in: dir)
         let r = try check(["--anchor", pki.path("ca.pem"), "--crl", crl, "--format", "json"])
         XCTAssertEqual(r.status, 1, r.out + r.err)
         let verdict = try XCTUnwrap(try r.json()["verdict"] as? [String: Any])

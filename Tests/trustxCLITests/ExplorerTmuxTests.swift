@@ -182,7 +182,9 @@ final class ExplorerTmuxTests: XCTestCase {
         defer { server.stop() }
         let url = "https://127.0.0.1:\(server.port)/"
         let zeroPin = "sha256//" + Data(repeating: 0, count: 32).base64EncodedString()
+        let crl = try pki.crlRevokingTheLeaf(in: work)
         let sets: [[String]] = [
+            [url, "--anchor", pki.path("ca.pem"), "--crl", crl],
             [url, "--anchor", pki.path("ca.pem"), "--at", "2040-01-01T00:00:00Z", "--host", "localhost"],
             [url, "--anchor", pki.path("ca.pem")],
             [url, "--anchor", pki.path("ca.pem"), "--policy", "basic", "--at", "2040-01-01T00:00:00Z"],

@@ -95,6 +95,7 @@ public struct ReproCommand: Sendable {
             if !host.isEmpty && !(isServer && host == target.host) { args += ["--host", host] }
         }
         for pin in toggles.pins { args += ["--pin", "sha256//" + Base64.encode(pin)] }
+        for crl in toggles.crls.paths { args += ["--crl", crl] }
         if toggles.ats.enabled {
             if let plist = toggles.ats.source { args += ["--ats-plist", plist] } else { args.append("--ats") }
             if toggles.ats.platform != .ios17 { args += ["--platform", toggles.ats.platform.rawValue] }

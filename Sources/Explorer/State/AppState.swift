@@ -227,6 +227,7 @@ public struct AppState: Sendable {
         // The app still holds a host under Basic X.509, which ignores it: the step says so.
         if t.policy == .basicX509 && !host.isEmpty { s.hostIgnoredByPolicy = host }
         s.ats = t.ats.settings
+        s.revocationLists = t.crls.lists
         if let c = connection {
             s.negotiated = c.negotiated
             // Apple's SSL policy fetches missing intermediates; Basic X.509 does not.

@@ -74,6 +74,8 @@ public struct Toggles: Hashable, Sendable {
     public var profile: RuleProfile = .apple
     /// App Transport Security and NSPinnedDomains, as the app's Info.plist declares them.
     public var ats = ATSChoice()
+    /// CRLs the path is checked against (`--crl`), fixed for the session.
+    public var crls = CRLFiles()
 
     /// The defaults: SSL with the URL's host, the target's anchors only, TLS 1.2 to 1.3, AIA
     /// on, now, Apple's rules: under these each lab scenario meets its expectation.
@@ -87,6 +89,27 @@ public struct Toggles: Hashable, Sendable {
         tlsMinimum == other.tlsMinimum && tlsMaximum == other.tlsMaximum && fetchAIA == other.fetchAIA
             && ats == other.ats
     }
+}
+
+/// The CRL files given with `--crl` and what they hold; equal when the same files are named (they
+/// are read once, at start-up).
+public struct CRLFiles: Hashable, Sendable {
+    /// The files, in the order given.
+    public var paths: [String]
+    /// Their CRLs.
+    public var lists: [RevocationList]
+
+    /// Creates a set of CRL files; none by default.
+    public init(paths: [String] = [], lists: [RevocationList] = []) {
+        self.paths = paths
+        self.lists = lists
+    }
+
+    /// Compares the files named.
+    public static func == (a: CRLFiles, b: CRLFiles) -> Bool { a.paths == b.paths }
+
+    /// Hashes the files named.
+    public func hash(into hasher: inout Hasher) { hasher.combine(paths) }
 }
 
 /// Whether ATS is applied, with which configuration and platform.
