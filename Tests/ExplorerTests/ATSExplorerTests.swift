@@ -46,6 +46,15 @@ final class ATSExplorerTests: XCTestCase {
         s.prompt("L", plist(s, "tls11-only", "tls-1.1-misspelt"))
         XCTAssertEqual(s.verdict?.urlError, -1200)
         XCTAssertEqual(s.anyStatus(.atsTLSVersion), .failed)
+        // The Detail pane of the ATS step says what ATS requires of this host and what the plist got wrong.
+        s.press(.char("3"))
+        while s.state.selectedStepValue?.id != .atsTLSVersion { s.press(.char("j")) }
+        let detail = DetailContent.lines(s.state).compactMap { line -> String? in
+            if case .field(let label) = line.kind { return label + ": " + line.text }
+            return nil
+        }
+        XCTAssertTrue(detail.contains("Minimum: TLS 1.2"), "\(detail)")
+        XCTAssertTrue(detail.contains { $0.hasPrefix("Plist: ") && $0.contains("TLSV1.1") }, "\(detail)")
 
         s.press(.char("u"))
         XCTAssertEqual(s.verdict?.trusted, true, "undo brings the TLSv1.1 exception back")

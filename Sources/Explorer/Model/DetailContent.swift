@@ -177,11 +177,20 @@ public enum DetailContent {
             for (label, value) in connectionRows(result.report) { out.append(DetailLine(.field(label), clean(value))) }
         }
         if let e = s.evaluation {
+            out += atsLines(e)
             out.append(DetailLine(.heading, "Verdict"))
             out.append(DetailLine(.text, clean(e.verdict.summary)))
             out.append(DetailLine(.field("Result type"), e.verdict.resultType.rawValue))
         }
         return out
+    }
+
+    /// What ATS requires of this host and why, as the reports say it (nothing when ATS is off).
+    static func atsLines(_ e: Evaluation) -> [DetailLine] {
+        let rows = ReportFormatting.atsRows(e)
+        guard !rows.isEmpty else { return [] }
+        return [DetailLine(.heading, "App Transport Security")]
+            + rows.map { DetailLine(.field($0.0.prefix(1).uppercased() + $0.0.dropFirst()), clean($0.1)) }
     }
 
     /// A variation's `check` options, in words the toggles also use.
@@ -282,6 +291,7 @@ public enum DetailContent {
         for paragraph in step.detail.split(separator: "\n", omittingEmptySubsequences: false) {
             out.append(DetailLine(.text, clean(String(paragraph))))
         }
+        if step.id.rawValue.hasPrefix("ats-"), let e = s.evaluation { out += atsLines(e) }
         // Pin advice belongs with the steps that check pins: what will break later, not now.
         if step.id == .pin || step.id == .pinnedDomains, let advice = s.evaluation?.pinAdvice {
             let mine = advice.filter { a in
