@@ -1,4 +1,5 @@
-// libFuzzer entry for the DER, PEM and container decoders and the evaluator (docs/fuzzing.md).
+// libFuzzer entry for the DER, PEM, container and property-list decoders and the evaluator
+// (docs/fuzzing.md).
 // Normal builds compile a stub main; fuzz builds pass -DFUZZING and libFuzzer supplies main.
 import TrustCore
 
@@ -41,6 +42,15 @@ import TrustCore
                     anchors: chain.count > 1 ? [chain[chain.count - 1]] : [], policy: .ssl(host: "example.com"),
                     time: fuzzTime, profile: profile)
                 _ = Evaluator().evaluate(chain: chain, settings: settings)
+            }
+        }
+        // An Info.plist (XML or binary): the reader's bounds, the decoding and the host policy.
+        if let ats = try? ATSConfiguration.decode(infoPlist: bytes) {
+            for platform in ATSPlatform.allCases {
+                let settings = ATSSettings(configuration: ats, platform: platform)
+                for host in ["example.com", "www.example.com", "192.0.2.1", "::1", "printer.local"] {
+                    _ = settings.policy(forHost: host)
+                }
             }
         }
         if let text = String(validating: bytes, as: UTF8.self) {

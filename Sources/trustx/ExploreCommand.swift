@@ -17,7 +17,7 @@ enum ExploreCommand {
         commandPath: "trustx explore",
         abstract: "Explore a chain interactively: change anchors, policy, host, pins and time and watch each step.",
         discussion:
-            "Takes the options of trustx check (but --format and --revocation) and opens on the evaluation check would print. Without a target or --chain, explores the built-in lab's scenarios on 127.0.0.1. Needs a terminal; press ? for the keys.",
+            "Takes every option of trustx check except --format and --revocation, and opens on the evaluation check would print. Without a target or --chain, explores the built-in lab's scenarios on 127.0.0.1. Needs a terminal; press ? for the keys.",
         arguments: [
             CheckCommand.targetArgument
         ],
