@@ -165,7 +165,10 @@ public final class Evaluator: Sendable {
         if let step = ats.first(where: { $0.finding.atsFailure?.phase == .handshake }) {
             return atsVerdict(step, "the handshake never completes, so no certificate is evaluated")
         }
-        var trust = trustVerdict(steps: steps.filter { $0.finding.atsFailure == nil }, path: path, settings: settings)
+        // Without an ATS failure (every evaluation without ATS) the steps are passed as they are:
+        // filtering copies every step, which re-evaluation after a toggle would pay each time.
+        let trustSteps = ats.isEmpty ? steps : steps.filter { $0.finding.atsFailure == nil }
+        var trust = trustVerdict(steps: trustSteps, path: path, settings: settings)
         if !trust.trusted {
             if let step = trust.decisiveStep, step.id == .pinnedDomains, !settings.delegateDecides {
                 // NSPinnedDomains failures surface as a failed secure connection, not an untrusted certificate.
