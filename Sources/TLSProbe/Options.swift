@@ -146,12 +146,15 @@ public struct ProbeOptions: Sendable {
         self.cipherOffer = cipherOffer
     }
 
-    /// These options offering what a client under ATS offers for a host with `policy`: the
-    /// versions from the policy's minimum up to TLS 1.3, and ATS's cipher suites.
+    /// These options offering what a client under ATS offers for a host with `policy`: ATS's
+    /// cipher suites, and the versions from the policy's minimum, or from these options' own when
+    /// it is stricter than URLSession's default of TLS 1.2 (an app that raises
+    /// tlsMinimumSupportedProtocolVersion), up to these options' maximum.
     public func offeringATS(_ policy: ATSHostPolicy) -> ProbeOptions {
         var o = self
-        o.minimumVersion = policy.minimumTLSVersion
-        o.maximumVersion = .tls1_3
+        // ATS lowers the floor only through its exceptions; a floor the app raised itself holds too.
+        o.minimumVersion =
+            minimumVersion > .tls1_2 ? max(minimumVersion, policy.minimumTLSVersion) : policy.minimumTLSVersion
         o.cipherOffer = .ats(policy)
         return o
     }

@@ -139,6 +139,17 @@ final class ATSCLITests: XCTestCase {
         XCTAssertTrue(notes.contains { $0.contains("'TLSV1.0' is ignored") }, "\(notes)")
     }
 
+    func testAFloorTheAppRaisesHoldsUnderATSToo() throws {
+        // ATS lowers the floor only through its exceptions; an app that asks for TLS 1.3 itself
+        // (tlsMinimumSupportedProtocolVersion) gets no TLS 1.2 connection from ATS's defaults.
+        let s = try server(["-tls1_2"])
+        defer { s.stop() }
+        XCTAssertEqual(try check(s, ["--ats"]).0.status, 0)
+        let (r, json) = try check(s, ["--ats", "--tls-min", "1.3"])
+        XCTAssertEqual(r.status, 1, r.out + r.err)
+        XCTAssertEqual(verdict(json)["urlError"] as? Int, -1200)
+    }
+
     func testServerWithoutForwardSecrecyNeedsTheException() throws {
         let s = try server(["-tls1_2", "-cipher", "AES128-GCM-SHA256"], cert: "rsa-leaf")
         defer { s.stop() }
