@@ -52,6 +52,19 @@ final class ExplorerTmuxTests: XCTestCase {
         return text
     }
 
+    /// Like `screen(until:)`, but returns only a frame that two captures 100 ms apart agree on:
+    /// a capture can catch a frame half drawn (the title new, the verdict row not yet).
+    func settledScreen(until condition: (String) -> Bool) throws -> String {
+        var previous = ""
+        for _ in 0..<200 {
+            let text = try screen(until: condition)
+            if condition(text) && text == previous { return text }
+            previous = text
+            usleep(100_000)
+        }
+        return previous
+    }
+
     func testTrustxOnATerminalOpensTheExplorerOnTheLabAndQuitsWithQ() throws {
         try XCTSkipIf(Self.tmux == nil, "tmux is not installed")
         defer { _ = try? tmux("kill-server") }
@@ -235,7 +248,7 @@ final class ExplorerTmuxTests: XCTestCase {
         XCTAssertTrue(
             text.split(separator: "\n").contains { $0.contains("localhost matches no subjectAltName") }, text)
         try send("w")
-        text = try screen { $0.contains("step 1 of") }
+        text = try settledScreen { $0.contains("step 1 of") }
         XCTAssertFalse(text.contains("-67602"), "no verdict before its step:\n\(text)")
         for _ in 0..<40 {
             if text.contains("Step hostname@0") { break }
