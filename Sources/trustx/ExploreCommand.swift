@@ -17,12 +17,11 @@ enum ExploreCommand {
         commandPath: "trustx explore",
         abstract: "Explore a chain interactively: change anchors, policy, host, pins and time and watch each step.",
         discussion:
-            "Takes every option of trustx check except --format and --revocation, and opens on the evaluation check would print. Without a target or --chain, explores the built-in lab's scenarios on 127.0.0.1. Needs a terminal; press ? for the keys.",
+            "Takes every option of trustx check but --format, and opens on the evaluation check would print. Without a target or --chain, explores the built-in lab's scenarios on 127.0.0.1. Needs a terminal; press ? for the keys.",
         arguments: [
             CheckCommand.targetArgument
         ],
-        // Fetching revocation over the network (--revocation) is not carried into the explorer yet.
-        options: CheckCommand.spec.options.filter { !["format", "revocation"].contains($0.name) } + [
+        options: CheckCommand.spec.options.filter { $0.name != "format" } + [
             OptionSpec(
                 name: "theme", valueName: "name", arity: .one,
                 help:
@@ -82,6 +81,7 @@ enum ExploreCommand {
         toggles.pins = r.pins.digests
         toggles.time = r.time == now ? nil : r.time
         toggles.profile = r.profile
+        toggles.fetchRevocation = r.fetchRevocation
         switch CheckCommand.loadCRLs(r.crlFiles) {
         case .success(let lists): toggles.crls = CRLFiles(paths: r.crlFiles, lists: lists)
         case .failure(let f): return .failure(f)

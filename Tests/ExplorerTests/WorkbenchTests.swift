@@ -307,6 +307,37 @@ final class WorkbenchTests: XCTestCase {
         XCTAssertNil(s.state.evaluation, "nothing listens there: no chain")
     }
 
+    /// `R` fetches revocation information once per chain (the lab's certificates name no OCSP
+    /// responder and no CRL, so nothing comes back and Apple's soft fail keeps the verdict), and
+    /// every later evaluation of that chain uses what came back.
+    func testRevocationFetchingHappensOncePerChainAndIsNamedInTheCommand() throws {
+        let s = Session(scenarios: Self.scenarios)
+        s.select("good")
+        XCTAssertEqual(s.state.evaluation?.settings.revocationFetched, false)
+        func fetches() -> Int {
+            s.log.filter { if case .fetchRevocation = $0 { true } else { false } }.count
+        }
+        s.press(.char("R"))
+        XCTAssertEqual(fetches(), 1)
+        XCTAssertEqual(s.state.evaluation?.settings.revocationFetched, true, "evaluated again with what came back")
+        let revocation = try XCTUnwrap(s.state.evaluation?.steps.first { $0.id == .revocation })
+        XCTAssertEqual(revocation.status, .skipped("no revocation information could be fetched"))
+        XCTAssertEqual(s.verdict?.trusted, true, "no revocation information: Apple's soft fail")
+        s.press(.char("p"))
+        XCTAssertEqual(fetches(), 1, "a toggle re-evaluates the same chain without fetching again")
+        s.press(.char("y"))
+        XCTAssertTrue(s.copied.last?.contains(" --revocation") == true, s.copied.last ?? "")
+        s.press(.escape)
+        s.press(.char("R"))
+        XCTAssertEqual(s.state.evaluation?.settings.revocationFetched, false)
+        s.press(.char("R"))
+        s.select("wrong-host")
+        XCTAssertEqual(fetches(), 1, "wrong-host serves good's chain: what was fetched for it serves")
+        s.select("untrusted-root")
+        XCTAssertGreaterThan(fetches(), 1, "another chain: fetched for it")
+        XCTAssertEqual(s.state.evaluation?.settings.revocationFetched, true)
+    }
+
     func testTheAnchorClassToggles() {
         let s = Session(scenarios: Self.scenarios + ["long-validity"])
         s.select("long-validity")

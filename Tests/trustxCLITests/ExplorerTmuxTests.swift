@@ -198,6 +198,7 @@ final class ExplorerTmuxTests: XCTestCase {
         let crl = try pki.crlRevokingTheLeaf(in: work)
         let sets: [[String]] = [
             [url, "--anchor", pki.path("ca.pem"), "--crl", crl],
+            [url, "--anchor", pki.path("ca.pem"), "--revocation", "--at", "2040-01-01T00:00:00Z"],
             [url, "--anchor", pki.path("ca.pem"), "--at", "2040-01-01T00:00:00Z", "--host", "localhost"],
             [url, "--anchor", pki.path("ca.pem")],
             [url, "--anchor", pki.path("ca.pem"), "--policy", "basic", "--at", "2040-01-01T00:00:00Z"],

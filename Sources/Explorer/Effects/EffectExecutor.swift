@@ -116,6 +116,9 @@ public final class EffectExecutor: Sendable {
         case .copyToClipboard:
             // The driver copies on the UI thread; an executor alone has no terminal.
             return .filesWritten(.success("no terminal to copy to"))
+        case .fetchRevocation(let id, let path, let timeout):
+            let fetched = RevocationFetcher().fetch(path: path, timeout: timeout)
+            return .revocationFetched(request: id, leaf: path[0], fetched)
         case .resolve(let index, let host, let timeout):
             do {
                 return .resolved(target: index, .success(try Probe.addresses(of: host, timeout: timeout)))

@@ -79,6 +79,8 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case loadATSPlist
     /// Switch ATS's platform rules between iOS 16 and iOS 17.
     case toggleATSPlatform
+    /// Fetch revocation information (OCSP, else CRLs) over the network, or stop.
+    case toggleRevocationFetching
     /// Copy the `trustx check` command that reproduces the current state.
     case copyCommand
     /// Export the current report to a file (prompts for the path; the extension picks the format).
@@ -156,6 +158,8 @@ public enum Action: Sendable {
     case anchorsLoaded(path: String, Result<[Certificate], EffectFailure>)
     /// An Info.plist was read for `loadATSPlist` (its ATS configuration), or why it could not be.
     case atsLoaded(path: String, Result<ATSConfiguration, EffectFailure>)
+    /// Revocation information was fetched for the path of the chain whose leaf is `leaf`.
+    case revocationFetched(request: Int, leaf: Certificate, RevocationFetcher.Result)
     /// Files were written (or why not), with the message to show.
     case filesWritten(Result<String, EffectFailure>)
     /// A target's name resolved to these addresses (or why not).

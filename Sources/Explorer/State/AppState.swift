@@ -135,6 +135,11 @@ public struct AppState: Sendable {
     var pendingConnect: Int?
     /// The evaluation whose answer is awaited.
     var pendingEvaluation: Int?
+    /// The awaited revocation fetch, if any.
+    var pendingRevocation: Int?
+    /// Revocation information fetched for the chain whose leaf it names (`--revocation`, `R`):
+    /// fetched once per chain, then used by every evaluation of it.
+    var fetchedRevocation: (leaf: Certificate, result: RevocationFetcher.Result)?
     /// The evaluation previewing the prompt's value.
     var pendingPreview: Int?
     /// The directory listing awaited for completion.
@@ -228,6 +233,11 @@ public struct AppState: Sendable {
         if t.policy == .basicX509 && !host.isEmpty { s.hostIgnoredByPolicy = host }
         s.ats = t.ats.settings
         s.revocationLists = t.crls.lists
+        if t.fetchRevocation, let f = fetchedRevocation, f.leaf == chainToEvaluate.first {
+            s.fetchedOCSPResponses = f.result.ocspResponses
+            s.revocationLists += f.result.revocationLists
+            s.revocationFetched = true
+        }
         if let c = connection {
             s.negotiated = c.negotiated
             // Apple's SSL policy fetches missing intermediates; Basic X.509 does not.

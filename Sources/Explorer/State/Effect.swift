@@ -16,6 +16,9 @@ public enum Effect: Sendable {
     case loadAnchors(path: String, password: String?)
     /// Read an Info.plist's NSAppTransportSecurity; answers `atsLoaded`.
     case loadATSPlist(path: String)
+    /// Fetch OCSP responses, else CRLs, for a built path (bounded fetches over plain HTTP);
+    /// answers `revocationFetched`.
+    case fetchRevocation(request: Int, path: [Certificate], timeout: Duration)
     /// Write files (path, contents), never replacing one that exists unless `replace`; answers
     /// `filesWritten` with `message` on success.
     case writeFiles([FileToWrite], message: String)

@@ -299,6 +299,11 @@ public struct Keymap: Sendable {
         KeyBinding(
             [.char("I")], .toggleATSPlatform, hint: "iOS 16/17",
             help: "ATS's platform rules: iOS 17 (routable IP addresses need an exception) or iOS 16.", inBar: false),
+        KeyBinding(
+            [.char("R")], .toggleRevocationFetching, hint: "revocation",
+            help:
+                "Fetch revocation information over the network (OCSP, else CRLs; at most 8 plain HTTP fetches, once per chain), or stop, as SecPolicyCreateRevocation does.",
+            inBar: false),
         KeyBinding([.char("u")], .undo, hint: "undo", help: "Undo the last setting change."),
         KeyBinding([.char("U")], .redo, hint: "redo", help: "Redo the last undone setting change.", inBar: false),
         KeyBinding(

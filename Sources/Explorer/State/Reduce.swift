@@ -79,6 +79,12 @@ public func reduce(_ state: AppState, _ action: Action) -> (AppState, [Effect]) 
         }
         if let connection = s.connection { e = connection.finalVerdict(e) }
         s.record(outcome: Outcome(e.verdict), evaluation: e)
+        s.fetchRevocationIfAsked(for: e, &effects)
+    case .revocationFetched(let id, let leaf, let result):
+        guard id == s.pendingRevocation else { break }
+        s.pendingRevocation = nil
+        s.fetchedRevocation = (leaf, result)
+        if s.toggles.fetchRevocation { s.requestEvaluation(&effects) }
     case .completions(let id, let names):
         guard id == s.pendingCompletion, var prompt = s.prompt else { break }
         s.pendingCompletion = nil
@@ -330,6 +336,9 @@ extension AppState {
             } else {
                 open(.atsPlist, &effects, text: toggles.ats.source ?? "")
             }
+        case .toggleRevocationFetching:
+            let on = !toggles.fetchRevocation
+            change("revocation fetching -> \(on ? "on" : "off")", &effects) { $0.fetchRevocation = on }
         case .toggleATSPlatform:
             let next: ATSPlatform = toggles.ats.platform == .ios17 ? .ios16 : .ios17
             let note = toggles.ats.enabled ? "" : " (ATS is off: i applies it)"
@@ -600,6 +609,19 @@ extension AppState {
         // Under ATS the client offers what ATS allows for this host (its TLS floor, its suites).
         request.atsPolicy = toggles.ats.settings?.policy(forHost: probeTarget.host)
         effects.append(.connect(request))
+    }
+
+    /// With revocation fetching on, fetches once for the chain `e` evaluated (its built path),
+    /// and evaluates again when the answer comes.
+    mutating func fetchRevocationIfAsked(for e: Evaluation, _ effects: inout [Effect]) {
+        guard toggles.fetchRevocation, pendingRevocation == nil, let leaf = e.path.certificates.first,
+            fetchedRevocation?.leaf != leaf
+        else { return }
+        let id = nextRequest
+        nextRequest += 1
+        pendingRevocation = id
+        let timeout = target?.server?.options.timeout ?? .seconds(10)
+        effects.append(.fetchRevocation(request: id, path: e.path.certificates, timeout: timeout))
     }
 
     mutating func reconnect(cause: String, _ effects: inout [Effect]) {

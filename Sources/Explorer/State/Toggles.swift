@@ -76,6 +76,9 @@ public struct Toggles: Hashable, Sendable {
     public var ats = ATSChoice()
     /// CRLs the path is checked against (`--crl`), fixed for the session.
     public var crls = CRLFiles()
+    /// Whether revocation information is fetched over the network (`--revocation`, `R`), as
+    /// SecPolicyCreateRevocation(kSecRevocationUseAnyAvailableMethod) would.
+    public var fetchRevocation = false
 
     /// The defaults: SSL with the URL's host, the target's anchors only, TLS 1.2 to 1.3, AIA
     /// on, now, Apple's rules: under these each lab scenario meets its expectation.
