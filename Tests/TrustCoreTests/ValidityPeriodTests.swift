@@ -39,6 +39,22 @@ final class ValidityPeriodTests: XCTestCase {
         XCTAssertEqual(e.verdict.osstatusName, "errSecCertificateValidityPeriodTooLong")
     }
 
+    /// trustd's ValidityPeriodMaximums applies the system maximum only when the path's root is
+    /// in the system anchor source; every other path, an unanchored one included, gets "all other
+    /// trust": 825 days and an hour. A two-year self-signed development certificate is therefore
+    /// untrusted (-67843), not "too long" (-67901), while a ten-year one is both and reports -67901
+    /// (Compliance outranks Trust).
+    func testAnUnanchoredPathGetsTheOtherTrustMaximumNotTheSystemOne() throws {
+        let twoYears = try TestPKI.selfSignedLeaf(lifetime: .days(730))
+        let e = try evaluate([twoYears.certificate], TestPKI.ssl())
+        XCTAssertEqual(e.step(.validityPeriodMaximum, 0)?.status, .passed, "730 days is within 825")
+        XCTAssertEqual(e.failureSummaries, ["anchor@0:failed(-67843)"])
+        let tenYears = try TestPKI.selfSignedLeaf(lifetime: .days(3650))
+        let long = try evaluate([tenYears.certificate], TestPKI.ssl())
+        XCTAssertEqual(long.step(.validityPeriodMaximum, 0)?.summary, "validity-period-maximum@0:failed(-67901)")
+        assertVerdict(long, trusted: false, osstatus: -67901, urlError: -1202)
+    }
+
     func testCustomAnchorLeafIssuedBeforeTheCutOffHasNoMaximum() throws {
         let step = try periodStep(notBefore: TestPKI.date(2019, 6, 30, hour: 22), lifetime: .days(3000), system: false)
         XCTAssertEqual(step?.status, .notApplicable)

@@ -18,10 +18,12 @@ struct CheckContext {
         settings.caBrowserForumRules && (settings.requiredLeafPurpose ?? .serverAuth) == .serverAuth
     }
 
-    /// The anchor class whose rules apply: the path's, or, for an unanchored path, the class
-    /// it would have had (custom when custom anchors are set).
+    /// The anchor class whose rules apply: the path's, or, for an unanchored path, system only
+    /// when its last certificate is a system root (trustd asks whether the path's root is in the
+    /// system anchor source, anchored or not); every other path gets the custom-anchor rules, as
+    /// trustd's "all other trust" branch does (825 days, serverAuth EKU from July 2019).
     var ruleClass: AnchorClass {
-        path.anchorClass ?? (settings.anchors.isEmpty ? .system : .custom)
+        path.anchorClass ?? (path.sources.last == .systemStore ? .system : .custom)
     }
 
     /// Whether the path ends at a device-trusted anchor and Apple's rules apply: trustd then skips
