@@ -49,6 +49,13 @@ public enum ServerConnection {
             failure: refusal, offered: offered,
             explanation: observed.failure == nil
                 ? ATSHandshakeFailure.explain(observed: observed.negotiated, policy: atsPolicy) : nil)
+        var why = "refused (\(offered)): \(refusal.message)"
+        if let explanation = observed.atsHandshakeFailure?.explanation {
+            why += "; \(explanation); the facts shown are from that handshake"
+        } else {
+            why += "; a second handshake offering everything showed what the server speaks"
+        }
+        observed.report.atsRefusal = why
         return observed
     }
 

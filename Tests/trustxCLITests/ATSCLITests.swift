@@ -121,6 +121,9 @@ final class ATSCLITests: XCTestCase {
         XCTAssertEqual(verdict(json)["urlError"] as? Int, -1200)
         XCTAssertEqual(verdict(json)["osstatus"] as? Int, -9881)
         XCTAssertEqual(steps(json, "ats-tls-version").first?["status"] as? String, "failed")
+        // The report says the facts come from a second handshake, after ATS's offer was refused.
+        let refusal = try XCTUnwrap((json["connection"] as? [String: Any])?["atsRefusal"] as? String)
+        XCTAssertTrue(refusal.contains("the server chose TLS 1.1"), refusal)
         let excepted = try plist(
             "<key>NSExceptionDomains</key><dict><key>\(Self.host)</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.0</string></dict></dict>"
         )
@@ -128,6 +131,7 @@ final class ATSCLITests: XCTestCase {
         let (ok, okJSON) = try check(s, ["--ats-plist", excepted])
         XCTAssertEqual(ok.status, 0, ok.out)
         XCTAssertEqual(steps(okJSON, "ats-tls-version").first?["status"] as? String, "passed")
+        XCTAssertTrue((okJSON["connection"] as? [String: Any])?["atsRefusal"] is NSNull, "accepted: one handshake")
         // A misspelt version is ignored, so TLS 1.2 stays the minimum.
         let misspelt = try plist(
             "<key>NSExceptionDomains</key><dict><key>\(Self.host)</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSV1.0</string></dict></dict>"

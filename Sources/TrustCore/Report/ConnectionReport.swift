@@ -155,6 +155,9 @@ public struct ConnectionReport: Sendable {
     public var aiaFetches: [Fetch]
     /// Why there is no chain, when there is none.
     public var failure: Failure?
+    /// Under ATS, why the server refused ATS's offer, when it did: the facts above then come from
+    /// a second handshake that offered everything, to show what the server does speak.
+    public var atsRefusal: String?
 
     /// Creates a report with only the target known.
     public init(target: Target) {
@@ -200,6 +203,7 @@ public struct ConnectionReport: Sendable {
                 "aia",
                 .array(aiaFetches.map { .object([("url", .string($0.url)), ("outcome", .string($0.outcome))]) })
             ),
+            ("atsRefusal", .string(atsRefusal)),
             (
                 "error",
                 failure.map {
@@ -235,6 +239,7 @@ public struct ConnectionReport: Sendable {
             out.append(("timings", "connect \(Self.formatMs(c)) ms, handshake \(Self.formatMs(h)) ms"))
         }
         for f in aiaFetches { out.append(("aia", "\(f.url): \(f.outcome)")) }
+        if let refusal = atsRefusal { out.append(("ats offer", refusal)) }
         if let f = failure {
             out.append(("error", "\(f.message) [\(f.kind)]"))
         }
