@@ -1,3 +1,5 @@
+import TrustCore
+
 /// Escapes for the three contexts exported text lands in: shell command lines, Swift source and
 /// XML property lists. Certificate names and host names can hold anything, so nothing from them
 /// reaches an export without passing through one of these.
@@ -88,25 +90,7 @@ public enum Escaping {
     /// all shown as `\u{HEX}` text.
     /// - Parameter text: A key or string value.
     /// - Returns: Text for between tags.
-    public static func xmlText(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case _ where scalar.isASCII && isPrintableASCII(UInt8(scalar.value)): out.unicodeScalars.append(scalar)
-            case "\t", "\n", "\r": out += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
-            case _
-            where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
-                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default: out += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
-            }
-        }
-        return out
-    }
+    public static func xmlText(_ text: String) -> String { PropertyList.xmlText(text) }
 
     static func hex2(_ b: UInt8) -> String {
         let digits = Array("0123456789ABCDEF")

@@ -46,7 +46,7 @@ extension ATSConfiguration {
     }
 
     private static func exceptionLines(_ e: ATSExceptionDomain, depth: Int) -> [String] {
-        var out = line(depth, "<key>\(escaped(e.domain))</key>") + line(depth, "<dict>")
+        var out = line(depth, "<key>\(PropertyList.xmlText(e.domain))</key>") + line(depth, "<dict>")
         let d = depth + 1
         func bool(_ key: String, _ value: Bool?) {
             guard let value else { return }
@@ -55,7 +55,9 @@ extension ATSConfiguration {
         bool("NSIncludesSubdomains", e.includesSubdomains)
         bool("NSExceptionAllowsInsecureHTTPLoads", e.allowsInsecureHTTPLoads)
         if let v = e.minimumTLSVersionText {
-            out += line(d, "<key>NSExceptionMinimumTLSVersion</key>") + line(d, "<string>\(escaped(v))</string>")
+            out +=
+                line(d, "<key>NSExceptionMinimumTLSVersion</key>")
+                + line(d, "<string>\(PropertyList.xmlText(v))</string>")
         }
         bool("NSExceptionRequiresForwardSecrecy", e.requiresForwardSecrecy)
         bool("NSRequiresCertificateTransparency", e.requiresCertificateTransparency)
@@ -63,7 +65,7 @@ extension ATSConfiguration {
     }
 
     private static func pinnedLines(_ p: PinnedDomain, depth: Int) -> [String] {
-        var out = line(depth, "<key>\(escaped(p.domain))</key>") + line(depth, "<dict>")
+        var out = line(depth, "<key>\(PropertyList.xmlText(p.domain))</key>") + line(depth, "<dict>")
         let d = depth + 1
         if p.includesSubdomains { out += line(d, "<key>NSIncludesSubdomains</key>") + line(d, "<true/>") }
         for (key, identities) in [
@@ -78,7 +80,7 @@ extension ATSConfiguration {
             for identity in identities {
                 out +=
                     line(d + 1, "<dict>") + line(d + 2, "<key>SPKI-SHA256-BASE64</key>")
-                    + line(d + 2, "<string>\(escaped(identity.text))</string>") + line(d + 1, "</dict>")
+                    + line(d + 2, "<string>\(PropertyList.xmlText(identity.text))</string>") + line(d + 1, "</dict>")
             }
             out += line(d, "</array>")
         }
@@ -88,16 +90,29 @@ extension ATSConfiguration {
     private static func line(_ depth: Int, _ text: String) -> [String] {
         [String(repeating: "\t", count: depth) + text]
     }
+}
 
-    /// XML character data: `&`, `<` and `>` escaped (keys and values may come from a user).
-    static func escaped(_ s: String) -> String {
+extension PropertyList {
+    /// `text` as XML character data: `&`, `<`, `>` and quotes as entities, non-ASCII as numeric
+    /// references (the output stays ASCII), and the control characters XML 1.0 cannot carry at
+    /// all shown as `\u{HEX}` text. Keys and values may come from a user or a server.
+    /// - Parameter text: A key or string value.
+    /// - Returns: Text for between tags.
+    public static func xmlText(_ text: String) -> String {
         var out = ""
-        for c in s {
-            switch c {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
-            default: out.append(c)
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case _ where scalar.isASCII && (0x20..<0x7F).contains(scalar.value): out.unicodeScalars.append(scalar)
+            case "\t", "\n", "\r": out += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
+            case _
+            where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: out += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
             }
         }
         return out
