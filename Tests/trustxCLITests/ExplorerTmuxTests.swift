@@ -339,4 +339,43 @@ final class ExplorerTmuxTests: XCTestCase {
         _ = try screen { $0.contains("EXIT=") }
         try assertCopiedCommand(copied, in: work, reports: shown)
     }
+
+    /// Issue 12's export key beside "copy as command": `X`, the format completed with Tab, the
+    /// curl command written where the explorer runs, and that command, run against the same
+    /// server, trusts it with the pin openssl computes for the leaf.
+    func testXExportsTheScreensSettingsAsACurlCommandThatAgrees() throws {
+        try XCTSkipIf(Self.tmux == nil, "tmux is not installed")
+        defer { _ = try? tmux("kill-server") }
+        let pki = try TestPKI.get()
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let server = try OpenSSLServer(["-cert", pki.path("leaf.pem"), "-key", pki.path("leaf.key")], in: work)
+        defer { server.stop() }
+        var text = try startExplorer(
+            ["explore", "https://127.0.0.1:\(server.port)/", "--anchor", pki.path("ca.pem")], in: work)
+        text = try screen { $0.contains("✓ Trusted") }
+        try send("2", "g", "P")
+        text = try screen { $0.contains("1 pin") }
+        try send("X", "cu", "Tab")
+        text = try screen { $0.contains("Export settings as: curl") }
+        try send("Enter")
+        text = try screen { $0.contains("Export as curl") }
+        XCTAssertTrue(text.contains("--pinnedpubkey"), text)
+        try send("Escape", "q")
+        _ = try screen { $0.contains("EXIT=") }
+
+        let names = try FileManager.default.contentsOfDirectory(atPath: work.path)
+        let script = try XCTUnwrap(names.first { $0.hasPrefix("trustx-export-") && $0.hasSuffix(".sh") }, "\(names)")
+        let contents = try String(contentsOf: work.appendingPathComponent(script), encoding: .utf8)
+        let pin = try Shell.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c",
+                "openssl x509 -in '\(pki.path("leaf.pem"))' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl base64 -A",
+            ])
+        XCTAssertTrue(contents.contains("sha256//" + pin.out.trimmingCharacters(in: .whitespacesAndNewlines)), contents)
+        let curl = try Shell.run(URL(fileURLWithPath: "/bin/sh"), [script], in: work)
+        XCTAssertEqual(curl.status, 0, "curl trusts what the explorer trusted: \(curl.out) \(curl.err)\n\(contents)")
+    }
 }
