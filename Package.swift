@@ -33,9 +33,11 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        // No pkgConfig: ncursesw's pkg-config flags are only -D flags, which SwiftPM refuses with a
+        // warning on every build; the shim header defines what they gave and the module map links
+        // the libraries by name (docs/DECISIONS.md D119).
         .systemLibrary(
             name: "CNcursesw",
-            pkgConfig: "ncursesw",
             providers: [.apt(["libncursesw5-dev"]), .brew(["ncurses"])]
         ),
         .target(name: "TrustCore", dependencies: ["COpenSSL"]),

@@ -67,6 +67,26 @@ public struct ExportSettings: Sendable {
     public var presented: [Certificate]
     /// NSIncludesSubdomains for the exported NSPinnedDomains entry.
     public var includesSubdomains: Bool
+    /// The rule set evaluated with (`--profile`).
+    public var profile: RuleProfile = .apple
+    /// The server name sent instead of the host (`--sni`); nil for the host's own.
+    public var serverName: String? = nil
+    /// Whether no server name is sent at all (`--no-sni`).
+    public var sendsNoServerName = false
+    /// The STARTTLS protocol spoken before TLS (`--starttls`, `smtp://`...), as its option value.
+    public var startTLS: String? = nil
+    /// The HTTP CONNECT proxy given with `--proxy` (`http://host:port`), nil for none or the environment's.
+    public var proxy: String? = nil
+    /// The client certificate's file (`--client-cert`), nil for none.
+    public var clientCertificate: String? = nil
+    /// Whether missing intermediates are fetched from AIA URLs (off with `--no-aia`).
+    public var fetchesAIA = true
+    /// Whether App Transport Security was applied (`--ats`, `--ats-plist`): where from, nil for off.
+    public var ats: ATSSource? = nil
+    /// The CRL files checked against (`--crl`).
+    public var revocationLists: [String] = []
+    /// Whether revocation information is fetched over the network (`--revocation`).
+    public var fetchesRevocation = false
 
     /// Creates export settings; by default SSL without a host, the system roots, no pins.
     public init(
@@ -104,6 +124,129 @@ public struct ExportSettings: Sendable {
 
     /// Where each pin was found on the built path.
     public var classifiedPins: [ClassifiedPin] { ClassifiedPin.classify(pins, path: path) }
+}
+
+/// Where the ATS configuration of an evaluation came from.
+public enum ATSSource: Hashable, Sendable {
+    /// ATS's defaults, with no Info.plist (`--ats`).
+    case defaults
+    /// An Info.plist (`--ats-plist FILE`).
+    case infoPlist(String)
+}
+
+/// The four exports, for the audit of what each can express.
+public enum ExportFormat: String, Hashable, Sendable, CaseIterable {
+    /// A URLSessionDelegate in Swift.
+    case swift
+    /// An NSPinnedDomains entry.
+    case plist
+    /// A curl command.
+    case curl
+    /// openssl commands.
+    case openssl
+}
+
+extension ExportSettings {
+    /// Every setting `format` cannot express, one sentence each, for the export to carry as a
+    /// comment: an export that silently drops a setting answers differently from `trustx check`
+    /// (curl exits 0 for a chain that is expired at `--at`). One table for the four exports, so
+    /// that a setting added to the settings is weighed for all of them at once (docs/export.md).
+    /// - Parameter format: The export.
+    /// - Returns: The sentences, in the order of the options; empty when everything is expressed.
+    public func unexpressed(in format: ExportFormat) -> [String] {
+        var out: [String] = []
+        let tool: String
+        switch format {
+        case .swift: tool = "the delegate"
+        case .plist: tool = "NSPinnedDomains"
+        case .curl: tool = "curl"
+        case .openssl: tool = "openssl"
+        }
+        if let c = connectTo, format == .swift || format == .plist {
+            out.append(
+                "--connect-to \(c.host):\(c.port): the app connects to the name's own address; \(tool) cannot send it elsewhere."
+            )
+        }
+        if format == .plist && !anchors.isEmpty && anchorClass == .app {
+            out.append(
+                "--anchor: NSPinnedDomains cannot add anchors; the app must set them (SecTrustSetAnchorCertificates in a delegate, or trustx export swift)."
+            )
+        }
+        if format == .plist && pinnedHost != nil {
+            switch policy {
+            case .ssl(let h?) where host == nil || h.lowercased() == host?.lowercased(): break
+            default:
+                out.append(
+                    "--policy \(policy.appleName): ATS always evaluates SecPolicyCreateSSL with the URL's host.")
+            }
+        }
+        if format == .plist || format == .openssl {
+            if minimumTLSVersion != .tls1_2 {
+                out.append("--tls-min \(minimumTLSVersion): \(tool) does not set the lowest TLS version here.")
+            }
+            if let max = maximumTLSVersion {
+                out.append("--tls-max \(max): \(tool) does not set the highest TLS version here.")
+            }
+        }
+        if let time, format != .swift && format != .openssl {
+            out.append(
+                "--at \(time.rfc3339): \(tool) evaluates at the current time, so an answer that depends on the time (an expired or not yet valid certificate) can differ from trustx check's."
+            )
+        }
+        if includesSubdomains && format != .plist {
+            out.append("--include-subdomains: \(tool) checks only \(host ?? "the host") itself.")
+        }
+        if profile != .apple {
+            let rules =
+                format == .curl || format == .openssl ? "OpenSSL's rules" : "Apple's rules (SecTrust)"
+            out.append(
+                "--profile \(profile.rawValue): \(tool) applies \(rules), not RFC 5280 with the CA/Browser Forum rules."
+            )
+        }
+        if format != .openssl {
+            if let serverName {
+                out.append("--sni \(serverName): \(tool) sends the URL's host as the server name.")
+            } else if sendsNoServerName {
+                out.append("--no-sni: \(tool) always sends the URL's host as the server name.")
+            }
+            if let startTLS {
+                out.append(
+                    "--starttls \(startTLS): \(tool) speaks TLS at once; the server expects \(startTLS.uppercased()) STARTTLS first."
+                )
+            }
+        }
+        if let proxy, format != .curl {
+            out.append(
+                "--proxy \(proxy): \(tool) does not go through it"
+                    + (format == .swift || format == .plist ? " (the app uses the system's proxy settings)." : "."))
+        }
+        if let clientCertificate {
+            out.append(
+                "--client-cert \(clientCertificate): \(tool) presents no client certificate; add it"
+                    + (format == .swift ? " (answer NSURLAuthenticationMethodClientCertificate challenges)." : "."))
+        }
+        if !fetchesAIA && (format == .swift || format == .plist) {
+            out.append("--no-aia: Apple fetches missing intermediates from AIA URLs; the app cannot turn that off.")
+        }
+        if let ats {
+            if case .infoPlist(let path) = ats, format == .plist {
+                out.append("--ats-plist \(path): only NSPinnedDomains is written; the file's other ATS keys are not.")
+            } else if format != .plist {
+                let from: String
+                if case .infoPlist(let path) = ats { from = "--ats-plist \(path)" } else { from = "--ats" }
+                out.append(
+                    "\(from): App Transport Security comes from the app's Info.plist"
+                        + (format == .swift ? ", not from the delegate." : "; \(tool) does not apply its rules."))
+            }
+        }
+        if !revocationLists.isEmpty {
+            out.append("--crl \(revocationLists.joined(separator: " ")): \(tool) does not check these CRLs.")
+        }
+        if fetchesRevocation {
+            out.append("--revocation: \(tool) does not fetch OCSP responses or CRLs here.")
+        }
+        return out
+    }
 }
 
 /// A pin and the certificate of the built path whose key it matches.

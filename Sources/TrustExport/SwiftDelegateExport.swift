@@ -54,6 +54,11 @@ public enum SwiftDelegateExport {
                 ? "//   pins:     none"
                 : "//   pins:     \(Set(s.pins).count) SPKI SHA-256, any key of the evaluated chain may match")
         if let time = s.time { lines.append("//   time:     \(time.rfc3339) (SecTrustSetVerifyDate)") }
+        let missing = s.unexpressed(in: .swift)
+        if !missing.isEmpty {
+            lines += ["//", "// What trustx evaluated with and this delegate cannot express:"]
+            lines += missing.map { "//   - \(Escaping.commentText($0))" }
+        }
         lines += [
             "//",
             "// The order is the point: anchors, then the policy, then SecTrustEvaluateWithError, and only",

@@ -26,6 +26,17 @@ struct OptionSpec {
     var allowedValues: [String] = []
     /// What the help shows as the default, if anything.
     var defaultText: String?
+    /// Values shell completion offers besides `allowedValues` (which the parser enforces):
+    /// suggestions for free text, such as the built-in theme names.
+    var suggestedValues: [String] = []
+
+    /// What shell completion offers for the value; derived from the spec, so that the help, the
+    /// completion scripts and the man page cannot disagree.
+    var completion: ValueCompletion {
+        if arity == .flag { return .none }
+        if !allowedValues.isEmpty { return .values(allowedValues) }
+        return ValueCompletion.forValue(named: valueName, suggestions: suggestedValues)
+    }
 
     /// `--host <host>` (help column and error messages).
     var label: String { arity == .flag ? "--\(name)" : "--\(name) <\(valueName)>" }
@@ -46,12 +57,41 @@ struct OptionSpec {
     }
 }
 
+/// What shell completion offers for an option's value or an argument.
+enum ValueCompletion: Equatable {
+    /// Nothing: the value is free text (a host, a pin, a time).
+    case none
+    /// File names.
+    case files
+    /// Directory names.
+    case directories
+    /// These words (and, with `alsoFiles`, file names too).
+    case values([String], alsoFiles: Bool = false)
+
+    /// The completion a value name implies: `<file>` and `<info-plist>` are files, `<directory>`
+    /// a directory; `suggestions` for a name that also takes a file (`--theme`).
+    static func forValue(named valueName: String, suggestions: [String] = []) -> ValueCompletion {
+        switch valueName {
+        case "file", "info-plist": return .files
+        case "directory": return .directories
+        default: return suggestions.isEmpty ? .none : .values(suggestions, alsoFiles: true)
+        }
+    }
+}
+
 /// A positional argument of a command.
 struct ArgumentSpec {
     var valueName: String
     var help: String
     var isRepeating = false
     var isRequired = true
+    /// The words it takes, for completion (the command checks them itself).
+    var allowedValues: [String] = []
+
+    /// What shell completion offers for it.
+    var completion: ValueCompletion {
+        allowedValues.isEmpty ? ValueCompletion.forValue(named: valueName) : .values(allowedValues)
+    }
 
     var label: String { "<\(valueName)>" }
     var synopsis: String {
@@ -69,14 +109,20 @@ struct CommandSpec {
     var arguments: [ArgumentSpec] = []
     var options: [OptionSpec] = []
     var subcommands: [(name: String, abstract: String)] = []
+    /// The usage lines when the generated one does not fit (the root command has two forms).
+    var customUsage: [String] = []
 
     /// The column where help texts start and the width lines wrap at (swift-argument-parser's
     /// defaults; a fixed width keeps help identical everywhere, which the tests rely on).
     static let labelColumn = 26
     static let width = 80
 
+    /// The last word of the command path: `check` for `trustx check`.
+    var name: String { String(commandPath.split(separator: " ").last ?? "") }
+
     /// The usage line without the `USAGE:` prefix.
     var usage: String {
+        if !customUsage.isEmpty { return customUsage.joined(separator: "\n       ") }
         if !subcommands.isEmpty && options.isEmpty && arguments.isEmpty { return "\(commandPath) <subcommand>" }
         let parts = arguments.map(\.synopsis) + options.map(\.synopsis)
         return ([commandPath] + parts).joined(separator: " ")
@@ -104,9 +150,10 @@ struct CommandSpec {
         return out
     }
 
-    /// `Error: …`, the usage line and where to find help, for standard error.
+    /// `Error: …` and where to find help, for standard error: two lines, however many options
+    /// the command has (the usage line of `check` alone is over 400 characters).
     func usageError(_ message: String) -> String {
-        "Error: \(message)\nUsage: \(usage)\n  See '\(commandPath) --help' for more information.\n"
+        "Error: \(message)\nSee '\(commandPath) --help' for more information.\n"
     }
 
     /// One help row: the label at column 2, the text from column 26 (or on the next line when

@@ -67,7 +67,9 @@ enum CheckCommand {
                 case "json": Output.out(JSONReport.renderConnectionFailure(connection, settings: settings))
                 case "markdown": Output.out(MarkdownReport.renderConnectionFailure(connection))
                 default:
-                    Output.out(TextReport.renderConnectionFailure(connection, options: environment.textOptions))
+                    // Nothing was evaluated, so there is no report: one line on standard error, as
+                    // for any other error (the JSON and Markdown reports carry the details).
+                    return Trustx.fail(connectionFailureLine(connection), .unavailable)
                 }
                 return .unavailable
             case .message, .usage: return failure.report()
@@ -75,6 +77,13 @@ enum CheckCommand {
         }
         render(evaluation, format: request.format, environment: environment)
         return evaluation.verdict.trusted ? .success : .notTrusted
+    }
+
+    /// Why a connection failed and what URLSession would report, in one line.
+    static func connectionFailureLine(_ c: ConnectionReport) -> String {
+        guard let f = c.failure else { return "no chain was received" }
+        let code = f.urlError.map { "; URLSession reports \(URLErrorNames.name($0)) (\($0))" } ?? ""
+        return f.message + code
     }
 
     static func render(_ evaluation: Evaluation, format: String, environment: Environment) {
@@ -237,10 +246,13 @@ enum CheckCommand {
                 connectTo: c.target.connectTo?.description, startTLS: c.options.startTLS?.rawValue, proxy: proxy))
         let seconds =
             Double(c.options.timeout.components.seconds) + Double(c.options.timeout.components.attoseconds) / 1e18
+        // A server of another protocol sits silent through a STARTTLS preamble: say what was awaited.
+        let awaited = c.options.startTLS.map { "; trustx waits for \($0.awaitedExchange) before TLS" } ?? ""
         report.failure = ConnectionReport.Failure(
             kind: .timedOut,
             message:
-                "the connection and its AIA fetches did not end within --timeout \(seconds) s, which bounds the whole run",
+                "the connection and its AIA fetches did not end within --timeout \(seconds) s, which bounds the whole run"
+                + awaited,
             urlError: -1001)
         return Trustx.Failure(
             message: report.failure!.message, status: .unavailable, detail: .connection(report, settings: settings))

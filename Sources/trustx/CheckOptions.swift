@@ -8,7 +8,8 @@ extension CheckCommand {
     /// The server argument, shared with `explore`.
     static let targetArgument = ArgumentSpec(
         valueName: "target",
-        help: "A server to connect to: host, host:port, https://host:port/path or [IPv6]:port (port 443 by default).",
+        help:
+            "A server to connect to: host, host:port, https://host:port/path or [IPv6]:port (port 443 by default); smtp://, imap://, pop3://, ftp:// and postgres:// mean that protocol with STARTTLS on its usual port (ftp:// is FTP with AUTH TLS on 21, not implicit FTPS).",
         isRequired: false)
 
     /// `--chain`, shared with `explore`.

@@ -17,7 +17,7 @@ enum ExploreCommand {
         commandPath: "trustx explore",
         abstract: "Explore a chain interactively: change anchors, policy, host, pins and time and watch each step.",
         discussion:
-            "Takes every option of trustx check but --format, and opens on the evaluation check would print. Without a target or --chain, explores the built-in lab's scenarios on 127.0.0.1. Needs a terminal; press ? for the keys.",
+            "Takes every option of trustx check but --format, and opens on the evaluation check would print. Without a target or --chain, explores the built-in lab's scenarios on 127.0.0.1, as trustx with no subcommand does. Needs a terminal (exit 64 without one); press ? for the keys.",
         arguments: [
             CheckCommand.targetArgument
         ],
@@ -28,11 +28,23 @@ enum ExploreCommand {
                     "The colours: a built-in theme ("
                     + Theme.builtInNames.joined(separator: ", ")
                     + ") or a theme file's path; themes/ in the source holds them as examples.",
-                defaultText: "default, or mono with NO_COLOR")
+                defaultText: "default, or mono with NO_COLOR", suggestedValues: Theme.builtInNames)
         ]
     )
 
-    static func run(_ args: [String], now: Timestamp, environment: Environment) -> ExitStatus {
+    /// What plain `trustx` takes (`trustx --theme high-contrast`): explore's options that apply
+    /// to the lab, that is all but a target, `--chain` and the connection options.
+    static let labSpec = CommandSpec(
+        commandPath: "trustx",
+        abstract: spec.abstract,
+        options: spec.options.filter { $0.name != "chain" && !CheckCommand.connectionOptions.contains($0.name) }
+    )
+
+    /// Runs the explorer for `args` as `command` (explore's own spec, or `labSpec` for plain `trustx`).
+    static func run(_ args: [String], now: Timestamp, environment: Environment, as command: CommandSpec = spec)
+        -> ExitStatus
+    {
+        let spec = command
         let p: ParsedArguments
         switch Trustx.parse(args, spec) {
         case .success(let parsed): p = parsed
@@ -59,7 +71,9 @@ enum ExploreCommand {
         do {
             try ExplorerApp.run(initial, theme: theme, monochrome: !(environment.noColor ?? "").isEmpty)
         } catch {
-            return Trustx.fail(error.description + " " + Trustx.nonInteractiveHint, .unavailable)
+            // Running it without a terminal is a mistake in how it was called, not a failed
+            // connection: the usage status, one line, and the command that works without one.
+            return Trustx.fail(error.description + " " + Trustx.nonInteractiveHint, .usage)
         }
         return .success
     }

@@ -17,7 +17,8 @@ enum ExportCommand {
     static let formatArgument = ArgumentSpec(
         valueName: "format",
         help:
-            "What to write: swift (a URLSessionDelegate), plist (NSPinnedDomains), curl (a curl command) or openssl (commands that recompute each pin and verify the chain)."
+            "What to write: swift (a URLSessionDelegate), plist (NSPinnedDomains), curl (a curl command) or openssl (commands that recompute each pin and verify the chain).",
+        allowedValues: formats
     )
 
     /// Every option of `check` that shapes the settings, and the export's own.
@@ -40,7 +41,9 @@ enum ExportCommand {
                     help: "Write a whole Info.plist, which --ats-plist reads, rather than the fragment to merge."),
                 OptionSpec(
                     name: "output", valueName: "file", arity: .one,
-                    help: "Write to this file instead of standard output.", defaultText: "standard output"),
+                    help: "Write to this file instead of standard output; an existing file is kept unless --force.",
+                    defaultText: "standard output"),
+                OptionSpec(name: "force", arity: .flag, help: "Replace the --output file when it exists."),
             ]
     )
 
@@ -76,6 +79,9 @@ enum ExportCommand {
             request = try CheckCommand.validate(p, now: now)
         } catch {
             return Trustx.usageError(error, spec)
+        }
+        if p.has("force") && !p.has("output") {
+            return Trustx.usageError(UsageError(message: "--force applies to --output FILE"), spec)
         }
         if format == "curl" && request.connection == nil {
             return Trustx.usageError(UsageError(message: "curl needs a server to connect to, not --chain files"), spec)
@@ -124,11 +130,19 @@ enum ExportCommand {
         case "curl": text = CurlExport.render(settings)
         default: text = OpenSSLExport.render(settings)
         }
+        // Said on standard error too: a script piping the export to sh never reads its comments.
+        let missing = settings.unexpressed(in: ExportFormat(rawValue: format) ?? .swift)
+        if !missing.isEmpty {
+            let options = missing.map { String($0.prefix { $0 != " " && $0 != ":" }) }
+            Output.err(
+                "trustx: note: the \(format) export cannot express \(options.joined(separator: ", ")); a comment in it says how it differs.\n"
+            )
+        }
         guard let path = p.value("output") else {
             Output.out(text)
             return .success
         }
-        return write(text, to: path)
+        return write(text, to: path, replacing: p.has("force"))
     }
 
     /// The export's view of a validated request: targets, anchors with their files, policy, pins,
@@ -160,7 +174,20 @@ enum ExportCommand {
         case .success(let f): s.chainFiles = f
         case .failure(let f): return .failure(f)
         }
+        s.profile = r.profile
+        if let ats = r.ats { s.ats = ats.plistPath.map { .infoPlist($0) } ?? .defaults }
+        s.revocationLists = r.crlFiles
+        s.fetchesRevocation = r.fetchRevocation
         if let c = r.connection {
+            switch c.target.sni {
+            case .none: s.sendsNoServerName = true
+            case .name(let name) where name != c.target.host: s.serverName = name
+            default: break
+            }
+            s.startTLS = c.options.startTLS?.rawValue
+            if case .http(let address) = c.options.proxy { s.proxy = p.value("proxy") ?? address.description }
+            s.clientCertificate = p.value("client-cert")
+            s.fetchesAIA = c.fetchAIA
             s.host = c.target.host
             s.port = Int(c.target.port)
             s.connectTo = c.target.connectTo.map { ExportEndpoint(host: $0.host, port: Int($0.port)) }
@@ -170,9 +197,17 @@ enum ExportCommand {
         return .success(s)
     }
 
-    /// Writes `text` to `path`, replacing it.
-    static func write(_ text: String, to path: String) -> ExitStatus {
-        guard let file = fopen(path, "wb") else {
+    /// Writes `text` to `path`. An existing file is refused (73) unless `replacing`: an export
+    /// re-run with other settings must not silently replace an Info.plist or a delegate someone
+    /// edited since. The check and the creation are one `open(O_EXCL)`, so no race lets it through.
+    static func write(_ text: String, to path: String, replacing: Bool) -> ExitStatus {
+        let flags = O_WRONLY | O_CREAT | (replacing ? O_TRUNC : O_EXCL)
+        let fd = open(path, flags, 0o644)
+        if fd < 0 && errno == EEXIST {
+            return Trustx.fail(
+                "\(InputExcerpt.quote(path)) exists; give --force to replace it, or another --output", .cannotCreate)
+        }
+        guard fd >= 0, let file = fdopen(fd, "wb") else {
             return Trustx.fail("cannot write \(path): \(String(cString: strerror(errno)))", .cannotCreate)
         }
         let bytes = Array(text.utf8)

@@ -15,7 +15,7 @@ enum LabCommand {
         commandPath: "trustx lab",
         abstract: "Serve a lab of deliberately broken TLS servers on loopback for training sessions.",
         discussion:
-            "Prints each scenario's URL and lesson, then serves until Ctrl-C or SIGTERM, when every server stops and the lab's files are removed. Check a scenario with: trustx check URL --anchor FILE.",
+            "Prints each scenario's URL and lesson, then serves until Ctrl-C or SIGTERM, when every server stops and the lab's files are removed. Check a scenario with: trustx check URL --anchor FILE. To explore the lab interactively instead, run trustx with no subcommand (or trustx explore), which starts the same servers itself.",
         options: [
             OptionSpec(
                 name: "scenario", valueName: "name", arity: .repeated,

@@ -32,24 +32,32 @@ enum Trustx {
     /// Said after any reason the explorer cannot start.
     static let nonInteractiveHint = "For non-interactive use, run 'trustx check'."
 
+    /// Every subcommand's spec, in the order help lists them: the help, the completion scripts
+    /// and the man page are all generated from these.
+    static let commands: [CommandSpec] = [
+        CheckCommand.spec, ExploreCommand.spec, PinCommand.spec, LabCommand.spec, ATSCommand.spec,
+        ExportCommand.spec, LintCommand.spec, CompletionsCommand.spec,
+    ]
+
     static let spec = CommandSpec(
         commandPath: "trustx",
         abstract: "Explore TLS server trust the way Apple's SecTrust evaluates it, step by step.",
-        subcommands: [
-            (CheckCommand.name, CheckCommand.spec.abstract),
-            (ExploreCommand.name, ExploreCommand.spec.abstract),
-            (PinCommand.name, PinCommand.spec.abstract),
-            (LabCommand.name, LabCommand.spec.abstract),
-            (ATSCommand.name, ATSCommand.spec.abstract),
-            (ExportCommand.name, ExportCommand.spec.abstract),
-            (LintCommand.name, LintCommand.spec.abstract),
-        ]
+        discussion:
+            "With no subcommand, trustx opens the interactive explorer on the built-in lab of broken TLS servers on 127.0.0.1 when run on a terminal, and prints a tour of the lab otherwise. It takes the options trustx explore takes for the lab, such as --theme high-contrast for a projector (see 'trustx explore --help').",
+        subcommands: commands.map { ($0.name, $0.abstract) },
+        customUsage: ["trustx [<explore's options for the lab>]", "trustx <subcommand>"]
     )
 
     /// Runs the command line `args` (without the program name) and returns the exit status.
     static func main(_ args: [String], now: Timestamp, environment: Environment) -> ExitStatus {
         guard let first = args.first else { return runDefault(now: now, environment: environment) }
         let rest = Array(args.dropFirst())
+        // `trustx --theme high-contrast`: the lab with explore's options. Help and version stay
+        // the root command's.
+        let beforeDashes = args.prefix { $0 != "--" }
+        if first.hasPrefix("-") && !beforeDashes.contains(where: { ["--help", "-h", "--version"].contains($0) }) {
+            return ExploreCommand.run(args, now: now, environment: environment, as: ExploreCommand.labSpec)
+        }
         switch first {
         case CheckCommand.name: return CheckCommand.run(rest, now: now, environment: environment)
         case ExploreCommand.name: return ExploreCommand.run(rest, now: now, environment: environment)
@@ -58,6 +66,7 @@ enum Trustx {
         case ATSCommand.name: return ATSCommand.run(rest, now: now, environment: environment)
         case ExportCommand.name: return ExportCommand.run(rest, now: now, environment: environment)
         case LintCommand.name: return LintCommand.run(rest, environment: environment)
+        case CompletionsCommand.name: return CompletionsCommand.run(rest)
         case "help": return help(for: rest)
         default: break
         }
@@ -78,27 +87,18 @@ enum Trustx {
         }
     }
 
-    /// `trustx help [subcommand]`.
+    /// `trustx help [subcommand]`, and `trustx help --man`: the manual page, docs/trustx.1.
     static func help(for args: [String]) -> ExitStatus {
         switch args.first {
         case nil:
             Output.out(spec.help + "\n")
-        case CheckCommand.name?:
-            Output.out(CheckCommand.spec.help + "\n")
-        case ExploreCommand.name?:
-            Output.out(ExploreCommand.spec.help + "\n")
-        case PinCommand.name?:
-            Output.out(PinCommand.spec.help + "\n")
-        case LabCommand.name?:
-            Output.out(LabCommand.spec.help + "\n")
-        case ATSCommand.name?:
-            Output.out(ATSCommand.spec.help + "\n")
-        case ExportCommand.name?:
-            Output.out(ExportCommand.spec.help + "\n")
-        case LintCommand.name?:
-            Output.out(LintCommand.spec.help + "\n")
-        case let other?:
-            return usageError(UsageError(message: "Unknown subcommand '\(other)'"), spec)
+        case "--man"?:
+            Output.out(ManPage.render())
+        case let name?:
+            guard let command = commands.first(where: { $0.name == name }) else {
+                return usageError(UsageError(message: "Unknown subcommand '\(name)'"), spec)
+            }
+            Output.out(command.help + "\n")
         }
         return .success
     }

@@ -56,7 +56,7 @@ enum Preamble {
 
     /// Speaks `proto` up to the point where the server expects a ClientHello.
     static func startTLS(_ proto: StartTLSProtocol, on c: Connection, deadline: Deadline) throws(ProbeError) {
-        let what = "during the \(proto.rawValue.uppercased()) STARTTLS exchange"
+        let what = "while waiting for \(proto.awaitedExchange)"
         do {
             switch proto {
             case .smtp: try smtp(c, deadline)
