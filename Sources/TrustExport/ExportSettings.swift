@@ -182,10 +182,13 @@ extension ExportSettings {
         }
         if format == .plist || format == .openssl {
             if minimumTLSVersion != .tls1_2 {
-                out.append("--tls-min \(minimumTLSVersion): \(tool) does not set the lowest TLS version here.")
+                out.append(
+                    "--tls-min \(minimumTLSVersion.description.dropFirst(4)): \(tool) does not set the lowest TLS version here."
+                )
             }
             if let max = maximumTLSVersion {
-                out.append("--tls-max \(max): \(tool) does not set the highest TLS version here.")
+                out.append(
+                    "--tls-max \(max.description.dropFirst(4)): \(tool) does not set the highest TLS version here.")
             }
         }
         if let time, format != .swift && format != .openssl {

@@ -61,7 +61,9 @@ final class ConnectionFailureTests: XCTestCase {
         XCTAssertEqual(e.urlError, -1200)
         let text = try CLI.run(["check", "127.0.0.1:\(server.port)", "--timeout", "5"])
         XCTAssertEqual(text.status, 69)
-        XCTAssertTrue(text.out.hasPrefix("✗ Not trusted  NSURLErrorSecureConnectionFailed (-1200)\n"), text.out)
+        XCTAssertEqual(text.out, "")
+        XCTAssertTrue(text.err.hasPrefix("Error: "), text.err)
+        XCTAssertTrue(text.err.hasSuffix("; URLSession reports NSURLErrorSecureConnectionFailed (-1200)\n"), text.err)
     }
 
     func testConnectionOptionsAreRefusedWithChainFiles() throws {

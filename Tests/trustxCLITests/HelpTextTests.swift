@@ -9,7 +9,13 @@ final class HelpTextTests: XCTestCase {
         OVERVIEW: Explore TLS server trust the way Apple's SecTrust evaluates it, step
         by step.
 
-        USAGE: trustx <subcommand>
+        With no subcommand, trustx opens the interactive explorer on the built-in lab of
+        broken TLS servers on 127.0.0.1 when run on a terminal, and prints a tour of the
+        lab otherwise. It takes the options trustx explore takes for the lab, such as
+        --theme high-contrast for a projector (see 'trustx explore --help').
+
+        USAGE: trustx [<explore's options for the lab>]
+               trustx <subcommand>
 
         OPTIONS:
           --version               Show the version.
@@ -32,6 +38,8 @@ final class HelpTextTests: XCTestCase {
           lint                    Check an Info.plist's App Transport Security and
                                   pinning settings for what a careful reviewer would
                                   flag.
+          completions             Print a completion script for bash, zsh or fish, made
+                                  from the same option specs as the help.
 
           See 'trustx help <subcommand>' for detailed help.
 
@@ -50,7 +58,10 @@ final class HelpTextTests: XCTestCase {
         ARGUMENTS:
           <target>                A server to connect to: host, host:port,
                                   https://host:port/path or [IPv6]:port (port 443 by
-                                  default).
+                                  default); smtp://, imap://, pop3://, ftp:// and
+                                  postgres:// mean that protocol with STARTTLS on its
+                                  usual port (ftp:// is FTP with AUTH TLS on 21, not
+                                  implicit FTPS).
 
         OPTIONS:
           --chain <file>          The certificates as a server presents them, leaf
@@ -147,7 +158,9 @@ final class HelpTextTests: XCTestCase {
 
         Prints each scenario's URL and lesson, then serves until Ctrl-C or SIGTERM, when
         every server stops and the lab's files are removed. Check a scenario with:
-        trustx check URL --anchor FILE.
+        trustx check URL --anchor FILE. To explore the lab interactively instead, run
+        trustx with no subcommand (or trustx explore), which starts the same servers
+        itself.
 
         USAGE: trustx lab [--scenario <name> ...] [--port-base <port>] [--listen <address>] [--out <directory>] [--format <format>]
 
@@ -296,7 +309,7 @@ final class HelpTextTests: XCTestCase {
             for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
                 if line.hasPrefix("                          ") {
                     entries[entries.count - 1] += " " + line.trimmingCharacters(in: .whitespaces)
-                } else if line.hasPrefix("  ") && !line.hasPrefix("  See ") {
+                } else if line.hasPrefix("  ") && !line.hasPrefix("  See ") && !line.hasPrefix("       trustx ") {
                     entries.append(String(line.dropFirst(26)))
                 }
             }

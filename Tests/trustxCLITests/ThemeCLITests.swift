@@ -3,7 +3,7 @@ import XCTest
 
 /// `--theme`: the shipped themes are compiled in, so their names work from any directory, and a
 /// path still reads a file. The explorer reads its theme before it asks for a terminal, so
-/// without one a good theme ends in "needs a terminal" (69) and a bad one in its own error (65 or
+/// without one a good theme ends in "needs a terminal" (64) and a bad one in its own error (65 or
 /// 66): that order is what lets these tests tell them apart.
 final class ThemeCLITests: XCTestCase {
     var elsewhere: URL!
@@ -28,7 +28,7 @@ final class ThemeCLITests: XCTestCase {
     func testHighContrastWorksFromAnotherDirectory() throws {
         XCTAssertFalse(FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("themes").path))
         let run = try explore(theme: "high-contrast")
-        XCTAssertEqual(run.status, 69, run.err)
+        XCTAssertEqual(run.status, 64, run.err)
         XCTAssertTrue(run.err.contains("needs a terminal"), run.err)
         XCTAssertFalse(run.err.contains("theme"), run.err)
     }
@@ -36,7 +36,7 @@ final class ThemeCLITests: XCTestCase {
     func testEveryShippedThemeIsBuiltIn() throws {
         for name in ["default", "light", "high-contrast", "colorblind", "mono", "solarized-dark"] {
             let run = try explore(theme: name)
-            XCTAssertEqual(run.status, 69, "\(name): \(run.err)")
+            XCTAssertEqual(run.status, 64, "\(name): \(run.err)")
             XCTAssertTrue(run.err.contains("needs a terminal"), "\(name): \(run.err)")
         }
     }
@@ -53,7 +53,7 @@ final class ThemeCLITests: XCTestCase {
         let good = elsewhere.appendingPathComponent("mine.theme")
         try "step.failed = 208, -, bold\n".write(to: good, atomically: true, encoding: .utf8)
         let run = try explore(theme: good.path)
-        XCTAssertEqual(run.status, 69, run.err)
+        XCTAssertEqual(run.status, 64, run.err)
         XCTAssertTrue(run.err.contains("needs a terminal"), run.err)
 
         let bad = elsewhere.appendingPathComponent("bad.theme")
@@ -72,7 +72,7 @@ final class ThemeCLITests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try "label = 37\n".write(to: folder.appendingPathComponent("team.theme"), atomically: true, encoding: .utf8)
         let run = try explore(theme: "team")
-        XCTAssertEqual(run.status, 69, run.err)
+        XCTAssertEqual(run.status, 64, run.err)
         XCTAssertTrue(run.err.contains("needs a terminal"), run.err)
     }
 
@@ -90,7 +90,7 @@ final class ExploreWithoutATerminalTests: XCTestCase {
     func testTheReasonComesWithTrustxChecksName() throws {
         let pki = try TestPKI.get()
         let run = try CLI.run(["explore", "--chain", pki.path("leaf.pem")])
-        XCTAssertEqual(run.status, 69)
+        XCTAssertEqual(run.status, 64)
         XCTAssertTrue(run.err.contains("needs a terminal"), run.err)
         XCTAssertTrue(run.err.contains("For non-interactive use, run 'trustx check'."), run.err)
     }

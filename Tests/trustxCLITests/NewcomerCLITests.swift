@@ -1,0 +1,323 @@
+import Foundation
+import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A new user's first minutes on the command line: the lab's options on plain `trustx`, errors of
+/// one line, the explorer without a terminal, STARTTLS targets that say what they waited for,
+/// exports that keep earlier files, help that says where the lab is. Run against the built binary.
+final class NewcomerCLITests: XCTestCase {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    var pki: TestPKI { get throws { try TestPKI.get() } }
+
+    // MARK: Defect 2: plain trustx takes what explore takes for the lab
+
+    func testPlainTrustxTakesTheThemeOptionLikeExplore() throws {
+        // Without a terminal the explorer cannot open, but the option was taken: the reason is the
+        // terminal, not an unknown option.
+        let run = try CLI.run(["--theme", "high-contrast"])
+        XCTAssertEqual(run.status, 64, run.err)
+        XCTAssertFalse(run.err.contains("Unknown option"), run.err)
+        XCTAssertTrue(run.err.contains("needs a terminal"), run.err)
+        // The value is read as a theme, as `explore --theme` reads it: an unknown name is 66.
+        let unknown = try CLI.run(["--theme", "no-such-theme"])
+        XCTAssertEqual(unknown.status, 66, unknown.err)
+        XCTAssertTrue(unknown.err.hasPrefix("Error: no theme named 'no-such-theme'"), unknown.err)
+        let explore = try CLI.run(["explore", "--theme", "no-such-theme"])
+        XCTAssertEqual(explore.status, unknown.status)
+        XCTAssertEqual(explore.err, unknown.err)
+    }
+
+    func testPlainTrustxTakesTheLabsOtherOptionsButNotATarget() throws {
+        let run = try CLI.run(["--at", "2030-01-01T00:00:00Z", "--policy", "basic", "--anchor", try pki.path("ca.pem")])
+        XCTAssertEqual(run.status, 64)
+        XCTAssertTrue(run.err.contains("needs a terminal"), run.err)
+        // A bad value is checked as explore checks it, and pointed at trustx's own help.
+        let bad = try CLI.run(["--at", "tomorrow"])
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertEqual(
+            bad.err,
+            "Error: The value 'tomorrow' is invalid for '--at <time>': expected RFC 3339, e.g. 2027-01-01T00:00:00Z\nSee 'trustx --help' for more information.\n"
+        )
+        let chain = try CLI.run(["--chain", try pki.path("leaf.pem")])
+        XCTAssertEqual(chain.status, 64)
+        XCTAssertTrue(chain.err.hasPrefix("Error: Unknown option '--chain'"), chain.err)
+    }
+
+    // MARK: Defect 11: one line of error
+
+    func testAUsageErrorIsOneLineThenWhereToFindHelp() throws {
+        let r = try CLI.run(["check", "--chain", try pki.path("leaf.pem"), "--polcy", "ssl"])
+        XCTAssertEqual(r.status, 64)
+        XCTAssertEqual(r.out, "")
+        // swift-argument-parser's convention, without the 450-character usage line between.
+        XCTAssertEqual(
+            r.err,
+            "Error: Unknown option '--polcy'. Did you mean '--policy'?\nSee 'trustx check --help' for more information.\n"
+        )
+    }
+
+    func testAFailedConnectionInTextIsOneLineOfError() throws {
+        let port = try closedPort()
+        let r = try CLI.run(["check", "127.0.0.1:\(port)"])
+        XCTAssertEqual(r.status, 69)
+        XCTAssertEqual(r.out, "")
+        XCTAssertEqual(
+            r.err,
+            "Error: 127.0.0.1:\(port) refused the connection: nothing listens on that port; URLSession reports NSURLErrorCannotConnectToHost (-1004)\n"
+        )
+        // JSON keeps the whole report.
+        let json = try CLI.run(["check", "127.0.0.1:\(port)", "--format", "json"])
+        XCTAssertEqual(json.status, 69)
+        XCTAssertNotNil(try json.json()["connection"])
+    }
+
+    // MARK: Defect 12: explore without a terminal is a usage error
+
+    func testExploreWithoutATerminalIsAUsageErrorWithAHint() throws {
+        let r = try CLI.run(["explore"])
+        XCTAssertEqual(r.status, 64)
+        XCTAssertEqual(r.out, "")
+        XCTAssertEqual(
+            r.err,
+            "Error: the explorer needs a terminal: standard input and output must be a tty. For non-interactive use, run 'trustx check'.\n"
+        )
+    }
+
+    // MARK: Defect 13: STARTTLS says what it waited for
+
+    /// A server that accepts and says nothing, as a TLS server does before a ClientHello.
+    func silentServer() throws -> LoopbackListener {
+        try LoopbackListener { c in
+            var buffer = [UInt8](repeating: 0, count: 256)
+            while read(c, &buffer, buffer.count) > 0 {}
+            close(c)
+        }
+    }
+
+    func testAnFTPTargetThatNeverGreetsSaysItWaitedForAnFTPGreeting() throws {
+        let server = try silentServer()
+        defer { server.stop() }
+        let text = try CLI.run(["check", "ftp://127.0.0.1:\(server.port)", "--timeout", "1"])
+        XCTAssertEqual(text.status, 69)
+        // RFC 959: an FTP server greets with 220; RFC 4217: TLS is asked for with AUTH TLS.
+        XCTAssertTrue(text.err.contains("an FTP server's 220 greeting and its answer to AUTH TLS"), text.err)
+        XCTAssertTrue(text.err.contains("FTP STARTTLS"), text.err)
+        XCTAssertTrue(text.err.contains("-1001"), text.err)
+        let json = try CLI.run(["check", "ftp://127.0.0.1:\(server.port)", "--timeout", "1", "--format", "json"])
+        let report = try json.json()
+        let connection = try XCTUnwrap(report["connection"] as? [String: Any])
+        let target = try XCTUnwrap(report["target"] as? [String: Any])
+        XCTAssertEqual(target["startTLS"] as? String, "ftp")
+        let error = try XCTUnwrap(connection["error"] as? [String: Any])
+        XCTAssertTrue((error["message"] as? String ?? "").contains("FTP STARTTLS"), "\(error)")
+        // The help says what ftp:// means.
+        let help = try CLI.run(["check", "--help"])
+        XCTAssertTrue(help.out.contains("ftp:// is FTP with AUTH TLS on 21"), help.out)
+    }
+
+    func testEverySTARTTLSProtocolSaysWhatItWaitedFor() throws {
+        let server = try silentServer()
+        defer { server.stop() }
+        // What each protocol's server sends first: SMTP 220 (RFC 5321), IMAP "* OK" (RFC 9051),
+        // POP3 "+OK" (RFC 1939), PostgreSQL's answer to SSLRequest.
+        let expected = [
+            "smtp": "an SMTP server's 220 greeting", "imap": "an IMAP server's * OK greeting",
+            "pop3": "a POP3 server's +OK greeting", "postgres": "a PostgreSQL server's answer to SSLRequest",
+        ]
+        for (proto, waited) in expected {
+            let r = try CLI.run(["check", "127.0.0.1:\(server.port)", "--starttls", proto, "--timeout", "1"])
+            XCTAssertEqual(r.status, 69, proto)
+            XCTAssertTrue(r.err.contains(waited), "\(proto): \(r.err)")
+        }
+    }
+
+    // MARK: Defect 6: an export says what it cannot express
+
+    func testCurlExportWithAnEvaluationTimeCommentsThatCurlUsesTheCurrentTime() throws {
+        // curl without pins needs no connection: the command is written from the settings.
+        let r = try CLI.run(["export", "curl", "https://127.0.0.1:1/", "--at", "2030-01-01T00:00:00Z"])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(
+            r.out.contains("\n# Not expressed: --at 2030-01-01T00:00:00Z: curl evaluates at the current time"), r.out)
+        XCTAssertEqual(
+            r.err,
+            "trustx: note: the curl export cannot express --at; a comment in it says how it differs.\n")
+        let plain = try CLI.run(["export", "curl", "https://127.0.0.1:1/"])
+        XCTAssertFalse(plain.out.contains("Not expressed"), plain.out)
+        XCTAssertEqual(plain.err, "")
+    }
+
+    // MARK: Defect 14: exports keep earlier files; help says where the lab is
+
+    func testExportRefusesToReplaceAnOutputFileWithoutForce() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let output = dir.appendingPathComponent("PinnedTrustDelegate.swift")
+        try "// edited by hand\n".write(to: output, atomically: true, encoding: .utf8)
+        let args = ["export", "swift", "--chain", try pki.path("leaf.pem"), "--output", output.path]
+        let refused = try CLI.run(args)
+        XCTAssertEqual(refused.status, 73)
+        XCTAssertTrue(refused.err.hasPrefix("Error: \(output.path) exists; give --force to replace it"), refused.err)
+        XCTAssertEqual(try String(contentsOf: output, encoding: .utf8), "// edited by hand\n")
+        let forced = try CLI.run(args + ["--force"])
+        XCTAssertEqual(forced.status, 0, forced.err)
+        XCTAssertTrue(try String(contentsOf: output, encoding: .utf8).contains("PinnedTrustDelegate"))
+        // A new file needs no --force.
+        let fresh = dir.appendingPathComponent("fresh.swift")
+        let created = try CLI.run(["export", "swift", "--chain", try pki.path("leaf.pem"), "--output", fresh.path])
+        XCTAssertEqual(created.status, 0, created.err)
+    }
+
+    func testTopLevelHelpSaysNoArgumentsOpensTheLab() throws {
+        let r = try CLI.run(["--help"])
+        XCTAssertEqual(r.status, 0)
+        let text = r.out.replacingOccurrences(of: "\n", with: " ")
+        XCTAssertTrue(
+            text.contains("With no subcommand, trustx opens the interactive explorer on the built-in lab"), r.out)
+        XCTAssertTrue(text.contains("--theme high-contrast"), r.out)
+        XCTAssertTrue(r.out.contains("USAGE: trustx [<explore's options for the lab>]\n       trustx <subcommand>"))
+    }
+
+    func testLabHelpPointsToTheInteractiveLab() throws {
+        let r = try CLI.run(["lab", "--help"])
+        XCTAssertEqual(r.status, 0)
+        let text = r.out.replacingOccurrences(of: "\n", with: " ")
+        XCTAssertTrue(text.contains("run trustx with no subcommand (or trustx explore)"), r.out)
+    }
+
+    // MARK: Build 2: completions, the man page, the README
+
+    /// Runs the bash completion function for `words` (the last one being completed).
+    func bashComplete(_ words: [String]) throws -> [String] {
+        let script = try CLI.run(["completions", "bash"])
+        XCTAssertEqual(script.status, 0, script.err)
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("trustx.bash")
+        try script.stdout.write(to: file)
+        let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let program = """
+            source '\(file.path)'
+            COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
+            _trustx
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let r = try Shell.run(URL(fileURLWithPath: "/bin/bash"), ["-c", program], in: dir)
+        XCTAssertEqual(r.status, 0, r.err)
+        return r.out.split(separator: "\n").map(String.init)
+    }
+
+    func testBashCompletesThePolicyOptionAndItsValues() throws {
+        XCTAssertEqual(try bashComplete(["trustx", "check", "--po"]), ["--policy"])
+        // docs/cli.md: --policy ssl|ssl-no-host|basic.
+        XCTAssertEqual(
+            try bashComplete(["trustx", "check", "--policy", ""]).sorted(), ["basic", "ssl", "ssl-no-host"])
+        XCTAssertEqual(try bashComplete(["trustx", "check", "--policy", "ssl-"]), ["ssl-no-host"])
+    }
+
+    func testBashCompletesEveryOptionTheHelpListsAndTheSubcommands() throws {
+        for command in ["check", "explore", "export", "pin", "lab", "ats", "lint"] {
+            let help = try CLI.run([command, "--help"]).out
+            let listed = Set(
+                help.split(separator: "\n").compactMap { line -> String? in
+                    guard line.hasPrefix("  --") else { return nil }
+                    return String(line.dropFirst(2).prefix { $0 != " " && $0 != "," })
+                })
+            let completed = Set(try bashComplete(["trustx", command, "--"]))
+            XCTAssertTrue(listed.isSubset(of: completed), "\(command): \(listed.subtracting(completed))")
+            XCTAssertFalse(listed.isEmpty)
+        }
+        let root = try CLI.run(["--help"]).out
+        let subcommands = root.components(separatedBy: "SUBCOMMANDS:\n").last!.split(separator: "\n").compactMap {
+            line -> String? in
+            line.hasPrefix("  ") && !line.hasPrefix("   ") && !line.hasPrefix("  See")
+                ? String(line.dropFirst(2).prefix { $0 != " " }) : nil
+        }
+        XCTAssertTrue(subcommands.contains("completions"), root)
+        XCTAssertEqual(Set(try bashComplete(["trustx", ""])), Set(subcommands + ["help"]))
+        // Files where a file is expected.
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        XCTAssertEqual(try bashComplete(["trustx", "check", "--anchor", "/nonexistent-dir-trustx/"]), [])
+        XCTAssertEqual(try bashComplete(["trustx", "export", "pl"]), ["plist"])
+    }
+
+    func testZshAndFishCompletionScriptsParse() throws {
+        for (shell, flag) in [("zsh", "-n"), ("fish", "-n")] {
+            let path = ["/usr/bin/\(shell)", "/bin/\(shell)"].first { FileManager.default.isExecutableFile(atPath: $0) }
+            guard let path else { continue }
+            let script = try CLI.run(["completions", shell])
+            XCTAssertEqual(script.status, 0)
+            let dir = try scratch()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let file = dir.appendingPathComponent("trustx.\(shell)")
+            try script.stdout.write(to: file)
+            let r = try Shell.run(URL(fileURLWithPath: path), [flag, file.path])
+            XCTAssertEqual(r.status, 0, "\(shell): \(r.err)")
+            XCTAssertEqual(r.err, "", shell)
+        }
+        try XCTSkipIf(
+            !FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh")
+                || !FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "zsh or fish is not installed")
+    }
+
+    func testFishCompletesThePolicyValues() throws {
+        try XCTSkipIf(!FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "fish is not installed")
+        let script = try CLI.run(["completions", "fish"])
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("trustx.fish")
+        try script.stdout.write(to: file)
+        let r = try Shell.run(
+            URL(fileURLWithPath: "/usr/bin/fish"), ["-c", "source \(file.path); complete -C 'trustx check --policy '"],
+            environment: ["HOME": dir.path, "PATH": "/usr/bin:/bin"])
+        let values = r.out.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+        XCTAssertEqual(values.sorted(), ["basic", "ssl", "ssl-no-host"], r.out + r.err)
+    }
+
+    func testTheManPageInDocsIsCurrent() throws {
+        let r = try CLI.run(["help", "--man"])
+        XCTAssertEqual(r.status, 0)
+        let shipped = try String(
+            contentsOf: Self.repository.appendingPathComponent("docs/trustx.1"), encoding: .utf8)
+        XCTAssertEqual(r.out, shipped, "docs/trustx.1 is stale: regenerate with trustx help --man > docs/trustx.1")
+        // Every option of every command is in it.
+        for command in ["check", "explore", "export", "pin", "lab", "ats", "lint", "completions"] {
+            XCTAssertTrue(shipped.contains(".SS \"trustx \(command)\""), command)
+        }
+        XCTAssertTrue(shipped.contains("\\fB\\-\\-policy\\fR \\fIpolicy\\fR"))
+    }
+
+    func testReadmeNamesEverySubcommandAndKeepsRunItShort() throws {
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        for command in ["check", "explore", "pin", "lab", "ats", "export", "lint", "completions"] {
+            XCTAssertTrue(readme.contains("trustx \(command)"), command)
+        }
+        let section = try XCTUnwrap(readme.components(separatedBy: "## Run it\n").dropFirst().first)
+        let body = section.components(separatedBy: "\n## ").first!.split(separator: "\n").filter {
+            !$0.trimmingCharacters(in: .whitespaces).isEmpty
+        }
+        XCTAssertLessThan(body.count, 10, body.joined(separator: "\n"))
+    }
+
+    // MARK: Helpers
+
+    func scratch() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-newcomer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// A loopback port nothing listens on (bound, then closed).
+    func closedPort() throws -> Int {
+        let listener = try LoopbackListener { close($0) }
+        let port = listener.port
+        listener.stop()
+        return port
+    }
+}
