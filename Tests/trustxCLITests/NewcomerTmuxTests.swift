@@ -1,0 +1,56 @@
+import Foundation
+import XCTest
+
+/// Plain `trustx` with the lab's options, on a real terminal (tmux). Skipped without tmux.
+final class NewcomerTmuxTests: XCTestCase {
+    static let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// A private tmux server, so nothing else on the machine is touched.
+    let socket = "trustx-newcomer-\(UUID().uuidString.prefix(8))"
+
+    /// Runs tmux through popen (Foundation's Process would wait for the tmux server it starts).
+    func tmux(_ args: String...) -> String {
+        let quoted = ([Self.tmux!, "-L", socket] + args).map {
+            "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+        guard let pipe = popen(quoted.joined(separator: " ") + " 2>&1", "r") else { return "" }
+        var out = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, pipe)
+            if n <= 0 { break }
+            out += chunk[0..<n]
+        }
+        pclose(pipe)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The screen once `condition` holds, or after a 30-second guard.
+    func screen(until condition: (String) -> Bool) -> String {
+        var text = ""
+        for _ in 0..<300 {
+            text = tmux("capture-pane", "-p", "-t", "lab")
+            if condition(text) { return text }
+            usleep(100_000)
+        }
+        return text
+    }
+
+    func testPlainTrustxWithTheHighContrastThemeOpensTheLab() throws {
+        try XCTSkipIf(Self.tmux == nil, "tmux is not installed")
+        defer { _ = tmux("kill-server") }
+        let command = "'\(CLI.binary.path)' --theme high-contrast; echo EXIT=$?; sleep 30"
+        _ = tmux(
+            "new-session", "-d", "-s", "lab", "-x", "120", "-y", "40", "-e", "TERM=tmux-256color", "-e",
+            "LANG=C.UTF-8", command)
+        // The lab's scenarios (docs/lab.md) fill the Targets pane.
+        let text = screen { $0.contains("wrong-host") || $0.contains("EXIT=") }
+        XCTAssertTrue(text.contains("wrong-host"), text)
+        XCTAssertFalse(text.contains("Unknown option"), text)
+        _ = tmux("send-keys", "-t", "lab", "q")
+        let after = screen { $0.contains("EXIT=") }
+        XCTAssertTrue(after.contains("EXIT=0"), after)
+    }
+}
