@@ -115,6 +115,15 @@ final class NewcomerCLITests: XCTestCase {
         XCTAssertEqual(target["startTLS"] as? String, "ftp")
         let error = try XCTUnwrap(connection["error"] as? [String: Any])
         XCTAssertTrue((error["message"] as? String ?? "").contains("FTP STARTTLS"), "\(error)")
+        // A server that hangs up at once: the preamble's own error says the same.
+        let closing = try LoopbackListener { close($0) }
+        defer { closing.stop() }
+        let closed = try CLI.run(["check", "ftp://127.0.0.1:\(closing.port)", "--timeout", "5"])
+        XCTAssertEqual(closed.status, 69)
+        XCTAssertTrue(
+            closed.err.contains(
+                "closed the connection while waiting for an FTP server's 220 greeting and its answer to AUTH TLS"),
+            closed.err)
         // The help says what ftp:// means.
         let help = try CLI.run(["check", "--help"])
         XCTAssertTrue(help.out.contains("ftp:// is FTP with AUTH TLS on 21"), help.out)
