@@ -219,7 +219,7 @@ public final class LabServer: @unchecked Sendable {
         self.handlers = handlers
         self.options = options
         let descriptors = raiseOpenFileLimit()
-        processLimit = max(64, descriptors - 256 - 2 * bound.count)
+        processLimit = min(LabServer.processConnectionLimit, max(64, descriptors - 256 - 2 * bound.count))
         work = LabLock(
             WorkQueue(
                 byEndpoint: Array(repeating: [], count: bound.count), heads: Array(repeating: 0, count: bound.count)))
@@ -404,16 +404,16 @@ public final class LabServer: @unchecked Sendable {
 
     private enum Ending { case served, failed, timedOut, evicted }
 
-    /// Closes a connection the acceptor holds, counts why, and gives its room back. A connection
-    /// already answered (lingering) counts as what it was, whatever ends its lingering.
+    /// Closes a connection the acceptor holds, counts why (unless it was counted when it was
+    /// answered, before lingering), and gives its room back.
     private func finish(_ connection: Connection, _ ending: Ending) {
-        var ending = ending
-        if case .linger = connection.stage { ending = connection.served ? .served : .failed }
-        switch ending {
-        case .served: servedCount.add(1, ordering: .relaxed)
-        case .failed: failedCount.add(1, ordering: .relaxed)
-        case .timedOut: timedOutCount.add(1, ordering: .relaxed)
-        case .evicted: evictedCount.add(1, ordering: .relaxed)
+        if !connection.counted {
+            switch ending {
+            case .served: servedCount.add(1, ordering: .relaxed)
+            case .failed: failedCount.add(1, ordering: .relaxed)
+            case .timedOut: timedOutCount.add(1, ordering: .relaxed)
+            case .evicted: evictedCount.add(1, ordering: .relaxed)
+            }
         }
         state.openByEndpoint[connection.endpoint] -= 1
         state.open -= 1
@@ -617,9 +617,10 @@ public final class LabServer: @unchecked Sendable {
                     guard let ssl = SSL_new(context.context) else { return .finished(served: false) }
                     c.ssl = ssl
                     // Partial writes: a non-blocking write resumes where the socket had no room.
-                    _ = SSL_ctrl(
-                        ssl, SSL_CTRL_MODE, Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER),
-                        nil)
+                    // Released buffers: thousands of waiting connections keep no 16 KiB record
+                    // buffers each.
+                    let modes = SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER
+                    _ = SSL_ctrl(ssl, SSL_CTRL_MODE, Int(modes | SSL_MODE_RELEASE_BUFFERS), nil)
                     guard SSL_set_fd(ssl, c.fd) == 1 else { return .finished(served: false) }
                 }
                 let result = SSL_accept(c.ssl)
@@ -699,8 +700,15 @@ public final class LabServer: @unchecked Sendable {
                 if let ssl = c.ssl { _ = SSL_shutdown(ssl) }
                 // Closing with unread input would send a reset, which can destroy the answer
                 // before the client reads it: end our side, and read theirs away for a moment.
+                // Counted before the client can see our end, so a client that has read its
+                // answer to the end finds it in the statistics.
+                if served {
+                    servedCount.add(1, ordering: .relaxed)
+                } else {
+                    failedCount.add(1, ordering: .relaxed)
+                }
+                c.counted = true
                 shutdown(c.fd, Int32(SHUT_WR))
-                c.served = served
                 c.expect(.linger, within: min(stageTime, LabServer.lingerTime), now: now)
             case .linger:
                 var buffer = [UInt8](repeating: 0, count: 4096)
@@ -711,7 +719,7 @@ public final class LabServer: @unchecked Sendable {
                     guard n > 0 else { break }
                     c.drained += n
                 }
-                return .finished(served: c.served)
+                return .finished(served: true)
             }
         }
         return .again
@@ -725,6 +733,10 @@ public final class LabServer: @unchecked Sendable {
         default: .finished(served: false)
         }
     }
+
+    /// Connections the process keeps open at most, whatever the descriptor limit: each may hold
+    /// a partial request (16 KiB) and TLS state, so this bounds the lab's memory too.
+    static let processConnectionLimit = 8192
 
     /// Seconds, and bytes, a closing connection reads away what its client still sends.
     static let lingerTime = 1.0
@@ -930,7 +942,8 @@ private final class Connection: @unchecked Sendable {
     var sent = 0
     var commands = 0
     var facts = ""
-    var served = false
+    /// Whether the statistics already count it (served or failed).
+    var counted = false
     var drained = 0
 
     init(fd: Int32, endpoint: Int, peer: [UInt8], closeBy: Double) {
