@@ -738,8 +738,9 @@ public final class LabServer: @unchecked Sendable {
     /// a partial request (16 KiB) and TLS state, so this bounds the lab's memory too.
     static let processConnectionLimit = 8192
 
-    /// Seconds, and bytes, a closing connection reads away what its client still sends.
+    /// Seconds a closing connection reads away what its client still sends.
     static let lingerTime = 1.0
+    /// Bytes a closing connection reads away at most (past them a reset is the client's doing).
     static let lingerLimit = 65_536
 
     /// The most the lab reads of an HTTP request (request line and headers; it reads no body).
