@@ -26,12 +26,20 @@ public struct LabOptions: Sendable {
     public var workers: Int
     /// Seconds a connection may take before it is cut off.
     public var connectionTimeout: Double
+    /// Seconds a client has for each message it owes (its ClientHello, its request after the
+    /// handshake, each SMTP command) before it is let go; `LabServerOptions.readTimeout`.
+    public var readTimeout: Double
+    /// Connections each port keeps open; `LabServerOptions.connectionsPerPort`.
+    public var connectionsPerPort: Int
+    /// Connections each source address keeps open on a port; `LabServerOptions.connectionsPerPeer`.
+    public var connectionsPerPeer: Int
 
     /// Creates options: every scenario on 127.0.0.1, kernel-chosen ports, a temporary folder.
     public init(
         scenarios: [String] = [], listenAddress: String = "127.0.0.1", advertisedAddress: String? = nil,
         portBase: Int? = nil, outputDirectory: String? = nil, now: Timestamp? = nil, workers: Int = 32,
-        connectionTimeout: Double = 10
+        connectionTimeout: Double = 10, readTimeout: Double = 2, connectionsPerPort: Int = 1024,
+        connectionsPerPeer: Int = 256
     ) {
         self.scenarios = scenarios
         self.listenAddress = listenAddress
@@ -41,6 +49,9 @@ public struct LabOptions: Sendable {
         self.now = now
         self.workers = workers
         self.connectionTimeout = connectionTimeout
+        self.readTimeout = readTimeout
+        self.connectionsPerPort = connectionsPerPort
+        self.connectionsPerPeer = connectionsPerPeer
     }
 
     /// Whether the listen address accepts connections from other machines (not loopback),
@@ -295,7 +306,8 @@ public final class Lab: Sendable {
                 bound: endpoints,
                 options: LabServerOptions(
                     listenAddress: options.listenAddress, workers: options.workers,
-                    connectionTimeout: options.connectionTimeout))
+                    connectionTimeout: options.connectionTimeout, readTimeout: options.readTimeout,
+                    connectionsPerPort: options.connectionsPerPort, connectionsPerPeer: options.connectionsPerPeer))
             var pins: [LabPin: String] = [:]
             for (pin, digest) in pki.pins { pins[pin] = "sha256//" + Base64.encode(digest) }
             let lab = Lab(

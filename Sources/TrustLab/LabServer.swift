@@ -52,32 +52,45 @@ public struct LabEndpoint: Sendable {
     }
 }
 
-/// Limits that keep a training room's servers responsive.
+/// Limits that keep a training room's servers responsive however its clients behave.
+///
+/// No client holds a worker while the server waits for it: every socket is non-blocking, and a
+/// connection waits for its client's next bytes (or for room to send) in the acceptor's poll set,
+/// where it costs a descriptor and nothing else. Those waiting connections are what the limits
+/// below bound, each with eviction of the longest-waiting one instead of refusing a newcomer.
 public struct LabServerOptions: Sendable {
     /// The address every endpoint binds (loopback unless a classroom needs otherwise).
     public var listenAddress: String
-    /// Worker threads shared by all endpoints: at most this many connections are handled at once.
+    /// Worker threads shared by all endpoints: they only run steps that have input ready (a TLS
+    /// handshake's computation, an answer), never wait for a client.
     public var workers: Int
-    /// Seconds a connection may take from accept to close (a silent or dripping client is cut off).
+    /// Seconds a connection may live from accept to close, however it keeps the server busy.
     public var connectionTimeout: Double
-    /// Accepted connections waiting for a worker; beyond this new ones are closed at once.
-    public var queueCapacity: Int
-    /// Seconds a client has to send its first message, waiting off the workers meanwhile, and
-    /// then to finish the TLS handshake on one (at most `connectionTimeout`): an idle client
-    /// never holds a worker, a slow one holds it this long at most.
-    public var handshakeTimeout: Double
+    /// Seconds a client has for each thing it owes: its ClientHello and the rest of the handshake,
+    /// its request after the handshake, each SMTP command, taking each answer (at most
+    /// `connectionTimeout`). A silent client is let go after this.
+    public var readTimeout: Double
+    /// Connections one endpoint keeps open; at the limit its longest-waiting connection is closed
+    /// to make room for the new one, so another port's abusers never take this port's room.
+    public var connectionsPerPort: Int
+    /// Connections one source address keeps open on one endpoint; at the limit that peer's own
+    /// longest-waiting connection is closed for the new one (on loopback every client is the same
+    /// peer: the limit then bounds the machine's idle connections per port, and the newest client
+    /// is still served).
+    public var connectionsPerPeer: Int
 
-    /// Creates options: 127.0.0.1, 32 workers, 10 s per connection, 3 s for the first message
-    /// and the handshake, 1024 waiting.
+    /// Creates options: 127.0.0.1, 32 workers, 10 s per connection, 2 s for each message, 1,024
+    /// connections per port and 256 per peer and port.
     public init(
         listenAddress: String = "127.0.0.1", workers: Int = 32, connectionTimeout: Double = 10,
-        queueCapacity: Int = 1024, handshakeTimeout: Double = 3
+        readTimeout: Double = 2, connectionsPerPort: Int = 1024, connectionsPerPeer: Int = 256
     ) {
         self.listenAddress = listenAddress
         self.workers = max(1, workers)
         self.connectionTimeout = connectionTimeout
-        self.queueCapacity = max(1, queueCapacity)
-        self.handshakeTimeout = handshakeTimeout
+        self.readTimeout = readTimeout
+        self.connectionsPerPort = max(1, connectionsPerPort)
+        self.connectionsPerPeer = max(1, connectionsPerPeer)
     }
 }
 
@@ -87,66 +100,79 @@ public struct LabServerStatistics: Hashable, Sendable {
     public var accepted: Int
     /// Connections served to the end (TLS handshake and answer, or an HTTP answer).
     public var served: Int
-    /// TLS handshakes that failed (no common version, no client certificate, client gave up).
+    /// Connections that ended unserved: failed TLS handshakes (no common version, no client
+    /// certificate, client gave up), refused or over-long requests, clients that closed.
     public var failedHandshakes: Int
-    /// Connections cut off at the deadline.
+    /// Connections cut off because their client did not send or read in time.
     public var timedOut: Int
-    /// Connections closed unserved because the queue was full.
+    /// Connections closed at once because no waiting connection could make room for them.
     public var dropped: Int
+    /// Waiting connections closed to make room for a newer one (a port's, a peer's or the
+    /// process's connection limit).
+    public var evicted: Int
 }
 
-/// In-process TLS (and plain HTTP) servers on loopback sockets: one acceptor thread polling every
-/// listener and every connection whose client has not spoken yet, a fixed pool of workers that
-/// only get connections with a first message ready, a deadline per connection. Serves any chain, any protocol
-/// range, with or without a required client certificate, over HTTPS or SMTP STARTTLS.
+/// In-process TLS (and plain HTTP) servers on loopback sockets. One acceptor thread polls every
+/// listener and every connection that waits for its client; a fixed pool of workers runs the
+/// non-blocking step a connection can take once its client's bytes are there (read, handshake,
+/// answer) and hands it back to wait again. Serves any chain, any protocol range, with or
+/// without a required client certificate, over HTTPS or SMTP STARTTLS.
 ///
 /// The server's threads keep it alive until `stop()` is called.
 public final class LabServer: @unchecked Sendable {
-    // @unchecked: mutable state is in LabLock/Atomic values; listeners, handlers and threads are set in init and only joined/closed by stop(), which runs once.
+    // @unchecked: mutable state is in LabLock/Atomic values or owned by the acceptor thread
+    // (`Acceptor`); listeners, handlers and threads are set in init and only joined/closed by
+    // stop(), which runs once.
     private enum Handler: Sendable {
         case tls(ServerTLSContext, smtp: Bool, page: String)
         case http([String: LabHTTPFile])
     }
 
-    private struct Work {
-        var fd: Int32
-        var handler: Int
+    /// What a worker's step left the connection waiting for.
+    fileprivate enum Outcome {
+        case read, write
+        /// The step's bound was reached with input still buffered: back in the queue behind
+        /// the others, not in the poll set (the socket may have nothing new to say).
+        case again
+        case finished(served: Bool)
     }
 
-    /// An accepted connection whose client has not yet sent its whole first message.
-    private struct Waiting {
-        var fd: Int32
-        var handler: Int
-        var deadline: Double
-    }
-
-    private struct QueueState {
-        var items: [Work] = []
-        var head = 0
+    private struct WorkQueue {
+        /// One FIFO per endpoint, taken round-robin: a port flooded with ready handshakes delays
+        /// the other ports by one connection each turn, not by its whole backlog.
+        var byEndpoint: [[Connection]]
+        var heads: [Int]
+        var next = 0
+        var count = 0
         var stopping = false
-        var count: Int { items.count - head }
     }
 
     private let listeners: [LabListener]
     private let handlers: [Handler]
     private let names: [String]
     private let options: LabServerOptions
-    private let queue = LabLock(QueueState())
+    /// Connections the process keeps open at most: the descriptor limit less room for the rest
+    /// of the process (the explorer runs the lab in its own process).
+    private let processLimit: Int
+    private let work: LabLock<WorkQueue>
     private let available = DispatchSemaphore(value: 0)
-    /// Connections being handled and their deadlines; the acceptor shuts down overdue ones.
-    private let active = LabLock<[Int32: Double]>([:])
+    /// Connections a worker has stepped, handed back to the acceptor.
+    private let inbox = LabLock<[(Connection, Outcome)]>([])
     private let stopped = LabLock(false)
     private let stopping = Atomic<Bool>(false)
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private var workers: [POSIXThread] = []
     private var acceptor: POSIXThread?
+    /// The acceptor's own state: only its thread touches it until stop() has joined it.
+    private let state: Acceptor
 
     private let acceptedCount = Atomic<Int>(0)
     private let servedCount = Atomic<Int>(0)
     private let failedCount = Atomic<Int>(0)
     private let timedOutCount = Atomic<Int>(0)
     private let droppedCount = Atomic<Int>(0)
+    private let evictedCount = Atomic<Int>(0)
 
     /// The bound port of each endpoint, by endpoint name.
     public let ports: [String: UInt16]
@@ -183,10 +209,21 @@ public final class LabServer: @unchecked Sendable {
         guard pipe(&pipeFDs) == 0 else { throw .system(operation: "pipe", errno: errno) }
         wakeRead = pipeFDs[0]
         wakeWrite = pipeFDs[1]
+        // Neither end may block: a full pipe already means "wake up".
+        for fd in pipeFDs {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
         listeners = bound.map(\.0)
         names = bound.map(\.1.name)
         self.handlers = handlers
         self.options = options
+        let descriptors = raiseOpenFileLimit()
+        processLimit = min(LabServer.processConnectionLimit, max(64, descriptors - 256 - 2 * bound.count))
+        work = LabLock(
+            WorkQueue(
+                byEndpoint: Array(repeating: [], count: bound.count), heads: Array(repeating: 0, count: bound.count)))
+        state = Acceptor(endpoints: bound.count)
         var ports: [String: UInt16] = [:]
         for (listener, endpoint) in bound { ports[endpoint.name] = listener.port }
         self.ports = ports
@@ -212,7 +249,7 @@ public final class LabServer: @unchecked Sendable {
         LabServerStatistics(
             accepted: acceptedCount.load(ordering: .relaxed), served: servedCount.load(ordering: .relaxed),
             failedHandshakes: failedCount.load(ordering: .relaxed), timedOut: timedOutCount.load(ordering: .relaxed),
-            dropped: droppedCount.load(ordering: .relaxed))
+            dropped: droppedCount.load(ordering: .relaxed), evicted: evictedCount.load(ordering: .relaxed))
     }
 
     /// Stops accepting, closes every listener (connections are refused from now on), cuts off
@@ -224,244 +261,624 @@ public final class LabServer: @unchecked Sendable {
         }
         guard first else { return }
         stopping.store(true, ordering: .sequentiallyConsistent)
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        wake()
         acceptor?.join()
         for listener in listeners { listener.close() }
-        let pending = queue.withLock { state in
-            state.stopping = true
-            let pending = state.items[state.head...].map(\.fd)
-            state.items = []
-            state.head = 0
-            return pending
-        }
-        for fd in pending { systemClose(fd) }
-        active.withLock { connections in
-            for fd in connections.keys { shutdown(fd, Int32(SHUT_RDWR)) }
-        }
+        work.withLock { $0.stopping = true }
         for _ in workers { available.signal() }
         for thread in workers { thread.join() }
         workers = []
         acceptor = nil
+        // Every thread is gone: what is left in the queue and the inbox is this thread's to close.
+        let queued = work.withLock { queue in
+            var all: [Connection] = []
+            for (e, items) in queue.byEndpoint.enumerated() { all += items[queue.heads[e]...] }
+            queue.byEndpoint = queue.byEndpoint.map { _ in [] }
+            return all
+        }
+        for connection in queued { connection.release() }
+        for (connection, _) in inbox.withLock({ $0 }) { connection.release() }
+        inbox.withLock { $0 = [] }
         systemClose(wakeRead)
         systemClose(wakeWrite)
     }
 
-    // MARK: - Accepting
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = systemWrite(wakeWrite, &byte, 1)
+    }
+
+    // MARK: - Accepting and waiting
+
+    /// Connections waiting for their clients, and how many each endpoint and peer holds open.
+    private final class Acceptor {
+        /// Waiting connections, by endpoint and descriptor.
+        var waiting: [[Int32: Connection]]
+        var openByEndpoint: [Int]
+        var openByPeer: [PeerSlot: Int] = [:]
+        var open = 0
+        /// Counts parkings: the order of "longest waiting" (connections accepted in one round
+        /// share a clock reading).
+        var parkings = 0
+        /// Accepting pauses briefly when the process is out of descriptors and nothing waits.
+        var acceptResumes = 0.0
+
+        init(endpoints: Int) {
+            waiting = Array(repeating: [:], count: endpoints)
+            openByEndpoint = Array(repeating: 0, count: endpoints)
+        }
+    }
+
+    private struct PeerSlot: Hashable {
+        var endpoint: Int
+        var address: [UInt8]
+    }
 
     private func acceptLoop() {
-        // Connections whose client has not sent its first message: only this thread touches them.
-        var waiting: [Waiting] = []
         var fds: [pollfd] = []
+        var polled: [Connection] = []
         while !stopping.load(ordering: .sequentiallyConsistent) {
+            var now = monotonicSeconds()
             fds.removeAll(keepingCapacity: true)
-            for listener in listeners { fds.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)) }
+            polled.removeAll(keepingCapacity: true)
+            let accepting = now >= state.acceptResumes
+            // poll ignores negative descriptors: a paused listener stays in place.
+            for listener in listeners {
+                fds.append(pollfd(fd: accepting ? listener.fd : -1, events: Int16(POLLIN), revents: 0))
+            }
             fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
-            for w in waiting { fds.append(pollfd(fd: w.fd, events: Int16(POLLIN), revents: 0)) }
-            // 100 ms: the granularity of connection deadlines.
-            let ready = poll(&fds, nfds_t(fds.count), 100)
-            if stopping.load(ordering: .sequentiallyConsistent) { break }
-            reapOverdueConnections()
-            let base = listeners.count + 1
-            let now = monotonicSeconds()
-            var still: [Waiting] = []
-            still.reserveCapacity(waiting.count)
-            for (k, w) in waiting.enumerated() {
-                if ready > 0 && fds[base + k].revents != 0 {
-                    switch firstMessage(w.fd, handler: w.handler) {
-                    case .complete:
-                        enqueue(Work(fd: w.fd, handler: w.handler))
-                        continue
-                    case .closed:
-                        failedCount.add(1, ordering: .relaxed)
-                        systemClose(w.fd)
-                        continue
-                    case .partial: break
-                    }
-                }
-                if w.deadline < now {
-                    timedOutCount.add(1, ordering: .relaxed)
-                    systemClose(w.fd)
-                } else {
-                    still.append(w)
+            var next = now + 1
+            if !accepting { next = min(next, state.acceptResumes) }
+            for endpoint in state.waiting {
+                for connection in endpoint.values {
+                    let events = connection.waitsToWrite ? POLLOUT : POLLIN
+                    fds.append(pollfd(fd: connection.fd, events: Int16(events), revents: 0))
+                    polled.append(connection)
+                    next = min(next, connection.deadline)
                 }
             }
-            waiting = still
+            let wait = Int32(max(0, min(1000, ((next - now) * 1000).rounded(.up))))
+            let ready = poll(&fds, nfds_t(fds.count), wait)
+            if stopping.load(ordering: .sequentiallyConsistent) { break }
+            now = monotonicSeconds()
+            let base = listeners.count + 1
+            if ready > 0 {
+                for (k, connection) in polled.enumerated() where fds[base + k].revents != 0 {
+                    unpark(connection)
+                    enqueue(connection)
+                }
+                if fds[base - 1].revents != 0 { drainWakePipe() }
+            }
+            for (connection, outcome) in inbox.withLock({ items in
+                defer { items.removeAll(keepingCapacity: true) }
+                return items
+            }) {
+                switch outcome {
+                case .read:
+                    connection.waitsToWrite = false
+                    park(connection, now: now)
+                case .write:
+                    connection.waitsToWrite = true
+                    park(connection, now: now)
+                case .again where connection.closeBy <= now:
+                    finish(connection, .timedOut)
+                case .again:
+                    enqueue(connection)
+                case .finished(let served):
+                    finish(connection, served ? .served : .failed)
+                }
+            }
+            for endpoint in state.waiting.indices {
+                for connection in state.waiting[endpoint].values where connection.deadline <= now {
+                    unpark(connection)
+                    finish(connection, .timedOut)
+                }
+            }
             guard ready > 0 else { continue }
             for i in 0..<listeners.count where fds[i].revents & Int16(POLLIN) != 0 {
-                acceptAll(listener: i, waiting: &waiting)
+                acceptAll(listener: i, now: now)
             }
         }
-        for w in waiting { systemClose(w.fd) }
+        for endpoint in state.waiting {
+            for connection in endpoint.values { connection.release() }
+        }
+        state.waiting = state.waiting.map { _ in [:] }
     }
 
-    private enum FirstMessage { case complete, partial, closed }
-
-    /// Whether the client's first message has fully arrived, looked at without reading it: a
-    /// whole TLS record (the ClientHello), or an HTTP request's header block (or 4 KiB of it).
-    private func firstMessage(_ fd: Int32, handler: Int) -> FirstMessage {
-        var buffer = [UInt8](repeating: 0, count: 5 + 16_384)
-        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_PEEK | MSG_DONTWAIT)) }
-        if n == 0 { return .closed }
-        if n < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? .partial : .closed }
-        switch handlers[handler] {
-        case .tls:
-            // RFC 8446 5.1: a record is a 5-octet header (type, version, length) and `length`
-            // octets. Anything that is not a handshake record is the worker's to refuse.
-            guard buffer[0] == 22 else { return .complete }
-            guard n >= 5 else { return .partial }
-            let length = Int(buffer[3]) << 8 | Int(buffer[4])
-            return n >= 5 + length || n == buffer.count ? .complete : .partial
-        case .http:
-            let seen = buffer[0..<n]
-            if n >= 4096 || seen.firstRange(of: [0x0D, 0x0A, 0x0D, 0x0A]) != nil
-                || seen.firstRange(of: [0x0A, 0x0A]) != nil
-            {
-                return .complete
-            }
-            return .partial
-        }
+    private func drainWakePipe() {
+        var bytes = [UInt8](repeating: 0, count: 256)
+        while bytes.withUnsafeMutableBytes({ read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
     }
 
-    /// Hands a connection to the workers; false (and the connection closed) when the queue is full.
-    private func enqueue(_ work: Work) {
-        let queued = queue.withLock { state -> Bool in
-            guard !state.stopping, state.count < options.queueCapacity else { return false }
-            if state.head > 1024 && state.head * 2 > state.items.count {
-                state.items.removeFirst(state.head)
-                state.head = 0
+    /// Puts a connection in the poll set until its client acts or its deadline passes.
+    private func park(_ connection: Connection, now: Double) {
+        state.parkings += 1
+        connection.waitingSince = state.parkings
+        connection.deadline = min(connection.closeBy, connection.stageDeadline)
+        state.waiting[connection.endpoint][connection.fd] = connection
+    }
+
+    private func unpark(_ connection: Connection) {
+        state.waiting[connection.endpoint].removeValue(forKey: connection.fd)
+    }
+
+    private enum Ending { case served, failed, timedOut, evicted }
+
+    /// Closes a connection the acceptor holds, counts why (unless it was counted when it was
+    /// answered, before lingering), and gives its room back.
+    private func finish(_ connection: Connection, _ ending: Ending) {
+        if !connection.counted {
+            switch ending {
+            case .served: servedCount.add(1, ordering: .relaxed)
+            case .failed: failedCount.add(1, ordering: .relaxed)
+            case .timedOut: timedOutCount.add(1, ordering: .relaxed)
+            case .evicted: evictedCount.add(1, ordering: .relaxed)
             }
-            state.items.append(work)
-            return true
         }
-        if queued {
-            available.signal()
+        state.openByEndpoint[connection.endpoint] -= 1
+        state.open -= 1
+        let slot = PeerSlot(endpoint: connection.endpoint, address: connection.peer)
+        if let count = state.openByPeer[slot], count > 1 {
+            state.openByPeer[slot] = count - 1
         } else {
-            droppedCount.add(1, ordering: .relaxed)
-            systemClose(work.fd)
+            state.openByPeer.removeValue(forKey: slot)
         }
+        connection.release()
     }
 
-    private func acceptAll(listener index: Int, waiting: inout [Waiting]) {
+    /// Closes the longest-waiting connection of `endpoint` (of `peer` only, when given); false
+    /// when none waits (every one is being worked on, which takes a bounded time).
+    private func evictOldest(endpoint: Int, peer: [UInt8]?) -> Bool {
+        var oldest: Connection?
+        for connection in state.waiting[endpoint].values where peer == nil || connection.peer == peer {
+            if oldest == nil || connection.waitingSince < oldest!.waitingSince { oldest = connection }
+        }
+        guard let oldest else { return false }
+        unpark(oldest)
+        finish(oldest, .evicted)
+        return true
+    }
+
+    /// Makes room for a new connection of `endpoint` from `peer`: the peer's own oldest waiting
+    /// connection at the peer limit, the port's at the port limit, the fullest port's at the
+    /// process limit. False when no waiting connection could make room.
+    private func admit(endpoint: Int, peer: [UInt8]) -> Bool {
+        if state.openByPeer[PeerSlot(endpoint: endpoint, address: peer)] ?? 0 >= options.connectionsPerPeer {
+            guard evictOldest(endpoint: endpoint, peer: peer) else { return false }
+        }
+        if state.openByEndpoint[endpoint] >= options.connectionsPerPort {
+            guard evictOldest(endpoint: endpoint, peer: nil) else { return false }
+        }
+        if state.open >= processLimit {
+            return evictFromFullestPort()
+        }
+        return true
+    }
+
+    /// The process is out of room: the port holding the most connections gives one up, so the
+    /// abusers of one port pay for it and the other ports keep theirs.
+    private func evictFromFullestPort() -> Bool {
+        let byLoad = state.openByEndpoint.indices.sorted { state.openByEndpoint[$0] > state.openByEndpoint[$1] }
+        for endpoint in byLoad where evictOldest(endpoint: endpoint, peer: nil) { return true }
+        return false
+    }
+
+    private func acceptAll(listener index: Int, now: Double) {
         // Bounded per round so one busy port cannot starve the others' accepts.
         for _ in 0..<64 {
-            let fd = accept(listeners[index].fd, nil, nil)
-            guard fd >= 0 else { return }
+            var address = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listeners[index].fd, $0, &length) }
+            }
+            guard fd >= 0 else {
+                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
+                    // Out of descriptors (another part of the process took them): make room, or
+                    // leave the connection in the backlog a moment instead of spinning on it.
+                    if !evictFromFullestPort() { state.acceptResumes = now + 0.05 }
+                }
+                return
+            }
             // accept4 is not visible to Swift (a _GNU_SOURCE declaration); keep the socket from
-            // leaking into a process the host application spawns.
+            // leaking into a process the host application spawns, and never block on it.
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             acceptedCount.add(1, ordering: .relaxed)
-            if case .tls(_, smtp: true, _) = handlers[index] {
-                // SMTP: the server speaks first, so the worker starts at once (under the
-                // handshake deadline).
-                enqueue(Work(fd: fd, handler: index))
-            } else if waiting.count < options.queueCapacity {
-                let wait = min(options.handshakeTimeout, options.connectionTimeout)
-                waiting.append(Waiting(fd: fd, handler: index, deadline: monotonicSeconds() + wait))
-            } else {
+            let peer = peerAddress(address)
+            guard admit(endpoint: index, peer: peer) else {
                 droppedCount.add(1, ordering: .relaxed)
                 systemClose(fd)
+                continue
+            }
+            state.open += 1
+            state.openByEndpoint[index] += 1
+            state.openByPeer[PeerSlot(endpoint: index, address: peer), default: 0] += 1
+            let connection = Connection(
+                fd: fd, endpoint: index, peer: peer, closeBy: now + options.connectionTimeout)
+            switch handlers[index] {
+            case .tls(_, smtp: true, _):
+                // SMTP: the server speaks first.
+                connection.output = Array("220 trustx-lab ESMTP ready\r\n".utf8)
+                connection.expect(.sendPlain(then: .smtpCommand), within: stageTime, now: now)
+                enqueue(connection)
+            case .tls:
+                connection.expect(.handshake, within: stageTime, now: now)
+                park(connection, now: now)
+            case .http:
+                connection.expect(.httpRequest, within: stageTime, now: now)
+                park(connection, now: now)
             }
         }
     }
 
-    private func reapOverdueConnections() {
-        let now = monotonicSeconds()
-        active.withLock { connections in
-            for (fd, deadline) in connections where deadline < now {
-                // Shutting the socket down makes the worker's blocked read or write return at once;
-                // the worker still owns and closes the descriptor (it unregisters under this lock first).
-                shutdown(fd, Int32(SHUT_RDWR))
-                connections[fd] = .infinity
-                timedOutCount.add(1, ordering: .relaxed)
+    /// The source address's bytes (IPv4 or IPv6), the key of the per-peer limit.
+    private func peerAddress(_ storage: sockaddr_storage) -> [UInt8] {
+        let family = Int32(storage.ss_family)
+        return withUnsafeBytes(of: storage) { raw -> [UInt8] in
+            if family == AF_INET {
+                let offset = MemoryLayout<sockaddr_in>.offset(of: \.sin_addr)!
+                return Array(raw[offset..<offset + 4])
             }
+            if family == AF_INET6 {
+                let offset = MemoryLayout<sockaddr_in6>.offset(of: \.sin6_addr)!
+                return Array(raw[offset..<offset + 16])
+            }
+            return []
         }
     }
+
+    private var stageTime: Double { min(options.readTimeout, options.connectionTimeout) }
 
     // MARK: - Working
+
+    private func enqueue(_ connection: Connection) {
+        work.withLock { queue in
+            let e = connection.endpoint
+            if queue.heads[e] > 256 && queue.heads[e] * 2 > queue.byEndpoint[e].count {
+                queue.byEndpoint[e].removeFirst(queue.heads[e])
+                queue.heads[e] = 0
+            }
+            queue.byEndpoint[e].append(connection)
+            queue.count += 1
+        }
+        available.signal()
+    }
+
+    private func dequeue() -> Connection? {
+        work.withLock { queue -> Connection? in
+            guard queue.count > 0, !queue.stopping else { return nil }
+            let endpoints = queue.byEndpoint.count
+            for turn in 0..<endpoints {
+                let e = (queue.next + turn) % endpoints
+                guard queue.heads[e] < queue.byEndpoint[e].count else { continue }
+                let connection = queue.byEndpoint[e][queue.heads[e]]
+                queue.heads[e] += 1
+                queue.count -= 1
+                queue.next = (e + 1) % endpoints
+                return connection
+            }
+            return nil
+        }
+    }
 
     private func workerLoop() {
         while true {
             available.wait()
-            let work = queue.withLock { state -> Work? in
-                guard state.count > 0 else { return nil }
-                let work = state.items[state.head]
-                state.head += 1
-                return work
-            }
-            guard let work else {
-                if stopping.load(ordering: .sequentiallyConsistent) { return }
-                continue
-            }
-            // Registered under the same lock stop() takes to cut connections off: either stop()
-            // sees this connection, or this worker sees that the server is stopping.
-            // A TLS connection first gets the handshake deadline; serveTLS extends it once the
-            // handshake is done.
-            let limit: Double
-            if case .tls = handlers[work.handler] {
-                limit = min(options.handshakeTimeout, options.connectionTimeout)
-            } else {
-                limit = options.connectionTimeout
-            }
-            let registered = active.withLock { connections -> Bool in
-                guard !stopping.load(ordering: .sequentiallyConsistent) else { return false }
-                connections[work.fd] = monotonicSeconds() + limit
-                return true
-            }
-            guard registered else {
-                systemClose(work.fd)
-                continue
-            }
-            let served: Bool
-            switch handlers[work.handler] {
-            case .tls(let context, let smtp, let page):
-                served = serveTLS(fd: work.fd, context: context, smtp: smtp, page: page)
-            case .http(let files):
-                served = serveHTTP(fd: work.fd, files: files)
-            }
-            if served {
-                servedCount.add(1, ordering: .relaxed)
-            } else {
-                failedCount.add(1, ordering: .relaxed)
-            }
-            active.withLock { _ = $0.removeValue(forKey: work.fd) }
-            systemClose(work.fd)
+            if stopping.load(ordering: .sequentiallyConsistent) { return }
+            guard let connection = dequeue() else { continue }
+            let outcome = advance(connection)
+            // OpenSSL's error queue is per thread: leave it empty for the next connection.
+            ERR_clear_error()
+            inbox.withLock { $0.append((connection, outcome)) }
+            wake()
         }
     }
 
-    // MARK: - Protocols
-
-    private func serveTLS(fd: Int32, context: ServerTLSContext, smtp: Bool, page: String) -> Bool {
-        // OpenSSL's error queue is per thread: leave it empty for the next connection.
-        defer { ERR_clear_error() }
-        if smtp {
-            guard smtpBeforeTLS(fd: fd) else { return false }
-        }
-        guard let ssl = SSL_new(context.context) else { return false }
-        defer { SSL_free(ssl) }
-        guard SSL_set_fd(ssl, fd) == 1, SSL_accept(ssl) == 1 else { return false }
-        // Handshake done in time: the rest of the connection's time applies (unless the reaper
-        // has already cut it off, which it marks with an infinite deadline).
-        active.withLock { connections in
-            if let deadline = connections[fd], deadline != .infinity {
-                connections[fd] =
-                    deadline - min(options.handshakeTimeout, options.connectionTimeout)
-                    + options.connectionTimeout
+    /// Runs a connection as far as its client's bytes (or the socket's room) allow, without
+    /// waiting; says what it waits for next, or that it is done.
+    private func advance(_ c: Connection) -> Outcome {
+        let now = monotonicSeconds()
+        // A bound on stages per turn, so that a client pipelining commands shares the worker.
+        for _ in 0..<64 {
+            switch c.stage {
+            case .sendPlain(let next):
+                while c.sent < c.output.count {
+                    let n = c.output.withUnsafeBytes { buffer in
+                        send(
+                            c.fd, buffer.baseAddress! + c.sent, buffer.count - c.sent,
+                            Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                    }
+                    if n < 0 && errno == EINTR { continue }
+                    if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return .write }
+                    guard n > 0 else { return .finished(served: false) }
+                    c.sent += n
+                }
+                c.output = []
+                c.sent = 0
+                c.expect(next, within: stageTime, now: now)
+            case .smtpCommand:
+                switch readPlainLine(c) {
+                case .wait: return .read
+                case .closed: return .finished(served: false)
+                case .tooLong:
+                    c.output = Array("500 5.5.2 Line too long\r\n".utf8)
+                    c.expect(.sendPlain(then: .done(served: false)), within: stageTime, now: now)
+                case .line(let line):
+                    c.commands += 1
+                    let (reply, next) = smtpBeforeTLS(line, commands: c.commands)
+                    c.output = Array(reply.utf8)
+                    c.expect(.sendPlain(then: next), within: stageTime, now: now)
+                }
+            case .handshake:
+                guard case .tls(let context, let smtp, _) = handlers[c.endpoint] else {
+                    return .finished(served: false)
+                }
+                if c.ssl == nil {
+                    guard let ssl = SSL_new(context.context) else { return .finished(served: false) }
+                    c.ssl = ssl
+                    // Partial writes: a non-blocking write resumes where the socket had no room.
+                    // Released buffers: thousands of waiting connections keep no 16 KiB record
+                    // buffers each.
+                    let modes = SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER
+                    _ = SSL_ctrl(ssl, SSL_CTRL_MODE, Int(modes | SSL_MODE_RELEASE_BUFFERS), nil)
+                    guard SSL_set_fd(ssl, c.fd) == 1 else { return .finished(served: false) }
+                }
+                let result = SSL_accept(c.ssl)
+                guard result == 1 else { return waitOrFail(c.ssl!, result) }
+                c.facts = connectionFacts(c.ssl!)
+                c.expect(smtp ? .smtpOverTLS : .httpsRequest, within: stageTime, now: now)
+            case .httpsRequest:
+                let before = c.input.count
+                var ended = false
+                switch readTLS(c, limit: LabServer.requestLimit) {
+                case .wait(let outcome): return outcome
+                case .failed: return .finished(served: false)
+                case .more:
+                    ended = LabServer.headerEnds(c.input, from: before) || c.input.count >= LabServer.requestLimit
+                case .end: ended = true
+                }
+                if ended {
+                    // Answer whatever arrived (as `openssl s_server -www` does), unless the
+                    // header block did not end within the limit.
+                    if c.input.count >= LabServer.requestLimit && !LabServer.headerEnds(c.input) {
+                        c.output = Array(
+                            "HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                                .utf8)
+                        c.expect(.sendTLS(then: .done(served: false)), within: stageTime, now: now)
+                    } else {
+                        guard case .tls(_, _, let page) = handlers[c.endpoint] else { return .finished(served: false) }
+                        let body = Array((page + "\n" + c.facts).utf8)
+                        let head =
+                            "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+                        c.output = Array(head.utf8) + body
+                        c.expect(.sendTLS(then: .done(served: true)), within: stageTime, now: now)
+                    }
+                }
+            case .smtpOverTLS:
+                if let line = c.takeLine() {
+                    c.commands += 1
+                    guard case .tls(_, _, let page) = handlers[c.endpoint] else { return .finished(served: false) }
+                    let (reply, next) = smtpOverTLS(line, page: page, commands: c.commands)
+                    c.output = Array(reply.utf8)
+                    c.expect(.sendTLS(then: next), within: stageTime, now: now)
+                    continue
+                }
+                if c.input.count > LabServer.lineLimit {
+                    c.output = Array("500 5.5.2 Line too long\r\n".utf8)
+                    c.expect(.sendTLS(then: .done(served: true)), within: stageTime, now: now)
+                    continue
+                }
+                switch readTLS(c, limit: c.input.count + 4096) {
+                case .wait(let outcome): return outcome
+                // The handshake was the lesson: a client that ends the dialogue early was served.
+                case .failed, .end: return .finished(served: true)
+                case .more: continue
+                }
+            case .sendTLS(let next):
+                while c.sent < c.output.count {
+                    let n = c.output.withUnsafeBytes { buffer in
+                        SSL_write(c.ssl, buffer.baseAddress! + c.sent, Int32(buffer.count - c.sent))
+                    }
+                    guard n > 0 else { return waitOrFail(c.ssl!, n) }
+                    c.sent += Int(n)
+                }
+                c.output = []
+                c.sent = 0
+                c.expect(next, within: stageTime, now: now)
+            case .httpRequest:
+                guard case .http(let files) = handlers[c.endpoint] else { return .finished(served: false) }
+                switch readPlain(c, limit: LabServer.requestLimit) {
+                case .wait: return .read
+                case .closed where c.input.isEmpty: return .finished(served: false)
+                case .more: continue
+                case .closed, .end:
+                    let (answer, served) = LabServer.answerHTTP(c.input, files: files)
+                    c.output = answer
+                    c.expect(.sendPlain(then: .done(served: served)), within: stageTime, now: now)
+                }
+            case .done(let served):
+                if let ssl = c.ssl { _ = SSL_shutdown(ssl) }
+                // Closing with unread input would send a reset, which can destroy the answer
+                // before the client reads it: end our side, and read theirs away for a moment.
+                // Counted before the client can see our end, so a client that has read its
+                // answer to the end finds it in the statistics.
+                if served {
+                    servedCount.add(1, ordering: .relaxed)
+                } else {
+                    failedCount.add(1, ordering: .relaxed)
+                }
+                c.counted = true
+                shutdown(c.fd, Int32(SHUT_WR))
+                c.expect(.linger, within: min(stageTime, LabServer.lingerTime), now: now)
+            case .linger:
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while c.drained < LabServer.lingerLimit {
+                    let n = buffer.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                    if n < 0 && errno == EINTR { continue }
+                    if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return .read }
+                    guard n > 0 else { break }
+                    c.drained += n
+                }
+                return .finished(served: true)
             }
         }
-        let facts = connectionFacts(ssl)
-        if smtp {
-            smtpOverTLS(ssl, page: page)
-        } else {
-            // Read the request (or whatever arrives) before answering, as an HTTP server does.
-            _ = readRequest { buffer, count in SSL_read(ssl, buffer, count) }
-            let body = Array((page + "\n" + facts).utf8)
-            let head =
-                "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-            _ = writeAll(ssl, Array(head.utf8) + body)
+        return .again
+    }
+
+    /// What a TLS read or handshake call that did not succeed means: wait, or give up.
+    private func waitOrFail(_ ssl: OpaquePointer, _ result: Int32) -> Outcome {
+        switch SSL_get_error(ssl, result) {
+        case SSL_ERROR_WANT_READ: .read
+        case SSL_ERROR_WANT_WRITE: .write
+        default: .finished(served: false)
         }
-        _ = SSL_shutdown(ssl)
-        return true
+    }
+
+    /// Connections the process keeps open at most, whatever the descriptor limit: each may hold
+    /// a partial request (16 KiB) and TLS state, so this bounds the lab's memory too.
+    static let processConnectionLimit = 8192
+
+    /// Seconds a closing connection reads away what its client still sends.
+    static let lingerTime = 1.0
+    /// Bytes a closing connection reads away at most (past them a reset is the client's doing).
+    static let lingerLimit = 65_536
+
+    /// The most the lab reads of an HTTP request (request line and headers; it reads no body).
+    static let requestLimit = 16_384
+    /// The longest SMTP command line accepted (RFC 5321 asks for 512 octets at least).
+    static let lineLimit = 1000
+
+    private enum TLSRead {
+        case wait(Outcome)
+        case more, end, failed
+    }
+
+    /// One SSL_read of at most `limit - input.count` bytes into `c.input`; `.end` when the limit
+    /// is reached or the client closed.
+    private func readTLS(_ c: Connection, limit: Int) -> TLSRead {
+        let room = limit - c.input.count
+        guard room > 0 else { return .end }
+        var buffer = [UInt8](repeating: 0, count: min(room, 4096))
+        let n = buffer.withUnsafeMutableBytes { SSL_read(c.ssl, $0.baseAddress, Int32($0.count)) }
+        guard n > 0 else {
+            switch SSL_get_error(c.ssl, n) {
+            case SSL_ERROR_WANT_READ: return .wait(.read)
+            case SSL_ERROR_WANT_WRITE: return .wait(.write)
+            case SSL_ERROR_ZERO_RETURN: return .end
+            default: return .failed
+            }
+        }
+        c.input += buffer[0..<Int(n)]
+        return .more
+    }
+
+    private enum PlainRead { case wait, more, end, closed }
+
+    /// One recv of at most `limit - input.count` bytes into `c.input`; `.end` once the header
+    /// block ended or the limit is reached.
+    private func readPlain(_ c: Connection, limit: Int) -> PlainRead {
+        let room = limit - c.input.count
+        guard room > 0 else { return .end }
+        var buffer = [UInt8](repeating: 0, count: min(room, 4096))
+        let n = buffer.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        if n < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? .wait : .closed }
+        if n == 0 { return .closed }
+        let before = c.input.count
+        c.input += buffer[0..<n]
+        return LabServer.headerEnds(c.input, from: before) || c.input.count >= limit ? .end : .more
+    }
+
+    private enum LineRead {
+        case wait, closed, tooLong
+        case line(String)
+    }
+
+    /// One SMTP command line from the plain socket. It looks before it takes, and takes no byte
+    /// past the line's end: after STARTTLS the client's next bytes are its ClientHello, OpenSSL's.
+    private func readPlainLine(_ c: Connection) -> LineRead {
+        while true {
+            let room = LabServer.lineLimit + 1 - c.input.count
+            guard room > 0 else { return .tooLong }
+            var buffer = [UInt8](repeating: 0, count: room)
+            let n = buffer.withUnsafeMutableBytes {
+                recv(c.fd, $0.baseAddress, $0.count, Int32(MSG_PEEK | MSG_DONTWAIT))
+            }
+            if n < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? .wait : .closed }
+            if n == 0 { return .closed }
+            let end = buffer[0..<n].firstIndex(of: 0x0A)
+            let take = end.map { $0 + 1 } ?? n
+            let taken = buffer.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, take, Int32(MSG_DONTWAIT)) }
+            guard taken == take else { return .closed }
+            c.input += buffer[0..<take]
+            if end != nil, let line = c.takeLine() { return .line(line) }
+        }
+    }
+
+    /// Whether an HTTP header block has ended in `bytes` (looking from `from` on, less the
+    /// three bytes an end could straddle).
+    static func headerEnds(_ bytes: [UInt8], from: Int = 0) -> Bool {
+        let seen = bytes[max(0, from - 3)...]
+        return seen.firstRange(of: [0x0D, 0x0A, 0x0D, 0x0A]) != nil || seen.firstRange(of: [0x0A, 0x0A]) != nil
+    }
+
+    /// The plain part of RFC 3207 (banner sent, EHLO with STARTTLS, STARTTLS -> 220): the reply to
+    /// one command and what follows it.
+    private func smtpBeforeTLS(_ line: String, commands: Int) -> (String, Stage) {
+        let verb = line.split(separator: " ").first.map { $0.uppercased() } ?? ""
+        switch verb {
+        case "STARTTLS": return ("220 2.0.0 Ready to start TLS\r\n", .handshake)
+        case "QUIT": return ("221 2.0.0 Bye\r\n", .done(served: false))
+        default: break
+        }
+        // A bound on commands before STARTTLS: a client looping on NOOP is let go.
+        guard commands < LabServer.commandLimit else {
+            return ("421 4.7.0 Too many commands\r\n", .done(served: false))
+        }
+        switch verb {
+        case "EHLO": return ("250-trustx-lab\r\n250-8BITMIME\r\n250 STARTTLS\r\n", .smtpCommand)
+        case "HELO": return ("250 trustx-lab\r\n", .smtpCommand)
+        case "NOOP", "RSET": return ("250 2.0.0 OK\r\n", .smtpCommand)
+        default: return ("530 5.7.0 Must issue a STARTTLS command first\r\n", .smtpCommand)
+        }
+    }
+
+    /// After STARTTLS: EHLO answered with the lesson, QUIT ends; nothing is ever delivered.
+    private func smtpOverTLS(_ line: String, page: String, commands: Int) -> (String, Stage) {
+        let firstLine = page.split(separator: "\n").first.map(String.init) ?? "trustx lab"
+        let verb = line.split(separator: " ").first.map { $0.uppercased() } ?? ""
+        switch verb {
+        case "QUIT": return ("221 2.0.0 Bye\r\n", .done(served: true))
+        default: break
+        }
+        guard commands < 2 * LabServer.commandLimit else {
+            return ("421 4.7.0 Too many commands\r\n", .done(served: true))
+        }
+        switch verb {
+        case "EHLO", "HELO": return ("250-trustx-lab\r\n250 \(firstLine)\r\n", .smtpOverTLS)
+        default: return ("502 5.5.1 trustx lab only demonstrates STARTTLS\r\n", .smtpOverTLS)
+        }
+    }
+
+    /// Commands an SMTP client may send before STARTTLS (and twice as many in all).
+    static let commandLimit = 20
+
+    /// The answer to a plain HTTP request for one of `files`, and whether it served one.
+    static func answerHTTP(_ request: [UInt8], files: [String: LabHTTPFile]) -> ([UInt8], Bool) {
+        let close = "Content-Length: 0\r\nConnection: close\r\n\r\n"
+        guard request.count < requestLimit || headerEnds(request) else {
+            return (Array("HTTP/1.1 431 Request Header Fields Too Large\r\n\(close)".utf8), false)
+        }
+        let firstLine = request.split(separator: 0x0A).first.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let parts = firstLine.split(separator: " ")
+        guard parts.count >= 2, parts[0] == "GET" || parts[0] == "HEAD" else {
+            return (Array("HTTP/1.1 405 Method Not Allowed\r\n\(close)".utf8), false)
+        }
+        guard let file = files[String(parts[1])] else {
+            return (Array("HTTP/1.1 404 Not Found\r\n\(close)".utf8), false)
+        }
+        let head =
+            "HTTP/1.1 200 OK\r\nContent-Type: \(file.contentType)\r\nContent-Length: \(file.body.count)\r\nConnection: close\r\n\r\n"
+        return (Array(head.utf8) + (parts[0] == "HEAD" ? [] : file.body), true)
     }
 
     /// Protocol, cipher and client certificate, for the answer page.
@@ -479,94 +896,84 @@ public final class LabServer: @unchecked Sendable {
         }
         return lines.joined(separator: "\n") + "\n"
     }
+}
 
-    /// Reads until the end of an HTTP header block, EOF or 16 KiB; returns what was read.
-    private func readRequest(_ read: (UnsafeMutableRawPointer, Int32) -> Int32) -> [UInt8] {
-        var request: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while request.count < 16_384 {
-            let n = buffer.withUnsafeMutableBytes { read($0.baseAddress!, Int32($0.count)) }
-            guard n > 0 else { break }
-            request += buffer[0..<Int(n)]
-            if request.count >= 4, request.suffix(4) == [0x0D, 0x0A, 0x0D, 0x0A] { break }
-            if request.count >= 2, request.suffix(2) == [0x0A, 0x0A] { break }
-        }
-        return request
+/// Where a connection's dialogue stands.
+private indirect enum Stage {
+    /// Sending `output` on the plain socket, then `then`.
+    case sendPlain(then: Stage)
+    /// Waiting for an SMTP command before STARTTLS.
+    case smtpCommand
+    /// The TLS handshake (from the ClientHello on).
+    case handshake
+    /// Reading an HTTP request over TLS.
+    case httpsRequest
+    /// Reading SMTP commands over TLS.
+    case smtpOverTLS
+    /// Sending `output` over TLS, then `then`.
+    case sendTLS(then: Stage)
+    /// Reading a plain HTTP request.
+    case httpRequest
+    /// Finished: close_notify when TLS, then our side of the connection ends.
+    case done(served: Bool)
+    /// Reading away what the client still sends, until it closes (then the socket is closed).
+    case linger
+}
+
+/// One client connection: owned by the acceptor while it waits, by one worker while it runs.
+/// Handing it over goes through a lock (the work queue or the inbox), which orders the accesses.
+private final class Connection: @unchecked Sendable {
+    // @unchecked: only one thread holds a connection at a time (see above).
+    let fd: Int32
+    let endpoint: Int
+    /// The source address, the key of the per-peer limit.
+    let peer: [UInt8]
+    /// Accept time plus the connection timeout.
+    let closeBy: Double
+    var stage: Stage = .done(served: false)
+    /// When the client must have done what the current stage waits for.
+    var stageDeadline = 0.0
+    /// While parked: the earlier of the two deadlines, and since when it waits.
+    var deadline = 0.0
+    var waitingSince = 0
+    var waitsToWrite = false
+    var ssl: OpaquePointer?
+    var input: [UInt8] = []
+    var output: [UInt8] = []
+    var sent = 0
+    var commands = 0
+    var facts = ""
+    /// Whether the statistics already count it (served or failed).
+    var counted = false
+    var drained = 0
+
+    init(fd: Int32, endpoint: Int, peer: [UInt8], closeBy: Double) {
+        self.fd = fd
+        self.endpoint = endpoint
+        self.peer = peer
+        self.closeBy = closeBy
     }
 
-    private func writeAll(_ ssl: OpaquePointer, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { SSL_write(ssl, $0.baseAddress! + offset, Int32(bytes.count - offset)) }
-            guard n > 0 else { return false }
-            offset += Int(n)
-        }
-        return true
+    /// Moves to `stage`, which the client has `seconds` from `now` to complete.
+    func expect(_ stage: Stage, within seconds: Double, now: Double) {
+        self.stage = stage
+        stageDeadline = now + seconds
     }
 
-    /// The plain part of RFC 3207: banner, EHLO with STARTTLS, STARTTLS -> 220. True when TLS follows.
-    private func smtpBeforeTLS(fd: Int32) -> Bool {
-        guard sendAll(fd, Array("220 trustx-lab ESMTP ready\r\n".utf8)) else { return false }
-        // A bound on commands before STARTTLS: a client looping on NOOP cannot hold a worker.
-        for _ in 0..<20 {
-            guard let line = readLine(fd) else { return false }
-            let verb = line.split(separator: " ").first.map { $0.uppercased() } ?? ""
-            let reply: String
-            switch verb {
-            case "EHLO": reply = "250-trustx-lab\r\n250-8BITMIME\r\n250 STARTTLS\r\n"
-            case "HELO": reply = "250 trustx-lab\r\n"
-            case "STARTTLS": return sendAll(fd, Array("220 2.0.0 Ready to start TLS\r\n".utf8))
-            case "NOOP", "RSET": reply = "250 2.0.0 OK\r\n"
-            case "QUIT":
-                _ = sendAll(fd, Array("221 2.0.0 Bye\r\n".utf8))
-                return false
-            default: reply = "530 5.7.0 Must issue a STARTTLS command first\r\n"
-            }
-            guard sendAll(fd, Array(reply.utf8)) else { return false }
-        }
-        return false
+    /// The first whole line of `input` (without CR LF), removed from it; nil while none ended.
+    func takeLine() -> String? {
+        guard let end = input.firstIndex(of: 0x0A) else { return nil }
+        var line = input[..<end]
+        if line.last == 0x0D { line = line.dropLast() }
+        let text = String(decoding: line, as: UTF8.self)
+        input.removeSubrange(...end)
+        return text
     }
 
-    /// After STARTTLS: EHLO answered with the lesson, QUIT ends; nothing is ever delivered.
-    private func smtpOverTLS(_ ssl: OpaquePointer, page: String) {
-        let firstLine = page.split(separator: "\n").first.map(String.init) ?? "trustx lab"
-        for _ in 0..<20 {
-            var line: [UInt8] = []
-            var byte: UInt8 = 0
-            while line.count < 1000 {
-                guard SSL_read(ssl, &byte, 1) == 1 else { return }
-                if byte == 0x0A { break }
-                if byte != 0x0D { line.append(byte) }
-            }
-            let verb = String(decoding: line, as: UTF8.self).split(separator: " ").first.map { $0.uppercased() } ?? ""
-            switch verb {
-            case "EHLO", "HELO":
-                guard writeAll(ssl, Array("250-trustx-lab\r\n250 \(firstLine)\r\n".utf8)) else { return }
-            case "QUIT":
-                _ = writeAll(ssl, Array("221 2.0.0 Bye\r\n".utf8))
-                return
-            default:
-                guard writeAll(ssl, Array("502 5.5.1 trustx lab only demonstrates STARTTLS\r\n".utf8)) else { return }
-            }
-        }
-    }
-
-    /// A plain HTTP GET of one of `files`.
-    private func serveHTTP(fd: Int32, files: [String: LabHTTPFile]) -> Bool {
-        let request = readRequest { buffer, count in Int32(truncatingIfNeeded: recv(fd, buffer, Int(count), 0)) }
-        let firstLine = request.split(separator: 0x0A).first.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let parts = firstLine.split(separator: " ")
-        guard parts.count >= 2, parts[0] == "GET" || parts[0] == "HEAD" else {
-            _ = sendAll(
-                fd, Array("HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
-            return false
-        }
-        guard let file = files[String(parts[1])] else {
-            _ = sendAll(fd, Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
-            return false
-        }
-        let head =
-            "HTTP/1.1 200 OK\r\nContent-Type: \(file.contentType)\r\nContent-Length: \(file.body.count)\r\nConnection: close\r\n\r\n"
-        return sendAll(fd, Array(head.utf8) + (parts[0] == "HEAD" ? [] : file.body))
+    /// Frees the TLS state and closes the socket.
+    func release() {
+        if let ssl { SSL_free(ssl) }
+        ssl = nil
+        systemClose(fd)
     }
 }

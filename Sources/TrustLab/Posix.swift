@@ -53,3 +53,25 @@ func readLine(_ fd: Int32, maximum: Int = 1000) -> String? {
     }
     return nil
 }
+
+/// Raises the soft limit on open descriptors to the hard limit (a room of clients needs more
+/// than the common default of 1,024) and returns the limit in force. Never lowers it.
+func raiseOpenFileLimit() -> Int {
+    var limit = rlimit()
+    #if canImport(Glibc)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+        let resource = RLIMIT_NOFILE
+    #endif
+    guard getrlimit(resource, &limit) == 0 else { return 1024 }
+    // RLIM_INFINITY, all ones (its C macro does not import).
+    let unlimited = rlim_t.max
+    // An unlimited hard limit cannot be the soft one (the kernel caps descriptors at nr_open).
+    let wanted = limit.rlim_max == unlimited ? max(limit.rlim_cur, 1 << 20) : limit.rlim_max
+    if limit.rlim_cur != unlimited && limit.rlim_cur < wanted {
+        var raised = limit
+        raised.rlim_cur = wanted
+        if setrlimit(resource, &raised) == 0 { limit = raised }
+    }
+    return limit.rlim_cur == unlimited ? Int(Int32.max) : Int(min(limit.rlim_cur, rlim_t(Int32.max)))
+}
