@@ -4,7 +4,7 @@ import XCTest
 
 /// The explorer in a classroom: the walk-through, predict mode, the help, and every layout
 /// keeping the words that explain a verdict.
-final class ClassroomTests: XCTestCase {
+final class ClassroomTests: LabSessionTestCase {
     static let scenarios = ["good", "wrong-host", "rogue-ca", "missing-intermediate-aia"]
 
     func testTheWalkThroughHidesTheVerdictUntilTheDecisiveStep() throws {

@@ -37,7 +37,7 @@ final class ConstraintTests: XCTestCase {
     }
 
     func testIssuerWithoutKeyUsageIsAccepted() throws {
-        // Apple checks an issuer's keyUsage only when present (the seed article's CA has none).
+        // Apple checks an issuer's keyUsage only when present (Library Test CA, the lab's CA, has none).
         let e = try evaluateUnder(intermediate: { $0.keyUsage = nil })
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
         XCTAssertEqual(e.step(.keyUsage, 1)?.finding, .keyUsageAbsent)

@@ -137,7 +137,7 @@ final class ExplorerTmuxTests: XCTestCase {
     /// The codes of `check`'s first report line.
     static func checkCodes(_ out: String) -> [String] { codes(out.split(separator: "\n").first ?? "") }
 
-    /// A staging server presenting its own CA, debugged the way the issue describes it: the CA
+    /// A staging server presenting its own CA, debugged as docs/explorer.md's staging example does: the CA
     /// becomes an anchor, the leaf is pinned, the time moves past the leaf's notAfter, and the
     /// copied command, run in the same directory, reports what the explorer showed.
     func testAStagingDebuggerTrustsTheServersOwnCAPinsTheLeafTimeTravelsAndCopiesTheCommand() throws {
@@ -340,7 +340,7 @@ final class ExplorerTmuxTests: XCTestCase {
         try assertCopiedCommand(copied, in: work, reports: shown)
     }
 
-    /// Issue 12's export key beside "copy as command": `X`, the format completed with Tab, the
+    /// The export key beside "copy as command": `X`, the format completed with Tab, the
     /// curl command written where the explorer runs, and that command, run against the same
     /// server, trusts it with the pin openssl computes for the leaf.
     func testXExportsTheScreensSettingsAsACurlCommandThatAgrees() throws {
