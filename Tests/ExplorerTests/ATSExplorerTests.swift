@@ -7,7 +7,7 @@ import XCTest
 /// `L` loads an Info.plist), `I` switches the platform, and the ATS steps join the others.
 /// Real lab servers reached by their DNS names, real handshakes with ATS's offer, real Info.plists
 /// the lab wrote.
-final class ATSExplorerTests: LabSessionTestCase {
+final class ATSExplorerTests: XCTestCase {
     /// The Info.plist the lab wrote for `scenario`'s ATS case `label`.
     func plist(_ s: Session, _ scenario: String, _ label: String, file: StaticString = #filePath, line: UInt = #line)
         -> String

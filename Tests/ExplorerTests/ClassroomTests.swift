@@ -4,7 +4,7 @@ import XCTest
 
 /// The explorer in a classroom: the walk-through, predict mode, the help, and every layout
 /// keeping the words that explain a verdict.
-final class ClassroomTests: LabSessionTestCase {
+final class ClassroomTests: XCTestCase {
     static let scenarios = ["good", "wrong-host", "rogue-ca", "missing-intermediate-aia"]
 
     func testTheWalkThroughHidesTheVerdictUntilTheDecisiveStep() throws {

@@ -3,7 +3,7 @@ import TrustCore
 import XCTest
 
 /// User sessions through `reduce` with real evaluations of the lab's served chains.
-final class ReduceSessionTests: LabSessionTestCase {
+final class ReduceSessionTests: XCTestCase {
     static let scenarios = ["good", "wrong-host", "tls12-only", "expired", "missing-intermediate-aia"]
 
     func testTheLabStartsAndTheFirstScenarioIsConnectedAndEvaluated() {

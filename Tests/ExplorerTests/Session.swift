@@ -13,7 +13,7 @@ import XCTest
 /// A user session replayed synchronously: keys go through the real keymap and `reduce`, and
 /// every effect is performed by the real executor (real TLS to lab servers on loopback, real
 /// evaluator) before the next key, so a test reads like what a user does and sees. Starting the
-/// lab is answered from the test class's shared lab (`SharedLab`), the same servers a fresh start
+/// lab is answered from the lab the sessions share (`SharedLab`), the same servers a fresh start
 /// would give.
 final class Session {
     private(set) var state: AppState
@@ -134,11 +134,12 @@ extension Effect {
     var isEvaluate: Bool { if case .evaluate = self { true } else { false } }
 }
 
-/// The lab the sessions of one test class share. A lab start builds fresh PKI (RSA keys among it),
-/// writes its files and binds a server per scenario; doing that once per class rather than once per
-/// session keeps every connection real and the suite fast. The first session that asks starts
-/// every scenario; each session then sees the scenarios it asked for, in catalogue order, exactly
-/// as the executor would list them. `LabSessionTestCase` stops the lab when its class is done.
+/// The lab the explorer's test sessions share. A lab start builds fresh PKI (RSA keys among it),
+/// writes its files and binds a server per scenario; doing that once per test process rather than
+/// once per session keeps every connection real and the suite fast (the sessions only read the
+/// lab: none stops it or changes its files). The first session that asks starts every scenario;
+/// each session then sees the scenarios it asked for, in catalogue order, exactly as the
+/// executor would list them. The lab stops, and its files go, when the test process exits.
 enum SharedLab {
     private static let running = Mutex<(lab: Lab, now: Timestamp)?>(nil)
 
@@ -158,7 +159,10 @@ enum SharedLab {
         else { return nil }
         let wanted = options.now ?? Session.now
         let shared = running.withLock { current -> (lab: Lab, now: Timestamp)? in
-            if current == nil, let lab = try? Lab.start(LabOptions(now: wanted)) { current = (lab, wanted) }
+            if current == nil, let lab = try? Lab.start(LabOptions(now: wanted)) {
+                current = (lab, wanted)
+                atexit { SharedLab.stop() }
+            }
             return current
         }
         guard let (lab, now) = shared, abs(wanted.secondsSinceEpoch - now.secondsSinceEpoch) <= timeTolerance
@@ -170,20 +174,12 @@ enum SharedLab {
         return .labStarted(targets: targets, directory: lab.directory)
     }
 
-    /// Stops the shared lab (its servers and files); the next session starts another.
+    /// Stops the shared lab (its servers and files).
     static func stop() {
         let shared = running.withLock { current in
             defer { current = nil }
             return current
         }
         shared?.lab.stop()
-    }
-}
-
-/// A test class whose sessions share one lab, stopped when the class's tests are done.
-class LabSessionTestCase: XCTestCase {
-    override class func tearDown() {
-        SharedLab.stop()
-        super.tearDown()
     }
 }

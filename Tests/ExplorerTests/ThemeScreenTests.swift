@@ -6,7 +6,7 @@ import XCTest
 /// Every built-in theme on a real screen: underline and reverse mark text, never bare blank
 /// cells (a padded column, the placeholder of the change mark), which would show as stray lines
 /// and blocks; and under `mono` nothing is coloured.
-final class ThemeScreenTests: LabSessionTestCase {
+final class ThemeScreenTests: XCTestCase {
     /// A screen with a failed decisive step, a selection, and a change mark after a toggle.
     func session() -> Session {
         let s = Session(scenarios: ["good", "wrong-host"])

@@ -13,7 +13,7 @@ import XCTest
 
 /// What every frame must hold whatever the state: no raw control text, ASCII when asked, the
 /// help generated from the keymap, and a cheap frame.
-final class ViewPropertiesTests: LabSessionTestCase {
+final class ViewPropertiesTests: XCTestCase {
     /// A self-signed leaf whose subject carries an ESC sequence and a bidi override.
     static func hostileChain() throws -> [Certificate] {
         let key = try KeyPair.generate(.ecP256)

@@ -5,7 +5,7 @@ import XCTest
 
 /// Whole-screen snapshots rendered through TestBackend, with volatile text (ports, times,
 /// serials, fingerprints, temporary paths) filtered out.
-final class ViewSnapshotTests: LabSessionTestCase {
+final class ViewSnapshotTests: XCTestCase {
     /// Replaces what changes from run to run with fixed words.
     static func stable(_ lines: [String]) -> [String] {
         let rules: [(String, String)] = [

@@ -5,7 +5,7 @@ import XCTest
 
 /// The explorer as a workbench: actions on the selected certificate, typed values with a preview,
 /// undo, and a state written back as a command line. Real lab servers, real evaluations.
-final class WorkbenchTests: LabSessionTestCase {
+final class WorkbenchTests: XCTestCase {
     static let scenarios = ["good", "wrong-host", "untrusted-root", "self-signed", "tls12-only"]
 
     /// A scratch directory as the working directory, for the files the explorer writes.
@@ -363,7 +363,7 @@ final class WorkbenchTests: LabSessionTestCase {
 }
 
 /// What `trustx explore` takes from check's options reaches the connection.
-final class ExploreOptionsTests: LabSessionTestCase {
+final class ExploreOptionsTests: XCTestCase {
     func testMTLSRequiredIsCompletedWithAClientIdentity() throws {
         let lab = Session(scenarios: ["mtls-required"])
         XCTAssertEqual(lab.state.connection?.failure?.urlError, -1206, "no identity: the handshake fails")

@@ -41,26 +41,26 @@ final class ExplorerTmuxTests: XCTestCase {
     /// How many explorers `startExplorer` started, for unique session names.
     var started = 0
 
-    /// Captures the screen until `condition` holds or 20 seconds pass.
+    /// Captures the screen every 25 ms until `condition` holds or 20 seconds pass.
     func screen(until condition: (String) -> Bool) throws -> String {
         var text = ""
-        for _ in 0..<200 {
+        for _ in 0..<800 {
             text = try session.map { try tmux("capture-pane", "-p", "-t", $0) } ?? tmux("capture-pane", "-p")
             if condition(text) { return text }
-            usleep(100_000)
+            usleep(25_000)
         }
         return text
     }
 
-    /// Like `screen(until:)`, but returns only a frame that two captures 100 ms apart agree on:
+    /// Like `screen(until:)`, but returns only a frame that two captures 50 ms apart agree on:
     /// a capture can catch a frame half drawn (the title new, the verdict row not yet).
     func settledScreen(until condition: (String) -> Bool) throws -> String {
         var previous = ""
-        for _ in 0..<200 {
+        for _ in 0..<400 {
             let text = try screen(until: condition)
             if condition(text) && text == previous { return text }
             previous = text
-            usleep(100_000)
+            usleep(50_000)
         }
         return previous
     }
