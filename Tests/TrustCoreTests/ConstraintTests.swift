@@ -43,7 +43,7 @@ final class ConstraintTests: XCTestCase {
         XCTAssertEqual(e.step(.keyUsage, 1)?.finding, .keyUsageAbsent)
     }
 
-    func testSeedArticleCAWithoutKeyUsageIsTrustedByAppleButRejectedByWebPKIAndOpenSSLStrict() throws {
+    func testTheLabCAWithoutKeyUsageIsTrustedByAppleButRejectedByWebPKIAndOpenSSLStrict() throws {
         // docs/steps.md: `openssl req -x509` without an extension file makes a CA with
         // basicConstraints and key identifiers but no keyUsage.
         let root = try TestPKI.root { $0.keyUsage = nil }

@@ -45,7 +45,7 @@ final class SystemTrustStoreTests: XCTestCase {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.waitForExit()
         guard process.terminationStatus == 0 else {
             throw XCTSkip("\(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
         }

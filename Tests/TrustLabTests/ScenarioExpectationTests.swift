@@ -202,7 +202,7 @@ final class ScenarioExpectationTests: XCTestCase {
         XCTAssertTrue(with.response.contains("Client certificate: /CN=Library Test Learner"), with.response)
     }
 
-    func testTheArticlePKIHasTheArticleShape() throws {
+    func testTheLabPKIHasTheWalkthroughsShape() throws {
         let lab = try self.lab
         let ca = lab.anchor(.libraryTestCA).certificate
         XCTAssertEqual(ca.subject.description, "CN=Library Test CA")
@@ -257,7 +257,7 @@ final class ScenarioExpectationTests: XCTestCase {
         XCTAssertEqual(both.status, 0, both.output)
     }
 
-    func testTheArticlesOpenSSLPinPipelineGivesTheLabsPins() throws {
+    func testTheWalkthroughsOpenSSLPinPipelineGivesTheLabsPins() throws {
         let lab = try self.lab
         for (name, pin) in [("good", LabPin.goodLeaf), ("rsa-2048", .rsa2048Leaf)] {
             let s = try XCTUnwrap(lab.scenario(name))
