@@ -15,12 +15,22 @@ final class SwiftDelegateExportTests: XCTestCase {
     }
 
     /// swiftc -parse: the syntax of the whole file (Security and CryptoKit are not type-checked).
-    func parse(_ source: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// Parses each source as its own file, all in one `swiftc -parse` run (a run costs a quarter
+    /// of a second; parsing alone never looks across files, so they cannot clash).
+    func parse(_ sources: String..., file: StaticString = #filePath, line: UInt = #line) throws {
+        try parse(sources, file: file, line: line)
+    }
+
+    func parse(_ sources: [String], file: StaticString = #filePath, line: UInt = #line) throws {
         let dir = try Run.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let url = dir.appendingPathComponent("PinnedTrustDelegate.swift")
-        try source.write(to: url, atomically: true, encoding: .utf8)
-        let r = try Run.program(Run.swiftc, ["-parse", url.path])
+        var paths: [String] = []
+        for (index, source) in sources.enumerated() {
+            let url = dir.appendingPathComponent("PinnedTrustDelegate\(index).swift")
+            try source.write(to: url, atomically: true, encoding: .utf8)
+            paths.append(url.path)
+        }
+        let r = try Run.program(Run.swiftc, ["-parse"] + paths)
         XCTAssertEqual(r.status, 0, r.err, file: file, line: line)
         XCTAssertEqual(r.err, "", file: file, line: line)
     }
@@ -39,7 +49,7 @@ final class SwiftDelegateExportTests: XCTestCase {
         device.time = ExportChain.now
         device.maximumTLSVersion = .tls1_2
         variants.append(device)
-        for s in variants { try parse(SwiftDelegateExport.render(s)) }
+        try parse(variants.map { SwiftDelegateExport.render($0) })
     }
 
     func testHostileNamesAndPathsStayInsideCommentsAndLiterals() throws {
