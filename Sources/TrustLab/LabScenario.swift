@@ -60,7 +60,7 @@ public enum LabAnchor: String, Hashable, Sendable, CaseIterable {
 public enum LabPin: String, Hashable, Sendable, CaseIterable {
     /// The good server's leaf key (the walkthrough's pin).
     case goodLeaf = "good-leaf"
-    /// The rsa-2048 server's leaf key (the exercise's RSA pin).
+    /// The rsa-2048 server's leaf key (the lessons' RSA pin).
     case rsa2048Leaf = "rsa-2048-leaf"
     /// The key the key-rotated server used before rotation (the stale pin).
     case rotatedAwayLeaf = "key-rotated-old-leaf"
