@@ -87,7 +87,6 @@ final class ExplorerTmuxTests: XCTestCase {
 
     /// Starts `trustx ARGS` in a new tmux session in `directory` and waits for its verdict line.
     func startExplorer(_ args: [String], in directory: URL, width: Int = 160, height: Int = 45) throws -> String {
-        if let session { _ = try? tmux("kill-session", "-t", session) }
         started += 1
         let name = "explore-\(started)"
         let quoted = ([CLI.binary.path] + args).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
@@ -95,6 +94,9 @@ final class ExplorerTmuxTests: XCTestCase {
         _ = try tmux(
             "new-session", "-d", "-s", name, "-c", directory.path, "-x", "\(width)", "-y", "\(height)", "-e",
             "TERM=tmux-256color", "-e", "LANG=C.UTF-8", command)
+        // The previous session goes only now: killing the server's last session first makes the
+        // server exit, and a new session started meanwhile can die with it.
+        if let session { _ = try? tmux("kill-session", "-t", session) }
         session = name
         // OSC 52 from the program fills a tmux buffer (the clipboard the tests read).
         _ = try tmux("set-option", "-g", "set-clipboard", "on")
