@@ -2,12 +2,12 @@
 import PackageDescription
 
 /// How the trustx executable is linked on Linux, for start-up time (docs/DECISIONS.md D20, D90):
-/// the Swift runtime and the C++ runtime under it linked in (`Linking/libstdc++.so` is a linker
-/// script that points `-lstdc++` at the static archive), lld with packed relative relocations,
+/// the Swift runtime and the C++ runtime under it linked in (`Sources/trustx/Linking/libstdc++.so`
+/// is a linker script that points `-lstdc++` at the static archive), lld with packed relative relocations,
 /// and only the symbols shared libraries need in the dynamic symbol table.
 let trustxLinkerFlags = [
     "-static-stdlib",
-    "-L", Context.packageDirectory + "/Linking",
+    "-L", Context.packageDirectory + "/Sources/trustx/Linking",
     "-Xclang-linker", "-static-libgcc",
     "-use-ld=lld",
     "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
@@ -46,6 +46,8 @@ let package = Package(
         .executableTarget(
             name: "trustx",
             dependencies: ["TrustCore", "TLSProbe", "TrustLab", "Explorer", "TrustExport"],
+            // The linker script is an input of the link, not a source or a resource.
+            exclude: ["Linking"],
             // Start-up is most of a short run's cost (docs/benchmarks.md, docs/DECISIONS.md D20, D90).
             linkerSettings: [.unsafeFlags(trustxLinkerFlags, .when(platforms: [.linux]))]
         ),

@@ -18,10 +18,10 @@ struct LabServedChain: Sendable {
 
 /// Every certificate and key of one lab run, built in process with fresh keys.
 ///
-/// The seed article's PKI: "Library Test CA" (P-256, basicConstraints CA:TRUE and no keyUsage, as
-/// `openssl req -x509` without an extension file makes it) and a P-256 leaf for IP 127.0.0.1
-/// with SAN IP:127.0.0.1, EKU serverAuth and a 397-day lifetime. Everything else is a variation
-/// of that leaf that breaks exactly one rule.
+/// The PKI of the private-CA walkthrough in docs/lab.md: "Library Test CA" (P-256,
+/// basicConstraints CA:TRUE and no keyUsage, as `openssl req -x509` without an extension file
+/// makes it) and a P-256 leaf for IP 127.0.0.1 with SAN IP:127.0.0.1, EKU serverAuth and a
+/// 397-day lifetime. Everything else is a variation of that leaf that breaks exactly one rule.
 struct LabPKI: Sendable {
     var libraryCA: LabIssued
     var rogueCA: LabIssued
@@ -94,8 +94,8 @@ struct LabPKI: Sendable {
             return LabIssued(certificate: try b.sign(issuerKey: issuer.key, issuer: issuer.certificate), key: key)
         }
 
-        // The article's CA was made by `openssl req -x509` with no extension file: no keyUsage
-        // (Apple checks an issuer's keyUsage only when present).
+        // A CA made by `openssl req -x509` with no extension file, as in that walkthrough: no
+        // keyUsage (Apple checks an issuer's keyUsage only when present).
         let library = try root("Library Test CA", keyUsage: false)
         let rogue = try root("Rogue CA", keyUsage: false)
         let otherRoot = try root("Untrusted Root CA")

@@ -43,9 +43,9 @@ public struct LabExpectation: Hashable, Sendable, CustomStringConvertible {
 
 /// The certificates the lab offers as `--anchor` files.
 public enum LabAnchor: String, Hashable, Sendable, CaseIterable {
-    /// The seed article's private CA, the anchor of almost every scenario.
+    /// The private CA of the walkthrough in docs/lab.md, the anchor of almost every scenario.
     case libraryTestCA = "library-test-ca"
-    /// The article exercise's second CA, which signs the rogue-ca server.
+    /// A second CA, which signs the rogue-ca server (trusting a CA trusts all it signs).
     case rogueCA = "rogue-ca"
     /// The root of untrusted-root: a CA nobody told the client about.
     case untrustedRoot = "untrusted-root-ca"
@@ -58,9 +58,9 @@ public enum LabAnchor: String, Hashable, Sendable, CaseIterable {
 
 /// A key whose SPKI SHA-256 pin a lesson uses.
 public enum LabPin: String, Hashable, Sendable, CaseIterable {
-    /// The good server's leaf key (the article's pin).
+    /// The good server's leaf key (the walkthrough's pin).
     case goodLeaf = "good-leaf"
-    /// The rsa-2048 server's leaf key (the exercise's RSA pin).
+    /// The rsa-2048 server's leaf key (the lessons' RSA pin).
     case rsa2048Leaf = "rsa-2048-leaf"
     /// The key the key-rotated server used before rotation (the stale pin).
     case rotatedAwayLeaf = "key-rotated-old-leaf"

@@ -51,7 +51,7 @@ final class ServerTLSContext: @unchecked Sendable {
         guard let ctx = SSL_CTX_new(TLS_server_method()) else { throw LabError.openssl("SSL_CTX_new") }
         context = ctx
         // Level 0: the lab must serve RSA-1024 keys and SHA-1 signatures, which Debian's default
-        // level 2 refuses to load (reference: swift-openssl-ncurses.md).
+        // level 2 refuses to load.
         SSL_CTX_set_security_level(ctx, 0)
         // Send exactly the configured chain: OpenSSL would otherwise complete it from its store.
         _ = COpenSSL_SSL_CTX_set_mode(ctx, COpenSSL_SSL_MODE_NO_AUTO_CHAIN())

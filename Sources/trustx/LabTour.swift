@@ -6,7 +6,7 @@ import TrustLab
 /// `trustx check URL --anchor FILE` would, a table of verdicts, the full report of the classic
 /// pitfall (the host-name mismatch), and the lab stopped again.
 enum LabTour {
-    /// The scenario whose full report is shown: the seed article's pitfall.
+    /// The scenario whose full report is shown: the host-name mismatch, docs/lab.md's first lesson.
     static let featured = "wrong-host"
 
     /// Runs the tour; nil when the lab cannot start (then the caller shows help instead).

@@ -1,4 +1,5 @@
 import Explorer
+import Synchronization
 import TrustCore
 import TrustLab
 import XCTest
@@ -10,8 +11,10 @@ import XCTest
 #endif
 
 /// A user session replayed synchronously: keys go through the real keymap and `reduce`, and
-/// every effect is performed by the real executor (lab on loopback, real TLS, real evaluator)
-/// before the next key, so a test reads like what a user does and sees.
+/// every effect is performed by the real executor (real TLS to lab servers on loopback, real
+/// evaluator) before the next key, so a test reads like what a user does and sees. Starting the
+/// lab is answered from the lab the sessions share (`SharedLab`), the same servers a fresh start
+/// would give.
 final class Session {
     private(set) var state: AppState
     let executor = EffectExecutor()
@@ -50,8 +53,15 @@ final class Session {
                 copied.append(text)
                 continue
             }
-            send(executor.perform(effect))
+            send(perform(effect))
         }
+    }
+
+    /// Performs one effect: a lab start from the shared lab when it can serve it, the rest by
+    /// the executor.
+    func perform(_ effect: Effect) -> Action {
+        if case .startLab(let options) = effect, let answer = SharedLab.answer(options) { return answer }
+        return executor.perform(effect)
     }
 
     func send(_ action: Action) {
@@ -86,7 +96,7 @@ final class Session {
     func release() {
         let effects = held
         held = []
-        for effect in effects { send(executor.perform(effect)) }
+        for effect in effects { send(perform(effect)) }
     }
 
     /// Presses keys and types text at the prompt they open, then Enter.
@@ -122,4 +132,54 @@ final class Session {
 extension Effect {
     var isConnect: Bool { if case .connect = self { true } else { false } }
     var isEvaluate: Bool { if case .evaluate = self { true } else { false } }
+}
+
+/// The lab the explorer's test sessions share. A lab start builds fresh PKI (RSA keys among it),
+/// writes its files and binds a server per scenario; doing that once per test process rather than
+/// once per session keeps every connection real and the suite fast (the sessions only read the
+/// lab: none stops it or changes its files). The first session that asks starts every scenario;
+/// each session then sees the scenarios it asked for, in catalogue order, exactly as the
+/// executor would list them. The lab stops, and its files go, when the test process exits.
+enum SharedLab {
+    private static let running = Mutex<(lab: Lab, now: Timestamp)?>(nil)
+
+    /// How far a session's reference time may be from the shared lab's: certificates last days
+    /// or more, so a difference of minutes changes no verdict.
+    static let timeTolerance: Int64 = 3600
+
+    /// The executor's answer to `startLab(options)`, from the shared lab; nil when the options ask
+    /// for something it does not serve (another address, ports, folder, time, or an unknown
+    /// scenario, whose error the executor must report).
+    static func answer(_ options: LabOptions) -> Action? {
+        let defaults = LabOptions()
+        guard options.listenAddress == defaults.listenAddress, options.advertisedAddress == nil,
+            options.portBase == nil, options.outputDirectory == nil, options.workers == defaults.workers,
+            options.connectionTimeout == defaults.connectionTimeout,
+            options.scenarios.allSatisfy({ LabScenario.named($0) != nil })
+        else { return nil }
+        let wanted = options.now ?? Session.now
+        let shared = running.withLock { current -> (lab: Lab, now: Timestamp)? in
+            if current == nil, let lab = try? Lab.start(LabOptions(now: wanted)) {
+                current = (lab, wanted)
+                atexit { SharedLab.stop() }
+            }
+            return current
+        }
+        guard let (lab, now) = shared, abs(wanted.secondsSinceEpoch - now.secondsSinceEpoch) <= timeTolerance
+        else { return nil }
+        let names = Set(options.scenarios)
+        let targets = lab.scenarios.filter { names.isEmpty || names.contains($0.name) }.compactMap {
+            ExplorerTarget.lab($0, anchor: lab.anchor($0.scenario.anchor).certificate)
+        }
+        return .labStarted(targets: targets, directory: lab.directory)
+    }
+
+    /// Stops the shared lab (its servers and files).
+    static func stop() {
+        let shared = running.withLock { current in
+            defer { current = nil }
+            return current
+        }
+        shared?.lab.stop()
+    }
 }

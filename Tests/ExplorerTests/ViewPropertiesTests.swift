@@ -88,28 +88,4 @@ final class ViewPropertiesTests: XCTestCase {
         }
         XCTAssertTrue(Theme.monochrome.styles.values.allSatisfy { $0.foreground == nil && $0.background == nil })
     }
-
-    func testAFullFrameRendersAndDiffsWellUnderTwoMilliseconds() {
-        let s = Session(scenarios: ["wrong-host"])
-        s.press(.tab)
-        let terminal = Terminal(backend: TestBackend(width: 200, height: 60))
-        let options = ViewOptions()
-        var clock = ContinuousClock.now
-        let frames = 200
-        for i in 0..<frames {
-            if i == 10 { clock = ContinuousClock.now }  // warm up
-            // Alternate two states so every frame has real differences to find.
-            let state =
-                i % 2 == 0
-                ? s.state
-                : {
-                    var t = s.state; t.focus = .steps; return t
-                }()
-            terminal.draw { ExplorerView.render(state, into: &$0, area: $0.area, options: options) }
-        }
-        let perFrame = (ContinuousClock.now - clock) / (frames - 10)
-        print("explorer frame 200x60 render+diff: \(perFrame)")
-        // Debug builds are several times slower than release; the budget is for release.
-        XCTAssertLessThan(perFrame, .milliseconds(20))
-    }
 }

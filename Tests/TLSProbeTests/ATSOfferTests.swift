@@ -182,7 +182,7 @@ final class ATSOfferTests: XCTestCase {
         let listener = try OpenSSLServer(["-cert", "leaf.pem", "-key", "leaf.key"], cwd: pki.dir)
         let port = listener.port
         listener.process.terminate()
-        listener.process.waitUntilExit()
+        listener.process.waitForExit()
         let r = try connect(port, ats: ATSHostPolicy())
         XCTAssertEqual(r.failure?.kind, .connectionRefused)
         XCTAssertNil(r.atsHandshakeFailure)

@@ -62,19 +62,21 @@ final class FailureTests: XCTestCase {
         let port = serve { fd in
             _ = Wire.receive(fd); sleep(4)
         }
-        let e = try expectFailure("127.0.0.1:\(port)", .timedOut, -1001)
+        let e = try expectFailure("127.0.0.1:\(port)", timeout: 1, .timedOut, -1001)
         XCTAssertTrue(e.message.contains("no answer to the ClientHello"), e.message)
     }
 
-    func testServerThatDripsOneBytePerSecond() throws {
+    func testServerThatDripsBytesIsCutOffByTheWholeDeadline() throws {
         let port = serve { fd in
             _ = Wire.receive(fd)
+            // A byte every 400 ms: each read makes progress, so only the handshake's whole
+            // deadline (1 s) can end it; a per-read one would wait for the 2 s drip and then some.
             for b: UInt8 in [0x16, 0x03, 0x03, 0x40, 0x00] {
                 guard Wire.send(fd, [b]) else { return }
-                sleep(1)
+                usleep(400_000)
             }
         }
-        let e = try expectFailure("127.0.0.1:\(port)", timeout: 3, .timedOut, -1001)
+        let e = try expectFailure("127.0.0.1:\(port)", timeout: 1, .timedOut, -1001)
         XCTAssertTrue(e.message.contains("the server sent"), e.message)
     }
 

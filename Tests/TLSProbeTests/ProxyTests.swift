@@ -25,7 +25,7 @@ final class ProxyTests: XCTestCase {
 
     override func tearDown() {
         proxy?.terminate()
-        proxy?.waitUntilExit()
+        proxy?.waitForExit()
         proxy = nil
         target = nil
         unsetenv("https_proxy")

@@ -15,7 +15,7 @@ final class BudgetTests: XCTestCase {
     }
 
     /// Asserts the evaluation ended on `budget`: not trusted, the budget step decisive with
-    /// Apple's chain-building failure (D26), the pin step skipped.
+    /// Apple's chain-building failure (D35), the pin step skipped.
     func assertBudgetVerdict(
         _ e: Evaluation, _ budget: BudgetKind, limit: Int, file: StaticString = #filePath, line: UInt = #line
     ) {

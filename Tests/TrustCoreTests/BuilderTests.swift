@@ -122,6 +122,33 @@ final class BuilderTests: XCTestCase {
         XCTAssertThrowsError(try KeyPair.generate(.ed25519).sign([1, 2, 3], hash: .sha256))
     }
 
+    func testAFailedSignatureCarriesOpenSSLsOwnReasons() throws {
+        // PKCS#1 v1.5 over SHA-512 needs 94 octets; a 512-bit modulus has 64.
+        let key = try KeyPair.generate(.rsa(bits: 512))
+        let dir = try TemporaryDirectory()
+        let keyFile = try dir.write("key.pem", key.privateKeyPEM())
+        let dataFile = try dir.write("data", [1, 2, 3])
+        let cli = try Shell.run("openssl dgst -sha512 -sign \(keyFile) -out /dev/null \(dataFile)")
+        XCTAssertNotEqual(cli.status, 0)
+        // openssl prints each queue entry as PID:error:CODE:LIBRARY:FUNCTION:REASON:FILE:LINE:
+        let expected = cli.stderr.split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(separator: ":", omittingEmptySubsequences: false)
+            return fields.count > 5 && fields[1] == "error" ? String(fields[5]) : nil
+        }
+        XCTAssertFalse(expected.isEmpty, cli.stderr)
+
+        XCTAssertThrowsError(try key.sign([1, 2, 3], hash: .sha512)) { error in
+            guard let error = error as? BuilderError, case .openssl(let operation, let errors) = error else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertEqual(operation, "EVP_DigestSign")
+            XCTAssertEqual(error.openSSLReasons, expected)
+            XCTAssertEqual(errors.first?.line.hasPrefix("error:"), true, "\(errors)")
+            XCTAssertTrue(error.description.contains(expected[0]), error.description)
+        }
+        XCTAssertEqual(OpenSSLErrorQueue.drain(), [], "the failure took the queue with it")
+    }
+
     func testPrivateKeyPEMIsPKCS8AndMatchesThePublicKey() throws {
         let dir = try TemporaryDirectory()
         for kind in [KeyKind.ecP256, .rsa(bits: 2048), .ed25519] {

@@ -37,13 +37,13 @@ final class ConstraintTests: XCTestCase {
     }
 
     func testIssuerWithoutKeyUsageIsAccepted() throws {
-        // Apple checks an issuer's keyUsage only when present (the seed article's CA has none).
+        // Apple checks an issuer's keyUsage only when present (Library Test CA, the lab's CA, has none).
         let e = try evaluateUnder(intermediate: { $0.keyUsage = nil })
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
         XCTAssertEqual(e.step(.keyUsage, 1)?.finding, .keyUsageAbsent)
     }
 
-    func testSeedArticleCAWithoutKeyUsageIsTrustedByAppleButRejectedByWebPKIAndOpenSSLStrict() throws {
+    func testTheLabCAWithoutKeyUsageIsTrustedByAppleButRejectedByWebPKIAndOpenSSLStrict() throws {
         // docs/steps.md: `openssl req -x509` without an extension file makes a CA with
         // basicConstraints and key identifiers but no keyUsage.
         let root = try TestPKI.root { $0.keyUsage = nil }

@@ -40,7 +40,7 @@ final class FullSizeShapesWriter: XCTestCase {
         }
         self.dir = dir
         let key = try KeyPair.generate(.ecP256)
-        // The shape: 3,000 SANs under 8 x 8 cross-signed CAs, one with 3,000 permitted
+        // The largest mesh worth serving: 3,000 SANs under 8 x 8 cross-signed CAs, one with 3,000 permitted
         // subtrees: 17 certificates, small enough for a TLS server to send.
         try writeServable(
             PathologicalShapes.nameConstraintMesh(sans: 3_000, subtrees: 3_000, width: 8, constrained: 1, leafKey: key),

@@ -45,7 +45,7 @@ final class SystemTrustStoreTests: XCTestCase {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.waitForExit()
         guard process.terminationStatus == 0 else {
             throw XCTSkip("\(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
         }
@@ -86,29 +86,30 @@ final class SystemTrustStoreTests: XCTestCase {
     static let serial: [UInt8] = [0x55, 0x04, 0x05]
     static let email: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x09, 0x01]
 
-    static func median(_ values: [Double]) -> Double {
-        let s = values.sorted()
-        return s[s.count / 2]
-    }
-
-    static func microseconds(_ body: () -> Void) -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
-        body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
-    }
-
     // MARK: - Subject hash
 
     func testSubjectHashMatchesOpenSSLCLIForEveryRoot() throws {
         let roots = try systemRoots()
-        let script =
-            "for f in \"$@\"; do printf '%s %s\\n' \"$f\" \"$(openssl x509 -subject_hash -noout -in \"$f\")\"; done"
-        let output = try run(["sh", "-c", script, "sh"] + roots.map(\.path))
+        // One openssl process hashes every root: `openssl rehash -v DIR` links each certificate
+        // file of DIR as HASH.N (X509_NAME_hash_ex, as `x509 -subject_hash`) and prints
+        // `link FILE -> HASH.N`.
+        let dir = try temporaryDirectory()
+        var names: [String: String] = [:]
+        for (index, root) in roots.enumerated() {
+            let name = "r\(index).pem"
+            try FileManager.default.createSymbolicLink(atPath: dir + "/" + name, withDestinationPath: root.path)
+            names[name] = root.path
+        }
         var expected: [String: String] = [:]
-        for line in output.split(separator: "\n") {
+        for line in try run(["openssl", "rehash", "-v", dir]).split(separator: "\n") where line.hasPrefix("link ") {
             let parts = line.split(separator: " ")
-            guard parts.count == 2 else { continue }
-            expected[String(parts[0])] = String(parts[1])
+            guard parts.count == 4, let path = names[String(parts[1])] else { continue }
+            expected[path] = String(parts[3].prefix { $0 != "." })
+        }
+        // rehash links the same certificate once; any other file gets `x509 -subject_hash`.
+        for root in roots where expected[root.path] == nil {
+            let hash = try run(["openssl", "x509", "-subject_hash", "-noout", "-in", root.path])
+            expected[root.path] = hash.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         XCTAssertEqual(expected.count, roots.count, "openssl printed a hash for every root")
         for root in roots {
@@ -375,110 +376,5 @@ final class SystemTrustStoreTests: XCTestCase {
         }
         XCTAssertNil(Base64.decodePrefix(Array("QU*D".utf8)[...]))
         XCTAssertNil(Base64.decodePrefix(Array("QUJDR".utf8)[...]))
-    }
-
-    // MARK: - Figures (printed, never asserted)
-
-    func testPrintTimings() throws {
-        let roots = try uniqueSubjectRoots()
-        let names = roots.map(\.cert.subject)
-        // Timed in batches (every name once per sample) to keep clock overhead out.
-        var swift: [Double] = []
-        var openssl: [Double] = []
-        var canonical: [Double] = []
-        for _ in 0..<21 {
-            swift.append(
-                Self.microseconds { for name in names { _ = SystemTrustStore.subjectHash(name) } } / Double(names.count)
-            )
-            openssl.append(
-                Self.microseconds { for name in names { _ = SystemTrustStore.subjectHashViaOpenSSL(name) } }
-                    / Double(names.count))
-            canonical.append(
-                Self.microseconds {
-                    for name in names {
-                        _ = name.der.withUnsafeBufferPointer { SystemTrustStore.canonicalEncoding($0) }
-                    }
-                } / Double(names.count))
-        }
-        print(String(format: "canonical encoding alone: %.2f us per name", Self.median(canonical)))
-        let target = roots.first { $0.path.hasSuffix("/ISRG_Root_X1.pem") }?.cert ?? roots[0].cert
-        let missName = try Self.name([[(Self.cn, 0x0C, Array("Not A Root".utf8))]])
-        var hit: [Double] = []
-        var miss: [Double] = []
-        for _ in 0..<101 {
-            hit.append(
-                Self.microseconds { _ = SystemTrustStore.fromEnvironment().certificates(withSubject: target.subject) })
-            miss.append(
-                Self.microseconds { _ = SystemTrustStore.fromEnvironment().certificates(withSubject: missName) })
-        }
-        print(
-            String(
-                format:
-                    "subject hash, median over %d names: Swift %.2f us, OpenSSL d2i_X509_NAME+X509_NAME_hash_ex %.2f us",
-                names.count, Self.median(swift), Self.median(openssl)))
-        print(
-            String(
-                format:
-                    "fromEnvironment() + one lookup (SSL_CERT_FILE=%@, SSL_CERT_DIR=%@), median of %d: hit %.1f us, miss %.1f us",
-                ProcessInfo.processInfo.environment["SSL_CERT_FILE"] ?? "unset",
-                ProcessInfo.processInfo.environment["SSL_CERT_DIR"] ?? "unset",
-                hit.count, Self.median(hit), Self.median(miss)))
-        var dirHit: [Double] = []
-        var dirMiss: [Double] = []
-        for _ in 0..<300 {
-            dirHit.append(
-                Self.microseconds {
-                    _ = SystemTrustStore(certFile: nil, certDirectories: [Self.systemDir]).certificates(
-                        withSubject: target.subject)
-                })
-            dirMiss.append(
-                Self.microseconds {
-                    _ = SystemTrustStore(certFile: nil, certDirectories: [Self.systemDir]).certificates(
-                        withSubject: missName)
-                })
-        }
-        print(
-            String(
-                format: "new store on %@ alone + one lookup, median of %d: hit %.1f us, miss %.1f us",
-                Self.systemDir, dirHit.count, Self.median(dirHit), Self.median(dirMiss)))
-        let bundlePath = Self.systemDir + "/ca-certificates.crt"
-        var bundleHit: [Double] = []
-        for _ in 0..<51 {
-            bundleHit.append(
-                Self.microseconds {
-                    _ = SystemTrustStore(certFile: bundlePath, certDirectories: []).certificates(
-                        withSubject: target.subject)
-                })
-        }
-        print(
-            String(
-                format: "new store on %@ alone + one lookup, median of %d: %.1f us",
-                bundlePath, bundleHit.count, Self.median(bundleHit)))
-        if let bytes = try? CertificateLoader.readFile(bundlePath) {
-            var read: [Double] = [], pem: [Double] = [], parse: [Double] = [], scan: [Double] = [], b64: [Double] = []
-            for _ in 0..<11 {
-                read.append(Self.microseconds { _ = try? CertificateLoader.readFile(bundlePath) })
-                var blocks: [PEMBlock] = []
-                pem.append(Self.microseconds { blocks = (try? PEM.blocks(in: bytes)) ?? [] })
-                parse.append(Self.microseconds { for b in blocks { _ = try? Certificate(der: b.der) } })
-                var pending: [SystemTrustStore.Pending] = []
-                scan.append(
-                    Self.microseconds {
-                        pending = SystemTrustStore.certificateLocations(in: bytes)
-                        for p in pending { _ = SystemTrustStore.subjectHash(of: p) }
-                    })
-                b64.append(
-                    Self.microseconds { for p in pending { _ = Base64.decodePrefix(p.file[p.range]) } })
-            }
-            print(
-                String(
-                    format:
-                        "bundle index (find blocks, prefix base64, hash subjects): %.1f us; full base64 of every block with the store's decoder: %.1f us",
-                    Self.median(scan), Self.median(b64)))
-            print(
-                String(
-                    format: "bundle %@ (%d bytes): read %.1f us, PEM+base64 %.1f us, Certificate(der:) all %.1f us",
-                    bundlePath, bytes.count, Self.median(read), Self.median(pem), Self.median(parse)))
-        }
     }
 }

@@ -15,12 +15,22 @@ final class SwiftDelegateExportTests: XCTestCase {
     }
 
     /// swiftc -parse: the syntax of the whole file (Security and CryptoKit are not type-checked).
-    func parse(_ source: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// Parses each source as its own file, all in one `swiftc -parse` run (a run costs a quarter
+    /// of a second; parsing alone never looks across files, so they cannot clash).
+    func parse(_ sources: String..., file: StaticString = #filePath, line: UInt = #line) throws {
+        try parse(sources, file: file, line: line)
+    }
+
+    func parse(_ sources: [String], file: StaticString = #filePath, line: UInt = #line) throws {
         let dir = try Run.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let url = dir.appendingPathComponent("PinnedTrustDelegate.swift")
-        try source.write(to: url, atomically: true, encoding: .utf8)
-        let r = try Run.program(Run.swiftc, ["-parse", url.path])
+        var paths: [String] = []
+        for (index, source) in sources.enumerated() {
+            let url = dir.appendingPathComponent("PinnedTrustDelegate\(index).swift")
+            try source.write(to: url, atomically: true, encoding: .utf8)
+            paths.append(url.path)
+        }
+        let r = try Run.program(Run.swiftc, ["-parse"] + paths)
         XCTAssertEqual(r.status, 0, r.err, file: file, line: line)
         XCTAssertEqual(r.err, "", file: file, line: line)
     }
@@ -39,7 +49,7 @@ final class SwiftDelegateExportTests: XCTestCase {
         device.time = ExportChain.now
         device.maximumTLSVersion = .tls1_2
         variants.append(device)
-        for s in variants { try parse(SwiftDelegateExport.render(s)) }
+        try parse(variants.map { SwiftDelegateExport.render($0) })
     }
 
     func testHostileNamesAndPathsStayInsideCommentsAndLiterals() throws {
@@ -151,29 +161,37 @@ final class SwiftDelegateExportTests: XCTestCase {
 
         var arguments: [String] = []
         var expected: [String] = []
+        // RSA public keys need no key generation (seconds for 4096 bits): a PKCS#1 RSAPublicKey of
+        // a random odd modulus of the size, which openssl reads and writes as a SubjectPublicKeyInfo.
         let keys: [(String, [String])] = [
-            ("rsa", ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]),
-            ("rsa", ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:3072"]),
-            ("rsa", ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:4096"]),
+            ("rsa", ["2048"]), ("rsa", ["3072"]), ("rsa", ["4096"]),
             ("ec", ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]),
             ("ec", ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"]),
             ("ec", ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-521"]),
         ]
         for (n, (type, options)) in keys.enumerated() {
-            let key = "k\(n).pem"
-            _ = try Run.program("/usr/bin/openssl", ["genpkey"] + options + ["-out", key], in: dir)
-            _ = try Run.program(
-                "/usr/bin/openssl", ["pkey", "-in", key, "-pubout", "-outform", "DER", "-out", "spki\(n).der"], in: dir)
-            let spki = [UInt8](try Data(contentsOf: dir.appendingPathComponent("spki\(n).der")))
-            expected.append(spki.map { String(format: "%02x", $0) }.joined())
-            var raw: [UInt8]
+            var raw: [UInt8] = []
             if type == "rsa" {
                 // What SecKeyCopyExternalRepresentation returns for RSA: PKCS#1 RSAPublicKey.
-                _ = try Run.program(
+                raw = Self.rsaPublicKey(bits: Int(options[0])!)
+                try Data(raw).write(to: dir.appendingPathComponent("raw\(n).der"))
+                let converted = try Run.program(
                     "/usr/bin/openssl",
-                    ["rsa", "-in", key, "-RSAPublicKey_out", "-outform", "DER", "-out", "raw\(n).der"], in: dir)
-                raw = [UInt8](try Data(contentsOf: dir.appendingPathComponent("raw\(n).der")))
+                    [
+                        "rsa", "-RSAPublicKey_in", "-inform", "DER", "-in", "raw\(n).der", "-pubout", "-outform", "DER",
+                        "-out", "spki\(n).der",
+                    ], in: dir)
+                XCTAssertEqual(converted.status, 0, converted.err)
             } else {
+                let key = "k\(n).pem"
+                _ = try Run.program("/usr/bin/openssl", ["genpkey"] + options + ["-out", key], in: dir)
+                _ = try Run.program(
+                    "/usr/bin/openssl", ["pkey", "-in", key, "-pubout", "-outform", "DER", "-out", "spki\(n).der"],
+                    in: dir)
+            }
+            let spki = [UInt8](try Data(contentsOf: dir.appendingPathComponent("spki\(n).der")))
+            expected.append(spki.map { String(format: "%02x", $0) }.joined())
+            if type == "ec" {
                 // For EC, the uncompressed point: RFC 5480 puts it, whole, at the end of the SPKI.
                 let length = [256: 65, 384: 97, 521: 133][[0: 256, 1: 384, 2: 521][n - 3]!]!
                 raw = Array(spki.suffix(length))
@@ -190,5 +208,18 @@ final class SwiftDelegateExportTests: XCTestCase {
         }
         XCTAssertEqual(decoded, literals)
         XCTAssertEqual(lines, expected)
+    }
+
+    /// A DER PKCS#1 RSAPublicKey with a random odd modulus of exactly `bits` bits and exponent 65537.
+    static func rsaPublicKey(bits: Int) -> [UInt8] {
+        func length(_ n: Int) -> [UInt8] {
+            n < 0x80 ? [UInt8(n)] : n < 0x100 ? [0x81, UInt8(n)] : [0x82, UInt8(n >> 8), UInt8(n & 0xFF)]
+        }
+        var modulus = (0..<bits / 8).map { _ in UInt8.random(in: 0...255) }
+        modulus[0] |= 0xC0
+        modulus[modulus.count - 1] |= 1
+        let integer = [0x02] + length(modulus.count + 1) + [0x00] + modulus
+        let body = integer + [0x02, 0x03, 0x01, 0x00, 0x01]
+        return [0x30] + length(body.count) + body
     }
 }

@@ -145,6 +145,38 @@ final class LabLifecycleTests: XCTestCase {
         XCTAssertTrue(LabOptions(listenAddress: "0.0.0.0").listensBeyondLoopback)
     }
 
+    func testAServerKeyThatDoesNotFitItsCertificateFailsWithOpenSSLsReason() throws {
+        let key = try KeyPair.generate(.ecP256)
+        let other = try KeyPair.generate(.ecP256)
+        let now = Timestamp(secondsSinceEpoch: Int64(time(nil)))
+        let certificate = try CertificateBuilder(
+            subject: NameBuilder(commonName: "127.0.0.1"), publicKey: key, notBefore: now,
+            notAfter: now.adding(seconds: 86_400)
+        ).selfSign(key: key)
+        // openssl's own server, given the same pair, refuses it with the reasons it queues.
+        let dir = NSTemporaryDirectory() + "trustx-lab-key-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try PEM.encode(certificate.der).write(toFile: dir + "/cert.pem", atomically: true, encoding: .utf8)
+        try other.privateKeyPEM().write(toFile: dir + "/key.pem", atomically: true, encoding: .utf8)
+        let r = try Shell.run(
+            "timeout 20 openssl s_server -accept 127.0.0.1:0 -naccept 1 -cert '\(dir)/cert.pem' -key '\(dir)/key.pem'")
+        XCTAssertNotEqual(r.status, 0, r.output)
+        // Each queue entry: PID:error:CODE:LIBRARY:FUNCTION:REASON:FILE:LINE:
+        let reasons = r.output.split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(separator: ":", omittingEmptySubsequences: false)
+            return fields.count > 5 && fields[1] == "error" ? String(fields[5]) : nil
+        }
+        let reason = try XCTUnwrap(reasons.first, r.output)
+
+        let configuration = LabTLSConfiguration(chain: [certificate], privateKeyPEM: other.privateKeyPEM())
+        XCTAssertThrowsError(try ServerTLSContext(configuration)) { error in
+            guard case LabError.openssl(let operation, let detail) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(operation, "loading the server key")
+            XCTAssertTrue(detail.contains(reason), "\(detail) does not say \(reason)")
+        }
+    }
+
     func testUnknownScenarioIsRefusedBeforeAnythingStarts() {
         XCTAssertThrowsError(try Lab.start(LabOptions(scenarios: ["good", "nope"]))) { error in
             XCTAssertEqual(error as? LabError, .unknownScenario("nope"))

@@ -202,12 +202,12 @@ final class ScenarioExpectationTests: XCTestCase {
         XCTAssertTrue(with.response.contains("Client certificate: /CN=Library Test Learner"), with.response)
     }
 
-    func testTheArticlePKIHasTheArticleShape() throws {
+    func testTheLabPKIHasTheWalkthroughsShape() throws {
         let lab = try self.lab
         let ca = lab.anchor(.libraryTestCA).certificate
         XCTAssertEqual(ca.subject.description, "CN=Library Test CA")
         XCTAssertEqual(ca.publicKey.type.label, "EC P-256")
-        XCTAssertNil(ca.keyUsage, "the article's CA was made by openssl req -x509 without an extension file")
+        XCTAssertNil(ca.keyUsage, "Library Test CA is made as openssl req -x509 makes a CA without an extension file")
         let leaf = try XCTUnwrap(lab.scenario("good")).served[0]
         XCTAssertEqual(leaf.ipAddresses, [[127, 0, 0, 1]])
         XCTAssertEqual(leaf.extendedKeyUsage?.map(\.dotted), ["1.3.6.1.5.5.7.3.1"], "EKU serverAuth")
@@ -257,7 +257,7 @@ final class ScenarioExpectationTests: XCTestCase {
         XCTAssertEqual(both.status, 0, both.output)
     }
 
-    func testTheArticlesOpenSSLPinPipelineGivesTheLabsPins() throws {
+    func testTheWalkthroughsOpenSSLPinPipelineGivesTheLabsPins() throws {
         let lab = try self.lab
         for (name, pin) in [("good", LabPin.goodLeaf), ("rsa-2048", .rsa2048Leaf)] {
             let s = try XCTUnwrap(lab.scenario(name))
@@ -321,7 +321,7 @@ final class ScenarioExpectationTests: XCTestCase {
         XCTAssertEqual(expect["trusted"] as? Bool, false)
         XCTAssertEqual(expect["osstatus"] as? Int, -67602)
         XCTAssertEqual(expect["urlError"] as? Int, -999)
-        // Keys in the order.
+        // Keys in the order docs/lab.md documents them.
         let keys = ["\"name\"", "\"url\"", "\"port\"", "\"host\"", "\"anchor\"", "\"expect\"", "\"lesson\""]
         let positions = keys.map { text.range(of: $0)!.lowerBound }
         XCTAssertEqual(positions, positions.sorted())

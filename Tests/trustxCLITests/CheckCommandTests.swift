@@ -272,7 +272,7 @@ final class CheckCommandTests: XCTestCase {
     }
 
     func testBasicPolicyWithAHostReportsTheIgnoredHostAndWhetherItWouldHaveMatched() throws {
-        // The seed's pitfall: an app holding a host but evaluating with
+        // The lab's first pitfall (docs/lab.md): an app holding a host but evaluating with
         // SecPolicyCreateBasicX509() accepts any certificate chaining to its anchor. The leaf
         // names only IP 127.0.0.1, so "localhost" would not match under the SSL policy (Apple
         // SSLHostname never reads the Common Name) but is not checked here.

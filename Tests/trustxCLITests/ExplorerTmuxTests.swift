@@ -41,26 +41,26 @@ final class ExplorerTmuxTests: XCTestCase {
     /// How many explorers `startExplorer` started, for unique session names.
     var started = 0
 
-    /// Captures the screen until `condition` holds or 20 seconds pass.
+    /// Captures the screen every 25 ms until `condition` holds or 20 seconds pass.
     func screen(until condition: (String) -> Bool) throws -> String {
         var text = ""
-        for _ in 0..<200 {
+        for _ in 0..<800 {
             text = try session.map { try tmux("capture-pane", "-p", "-t", $0) } ?? tmux("capture-pane", "-p")
             if condition(text) { return text }
-            usleep(100_000)
+            usleep(25_000)
         }
         return text
     }
 
-    /// Like `screen(until:)`, but returns only a frame that two captures 100 ms apart agree on:
+    /// Like `screen(until:)`, but returns only a frame that two captures 50 ms apart agree on:
     /// a capture can catch a frame half drawn (the title new, the verdict row not yet).
     func settledScreen(until condition: (String) -> Bool) throws -> String {
         var previous = ""
-        for _ in 0..<200 {
+        for _ in 0..<400 {
             let text = try screen(until: condition)
             if condition(text) && text == previous { return text }
             previous = text
-            usleep(100_000)
+            usleep(50_000)
         }
         return previous
     }
@@ -87,7 +87,6 @@ final class ExplorerTmuxTests: XCTestCase {
 
     /// Starts `trustx ARGS` in a new tmux session in `directory` and waits for its verdict line.
     func startExplorer(_ args: [String], in directory: URL, width: Int = 160, height: Int = 45) throws -> String {
-        if let session { _ = try? tmux("kill-session", "-t", session) }
         started += 1
         let name = "explore-\(started)"
         let quoted = ([CLI.binary.path] + args).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
@@ -95,6 +94,9 @@ final class ExplorerTmuxTests: XCTestCase {
         _ = try tmux(
             "new-session", "-d", "-s", name, "-c", directory.path, "-x", "\(width)", "-y", "\(height)", "-e",
             "TERM=tmux-256color", "-e", "LANG=C.UTF-8", command)
+        // The previous session goes only now: killing the server's last session first makes the
+        // server exit, and a new session started meanwhile can die with it.
+        if let session { _ = try? tmux("kill-session", "-t", session) }
         session = name
         // OSC 52 from the program fills a tmux buffer (the clipboard the tests read).
         _ = try tmux("set-option", "-g", "set-clipboard", "on")
@@ -137,7 +139,7 @@ final class ExplorerTmuxTests: XCTestCase {
     /// The codes of `check`'s first report line.
     static func checkCodes(_ out: String) -> [String] { codes(out.split(separator: "\n").first ?? "") }
 
-    /// A staging server presenting its own CA, debugged the way the issue describes it: the CA
+    /// A staging server presenting its own CA, debugged as docs/explorer.md's staging example does: the CA
     /// becomes an anchor, the leaf is pinned, the time moves past the leaf's notAfter, and the
     /// copied command, run in the same directory, reports what the explorer showed.
     func testAStagingDebuggerTrustsTheServersOwnCAPinsTheLeafTimeTravelsAndCopiesTheCommand() throws {
@@ -340,7 +342,7 @@ final class ExplorerTmuxTests: XCTestCase {
         try assertCopiedCommand(copied, in: work, reports: shown)
     }
 
-    /// Issue 12's export key beside "copy as command": `X`, the format completed with Tab, the
+    /// The export key beside "copy as command": `X`, the format completed with Tab, the
     /// curl command written where the explorer runs, and that command, run against the same
     /// server, trusts it with the pin openssl computes for the leaf.
     func testXExportsTheScreensSettingsAsACurlCommandThatAgrees() throws {

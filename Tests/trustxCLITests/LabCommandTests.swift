@@ -66,7 +66,7 @@ final class LabCommandTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: "/" + directory))
 
         kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        process.waitForExit()
         XCTAssertEqual(process.terminationReason, .exit)
         XCTAssertEqual(process.terminationStatus, 0)
         for port in ports { XCTAssertFalse(connects(port), "port \(port) still accepts connections") }

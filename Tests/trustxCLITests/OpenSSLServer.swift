@@ -49,7 +49,7 @@ final class OpenSSLServer {
         guard let found else {
             if process.isRunning {
                 process.terminate()
-                process.waitUntilExit()
+                process.waitForExit()
             }
             let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             throw Failure(message: "openssl s_server \(arguments.joined(separator: " ")) did not start: \(output)")
@@ -68,7 +68,7 @@ final class OpenSSLServer {
     /// Terminates the server and waits for it; calling it again does nothing.
     func stop() {
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        process.waitForExit()
     }
 
     deinit { stop() }

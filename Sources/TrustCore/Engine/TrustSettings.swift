@@ -98,7 +98,7 @@ public struct TrustSettings: Sendable {
     public var systemStore: (any IssuerSource)?
     /// The policy.
     public var policy: TrustPolicy
-    /// SPKI pins checked by the app's delegate after evaluation (the seed article's TrustDelegate).
+    /// SPKI pins checked by the app's delegate after evaluation (a pinning URLSession delegate).
     public var pins: PinSet
     /// The evaluation time.
     public var time: Timestamp

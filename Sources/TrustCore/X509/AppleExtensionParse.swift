@@ -3,7 +3,7 @@ extension Extension {
     /// element is not one whole value of the type's ASN.1 tag, a SEQUENCE OF that must hold
     /// something is empty, or its elements have the wrong tag (SecCertificate.c's extension
     /// parsers). trustx's own decoder is stricter (DER minimal forms, field rules); what it
-    /// refuses beyond this is tolerated under the `apple` profile (D13), while a value Apple
+    /// refuses beyond this is tolerated under the `apple` profile (D34), while a value Apple
     /// cannot read fails as UnparseableExtension (errSecUnknownCertExtension, -67618).
     public var isAppleUnparseable: Bool {
         guard decodeError != nil, Extension.decodable.contains(oid) else { return false }

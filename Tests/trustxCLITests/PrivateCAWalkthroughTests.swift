@@ -1,17 +1,18 @@
 import Foundation
 import XCTest
 
-/// The seed article's walkthrough, through the built `trustx check https://127.0.0.1:PORT/`
-/// against `openssl s_server -www` serving the article's own PKI, made with the openssl command
-/// line exactly as the article makes it. Expected values come from Apple's rules
+/// The private-CA walkthrough the lab is built on (docs/lab.md: an app trusts "Library Test CA"
+/// for a server on 127.0.0.1 and pins its key), through the built `trustx check
+/// https://127.0.0.1:PORT/` against `openssl s_server -www` serving that PKI, made with the
+/// openssl command line as a developer makes it. Expected values come from Apple's rules
 /// (docs/steps.md), cited at each assertion, not from running trustx.
-final class ArticleWalkthroughTests: XCTestCase {
-    var pki: ArticlePKI!
+final class PrivateCAWalkthroughTests: XCTestCase {
+    var pki: WalkthroughPKI!
     /// The servers a test started; tearDown stops them.
     var servers: [OpenSSLServer] = []
 
     override func setUpWithError() throws {
-        pki = try ArticlePKI.shared.get()
+        pki = try WalkthroughPKI.shared.get()
     }
 
     override func tearDownWithError() throws {
@@ -20,13 +21,13 @@ final class ArticleWalkthroughTests: XCTestCase {
     }
 
     override class func tearDown() {
-        if case .success(let pki) = ArticlePKI.shared { try? FileManager.default.removeItem(at: pki.directory) }
+        if case .success(let pki) = WalkthroughPKI.shared { try? FileManager.default.removeItem(at: pki.directory) }
         super.tearDown()
     }
 
     // MARK: helpers
 
-    /// Starts `openssl s_server -www -cert CERT -key KEY` on loopback, as the article does.
+    /// Starts `openssl s_server -www -cert CERT -key KEY` on loopback, as the walkthrough does.
     func serve(_ cert: String, _ key: String, host: String = "127.0.0.1", _ extra: [String] = []) throws
         -> OpenSSLServer
     {
@@ -36,8 +37,8 @@ final class ArticleWalkthroughTests: XCTestCase {
         return server
     }
 
-    /// The article's server: the leaf for 127.0.0.1 issued by Library Test CA, TLS 1.3 by default.
-    func serveArticleServer() throws -> OpenSSLServer { try serve("leaf.pem", "leaf.key") }
+    /// The walkthrough's server: the leaf for 127.0.0.1 issued by Library Test CA, TLS 1.3 by default.
+    func serveWalkthroughServer() throws -> OpenSSLServer { try serve("leaf.pem", "leaf.key") }
 
     /// `trustx check TARGET ARGUMENTS --format json`, with the report parsed.
     func check(_ target: String, _ arguments: [String] = [], file: StaticString = #filePath, line: UInt = #line)
@@ -90,8 +91,8 @@ final class ArticleWalkthroughTests: XCTestCase {
 
     // MARK: 1. the default refusal
 
-    func testArticleServerIsUntrustedByDefault() throws {
-        let server = try serveArticleServer()
+    func testWalkthroughServerIsUntrustedByDefault() throws {
+        let server = try serveWalkthroughServer()
         let (result, doc) = try check("https://127.0.0.1:\(server.port)/")
         // No anchors: system roots only. The server sends its leaf alone, whose issuer is neither
         // sent nor a system root: MissingIntermediate -25318 (docs/steps.md); URLSession's
@@ -105,8 +106,8 @@ final class ArticleWalkthroughTests: XCTestCase {
 
     // MARK: 2. a custom anchor
 
-    func testArticleServerIsTrustedWithItsCAAsTheOnlyAnchorInPEMAndInDER() throws {
-        let server = try serveArticleServer()
+    func testWalkthroughServerIsTrustedWithItsCAAsTheOnlyAnchorInPEMAndInDER() throws {
+        let server = try serveWalkthroughServer()
         for anchor in ["ca.pem", "ca.der"] {
             let (result, doc) = try check("https://127.0.0.1:\(server.port)/", ["--anchor", pki.path(anchor)])
             // The CA has no keyUsage, which Apple checks only when present (docs/steps.md); the
@@ -122,8 +123,8 @@ final class ArticleWalkthroughTests: XCTestCase {
 
     // MARK: 3. the hostname pitfall
 
-    func testArticleServerReachedAsLocalhostFailsTheHostnameStep() throws {
-        let server = try serveArticleServer()
+    func testWalkthroughServerReachedAsLocalhostFailsTheHostnameStep() throws {
+        let server = try serveWalkthroughServer()
         let (result, doc) = try check("https://localhost:\(server.port)/", ["--anchor", pki.path("ca.pem")])
         // localhost is compared only with SAN dNSName entries, of which the leaf has none
         // (docs/steps.md): SSLHostname -67602. With custom anchors the app's delegate decides
@@ -139,7 +140,7 @@ final class ArticleWalkthroughTests: XCTestCase {
     // MARK: 4. Basic X.509 hides it
 
     func testBasicPolicyTrustsTheLocalhostCaseAndSkipsTheHostnameStep() throws {
-        let server = try serveArticleServer()
+        let server = try serveWalkthroughServer()
         let (result, doc) = try check(
             "https://localhost:\(server.port)/", ["--anchor", pki.path("ca.pem"), "--policy", "basic"])
         // Basic X.509 has no hostname check (docs/steps.md).
@@ -151,7 +152,7 @@ final class ArticleWalkthroughTests: XCTestCase {
     // MARK: 5. pinning, with the pin computed by openssl
 
     func testPinComputedByOpenSSLPasses() throws {
-        let server = try serveArticleServer()
+        let server = try serveWalkthroughServer()
         let (result, doc) = try check(
             "https://127.0.0.1:\(server.port)/", ["--anchor", pki.path("ca.pem"), "--pin", "sha256//" + pki.leafPin])
         // The pin is the SHA-256 of the leaf's DER SPKI, what `openssl pkey -pubin -outform der`
@@ -161,7 +162,7 @@ final class ArticleWalkthroughTests: XCTestCase {
     }
 
     func testWrongPinFailsAfterEvaluationPasses() throws {
-        let server = try serveArticleServer()
+        let server = try serveWalkthroughServer()
         // Another key's pin: the Rogue CA leaf's, computed the same way.
         XCTAssertNotEqual(pki.roguePin, pki.leafPin)
         let (result, doc) = try check(
@@ -233,9 +234,9 @@ final class ArticleWalkthroughTests: XCTestCase {
         XCTAssertEqual(try step("pin", doc)["status"] as? String, "failed")
     }
 
-    // MARK: beyond the article
+    // MARK: beyond the walkthrough
 
-    func testArticleCAIsTrustedForAnIPv6LoopbackServer() throws {
+    func testWalkthroughCAIsTrustedForAnIPv6LoopbackServer() throws {
         guard OpenSSLServer.canBindIPv6Loopback() else { throw XCTSkip("::1 cannot be bound on this machine") }
         let server = try serve("leaf6.pem", "leaf6.key", host: "::1")
         let (result, doc) = try check("https://[::1]:\(server.port)/", ["--anchor", pki.path("ca.pem")])
@@ -248,7 +249,7 @@ final class ArticleWalkthroughTests: XCTestCase {
     }
 
     func testConnectToKeepsLocalhostForTheHostCheckButConnectsThere() throws {
-        let server = try serveArticleServer()
+        let server = try serveWalkthroughServer()
         let (result, doc) = try check(
             "https://localhost:\(server.port)/",
             ["--anchor", pki.path("ca.pem"), "--connect-to", "127.0.0.1:\(server.port)"])
@@ -266,7 +267,7 @@ final class ArticleWalkthroughTests: XCTestCase {
     }
 
     func testTextReportOfTheLocalhostCaseNamesTheOSStatusWithoutEscapes() throws {
-        let server = try serveArticleServer()
+        let server = try serveWalkthroughServer()
         let result = try CLI.run(["check", "https://localhost:\(server.port)/", "--anchor", pki.path("ca.pem")])
         XCTAssertEqual(result.status, 1, result.out + result.err)
         XCTAssertTrue(result.out.contains("errSecHostNameMismatch"), result.out)
@@ -276,14 +277,14 @@ final class ArticleWalkthroughTests: XCTestCase {
     }
 }
 
-/// The article's PKI, made with the openssl command line in a temporary directory the way the
-/// article makes it: a private CA "Library Test CA" from `openssl req -x509` with no extension
+/// The walkthrough's PKI, made with the openssl command line in a temporary directory the way a
+/// developer makes it: a private CA "Library Test CA" from `openssl req -x509` with no extension
 /// file (so no keyUsage), a P-256 leaf for IP 127.0.0.1 signed from a CSR with an extfile, and
 /// the exercise's "Rogue CA" with its own leaf for 127.0.0.1. Plus a leaf for ::1 and the pins,
 /// computed by openssl.
-struct ArticlePKI: Sendable {
+struct WalkthroughPKI: Sendable {
     let directory: URL
-    /// The article's leaf pin, base64 of the SHA-256 of its DER SPKI, as openssl computes it.
+    /// The walkthrough's leaf pin, base64 of the SHA-256 of its DER SPKI, as openssl computes it.
     let leafPin: String
     /// The Rogue CA leaf's pin, computed the same way.
     let roguePin: String
@@ -291,10 +292,10 @@ struct ArticlePKI: Sendable {
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     /// Made once per test process; the files are only read afterwards.
-    static let shared: Result<ArticlePKI, Error> = Result { try ArticlePKI.make() }
+    static let shared: Result<WalkthroughPKI, Error> = Result { try WalkthroughPKI.make() }
 
-    static func make() throws -> ArticlePKI {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-article-\(getpid())")
+    static func make() throws -> WalkthroughPKI {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-walkthrough-\(getpid())")
         try? FileManager.default.removeItem(at: dir)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
@@ -319,7 +320,7 @@ struct ArticlePKI: Sendable {
                     "-out", "\(name).pem", "-days", "365", "-extfile", "\(name).ext",
                 ], in: dir)
         }
-        /// The article's pin pipeline, through the shell.
+        /// The walkthrough's pin pipeline, through the shell.
         func pin(_ cert: String) throws -> String {
             let pipeline =
                 "openssl x509 -in \(cert) -pubkey -noout | openssl pkey -pubin -outform der"
@@ -338,6 +339,6 @@ struct ArticlePKI: Sendable {
         try makeCA("rogue", "Rogue CA")
         try makeLeaf("rogue-leaf", ip: "127.0.0.1", ca: "rogue")
         try makeLeaf("leaf6", ip: "::1", ca: "ca")
-        return ArticlePKI(directory: dir, leafPin: try pin("leaf.pem"), roguePin: try pin("rogue-leaf.pem"))
+        return WalkthroughPKI(directory: dir, leafPin: try pin("leaf.pem"), roguePin: try pin("rogue-leaf.pem"))
     }
 }
