@@ -199,9 +199,15 @@ enum CheckCommand {
     /// shows only what the evaluator made of what arrived.
     static func withFetchedRevocation(_ evaluation: Evaluation, deadline: RunDeadline) -> Evaluation {
         let path = evaluation.path.certificates
-        // Every wait of the fetcher (name lookup, connect, each read) is bounded by the run's
-        // deadline itself, so it needs no watching thread; its per-URL reasons then always arrive.
-        let fetched = RevocationFetcher().fetch(path: path, deadline: deadline.evaluation)
+        // Fetching stops a tenth of the allowance (at most 0.5 s) before the run's deadline, so
+        // that a responder that never answers fails soft, as Apple's revocation checking does,
+        // and the evaluation with what did arrive still ends within --timeout. Every wait of the
+        // fetcher (name lookup, connect, each read) is bounded by that instant itself, so it needs
+        // no watching thread, and its per-URL reasons always arrive.
+        let run = deadline.evaluation
+        let reserve = min(run.allowance / 10, .milliseconds(500))
+        let fetched = RevocationFetcher().fetch(
+            path: path, deadline: EvaluationDeadline(at: run.instant - reserve, allowance: run.allowance))
         for attempt in fetched.attempts where attempt.outcome.hasPrefix("failed") || attempt.outcome.hasPrefix("not ") {
             Output.err("Note: --revocation: \(TerminalSanitizer.sanitize("\(attempt.url): \(attempt.outcome)"))\n")
         }

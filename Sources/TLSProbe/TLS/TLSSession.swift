@@ -372,19 +372,25 @@ final class TLSSession {
         return out
     }
 
+    /// Most CA names kept from a CertificateRequest: the message may hold thousands of tiny
+    /// ones, and each becomes a line of the report.
+    static let maximumClientCANames = 100
+
     func clientCANames() -> [String] {
         guard let names = SSL_get0_peer_CA_list(ssl) else { return [] }
         var out: [String] = []
-        for i in 0..<COpenSSL_sk_X509_NAME_num(names) {
+        let count = Int(COpenSSL_sk_X509_NAME_num(names))
+        for i in 0..<Int32(min(count, Self.maximumClientCANames)) {
             guard let name = COpenSSL_sk_X509_NAME_value(names, i), let bio = BIO_new(BIO_s_mem()) else { continue }
             defer { BIO_free(bio) }
             _ = X509_NAME_print_ex(bio, name, 0, COpenSSL_XN_FLAG_RFC2253())
             var p: UnsafeMutablePointer<CChar>?
             let n = COpenSSL_BIO_get_mem_data(bio, &p)
             if let p, n > 0 {
-                out.append(String(decoding: UnsafeRawBufferPointer(start: p, count: n), as: UTF8.self))
+                out.append(InputExcerpt.quote(bytes: UnsafeRawBufferPointer(start: p, count: n)))
             }
         }
+        if count > Self.maximumClientCANames { out.append("(and \(count - Self.maximumClientCANames) more)") }
         return out
     }
 
