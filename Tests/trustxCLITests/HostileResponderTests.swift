@@ -129,6 +129,23 @@ final class HostileResponderTests: XCTestCase {
         try checkWithHostileAIA(Self.overflowingChunk, expecting: "the response is larger than 64 KiB")
     }
 
+    func testATSAndExportSurviveAnAIAResponderWithNegativeContentLength() throws {
+        let dir = try scratch()
+        let aia = try responder(Self.negativeLength)
+        try makePKI(in: dir, leafExtensions: "authorityInfoAccess=caIssuers;URI:http://127.0.0.1:\(aia)/int.cer")
+        let port = try serveLeaf(in: dir)
+        let anchor = dir.appendingPathComponent("ca.pem").path
+        // Both connect and complete the chain as check does; the fetch fails, the chain stays
+        // incomplete, and each still writes its answer: ats that the default policy fails (1).
+        let ats = try CLI.run(["ats", "127.0.0.1:\(port)", "--anchor", anchor, "--timeout", "5"])
+        XCTAssertEqual(ats.status, 1, ats.out + ats.err)
+        XCTAssertTrue(ats.out.contains("chain: Issuer not found (errSecCreateChainFailed)"), ats.out)
+        let export = try CLI.run(["export", "plist", "127.0.0.1:\(port)", "--anchor", anchor, "--timeout", "5"])
+        XCTAssertEqual(export.status, 0, export.out + export.err)
+        XCTAssertTrue(export.out.contains("<key>NSPinnedDomains</key>"), export.out)
+        XCTAssertTrue(export.err.contains("these settings do not trust the chain"), export.err)
+    }
+
     func testAIAIssuerWithTheRightNameAndTheWrongKeyIsReportedAsFetched() throws {
         let dir = try scratch()
         // The responder serves a certificate named as the intermediate, with a key of its own.
