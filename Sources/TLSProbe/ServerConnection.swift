@@ -97,7 +97,8 @@ public enum ServerConnection {
             } catch {
                 report.failure = ConnectionReport.Failure(
                     kind: .malformedCertificate,
-                    message: "the server's certificate \(i) is malformed: byte \(error.offset): \(error.reason)",
+                    message:
+                        "the server's certificate \(i) is malformed: byte \(error.offset): \(InputExcerpt.quote(error.reason))",
                     urlError: -1200)
                 return ConnectionResult(chain: [], report: report)
             }

@@ -136,11 +136,16 @@ enum CheckCommand {
         let (systemStore, anchorList) = (settings.systemStore, anchors)
         // Under ATS the handshake offers what the app would (and observes when refused).
         let atsPolicy = settings.ats.map { $0.policy(forHost: c.target.host) }
+        // The connection's own waits (handshake, AIA) end a quarter second after the run's
+        // deadline: the run's watch below then always ends a run that outlives --timeout, with
+        // -1001, instead of racing a fetch that times out at the same instant.
+        let connectionDeadline = EvaluationDeadline(
+            at: deadline.evaluation.instant + .milliseconds(250), allowance: c.options.timeout)
         guard
             let result = deadline.run({
                 ServerConnection.connect(
                     c.target, options: c.options, fetchAIA: c.fetchAIA && r.policy.isSSL, anchors: anchorList,
-                    systemStore: systemStore, atsPolicy: atsPolicy, deadline: deadline.evaluation)
+                    systemStore: systemStore, atsPolicy: atsPolicy, deadline: connectionDeadline)
             })
         else {
             return .failure(runTimedOut(c, settings: settings))
