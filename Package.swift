@@ -56,7 +56,8 @@ let package = Package(
         .executableTarget(name: "trustx-bench", dependencies: ["TrustCore", "Explorer", "TermUI"]),
         .executableTarget(
             name: "trustx-fuzz",
-            dependencies: ["TrustCore"],
+            // TLSProbe for the parsers of what servers send (HTTP replies, STARTTLS, handshake messages).
+            dependencies: ["TrustCore", "TLSProbe"],
             path: "Fuzz/trustx-fuzz"
         ),
         .testTarget(name: "TrustCoreTests", dependencies: ["TrustCore", "TrustBuilder"]),

@@ -1,6 +1,8 @@
-// libFuzzer entry for the DER, PEM, container and property-list decoders and the evaluator
-// (docs/fuzzing.md).
+// libFuzzer entry for the DER, PEM, container and property-list decoders, the evaluator, and the
+// parsers of what servers send: HTTP replies of AIA/OCSP/CRL fetches, CRLs, OCSP responses, SCT
+// lists, STARTTLS dialogues, proxy answers and handshake messages (docs/fuzzing.md).
 // Normal builds compile a stub main; fuzz builds pass -DFUZZING and libFuzzer supplies main.
+import TLSProbe
 import TrustCore
 
 #if canImport(Glibc)
@@ -53,6 +55,22 @@ import TrustCore
                 }
             }
         }
+        // What a responder or server sends. The HTTP reader gets the input whole and one byte at a
+        // time, so that every read boundary is a place a length or line can be cut.
+        _ = PeerInput.httpResponse(bytes)
+        _ = PeerInput.httpResponse(bytes, maximumBody: 4 * 1024 * 1024, piece: 1)
+        if let crls = try? RevocationList.decodeAll(bytes) {
+            _ = crls.map { ($0.issuer.description, $0.revoked.count) }
+        }
+        if let response = try? OCSPResponse(der: bytes), let signer = response.certificates.first {
+            _ = response.signer(issuer: signer)
+            _ = response.response(for: signer, issuer: signer)
+        }
+        _ = PeerInput.stapledOCSP(bytes)
+        _ = PeerInput.sctList(bytes)
+        for proto in StartTLSProtocol.allCases { _ = PeerInput.startTLS(proto, replies: bytes) }
+        _ = PeerInput.proxyReply(bytes)
+        _ = PeerInput.handshakeMessages(bytes)
         if let text = String(validating: bytes, as: UTF8.self) {
             _ = parseIPAddress(text)
             _ = Timestamp(rfc3339: text)

@@ -252,7 +252,8 @@ public enum ATSDiagnostics {
             offer = policy.map { offer.offeringATS($0) } ?? offer.observingEverything()
             let connection = ServerConnection.connect(
                 target, options: offer, fetchAIA: fetchAIA && settings.policy.isSSL, anchors: settings.anchors,
-                systemStore: settings.systemStore)
+                systemStore: settings.systemStore,
+                deadline: EvaluationDeadline(at: deadline, allowance: options.timeout))
             if let failure = connection.failure, connection.chain.isEmpty {
                 if diagnosis.results.isEmpty && !failure.kind.refusesOffer {
                     diagnosis.unreachable = failure

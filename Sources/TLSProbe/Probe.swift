@@ -69,11 +69,12 @@ public enum Probe {
             return e
         }
 
+        let stream = BufferedStream(SocketStream(connection, deadline: deadline))
         do {
             if let proxy {
-                try Preamble.connectTunnel(connection, to: target.dialEndpoint, proxy: proxy, deadline: deadline)
+                try Preamble.connectTunnel(stream, to: target.dialEndpoint, proxy: proxy, deadline: deadline)
             }
-            if let proto = options.startTLS { try Preamble.startTLS(proto, on: connection, deadline: deadline) }
+            if let proto = options.startTLS { try Preamble.startTLS(proto, on: stream, deadline: deadline) }
         } catch {
             throw withPeer(error)
         }
@@ -81,7 +82,7 @@ public enum Probe {
 
         let session = try TLSSession(context: context, serverName: target.serverName, options: options)
         do {
-            try session.handshake(connection, deadline: deadline, readAhead: connection.takeBuffer())
+            try session.handshake(connection, deadline: deadline, readAhead: stream.takeBuffer())
         } catch {
             throw withPeer(error)
         }

@@ -19,32 +19,36 @@ public enum ServerConnection {
     ///     if the server refuses that offer, a second handshake offering everything (TLS 1.0 to
     ///     1.3, every suite) learns what the server does, and the result carries both. Nil, or
     ///     not enforced: one handshake with `options`, as without ATS.
+    ///   - deadline: The run's deadline, when the caller has one (`trustx check --timeout`): the
+    ///     handshakes and AIA fetches all end by it. Nil: `options.timeout` from now.
     /// - Returns: The presented chain and the handshake facts; on failure, an empty chain (or the
     ///   chain seen before a client-certificate failure) and the report's `failure`.
     public static func connect(
         _ target: ProbeTarget, options: ProbeOptions, fetchAIA: Bool, anchors: [Certificate],
-        systemStore: (any IssuerSource)?, atsPolicy: ATSHostPolicy? = nil
+        systemStore: (any IssuerSource)?, atsPolicy: ATSHostPolicy? = nil, deadline: EvaluationDeadline? = nil
     ) -> ConnectionResult {
+        let deadline = deadline ?? EvaluationDeadline(after: options.timeout)
         guard let atsPolicy, atsPolicy.enforced else {
-            return connectOnce(target, options: options, fetchAIA: fetchAIA, anchors: anchors, systemStore: systemStore)
+            return connectOnce(
+                target, options: options.within(deadline), fetchAIA: fetchAIA, anchors: anchors,
+                systemStore: systemStore, deadline: deadline)
         }
-        let clock = ContinuousClock()
-        let start = clock.now
         let atsOptions = options.offeringATS(atsPolicy)
         let first = connectOnce(
-            target, options: atsOptions, fetchAIA: fetchAIA, anchors: anchors, systemStore: systemStore)
+            target, options: atsOptions.within(deadline), fetchAIA: fetchAIA, anchors: anchors,
+            systemStore: systemStore, deadline: deadline)
         guard let refusal = first.failure, refusal.kind.refusesOffer else { return first }
         let offered = ATSHandshakeFailure.describe(atsOptions)
         // One deadline for both handshakes: the observer gets what the first one left.
-        var observing = options.observingEverything()
-        observing.timeout = options.timeout - (clock.now - start)
-        guard observing.timeout > .zero else {
+        let observing = options.observingEverything().within(deadline)
+        guard !deadline.hasPassed else {
             var result = first
             result.atsHandshakeFailure = ATSHandshakeFailure(failure: refusal, offered: offered, explanation: nil)
             return result
         }
         var observed = connectOnce(
-            target, options: observing, fetchAIA: fetchAIA, anchors: anchors, systemStore: systemStore)
+            target, options: observing, fetchAIA: fetchAIA, anchors: anchors, systemStore: systemStore,
+            deadline: deadline)
         observed.atsHandshakeFailure = ATSHandshakeFailure(
             failure: refusal, offered: offered,
             explanation: observed.failure == nil
@@ -62,7 +66,7 @@ public enum ServerConnection {
     /// One handshake with `options`, the chain decoded and completed through AIA.
     static func connectOnce(
         _ target: ProbeTarget, options: ProbeOptions, fetchAIA: Bool, anchors: [Certificate],
-        systemStore: (any IssuerSource)?
+        systemStore: (any IssuerSource)?, deadline: EvaluationDeadline
     ) -> ConnectionResult {
         let handshake: Handshake
         do {
@@ -93,7 +97,8 @@ public enum ServerConnection {
             } catch {
                 report.failure = ConnectionReport.Failure(
                     kind: .malformedCertificate,
-                    message: "the server's certificate \(i) is malformed: byte \(error.offset): \(error.reason)",
+                    message:
+                        "the server's certificate \(i) is malformed: byte \(error.offset): \(InputExcerpt.quote(error.reason))",
                     urlError: -1200)
                 return ConnectionResult(chain: [], report: report)
             }
@@ -104,8 +109,9 @@ public enum ServerConnection {
         }
         var fetched: [Certificate] = []
         if fetchAIA && !chain.isEmpty {
+            // What the handshake left of the run's time, not a fresh timeout.
             let result = AIAFetcher().completeChain(
-                presented: chain, anchors: anchors, issuers: systemStore, timeout: options.timeout)
+                presented: chain, anchors: anchors, issuers: systemStore, deadline: deadline)
             fetched = result.fetched
             report.aiaFetches = result.attempts.map(fetchFact)
         }
@@ -153,7 +159,7 @@ public enum ServerConnection {
         case .failed(let why): outcome = "failed: \(why)"
         case .skipped(let why): outcome = "not fetched: \(why)"
         }
-        return ConnectionReport.Fetch(url: a.url, outcome: outcome)
+        return ConnectionReport.Fetch(url: HTTPGet.quoted(a.url), outcome: outcome)
     }
 }
 
@@ -273,6 +279,17 @@ public struct ATSHandshakeFailure: Sendable {
         }
         return "offered everything, the server chose \(observed.version) with \(observed.cipherName), "
             + "a suite ATS never offers (no exception adds it)"
+    }
+}
+
+extension ProbeOptions {
+    /// These options with the timeout cut to what is left before `deadline`. Once it has passed,
+    /// a millisecond: the probe then fails as timed out rather than refusing a zero timeout as
+    /// an invalid option.
+    func within(_ deadline: EvaluationDeadline) -> ProbeOptions {
+        var o = self
+        o.timeout = min(timeout, max(.milliseconds(1), deadline.instant - ContinuousClock.now))
+        return o
     }
 }
 

@@ -145,11 +145,16 @@ enum CheckCommand {
         let (systemStore, anchorList) = (settings.systemStore, anchors)
         // Under ATS the handshake offers what the app would (and observes when refused).
         let atsPolicy = settings.ats.map { $0.policy(forHost: c.target.host) }
+        // The connection's own waits (handshake, AIA) end a quarter second after the run's
+        // deadline: the run's watch below then always ends a run that outlives --timeout, with
+        // -1001, instead of racing a fetch that times out at the same instant.
+        let connectionDeadline = EvaluationDeadline(
+            at: deadline.evaluation.instant + .milliseconds(250), allowance: c.options.timeout)
         guard
             let result = deadline.run({
                 ServerConnection.connect(
                     c.target, options: c.options, fetchAIA: c.fetchAIA && r.policy.isSSL, anchors: anchorList,
-                    systemStore: systemStore, atsPolicy: atsPolicy)
+                    systemStore: systemStore, atsPolicy: atsPolicy, deadline: connectionDeadline)
             })
         else {
             return .failure(runTimedOut(c, settings: settings))
@@ -197,19 +202,37 @@ enum CheckCommand {
         }
         evaluation.connection = report
         evaluation.presentedSource = .presented
-        if r.fetchRevocation { evaluation = withFetchedRevocation(evaluation, timeout: c.options.timeout) }
+        if r.fetchRevocation { evaluation = withFetchedRevocation(evaluation, deadline: deadline) }
         return .success(result.finalVerdict(evaluation))
     }
 
     /// Fetches revocation information for the built path and evaluates again with it, as
     /// SecPolicyCreateRevocation(kSecRevocationUseAnyAvailableMethod) adds to an evaluation.
-    static func withFetchedRevocation(_ evaluation: Evaluation, timeout: Duration) -> Evaluation {
-        let fetched = RevocationFetcher().fetch(path: evaluation.path.certificates, timeout: timeout)
+    /// Fetching and the second evaluation get what is left of the run's `deadline`, not time of
+    /// their own. Each fetch that failed is noted on standard error in one line: the report
+    /// shows only what the evaluator made of what arrived.
+    static func withFetchedRevocation(_ evaluation: Evaluation, deadline: RunDeadline) -> Evaluation {
+        let path = evaluation.path.certificates
+        // Fetching stops a tenth of the allowance (at most 0.5 s) before the run's deadline, so
+        // that a responder that never answers fails soft, as Apple's revocation checking does,
+        // and the evaluation with what did arrive still ends within --timeout. Every wait of the
+        // fetcher (name lookup, connect, each read) is bounded by that instant itself, so it needs
+        // no watching thread, and its per-URL reasons always arrive.
+        let run = deadline.evaluation
+        let reserve = min(run.allowance / 10, .milliseconds(500))
+        let fetched = RevocationFetcher().fetch(
+            path: path, deadline: EvaluationDeadline(at: run.instant - reserve, allowance: run.allowance))
+        for attempt in fetched.attempts where attempt.outcome.hasPrefix("failed") || attempt.outcome.hasPrefix("not ") {
+            Output.err("Note: --revocation: \(TerminalSanitizer.sanitize("\(attempt.url): \(attempt.outcome)"))\n")
+        }
         var settings = evaluation.settings
         settings.fetchedOCSPResponses = fetched.ocspResponses
         settings.revocationLists += fetched.revocationLists
         settings.revocationFetched = true
-        guard var again = Evaluator().evaluate(chain: evaluation.presented, settings: settings) else {
+        guard
+            var again = Evaluator().evaluate(
+                chain: evaluation.presented, settings: settings, deadline: deadline.evaluation)
+        else {
             return evaluation
         }
         again.connection = evaluation.connection
@@ -258,8 +281,10 @@ enum CheckCommand {
             message: report.failure!.message, status: .unavailable, detail: .connection(report, settings: settings))
     }
 
-    /// Loads the files and evaluates.
+    /// Loads the files and evaluates, all within `--timeout` (evaluation and --revocation's
+    /// fetches share one deadline, as a server's run does).
     static func evaluate(_ r: Request) -> Result<Evaluation, Trustx.Failure> {
+        let deadline = RunDeadline(after: r.timeout)
         var chain: [Certificate] = []
         // As Apple reads a list of certificates: one that cannot be read is reported and left
         // out of path building; the run fails only when none can be read.
@@ -301,13 +326,14 @@ enum CheckCommand {
         case .success(let ats): settings.ats = ats
         case .failure(let f): return .failure(f)
         }
-        guard var evaluation = Evaluator().evaluate(chain: chain, settings: settings) else {
+        guard var evaluation = Evaluator().evaluate(chain: chain, settings: settings, deadline: deadline.evaluation)
+        else {
             // The loader rejects files without certificates, so this needs an empty --chain list.
             return .failure(Trustx.Failure(message: "no certificate in the --chain files", status: .dataError))
         }
         evaluation.presentedSource = .file
         evaluation.unreadable = unreadable
-        if r.fetchRevocation { evaluation = withFetchedRevocation(evaluation, timeout: .seconds(10)) }
+        if r.fetchRevocation { evaluation = withFetchedRevocation(evaluation, deadline: deadline) }
         return .success(evaluation)
     }
 }

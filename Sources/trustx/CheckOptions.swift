@@ -136,8 +136,9 @@ extension CheckCommand {
         help: "Check every address the server's name resolves to, one report each, to find the odd node of a pool.")
 
     static let tlsVersions = ["1.0", "1.1", "1.2", "1.3"]
+    // --timeout is not among them: it bounds a run of --chain files too (evaluation, --revocation).
     static let connectionOptions = [
-        "connect-to", "sni", "no-sni", "timeout", "tls-min", "tls-max", "client-cert", "client-key", "starttls",
+        "connect-to", "sni", "no-sni", "tls-min", "tls-max", "client-cert", "client-key", "starttls",
         "proxy", "no-aia", "all-addresses",
     ]
 
@@ -173,6 +174,9 @@ extension CheckCommand {
         var fetchRevocation = false
         /// --ats / --ats-plist / --platform and the target's scheme; nil without ATS.
         var ats: ATSRequest? = nil
+        /// --timeout: the deadline of the whole run, files included (a server's is also in
+        /// `connection.options.timeout`).
+        var timeout: Duration = .seconds(10)
     }
 
     /// ATS as asked for, before the Info.plist is read.
@@ -282,7 +286,18 @@ extension CheckCommand {
             time: time, profile: p.value("profile").flatMap(RuleProfile.init(rawValue:)) ?? .apple,
             format: p.value("format") ?? "text", connection: connection, allAddresses: p.has("all-addresses"),
             targetText: targetText, ignoredHost: policy == .basicX509 ? host : nil, crlFiles: p.all("crl"),
-            fetchRevocation: p.has("revocation"), ats: ats)
+            fetchRevocation: p.has("revocation"), ats: ats, timeout: try runTimeout(p) ?? .seconds(10))
+    }
+
+    /// `--timeout`, the deadline of the whole run; nil when not given.
+    static func runTimeout(_ p: ParsedArguments) throws(UsageError) -> Duration? {
+        guard let t = p.value("timeout") else { return nil }
+        guard let seconds = Double(t), seconds > 0, seconds <= 3600 else {
+            throw UsageError(
+                message:
+                    "The value '\(t)' is invalid for '--timeout <seconds>': expected a number of seconds up to 3600")
+        }
+        return .milliseconds(Int64(seconds * 1000))
     }
 
     /// The connection options, checked before anything touches the network.
@@ -316,15 +331,7 @@ extension CheckCommand {
             target.sni = .name(name)
         }
         var options = ProbeOptions()
-        if let t = p.value("timeout") {
-            guard let seconds = Double(t), seconds > 0, seconds <= 3600 else {
-                throw UsageError(
-                    message:
-                        "The value '\(t)' is invalid for '--timeout <seconds>': expected a number of seconds up to 3600"
-                )
-            }
-            options.timeout = .milliseconds(Int64(seconds * 1000))
-        }
+        if let timeout = try runTimeout(p) { options.timeout = timeout }
         if let v = p.value("tls-min") { options.minimumVersion = TLSVersion(v) ?? .tls1_2 }
         if let v = p.value("tls-max") { options.maximumVersion = TLSVersion(v) ?? .tls1_3 }
         if options.minimumVersion > options.maximumVersion {

@@ -19,7 +19,9 @@ struct RunDeadline {
 
     /// Runs `body` on its own thread and waits for it until the deadline; nil when the deadline
     /// came first. The thread is then left running: a command ends its process right after, and
-    /// no part of `body` can be interrupted from outside (an AIA fetch waits on its own clock).
+    /// no part of `body` can be interrupted from outside. The probe and its AIA fetches wait on
+    /// this same deadline (D96), so the thread is a backstop for work done between two looks at
+    /// the clock (OpenSSL processing a handshake message, decoding what a fetch brought).
     func run<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T? {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return body() }

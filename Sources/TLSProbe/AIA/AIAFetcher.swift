@@ -45,9 +45,19 @@ public struct AIAFetcher: Sendable {
         presented: [Certificate], anchors: [Certificate] = [], issuers: (any IssuerSource)? = nil,
         timeout: Duration = .seconds(10)
     ) -> AIAResult {
+        completeChain(
+            presented: presented, anchors: anchors, issuers: issuers, deadline: EvaluationDeadline(after: timeout))
+    }
+
+    /// Completes the chain as `completeChain(presented:anchors:issuers:timeout:)` does, with
+    /// every fetch ending by `deadline`: the run's, so that fetching gets what the handshake left.
+    public func completeChain(
+        presented: [Certificate], anchors: [Certificate] = [], issuers: (any IssuerSource)? = nil,
+        deadline: EvaluationDeadline
+    ) -> AIAResult {
         var result = AIAResult(fetched: [], attempts: [])
         guard var current = presented.first else { return result }
-        let deadline = Deadline(after: timeout)
+        let deadline = Deadline(deadline)
         var visited = Set<[UInt8]>()
         while visited.insert(current.sha256).inserted {
             if current.isSelfIssued { break }
@@ -92,7 +102,9 @@ public struct AIAFetcher: Sendable {
                     result.attempts.append(
                         AIAAttempt(
                             url: url, subject: current.subject.description,
-                            outcome: .failed("the response holds no certificate named \(current.issuer)"),
+                            outcome: .failed(
+                                "the response holds no certificate named \(InputExcerpt.quote(current.issuer.description))"
+                            ),
                             milliseconds: ms))
                     return result
                 }
@@ -139,15 +151,17 @@ public struct AIAFetcher: Sendable {
                 continue
             }
             guard response.status == 200 else {
-                return .failure(AIAError("\(location) answered HTTP \(response.status)"))
+                return .failure(AIAError("\(HTTPGet.quoted(location)) answered HTTP \(response.status)"))
             }
             do {
                 return .success(try CertificateLoader.decode(response.body, name: location))
             } catch {
-                return .failure(AIAError("\(location) did not return a certificate: \(error)"))
+                return .failure(
+                    AIAError(
+                        "\(HTTPGet.quoted(location)) did not return a certificate: \(InputExcerpt.quote("\(error)"))"))
             }
         }
-        return .failure(AIAError("\(url): more than \(maximumRedirects) redirects"))
+        return .failure(AIAError("\(HTTPGet.quoted(url)): more than \(maximumRedirects) redirects"))
     }
 }
 

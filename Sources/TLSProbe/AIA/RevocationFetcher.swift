@@ -37,13 +37,30 @@ public struct RevocationFetcher: Sendable {
         public var revocationLists: [RevocationList] = []
         /// One line per URL tried: the URL and what happened.
         public var attempts: [(url: String, outcome: String)] = []
+
+        /// Creates a result.
+        public init(
+            ocspResponses: [[UInt8]] = [], revocationLists: [RevocationList] = [],
+            attempts: [(url: String, outcome: String)] = []
+        ) {
+            self.ocspResponses = ocspResponses
+            self.revocationLists = revocationLists
+            self.attempts = attempts
+        }
     }
 
     /// Fetches for `path` (leaf first; each certificate's issuer follows it). All fetches
     /// together end within `timeout`.
     public func fetch(path: [Certificate], timeout: Duration = .seconds(10)) -> Result {
+        fetch(path: path, deadline: EvaluationDeadline(after: timeout))
+    }
+
+    /// Fetches for `path` (leaf first; each certificate's issuer follows it); all fetches end by
+    /// `deadline`, the run's, so that fetching gets what is left of the run's time, not a fresh
+    /// allowance. Fetches not started before it are reported as not tried.
+    public func fetch(path: [Certificate], deadline: EvaluationDeadline) -> Result {
         var result = Result()
-        let deadline = Deadline(after: timeout)
+        let deadline = Deadline(deadline)
         var fetches = 0
         for i in 0..<max(0, path.count - 1) {
             let cert = path[i]
@@ -55,14 +72,18 @@ public struct RevocationFetcher: Sendable {
             }
             for base in ocspURLs where !answered {
                 guard fetches < maximumFetches else { break }
+                guard !deadline.isExpired else {
+                    result.attempts.append((HTTPGet.quoted(base), "not tried: the deadline had passed"))
+                    break
+                }
                 fetches += 1
                 let url = OCSPRequest.getURL(base: base, request: OCSPRequest.der(certificate: cert, issuer: issuer))
                 switch get(url, maximumBody: maximumOCSPBytes, deadline: deadline) {
                 case .success(let body):
                     result.ocspResponses.append(body)
-                    result.attempts.append((base, "OCSP response, \(body.count) bytes"))
+                    result.attempts.append((HTTPGet.quoted(base), "OCSP response, \(body.count) bytes"))
                     answered = true
-                case .failure(let why): result.attempts.append((base, "failed: \(why)"))
+                case .failure(let why): result.attempts.append((HTTPGet.quoted(base), "failed: \(why)"))
                 }
             }
             var crlURLs: [String] = []
@@ -73,17 +94,22 @@ public struct RevocationFetcher: Sendable {
             }
             for url in crlURLs where !answered {
                 guard fetches < maximumFetches else { break }
+                guard !deadline.isExpired else {
+                    result.attempts.append((HTTPGet.quoted(url), "not tried: the deadline had passed"))
+                    break
+                }
                 fetches += 1
                 switch get(url, maximumBody: maximumCRLBytes, deadline: deadline) {
                 case .success(let body):
                     do {
                         result.revocationLists += try RevocationList.decodeAll(body)
-                        result.attempts.append((url, "CRL, \(body.count) bytes"))
+                        result.attempts.append((HTTPGet.quoted(url), "CRL, \(body.count) bytes"))
                         answered = true
                     } catch {
-                        result.attempts.append((url, "failed: not a CRL (\(error.reason))"))
+                        result.attempts.append(
+                            (HTTPGet.quoted(url), "failed: not a CRL (\(InputExcerpt.quote(error.reason)))"))
                     }
-                case .failure(let why): result.attempts.append((url, "failed: \(why)"))
+                case .failure(let why): result.attempts.append((HTTPGet.quoted(url), "failed: \(why)"))
                 }
             }
         }

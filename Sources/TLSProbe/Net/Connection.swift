@@ -32,8 +32,6 @@ let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 final class Connection {
     let fd: Int32
     let peer: SocketAddress
-    /// Bytes received but not yet consumed (plaintext preambles read ahead).
-    var buffer: [UInt8] = []
     /// Every byte received on this connection, for the handshake's input bound.
     private(set) var bytesReceived = 0
 
@@ -141,33 +139,5 @@ final class Connection {
             if rc == 0 { throw .timedOut }
             if errno != EINTR { throw .system(errno) }
         }
-    }
-
-    /// Reads one CRLF- (or LF-) terminated line from the buffered stream, without the line end.
-    /// Lines longer than `maxLength` are an error: a bound against a server that never ends one.
-    func readLine(deadline: Deadline, maxLength: Int = 8192) throws(NetFailure) -> String {
-        while true {
-            if let nl = buffer.firstIndex(of: 0x0A) {
-                var line = buffer[..<nl]
-                if line.last == 0x0D { line = line.dropLast() }
-                buffer.removeSubrange(...nl)
-                return String(decoding: line, as: UTF8.self)
-            }
-            if buffer.count > maxLength { throw .overlong }
-            buffer += try receive(deadline: deadline)
-        }
-    }
-
-    /// Reads exactly `count` bytes from the buffered stream.
-    func readExactly(_ count: Int, deadline: Deadline) throws(NetFailure) -> [UInt8] {
-        while buffer.count < count { buffer += try receive(deadline: deadline) }
-        defer { buffer.removeFirst(count) }
-        return Array(buffer[0..<count])
-    }
-
-    /// Takes whatever was read ahead of the plaintext preamble.
-    func takeBuffer() -> [UInt8] {
-        defer { buffer = [] }
-        return buffer
     }
 }

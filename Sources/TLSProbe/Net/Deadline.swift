@@ -1,3 +1,5 @@
+import TrustCore
+
 /// One point in time by which the whole probe must end; every wait is bounded by it.
 struct Deadline: Sendable {
     let start: ContinuousClock.Instant
@@ -9,6 +11,17 @@ struct Deadline: Sendable {
         total = timeout
         end = start.advanced(by: timeout)
     }
+
+    /// The deadline `end`, part of an allowance of `total` that started earlier (a run's deadline
+    /// handed to a fetch: its messages name the run's timeout).
+    init(at end: ContinuousClock.Instant, total: Duration) {
+        start = .now
+        self.total = total
+        self.end = end
+    }
+
+    /// The deadline of an evaluation, for fetches made on its behalf.
+    init(_ deadline: EvaluationDeadline) { self.init(at: deadline.instant, total: deadline.allowance) }
 
     var isExpired: Bool { ContinuousClock.now >= end }
 

@@ -237,6 +237,23 @@ final class TLSSession {
         return error(.notTLS, "the server answered in plain text, not TLS: \"\(line)\"\(hint)")
     }
 
+    /// Which handshake message was over OpenSSL's size for it: the state machine has already
+    /// moved to the message whose header announced the size when it refuses it.
+    private func oversizedMessage() -> String {
+        let state = SSL_get_state(ssl)
+        if state == TLS_ST_CR_CERT_STATUS {
+            // OpenSSL allows a CertificateStatus at most one record's plaintext, 16 KiB.
+            return "the server's certificate status message (its stapled OCSP response) exceeds the 16 KiB "
+                + "OpenSSL accepts"
+        }
+        if state == TLS_ST_CR_CERT || state == TLS_ST_CR_CERT_REQ {
+            let what = state == TLS_ST_CR_CERT ? "its certificates" : "its client-certificate request"
+            return "the server's handshake message (\(what)) exceeds the "
+                + "\(options.maximumCertificateListBytes / 1024) KiB bound"
+        }
+        return "the server's handshake message \(stage) exceeds the size OpenSSL accepts for it"
+    }
+
     /// Turns a failed handshake into one sentence, from what the observer saw (alerts, the
     /// ServerHello, a certificate request) first and OpenSSL's reasons second.
     func classify(_ errors: [OpenSSLError]) -> ProbeError {
@@ -245,10 +262,7 @@ final class TLSSession {
         if observer.chainTooLong { return chainTooLong() }
         if let plain = plaintextError() { return plain }
         if reasons.contains(SSL_R_EXCESSIVE_MESSAGE_SIZE) {
-            return error(
-                .oversizedHandshake,
-                "the server's handshake message (its certificates) exceeds the \(options.maximumCertificateListBytes / 1024) KiB bound",
-                details: errors)
+            return error(.oversizedHandshake, oversizedMessage(), details: errors)
         }
         if observer.serverHelloSeen,
             observer.serverVersion.map({ $0 < options.minimumVersion || $0 > options.maximumVersion }) ?? true
@@ -358,19 +372,25 @@ final class TLSSession {
         return out
     }
 
+    /// Most CA names kept from a CertificateRequest: the message may hold thousands of tiny
+    /// ones, and each becomes a line of the report.
+    static let maximumClientCANames = 100
+
     func clientCANames() -> [String] {
         guard let names = SSL_get0_peer_CA_list(ssl) else { return [] }
         var out: [String] = []
-        for i in 0..<COpenSSL_sk_X509_NAME_num(names) {
+        let count = Int(COpenSSL_sk_X509_NAME_num(names))
+        for i in 0..<Int32(min(count, Self.maximumClientCANames)) {
             guard let name = COpenSSL_sk_X509_NAME_value(names, i), let bio = BIO_new(BIO_s_mem()) else { continue }
             defer { BIO_free(bio) }
             _ = X509_NAME_print_ex(bio, name, 0, COpenSSL_XN_FLAG_RFC2253())
             var p: UnsafeMutablePointer<CChar>?
             let n = COpenSSL_BIO_get_mem_data(bio, &p)
             if let p, n > 0 {
-                out.append(String(decoding: UnsafeRawBufferPointer(start: p, count: n), as: UTF8.self))
+                out.append(InputExcerpt.quote(bytes: UnsafeRawBufferPointer(start: p, count: n)))
             }
         }
+        if count > Self.maximumClientCANames { out.append("(and \(count - Self.maximumClientCANames) more)") }
         return out
     }
 
@@ -402,6 +422,22 @@ final class TLSSession {
                     timestampMilliseconds: SCT_get_timestamp(sct)))
         }
         return out
+    }
+}
+
+extension TLSSession {
+    /// How many SCTs OpenSSL reads from a TLS-encoded SignedCertificateTimestampList (RFC 6962
+    /// 3.3), as a server sends it in its TLS extension or OCSP staple; nil when it refuses it.
+    static func sctCount(inList bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer -> Int? in
+            var p: UnsafePointer<UInt8>? = buffer.baseAddress
+            guard let list = o2i_SCT_LIST(nil, &p, buffer.count) else {
+                ERR_clear_error()
+                return nil
+            }
+            defer { SCT_LIST_free(list) }
+            return Int(COpenSSL_sk_SCT_num(list))
+        }
     }
 }
 

@@ -13,7 +13,16 @@ enum ChainCheck: PathCheck {
         } else if c.path.endsSelfSigned {
             steps.append(Step(.chain, nil, .passed, .chainEndsSelfSigned(length: c.count)))
         } else {
-            steps.append(Step(.chain, last, .failed, .issuerNotFound(issuer: lastCert.issuer.description)))
+            // Candidates named as the issuer whose keys do not verify: the report says so, and
+            // whether the AIA fetch brought them, rather than that no such certificate was found.
+            let rejected = Set(c.path.rejected.filter { $0.childIndex == last }.map(\.candidate))
+            let fetched = rejected.contains { c.settings.fetchedIssuers.contains($0) }
+            steps.append(
+                Step(
+                    .chain, last, .failed,
+                    .issuerNotFound(
+                        issuer: lastCert.issuer.description, rejectedCandidates: rejected.count,
+                        fetchedThroughAIA: fetched)))
         }
         for i in 0..<c.count {
             if i == last {

@@ -24,7 +24,9 @@ public enum Finding: Hashable, Sendable {
     // chain
     case chainComplete(length: Int)
     case chainEndsSelfSigned(length: Int)
-    case issuerNotFound(issuer: String)
+    /// No usable issuer: none named `issuer`, or `rejectedCandidates` so named whose keys do not
+    /// verify the signature (`fetchedThroughAIA` when one of them came from the AIA URL).
+    case issuerNotFound(issuer: String, rejectedCandidates: Int = 0, fetchedThroughAIA: Bool = false)
     case depthExceeded(limit: Int)
     // signature
     case signatureValid(algorithm: String)
@@ -293,8 +295,10 @@ public enum Finding: Hashable, Sendable {
             "Every certificate's issuer was found, up to a trusted anchor (RFC 5280 6.1; SecTrust path building)."
         case .chainEndsSelfSigned:
             "Issuers were found up to a self-signed certificate; whether that one is trusted is the anchor step."
-        case .issuerNotFound(let issuer):
+        case .issuerNotFound(let issuer, 0, _):
             "No certificate named \(issuer) was presented, set as an anchor or found in the trust store. Apple reports MissingIntermediate (errSecCreateChainFailed); Apple's SSL policy would also try the AIA caIssuers URL."
+        case .issuerNotFound(let issuer, let n, let fetched):
+            "\(n == 1 ? "A certificate" : "\(n) certificates") named \(issuer) \(fetched ? "fetched from the AIA caIssuers URL" : "presented, set as an anchor or in the trust store") \(n == 1 ? "was" : "were") tried as issuer, but no candidate's key verifies this certificate's signature (see the signature step). Apple reports MissingIntermediate (errSecCreateChainFailed)\(fetched ? "." : "; Apple's SSL policy would also try the AIA caIssuers URL.")"
         case .depthExceeded(let limit):
             "Path building stops after \(limit) intermediates (a bound against loops and denial of service)."
         case .signatureValid:
