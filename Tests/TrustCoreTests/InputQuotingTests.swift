@@ -40,4 +40,18 @@ final class InputQuotingTests: XCTestCase {
         XCTAssertEqual(oid.dotted.utf8.count, 200_003)
         XCTAssertLessThan(oid.name.utf8.count, 230)
     }
+
+    func testAnATSNoteQuotesAHugeKeyShortly() throws {
+        let key = String(repeating: "N", count: 100_000)
+        let xml = """
+            <plist version="1.0"><dict><key>NSAppTransportSecurity</key><dict>\
+            <key>\(key)</key><true/></dict></dict></plist>
+            """
+        let configuration = try ATSConfiguration.decode(infoPlist: Array(xml.utf8))
+        let note = try XCTUnwrap(configuration.notes.first)
+        XCTAssertEqual(note.problem, .unknownKey(suggestion: nil))
+        XCTAssertLessThan(note.description.utf8.count, 400, String(note.description.prefix(400)))
+        XCTAssertTrue(
+            note.description.contains("NNNN… (100000 bytes): unknown key"), String(note.description.prefix(400)))
+    }
 }
