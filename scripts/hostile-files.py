@@ -9,6 +9,7 @@ and PKCS#12") into DIRECTORY, for scripts/hostile-files.sh to time:
   ber-p12/      a PKCS#12 file whose authSafe is a BER constructed, indefinite-length OCTET
                 STRING, with a correct MAC (2,048 rounds) and a shrouded key bag asking for
                 2^31 - 1 rounds of PBKDF2. The password is "hostile".
+  huge-tag.plist  a property list whose one tag name is 3,900,000 bytes long.
 
 Needs Python's `cryptography` and an RSA key in DIRECTORY/big.key (the shell script makes it
 with openssl: an 8,192-bit modulus and public exponent 4294967295).
@@ -247,8 +248,14 @@ def ber_p12(directory):
     print("ber-p12: %d bytes" % len(pfx))
 
 
+def huge_tag(directory):
+    with open(os.path.join(directory, "huge-tag.plist"), "wb") as f:
+        f.write(b'<?xml version="1.0"?><plist version="1.0"><dict><' + b"k" * 3_900_000 + b"></dict></plist>")
+
+
 if __name__ == "__main__":
     d = sys.argv[1]
+    huge_tag(d)
     ber_p12(d)
     crl_157(d)
     crl_flood(d)

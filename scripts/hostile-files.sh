@@ -18,20 +18,22 @@ if [ ! -s "$dir/big.key" ]; then
     openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:8192 -pkeyopt rsa_keygen_pubexp:4294967295 \
         -out "$dir/big.key" 2>/dev/null
 fi
-[ -s "$dir/crl-flood/crls.pem" ] || python3 scripts/hostile-files.py "$dir"
+[ -s "$dir/huge-tag.plist" ] || python3 scripts/hostile-files.py "$dir"
 
-# Prints: NAME  SECONDS  MAX-RSS  EXIT  the verdict or error line. A run is stopped after 300 s.
+# Prints: NAME  SECONDS  MAX-RSS  EXIT  OUTPUT-BYTES  the verdict or error line. A run is stopped after
+# HOSTILE_TIMEOUT seconds (300 by default; exit 124 then).
 run() {
     name=$1
     shift
     set +e
-    /usr/bin/time -v -o "$dir/time.txt" timeout 300 "$trustx" "$@" >"$dir/out.txt" 2>&1
+    /usr/bin/time -v -o "$dir/time.txt" timeout "${HOSTILE_TIMEOUT:-300}" "$trustx" "$@" >"$dir/out.txt" 2>&1
     status=$?
     set -e
     wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$dir/time.txt")
     rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$dir/time.txt")
     line=$(grep -m1 -E '^  Not trusted:|^  Trusted:|^Error:' "$dir/out.txt" | cut -c1-110 || true)
-    printf '%-16s %9s  %6d MB  exit %-3s %s\n' "$name" "$wall" $((rss / 1024)) "$status" "$line"
+    bytes=$(wc -c <"$dir/out.txt")
+    printf '%-16s %9s  %6d MB  exit %-3s %8d B  %s\n' "$name" "$wall" $((rss / 1024)) "$status" "$bytes" "$line"
 }
 
 p=$dir/crl-flood
@@ -55,3 +57,4 @@ set --
 for k in 0 1 2 3 4 5 6 7 8 9; do set -- "$@" --crl "$dir/crl-157MiB/crl$k.pem"; done
 run crl-157MiB check --chain "$p/chain.pem" --anchor "$p/anchors.pem" "$@" --host host0.example
 run ber-p12 check --chain "$dir/ber-p12/hostile.p12" --password hostile
+run huge-tag-plist lint "$dir/huge-tag.plist"
