@@ -1,3 +1,4 @@
+import COpenSSL
 import XCTest
 
 @testable import TrustCore
@@ -143,6 +144,85 @@ final class PKCS12IterationTests: XCTestCase {
         XCTAssertThrowsError(try BERNormalizer.normalized(deep[...])) { error in
             XCTAssertTrue("\(error)".contains("nesting deeper"), "\(error)")
         }
+    }
+
+    func testAHugeKeyCountInsideAnEncryptedPartIsReadOnceTheMACVerifiesAndRefused() throws {
+        // A shrouded key bag asking for 2^31 - 1 rounds, inside a part encrypted (by OpenSSL)
+        // with 2,048 rounds of PBKDF2, and a MAC of 2,048 rounds: the inner count can be seen
+        // only by decrypting the part with the password.
+        let bag = DERWriter.encode { w in
+            w.sequence { b in
+                b.oid(PKCS12Iterations.shroudedKeyBag)
+                b.contextSpecific(0) { v in
+                    v.sequence { k in
+                        k.raw(Self.pbes2(iterations: 0x7FFF_FFFF))
+                        k.octetString([UInt8](repeating: 5, count: 64))
+                    }
+                }
+            }
+        }
+        let der = try XCTUnwrap(Self.encryptedPartPKCS12(bag: bag, password: "hostile"))
+        // Outside the encrypted part: the MAC's 2,048 and the part's 2,048.
+        XCTAssertEqual(try PKCS12Iterations.inspect(der).get(), .init(total: 4096, hasMAC: true))
+        XCTAssertThrowsError(try CertificateLoader.decode(der, password: "hostile")) { error in
+            XCTAssertTrue("\(error)".contains("2147487743 rounds of password-based key derivation"), "\(error)")
+        }
+        // A wrong password stops at the MAC: nothing is decrypted.
+        XCTAssertThrowsError(try CertificateLoader.decode(der, password: "wrong")) { error in
+            XCTAssertTrue("\(error)".contains("wrong password"), "\(error)")
+        }
+    }
+
+    /// PBES2 parameters: PBKDF2 with HMAC-SHA256 and `iterations` rounds, AES-256-CBC.
+    static func pbes2(iterations: Int) -> [UInt8] {
+        DERWriter.encode { w in
+            w.sequence { a in
+                a.oid(PKCS12Iterations.pbes2)
+                a.sequence { p in
+                    p.sequence { k in
+                        k.oid(PKCS12Iterations.pbkdf2)
+                        k.sequence { q in
+                            q.octetString([1, 2, 3, 4, 5, 6, 7, 8])
+                            q.integer(iterations)
+                            q.sequence {
+                                $0.oid(OID(dotted: "1.2.840.113549.2.9")!)
+                                $0.null()
+                            }
+                        }
+                    }
+                    p.sequence { e in
+                        e.oid(OID(dotted: "2.16.840.1.101.3.4.1.42")!)
+                        e.octetString([UInt8](repeating: 7, count: 16))
+                    }
+                }
+            }
+        }
+    }
+
+    /// A PKCS#12 file, made by OpenSSL, whose one part holds `bag` (a SafeBag's DER) encrypted
+    /// under `password` with PBES2 (AES-256-CBC, 2,048 rounds), with a MAC of 2,048 rounds.
+    static func encryptedPartPKCS12(bag: [UInt8], password: String) -> [UInt8]? {
+        let safeBag: OpaquePointer? = bag.withUnsafeBufferPointer { buf in
+            var p: UnsafePointer<UInt8>? = buf.baseAddress
+            return d2i_PKCS12_SAFEBAG(nil, &p, buf.count)
+        }
+        guard let safeBag, let bags = OPENSSL_sk_new_null() else { return nil }
+        _ = OPENSSL_sk_push(bags, UnsafeRawPointer(safeBag))
+        guard let part = PKCS12_pack_p7encdata(NID_aes_256_cbc, password, -1, nil, 0, 2048, bags),
+            let parts = OPENSSL_sk_new_null()
+        else { return nil }
+        _ = OPENSSL_sk_push(parts, UnsafeRawPointer(part))
+        guard let p12 = PKCS12_add_safes(parts, 0) else { return nil }
+        defer { PKCS12_free(p12) }
+        guard PKCS12_set_mac(p12, password, -1, nil, 0, 2048, nil) == 1 else { return nil }
+        let n = i2d_PKCS12(p12, nil)
+        guard n > 0 else { return nil }
+        var out = [UInt8](repeating: 0, count: Int(n))
+        out.withUnsafeMutableBufferPointer { b in
+            var p: UnsafeMutablePointer<UInt8>? = b.baseAddress
+            _ = i2d_PKCS12(p12, &p)
+        }
+        return out
     }
 
     /// A PKCS#12 file as BER: its authSafe a constructed, indefinite-length OCTET STRING holding one
