@@ -101,7 +101,7 @@ enum CheckCommand {
         var configuration = ATSConfiguration()
         if let path = request.plistPath {
             do {
-                configuration = try ATSConfiguration.decode(infoPlist: try CertificateLoader.readFile(path))
+                configuration = try ATSConfiguration.decode(infoPlist: try Trustx.inputAllowance.read(path))
             } catch let e as LoadError {
                 if case .unreadable = e { return .failure(Trustx.Failure(message: e.description, status: .noInput)) }
                 return .failure(Trustx.Failure(message: "\(path): \(e.description)", status: .dataError))
@@ -141,6 +141,7 @@ enum CheckCommand {
         case .success(let ats): settings.ats = ats
         case .failure(let f): return .failure(f)
         }
+        if case .failure(let f) = chargeClientIdentity(c.options.clientIdentity) { return .failure(f) }
         // Apple's SSL policy fetches missing intermediates over the network; Basic X.509 does not.
         let (systemStore, anchorList) = (settings.systemStore, anchors)
         // Under ATS the handshake offers what the app would (and observes when refused).
@@ -241,12 +242,12 @@ enum CheckCommand {
         return again
     }
 
-    /// Reads the --crl files (PEM `X509 CRL` blocks or DER).
+    /// Reads the --crl files (PEM `X509 CRL` blocks or DER), charged to the run's input allowance.
     static func loadCRLs(_ paths: [String]) -> Result<[RevocationList], Trustx.Failure> {
         var out: [RevocationList] = []
         for path in paths {
             do {
-                out += try RevocationList.decodeAll(try CertificateLoader.readFile(path))
+                out += try RevocationList.decodeAll(try Trustx.inputAllowance.read(path))
             } catch let e as LoadError {
                 return .failure(Trustx.Failure(message: e.description, status: .noInput))
             } catch let e as DecodingError {

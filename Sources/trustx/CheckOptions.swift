@@ -364,3 +364,24 @@ extension CheckCommand {
         return Connection(target: target, options: options, fetchAIA: !p.has("no-aia"), explicitHost: p.has("host"))
     }
 }
+
+extension CheckCommand {
+    /// Charges the client identity's files to the run's input allowance (the probe reads them
+    /// when it connects): 66 when they would take the run's files past the cap.
+    static func chargeClientIdentity(_ identity: ClientIdentity?) -> Result<Void, Trustx.Failure> {
+        let paths: [String]
+        switch identity {
+        case .pem(let certificate, let key, _)?: paths = [certificate, key]
+        case .pkcs12(let path, _)?: paths = [path]
+        case nil: paths = []
+        }
+        for path in paths {
+            do {
+                _ = try Trustx.inputAllowance.read(path)
+            } catch {
+                return .failure(Trustx.Failure(message: error.description, status: .noInput))
+            }
+        }
+        return .success(())
+    }
+}

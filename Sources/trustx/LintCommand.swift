@@ -30,7 +30,7 @@ enum LintCommand {
         let path = p.positionals[0]
         let bytes: [UInt8]
         do {
-            bytes = try CertificateLoader.readFile(path)
+            bytes = try Trustx.inputAllowance.read(path)
         } catch {
             return Trustx.fail(error.description, .noInput)
         }

@@ -183,7 +183,7 @@ enum Trustx {
         ([Certificate], [DecodingError]), Failure
     > {
         do {
-            let loaded = try CertificateLoader.loadChain(path: path, password: password)
+            let loaded = try CertificateLoader.loadChain(path: path, password: password, allowance: inputAllowance)
             return .success((loaded.certificates, loaded.unreadable))
         } catch {
             switch error {

@@ -32,7 +32,8 @@ public struct ATSConfigurationNote: Hashable, Sendable, CustomStringConvertible 
 
     /// `NSAppTransportSecurity.NSExceptionDomains.example.com.NSExceptionMinimumTLSVersion: ...`.
     public var description: String {
-        let path = (["NSAppTransportSecurity"] + keyPath).joined(separator: " › ")
+        // Keys and values are the file's: each quoted at most a few hundred bytes.
+        let path = (["NSAppTransportSecurity"] + keyPath.map { InputExcerpt.quote($0) }).joined(separator: " › ")
         let text: String
         switch problem {
         case .unknownKey(let s?): text = "unknown key, ignored (did you mean \(s)?)"
@@ -43,7 +44,7 @@ public struct ATSConfigurationNote: Hashable, Sendable, CustomStringConvertible 
             text = "a number where a boolean belongs; Apple reads it as \(b ? "YES" : "NO") (YES only for 1)"
         case .unrecognizedTLSVersion(let v):
             text =
-                "'\(v)' is not one of TLSv1.0, TLSv1.1, TLSv1.2, TLSv1.3 (exact spelling); ignored, so TLS 1.2 stays the minimum"
+                "'\(InputExcerpt.quote(v))' is not one of TLSv1.0, TLSv1.1, TLSv1.2, TLSv1.3 (exact spelling); ignored, so TLS 1.2 stays the minimum"
         case .invalidIdentity(let why): text = "\(why); this identity never matches"
         case .pinnedSubdomainsNotBoolean:
             text = "NSPinnedDomains honours NSIncludesSubdomains only as <true/>; read as NO"
@@ -254,7 +255,10 @@ extension ATSConfiguration {
             }
             let identity = PinnedIdentity(text: text)
             if identity.digest == nil {
-                notes.append(.init(keyPath: p, problem: .invalidIdentity("'\(text)' is not the base64 of 32 bytes")))
+                notes.append(
+                    .init(
+                        keyPath: p,
+                        problem: .invalidIdentity("'\(InputExcerpt.quote(text))' is not the base64 of 32 bytes")))
             }
             out.append(identity)
         }

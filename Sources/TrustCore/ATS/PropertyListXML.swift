@@ -37,7 +37,8 @@ struct XMLPropertyListReader {
             try skipMisc()
             let end = try readTag()
             guard end.isEnd && end.name == "plist" else {
-                throw malformed("<plist> holds more than one value (found <\(end.name)>)", at: end.offset)
+                throw malformed(
+                    "<plist> holds more than one value (found <\(InputExcerpt.quote(end.name))>)", at: end.offset)
             }
         } else {
             // Apple's reader also takes a bare value without the <plist> wrapper.
@@ -136,7 +137,7 @@ struct XMLPropertyListReader {
         var quote: UInt8?
         var lastSignificant: UInt8 = 0
         while true {
-            guard i < bytes.count else { throw malformed("unterminated <\(name)> tag", at: offset) }
+            guard i < bytes.count else { throw malformed("unterminated <\(InputExcerpt.quote(name))> tag", at: offset) }
             let b = bytes[i]
             i += 1
             if let q = quote {
@@ -152,7 +153,7 @@ struct XMLPropertyListReader {
             }
         }
         let selfClosing = lastSignificant == UInt8(ascii: "/")
-        if isEnd && selfClosing { throw malformed("</\(name)/> is not a tag", at: offset) }
+        if isEnd && selfClosing { throw malformed("</\(InputExcerpt.quote(name))/> is not a tag", at: offset) }
         return Tag(name: name, isEnd: isEnd, selfClosing: selfClosing, offset: offset)
     }
 
@@ -164,7 +165,7 @@ struct XMLPropertyListReader {
     }
 
     private mutating func parseValue(_ tag: Tag, depth: Int) throws(PropertyListError) -> PropertyListValue {
-        guard !tag.isEnd else { throw malformed("unexpected </\(tag.name)>", at: tag.offset) }
+        guard !tag.isEnd else { throw malformed("unexpected </\(InputExcerpt.quote(tag.name))>", at: tag.offset) }
         try count(at: tag.offset)
         switch tag.name {
         case "dict":
@@ -178,13 +179,14 @@ struct XMLPropertyListReader {
                 let keyTag = try readTag()
                 if keyTag.isEnd && keyTag.name == "dict" { break }
                 guard keyTag.name == "key", !keyTag.isEnd else {
-                    throw malformed("expected <key> in <dict>, found <\(keyTag.name)>", at: keyTag.offset)
+                    throw malformed(
+                        "expected <key> in <dict>, found <\(InputExcerpt.quote(keyTag.name))>", at: keyTag.offset)
                 }
                 let key = keyTag.selfClosing ? "" : try readText(closing: "key", at: keyTag.offset)
                 try skipMisc()
                 let valueTag = try readTag()
                 if valueTag.isEnd {
-                    throw malformed("<key>\(key)</key> has no value", at: valueTag.offset)
+                    throw malformed("<key>\(InputExcerpt.quote(key))</key> has no value", at: valueTag.offset)
                 }
                 entries.append(PropertyListEntry(key: key, value: try parseValue(valueTag, depth: depth + 1)))
             }
@@ -208,7 +210,7 @@ struct XMLPropertyListReader {
             if !tag.selfClosing {
                 let text = try readText(closing: tag.name, at: tag.offset)
                 guard text.utf8.allSatisfy(Self.isSpace) else {
-                    throw malformed("<\(tag.name)> holds text", at: tag.offset)
+                    throw malformed("<\(InputExcerpt.quote(tag.name))> holds text", at: tag.offset)
                 }
             }
             return .bool(tag.name == "true")
@@ -218,17 +220,19 @@ struct XMLPropertyListReader {
             switch tag.name {
             case "integer":
                 guard let v = Self.integer(text) else {
-                    throw malformed("<integer>\(text)</integer> is not a 64-bit integer", at: tag.offset)
+                    throw malformed(
+                        "<integer>\(InputExcerpt.quote(text))</integer> is not a 64-bit integer", at: tag.offset)
                 }
                 return .integer(v)
             case "real":
                 guard let v = Self.real(text) else {
-                    throw malformed("<real>\(text)</real> is not a number", at: tag.offset)
+                    throw malformed("<real>\(InputExcerpt.quote(text))</real> is not a number", at: tag.offset)
                 }
                 return .real(v)
             case "date":
                 guard let t = Timestamp(rfc3339: text), text.utf8.count == 20, text.hasSuffix("Z") else {
-                    throw malformed("<date>\(text)</date> is not YYYY-MM-DDTHH:MM:SSZ", at: tag.offset)
+                    throw malformed(
+                        "<date>\(InputExcerpt.quote(text))</date> is not YYYY-MM-DDTHH:MM:SSZ", at: tag.offset)
                 }
                 return .date(Double(t.secondsSinceEpoch))
             default:
@@ -238,7 +242,7 @@ struct XMLPropertyListReader {
                 return .data(data)
             }
         default:
-            throw malformed("<\(tag.name)> is not a property list element", at: tag.offset)
+            throw malformed("<\(InputExcerpt.quote(tag.name))> is not a property list element", at: tag.offset)
         }
     }
 
@@ -297,7 +301,7 @@ struct XMLPropertyListReader {
     private mutating func readText(closing name: String, at offset: Int) throws(PropertyListError) -> String {
         var out: [UInt8] = []
         while true {
-            guard i < bytes.count else { throw malformed("unterminated <\(name)>", at: offset) }
+            guard i < bytes.count else { throw malformed("unterminated <\(InputExcerpt.quote(name))>", at: offset) }
             let b = bytes[i]
             if b == UInt8(ascii: "&") {
                 try readReference(into: &out)
@@ -319,7 +323,8 @@ struct XMLPropertyListReader {
                 } else {
                     let tag = try readTag()
                     guard tag.isEnd && tag.name == name else {
-                        throw malformed("<\(tag.name)> inside <\(name)>", at: tag.offset)
+                        throw malformed(
+                            "<\(InputExcerpt.quote(tag.name))> inside <\(InputExcerpt.quote(name))>", at: tag.offset)
                     }
                     break
                 }
@@ -329,7 +334,7 @@ struct XMLPropertyListReader {
             }
         }
         guard let text = String(validating: out, as: UTF8.self) else {
-            throw malformed("<\(name)> is not valid UTF-8", at: offset)
+            throw malformed("<\(InputExcerpt.quote(name))> is not valid UTF-8", at: offset)
         }
         return text
     }
@@ -354,7 +359,8 @@ struct XMLPropertyListReader {
         case "apos": scalar = "'"
         default:
             guard name.hasPrefix("#") else {
-                throw malformed("unknown entity &\(name); (DOCTYPE entities are not expanded)", at: start)
+                throw malformed(
+                    "unknown entity &\(InputExcerpt.quote(name)); (DOCTYPE entities are not expanded)", at: start)
             }
             let digits = name.dropFirst()
             let value =
@@ -362,7 +368,7 @@ struct XMLPropertyListReader {
                 ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
             scalar = value.flatMap(Unicode.Scalar.init).flatMap { $0.value == 0 ? nil : $0 }
         }
-        guard let scalar else { throw malformed("&\(name); is not a valid character", at: start) }
+        guard let scalar else { throw malformed("&\(InputExcerpt.quote(name)); is not a valid character", at: start) }
         out.append(contentsOf: Array(String(Character(scalar)).utf8))
     }
 }

@@ -5,6 +5,8 @@ struct CheckContext {
     /// The evaluation's budget, for checks whose work grows with the input; it lives on the
     /// evaluation's stack for longer than any context.
     let meter: UnsafeMutablePointer<WorkMeter>
+    /// The evaluator's signature cache, for the signatures of CRLs and OCSP responses.
+    let cache: SignatureCache
     var certificates: [Certificate] { path.certificates }
     var count: Int { path.certificates.count }
     var isSSL: Bool { settings.policy.isSSL }

@@ -2,6 +2,11 @@
 /// certificates of the path against the CRLs supplied (RFC 5280 6.3), as Apple's Revocation check
 /// reports a revoked one (errSecCertificateRevoked, -67820, fatal). The step appears only when
 /// there is revocation information.
+///
+/// Every signature of a CRL or an OCSP response is charged to the evaluation's budget, once per
+/// (CRL or response, key) whatever the number of paths and certificates that meet it, and its
+/// result comes from the evaluator's signature cache; the deadline is checked before each. When
+/// either runs out, the certificate's step says so and the evaluation ends with the `budget` step.
 enum RevocationCheck: PathCheck {
     // The CRLs fetched from the distribution points are judged here.
     static let enforcedExtensions: Set<OID> = [.crlDistributionPoints]
@@ -14,12 +19,14 @@ enum RevocationCheck: PathCheck {
         guard !crls.isEmpty || staple != nil || !fetched.isEmpty || fetching else { return }
         outer: for i in 0..<c.count where !c.isAnchor(i) {
             var ocspProblem: String?
+            guard c.meter.pointee.withinTime() else { return stopped(c, i, into: &steps) }
             if i == 0, let staple, c.count > 1 {
-                switch stapled(staple, leaf: c.certificates[0], issuer: c.certificates[1], time: c.settings.time) {
+                switch stapled(staple, leaf: c.certificates[0], issuer: c.certificates[1], context: c) {
                 case .success(let step):
                     steps.append(step)
                     continue
-                case .failure(let why): ocspProblem = why.reason
+                case .failure(.budget): return stopped(c, i, into: &steps)
+                case .failure(.unusable(let why)): ocspProblem = why
                 }
             }
             // Responses fetched over the network (--revocation), about this certificate.
@@ -28,14 +35,15 @@ enum RevocationCheck: PathCheck {
                     guard let response = try? OCSPResponse(der: der),
                         response.response(for: c.certificates[i], issuer: c.certificates[i + 1]) != nil
                     else { continue }
-                    switch stapled(
-                        der, leaf: c.certificates[i], issuer: c.certificates[i + 1], time: c.settings.time,
+                    switch judge(
+                        response, leaf: c.certificates[i], issuer: c.certificates[i + 1], context: c,
                         source: "The OCSP response fetched from the responder", index: i)
                     {
                     case .success(let step):
                         steps.append(step)
                         continue outer
-                    case .failure(let why): ocspProblem = ocspProblem ?? why.reason
+                    case .failure(.budget): return stopped(c, i, into: &steps)
+                    case .failure(.unusable(let why)): ocspProblem = ocspProblem ?? why
                     }
                 }
             }
@@ -79,10 +87,10 @@ enum RevocationCheck: PathCheck {
             var problems: [String] = []
             var usable: [RevocationList] = []
             for crl in crls where crl.issuer.matches(cert.issuer) {
-                if let problem = problem(crl, issuer: issuer, time: c.settings.time) {
-                    problems.append(problem)
-                } else {
-                    usable.append(crl)
+                switch problem(crl, issuer: issuer, context: c) {
+                case .failure(.budget): return stopped(c, i, into: &steps)
+                case .failure(.unusable(let problem)): problems.append(problem)
+                case .success: usable.append(crl)
                 }
             }
             if let entry = usable.lazy.flatMap(\.revoked).first(where: { $0.serialNumber == cert.serialNumber }) {
@@ -97,7 +105,10 @@ enum RevocationCheck: PathCheck {
                 steps.append(
                     Step(
                         .revocation, i, .skipped("no CRL from its issuer"),
-                        .revocationNotChecked(reason: "None of the CRLs supplied was issued by \(cert.issuer).")))
+                        .revocationNotChecked(
+                            reason:
+                                "None of the CRLs supplied was issued by \(InputExcerpt.quote(cert.issuer.description))."
+                        )))
             } else if c.webpki {
                 // RFC 5280 6.3.3: without a usable CRL the status cannot be determined.
                 for p in problems {
@@ -113,37 +124,83 @@ enum RevocationCheck: PathCheck {
         }
     }
 
-    struct Unusable: Error { var reason: String }
+    /// Why revocation information did not decide a certificate's status.
+    enum Unusable: Error, Equatable {
+        /// It cannot be used, for this reason.
+        case unusable(String)
+        /// The evaluation's budget or deadline ran out before its signature could be checked.
+        case budget
+    }
+
+    /// The certificate's step when the budget or the deadline stopped its revocation check; the
+    /// evaluator then ends the evaluation with the `budget` step.
+    static func stopped(_ c: CheckContext, _ i: Int, into steps: inout [Step]) {
+        let kind = c.meter.pointee.exhausted ?? .time
+        steps.append(
+            Step(
+                .revocation, i, .skipped("the evaluation's budget ran out before its revocation was checked"),
+                .budgetExhausted(budget: kind, limit: c.meter.pointee.limit(of: kind))))
+    }
+
+    /// `key` checks `object`'s signature: charged to the budget (once per evaluation), served from
+    /// the signature cache when it was verified before; nil when the budget or deadline ran out.
+    static func verify(_ object: DetachedSignature, key: PublicKeyInfo, keyIdentity: DigestKey, _ c: CheckContext)
+        -> SignatureCheckResult?
+    {
+        guard c.meter.pointee.chargeRevocationSignature(object: object.identity, key: keyIdentity) else { return nil }
+        return c.cache.check(object, signedBy: key, keyIdentity: keyIdentity)
+    }
 
     /// The leaf's step from the stapled response, or why the response cannot decide it.
     static func stapled(
-        _ der: [UInt8], leaf: Certificate, issuer: Certificate, time: Timestamp,
+        _ der: [UInt8], leaf: Certificate, issuer: Certificate, context c: CheckContext,
         source: String = "The stapled OCSP response", index: Int = 0
     ) -> Result<Step, Unusable> {
         let response: OCSPResponse
         do {
             response = try OCSPResponse(der: der)
         } catch {
-            return .failure(Unusable(reason: "it does not decode (byte \(error.offset): \(error.reason))"))
+            return .failure(.unusable("it does not decode (byte \(error.offset): \(error.reason))"))
         }
+        return judge(response, leaf: leaf, issuer: issuer, context: c, source: source, index: index)
+    }
+
+    /// The certificate's step from a decoded response, or why the response cannot decide it.
+    static func judge(
+        _ response: OCSPResponse, leaf: Certificate, issuer: Certificate, context c: CheckContext, source: String,
+        index: Int
+    ) -> Result<Step, Unusable> {
+        let time = c.settings.time
         guard let single = response.response(for: leaf, issuer: issuer) else {
-            return .failure(Unusable(reason: "it holds no response whose CertID names this certificate and its issuer"))
+            return .failure(.unusable("it holds no response whose CertID names this certificate and its issuer"))
         }
-        guard let signer = response.signer(issuer: issuer) else {
+        let search = response.signer(
+            issuer: issuer,
+            verifyResponse: { key, identity in verify(response.detachedSignature, key: key, keyIdentity: identity, c) },
+            verifyCertificate: { responder in
+                guard c.meter.pointee.chargeRevocationSignature(object: responder.identity, key: issuer.keyIdentity)
+                else { return nil }
+                return c.cache.check(responder, signedBy: issuer)
+            })
+        let signer: String
+        switch search {
+        case .signer(let name): signer = name
+        case .stopped: return .failure(.budget)
+        case .none(let refusal?):
+            return .failure(.unusable("a signer's key is refused before verifying its signature: \(refusal)"))
+        case .none(nil):
             return .failure(
-                Unusable(
-                    reason:
-                        "its signature verifies neither with the issuer's key nor with a responder certificate the issuer delegated (RFC 6960 4.2.2.2)"
+                .unusable(
+                    "its signature verifies neither with the issuer's key nor with a responder certificate the issuer delegated (RFC 6960 4.2.2.2)"
                 ))
         }
         // trustd allows 1 h 15 min either way for time zones and clock skew (TRUST_TIME_LEEWAY).
         let leeway: Int64 = 4500
         if time.adding(seconds: leeway) < single.thisUpdate {
-            return .failure(
-                Unusable(reason: "its thisUpdate \(single.thisUpdate.rfc3339) is after the evaluation time"))
+            return .failure(.unusable("its thisUpdate \(single.thisUpdate.rfc3339) is after the evaluation time"))
         }
         if let next = single.nextUpdate, next.adding(seconds: leeway) < time {
-            return .failure(Unusable(reason: "its nextUpdate \(next.rfc3339) has passed"))
+            return .failure(.unusable("its nextUpdate \(next.rfc3339) has passed"))
         }
         switch single.status {
         case .good: return .success(Step(.revocation, index, .passed, .ocspGood(signer: signer)))
@@ -153,26 +210,37 @@ enum RevocationCheck: PathCheck {
                     .revocation, index, .failed,
                     .certificateRevoked(date: date, source: "\(source), signed by \(signer),")))
         case .unknown:
-            return .failure(Unusable(reason: "the responder does not know this certificate (status unknown)"))
+            return .failure(.unusable("the responder does not know this certificate (status unknown)"))
         }
     }
 
-    /// Why `crl` cannot decide the status of certificates `issuer` signed (RFC 5280 6.3.3), or nil.
+    /// Why `crl` cannot decide the status of certificates `issuer` signed (RFC 5280 6.3.3), or
+    /// success when it can.
+    static func problem(_ crl: RevocationList, issuer: Certificate, context c: CheckContext) -> Result<
+        Void, Unusable
+    > {
+        if let problem = problem(crl, issuer: issuer, time: c.settings.time) { return .failure(.unusable(problem)) }
+        switch verify(crl.detachedSignature, key: issuer.publicKey, keyIdentity: issuer.keyIdentity, c) {
+        case nil: return .failure(.budget)
+        case .valid?: return .success(())
+        case .refused(let why)?:
+            return .failure(.unusable("the issuer's key is refused before verifying its signature: \(why)"))
+        default: return .failure(.unusable("its signature does not verify with the issuer's key (RFC 5280 6.3.3 (f))"))
+        }
+    }
+
+    /// What makes `crl` unusable apart from its signature, or nil: checked first, as none of it
+    /// costs a public-key operation.
     static func problem(_ crl: RevocationList, issuer: Certificate, time: Timestamp) -> String? {
         if let ku = issuer.keyUsage, !ku.has(6) {
             return "the issuer's keyUsage lacks cRLSign (RFC 5280 4.2.1.3)"
-        }
-        let result = SignatureVerifier.verify(
-            algorithm: crl.signatureAlgorithm, signed: crl.tbsBytes, signature: crl.signature, key: issuer.publicKey)
-        guard result == .valid else {
-            return "its signature does not verify with the issuer's key (RFC 5280 6.3.3 (f))"
         }
         if !crl.hasCRLNumber { return "it has no cRLNumber, which every CRL must carry (RFC 5280 5.2.3)" }
         let understood: Set<OID> = [RevocationList.crlNumber, RevocationList.authorityKeyIdentifier]
         if let unknown = crl.extensions.first(where: { $0.critical && !understood.contains($0.oid) }) {
             return "it has a critical extension \(unknown.oid.name) that trustx does not process (RFC 5280 5.2)"
         }
-        if crl.revoked.contains(where: \.hasCriticalExtension) {
+        if crl.hasCriticalEntryExtension {
             return "an entry has a critical extension, so the CRL must not be used (RFC 5280 5.3)"
         }
         if time < crl.thisUpdate { return "its thisUpdate \(crl.thisUpdate.rfc3339) is after the evaluation time" }

@@ -51,8 +51,9 @@ public struct OID: Hashable, Sendable, CustomStringConvertible {
     /// The dotted form.
     public var description: String { dotted }
 
-    /// A short name for well-known identifiers, otherwise the dotted form.
-    public var name: String { OID.names[self] ?? dotted }
+    /// A short name for well-known identifiers, otherwise the dotted form (cut short, as input
+    /// quoted in a message is: an identifier can be as long as the certificate that carries it).
+    public var name: String { OID.names[self] ?? InputExcerpt.quote(dotted) }
 }
 
 extension OID {

@@ -3,7 +3,8 @@
 /// each default and the reason for it.
 public struct EvaluationLimits: Hashable, Sendable {
     /// Signature checks requested during path building, failed ones and cache hits included, so
-    /// that a warm cache gives the same verdict as a cold one.
+    /// that a warm cache gives the same verdict as a cold one; and the signatures of CRLs and OCSP
+    /// responses, each (CRL or response, key) pair once per evaluation.
     public var signatureChecks: Int
     /// Candidate issuers considered during path building, over all certificates and paths.
     public var candidateIssuers: Int
@@ -88,6 +89,10 @@ struct WorkMeter {
     private(set) var nameConstraintComparisons = 0
     /// The first budget that ran out; once set, every charge fails.
     private(set) var exhausted: BudgetKind?
+    /// The CRL and OCSP signatures already charged in this evaluation, by (key, object): each is
+    /// charged once however many paths and certificates meet it. Empty, and so unallocated,
+    /// unless revocation information is checked.
+    private var revocationSignatures: Set<SignatureCache.Key> = []
 
     init(limits: EvaluationLimits, deadline: EvaluationDeadline?) {
         self.limits = limits
@@ -127,6 +132,19 @@ struct WorkMeter {
         guard withinTime() else { return false }
         guard signatureChecks < limits.signatureChecks else { return exhaust(.signatureChecks) }
         signatureChecks += 1
+        return true
+    }
+
+    /// Charges the verification of a CRL's or an OCSP response's signature with one key, once per
+    /// evaluation (later requests for the same pair are free, as its result is cached); false when
+    /// the budget or the time is spent.
+    mutating func chargeRevocationSignature(object: DigestKey, key: DigestKey) -> Bool {
+        guard withinTime() else { return false }
+        let pair = SignatureCache.Key(issuerSPKI: key, certificate: object)
+        if revocationSignatures.contains(pair) { return true }
+        guard signatureChecks < limits.signatureChecks else { return exhaust(.signatureChecks) }
+        signatureChecks += 1
+        revocationSignatures.insert(pair)
         return true
     }
 

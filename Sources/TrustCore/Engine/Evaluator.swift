@@ -58,7 +58,7 @@ public final class Evaluator: Sendable {
             examined += 1
             var steps: [Step] = []
             steps.reserveCapacity(16 * path.certificates.count)
-            let context = CheckContext(path: path, settings: settings, meter: meter)
+            let context = CheckContext(path: path, settings: settings, meter: meter, cache: cache)
             Evaluator.runChecks(context, into: &steps)
             if meter.pointee.exhausted != nil {
                 interrupted = (path, steps)

@@ -1,16 +1,20 @@
 import Synchronization
 
-/// Remembers signature results by (issuer key, signed certificate), so re-evaluating after a
-/// settings change verifies nothing again, and a certificate reached on several paths (cross-
-/// signed issuers) is verified under each key once. Shared by every evaluation of one session.
+/// Remembers signature results by (issuer key, signed object), so re-evaluating after a settings
+/// change verifies nothing again, and a certificate reached on several paths (cross-signed
+/// issuers) is verified under each key once. CRLs and OCSP responses are remembered the same
+/// way, by the digest of their encoding: a CRL that several paths meet costs one verification.
+/// Shared by every evaluation of one session.
 public final class SignatureCache: Sendable {
     struct Key: Hashable {
         var issuerSPKI: DigestKey
+        /// The SHA-256 of the signed object's whole encoding (certificate, CRL or basic response).
         var certificate: DigestKey
     }
 
     private let results = Mutex<[Key: SignatureCheckResult]>([:])
     private let verifications = Atomic<Int>(0)
+    private let revocationVerifications = Atomic<Int>(0)
 
     /// Creates an empty cache.
     public init() {}
@@ -26,9 +30,40 @@ public final class SignatureCache: Sendable {
         return result
     }
 
+    /// The result of checking the signature of a CRL or an OCSP response (`object`) with the key
+    /// `issuer`, verified at most once per (object, key).
+    func check(_ object: DetachedSignature, signedBy issuer: PublicKeyInfo, keyIdentity: DigestKey)
+        -> SignatureCheckResult
+    {
+        let key = Key(issuerSPKI: keyIdentity, certificate: object.identity)
+        if let hit = results.withLock({ $0[key] }) { return hit }
+        let result = SignatureVerifier.verify(
+            algorithm: object.algorithm, signed: object.signed, signature: object.signature, key: issuer)
+        if case .refused = result {
+        } else {
+            verifications.add(1, ordering: .relaxed)
+            revocationVerifications.add(1, ordering: .relaxed)
+        }
+        results.withLock { $0[key] = result }
+        return result
+    }
+
     /// How many signatures were actually verified (not served from the cache).
     public var verificationCount: Int { verifications.load(ordering: .relaxed) }
 
+    /// How many of them were signatures of CRLs and OCSP responses.
+    public var revocationVerificationCount: Int { revocationVerifications.load(ordering: .relaxed) }
+
     /// Forgets every result (for cold benchmarks).
     public func removeAll() { results.withLock { $0.removeAll() } }
+}
+
+/// A signature over bytes that are not a certificate: a CRL's tbsCertList or an OCSP response's
+/// tbsResponseData, named by the digest of the whole encoding.
+struct DetachedSignature {
+    /// The SHA-256 of the whole encoding (signature included), the cache's name for it.
+    var identity: DigestKey
+    var algorithm: AlgorithmIdentifier
+    var signed: ArraySlice<UInt8>
+    var signature: [UInt8]
 }

@@ -37,6 +37,30 @@ public final class InputAllowance: Sendable {
     public var remaining: Int { CertificateLoader.maximumFileSize - used.withLock { $0 } }
 
     func charge(_ bytes: Int) { used.withLock { $0 += bytes } }
+
+    /// Reads the whole file at `path` and charges its size; refused as unreadable, before or while
+    /// reading, when it would take the run's files together past the cap. Every input file of a
+    /// run (chains, anchors, CRLs, client identities, property lists, pins) is read through one
+    /// allowance.
+    public func read(_ path: String) throws(LoadError) -> [UInt8] {
+        let limit = max(0, remaining)
+        do {
+            let bytes = try CertificateLoader.readFile(path, maximumBytes: limit)
+            charge(bytes.count)
+            return bytes
+        } catch {
+            if case .unreadable(_, let reason) = error, reason.hasPrefix("larger than"),
+                limit < CertificateLoader.maximumFileSize
+            {
+                throw .unreadable(
+                    path: path,
+                    reason:
+                        "the files of this run together are larger than \(CertificateLoader.maximumFileSize / 1024 / 1024) MiB"
+                )
+            }
+            throw error
+        }
+    }
 }
 
 /// Reads certificates from PEM (one or many), DER, PKCS#7 (.p7b/.p7c) and PKCS#12 (.p12/.pfx).
@@ -58,19 +82,18 @@ public enum CertificateLoader {
     public static func load(path: String, password: String? = nil, allowance: InputAllowance?) throws(LoadError)
         -> [Certificate]
     {
-        let limit = allowance?.remaining ?? maximumFileSize
-        let bytes: [UInt8]
-        do {
-            bytes = try readFile(path, maximumBytes: limit)
-        } catch {
-            if case .unreadable(_, let reason) = error, reason.hasPrefix("larger than"), limit < maximumFileSize {
-                throw .unreadable(
-                    path: path,
-                    reason: "the files of this run together are larger than \(maximumFileSize / 1024 / 1024) MiB")
-            }
-            throw error
-        }
-        allowance?.charge(bytes.count)
+        let bytes = try contents(of: path, allowance)
+        return try decode(bytes, password: password, path: path)
+    }
+
+    /// The bytes of `path`, charged to `allowance` when there is one.
+    static func contents(of path: String, _ allowance: InputAllowance?) throws(LoadError) -> [UInt8] {
+        if let allowance { return try allowance.read(path) }
+        return try readFile(path)
+    }
+
+    /// Decodes the bytes of the file at `path`, attributing errors to it.
+    static func decode(_ bytes: [UInt8], password: String?, path: String) throws(LoadError) -> [Certificate] {
         do {
             return try decode(bytes, password: password, name: path)
         } catch let e as DecodingError {
@@ -86,13 +109,13 @@ public enum CertificateLoader {
     /// cannot be read among several in a PEM bundle is left out and reported, not fatal. The
     /// load fails only when nothing can be read.
     /// - Returns: The readable certificates in file order, and why each other one was not.
-    public static func loadChain(path: String, password: String? = nil) throws(LoadError) -> (
-        certificates: [Certificate], unreadable: [DecodingError]
-    ) {
-        let bytes = try readFile(path)
+    public static func loadChain(path: String, password: String? = nil, allowance: InputAllowance? = nil)
+        throws(LoadError) -> (certificates: [Certificate], unreadable: [DecodingError])
+    {
+        let bytes = try contents(of: path, allowance)
         guard PEM.looksLikePEM(bytes), let blocks = try? PEM.blocks(in: bytes),
             blocks.filter({ certificateLabels.contains($0.label) }).count > 1
-        else { return (try load(path: path, password: password), []) }
+        else { return (try decode(bytes, password: password, path: path), []) }
         var certificates: [Certificate] = []
         var unreadable: [DecodingError] = []
         for block in blocks where certificateLabels.contains(block.label) {

@@ -15,6 +15,9 @@ public enum PEM {
         ByteSearch.find(Array("-----BEGIN ".utf8), in: bytes, from: 0) != nil
     }
 
+    /// The longest label read (RFC 7468 labels are at most a few words).
+    static let maximumLabelLength = 128
+
     /// Every block in `bytes`, in order. Text outside blocks is ignored, as openssl does.
     public static func blocks(in bytes: [UInt8]) throws(DecodingError) -> [PEMBlock] {
         let begin = Array("-----BEGIN ".utf8)
@@ -26,6 +29,14 @@ public enum PEM {
             guard let labelEnd = ByteSearch.find(dashes, in: bytes, from: labelStart) else {
                 throw DecodingError(offset: start, reason: "unterminated PEM BEGIN line")
             }
+            // RFC 7468 labels are a few words; a longer one would be quoted and searched for.
+            guard labelEnd - labelStart <= maximumLabelLength else {
+                throw DecodingError(
+                    offset: labelStart,
+                    reason:
+                        "PEM label \"\(InputExcerpt.quote(bytes: bytes[labelStart..<labelEnd], limit: 40))\" is longer than \(maximumLabelLength) bytes"
+                )
+            }
             let label = Array(bytes[labelStart..<labelEnd])
             guard label.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
                 throw DecodingError(offset: labelStart, reason: "PEM label is not printable ASCII")
@@ -35,7 +46,7 @@ public enum PEM {
             guard let endAt = ByteSearch.find(end, in: bytes, from: bodyStart) else {
                 throw DecodingError(
                     offset: start,
-                    reason: "PEM block \"\(String(decoding: label, as: UTF8.self))\" has no matching END line")
+                    reason: "PEM block \"\(InputExcerpt.quote(bytes: label))\" has no matching END line")
             }
             let body = bytes[bodyStart..<endAt]
             // RFC 1421 headers (Proc-Type etc.) mean an encrypted legacy key: not base64.

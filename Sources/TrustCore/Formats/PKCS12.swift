@@ -41,21 +41,55 @@ public enum PKCS12 {
         _ der: [UInt8], password: String, failure: (PKCS12Failure) -> E,
         _ body: (_ key: OpaquePointer?, _ certificate: OpaquePointer?, _ others: [OpaquePointer]) throws(E) -> R
     ) throws(E) -> R {
-        if let why = PKCS12Iterations.refusal(der) { throw failure(.refused(why)) }
+        // Every count outside the encrypted parts, the MAC's included, read and bounded first.
+        let visible: Int
+        switch PKCS12Iterations.inspect(der) {
+        case .success(let inspection): visible = inspection.total
+        case .failure:
+            throw failure(.refused(PKCS12Iterations.refusal(der) ?? "PKCS#12: the file cannot be inspected"))
+        }
+        if let why = PKCS12Iterations.refusal(total: visible) { throw failure(.refused(why)) }
         let p12: OpaquePointer? = der.withUnsafeBufferPointer { buf in
             var p: UnsafePointer<UInt8>? = buf.baseAddress
             return d2i_PKCS12(nil, &p, buf.count)
         }
         guard let p12 else { throw failure(.malformed) }
         defer { PKCS12_free(p12) }
+        // The password as PKCS12_parse will use it: an empty one stands for no password when the
+        // MAC says so (as OpenSSL decides).
+        var pass: String? = password
+        if password.isEmpty, PKCS12_mac_present(p12) != 1 || PKCS12_verify_mac(p12, nil, 0) == 1 { pass = nil }
+        if PKCS12_mac_present(p12) == 1, PKCS12_verify_mac(p12, pass, -1) != 1 {
+            ERR_clear_error()
+            throw failure(.wrongPassword)
+        }
+        // The bags inside the encrypted parts carry counts of their own (a shrouded key bag inside
+        // an encrypted part): decrypted here, with counts already bounded, and read before
+        // PKCS12_parse would run them. A part that does not decrypt is never handed to it.
+        var hidden = encryptedBagCounts(p12, password: pass)
+        if hidden == nil, legacyProviderLoaded {
+            // RC2/3DES parts (openssl pkcs12 -legacy, most older exports) need the legacy
+            // provider; it is loaded only then, once, rather than for every process.
+            hidden = encryptedBagCounts(p12, password: pass)
+        }
+        guard let hidden else {
+            ERR_clear_error()
+            throw failure(PKCS12_mac_present(p12) == 1 ? .unsupportedEncryption : .wrongPassword)
+        }
+        switch hidden {
+        case .failure(let error):
+            throw failure(
+                .refused(
+                    "PKCS#12: the key-derivation parameters inside an encrypted part cannot be read, so the file is refused (\(error.reason))"
+                ))
+        case .success(let count):
+            if let why = PKCS12Iterations.refusal(total: visible + count) { throw failure(.refused(why)) }
+        }
         var key: OpaquePointer?
         var cert: OpaquePointer?
         var ca: OpaquePointer?
         if PKCS12_parse(p12, password, &key, &cert, &ca) != 1 {
             ERR_clear_error()
-            // A right password with RC2/3DES bags (openssl pkcs12 -legacy, most older exports) needs
-            // OpenSSL's legacy provider; load it only then, once, rather than for every process.
-            guard PKCS12_verify_mac(p12, password, -1) == 1 else { throw failure(.wrongPassword) }
             guard legacyProviderLoaded, PKCS12_parse(p12, password, &key, &cert, &ca) == 1 else {
                 throw failure(.unsupportedEncryption)
             }
@@ -72,6 +106,41 @@ public enum PKCS12 {
             }
         }
         return try body(key, cert, others)
+    }
+
+    /// The key-derivation counts of the bags inside the file's encrypted parts, read after
+    /// decrypting each part with `password`: nil when a part does not decrypt, a failure when a
+    /// decrypted part cannot be read.
+    static func encryptedBagCounts(_ p12: OpaquePointer, password: String?) -> Result<Int, DecodingError>? {
+        guard let safes = PKCS12_unpack_authsafes(p12) else { return nil }
+        defer { OPENSSL_sk_pop_free(safes) { PKCS7_free($0?.assumingMemoryBound(to: COpenSSL.PKCS7.self)) } }
+        var total = 0
+        for i in 0..<OPENSSL_sk_num(safes) {
+            guard let p7 = OPENSSL_sk_value(safes, i)?.assumingMemoryBound(to: COpenSSL.PKCS7.self) else { return nil }
+            guard OBJ_obj2nid(p7.pointee.type) == NID_pkcs7_encrypted else { continue }
+            guard let bags = PKCS12_unpack_p7encdata(p7, password, -1) else { return nil }
+            defer { OPENSSL_sk_pop_free(bags) { PKCS12_SAFEBAG_free(OpaquePointer($0)) } }
+            // The decrypted SafeContents, encoded again: one SEQUENCE OF SafeBag.
+            var contents: [UInt8] = []
+            for j in 0..<OPENSSL_sk_num(bags) {
+                guard let bag = OPENSSL_sk_value(bags, j) else { return nil }
+                let n = i2d_PKCS12_SAFEBAG(OpaquePointer(bag), nil)
+                guard n > 0 else { return nil }
+                var buf = [UInt8](repeating: 0, count: Int(n))
+                buf.withUnsafeMutableBufferPointer { b in
+                    var p: UnsafeMutablePointer<UInt8>? = b.baseAddress
+                    _ = i2d_PKCS12_SAFEBAG(OpaquePointer(bag), &p)
+                }
+                contents += buf
+            }
+            do {
+                total += try PKCS12Iterations.bagCounts(
+                    decrypted: DERWriter.encode { $0.element(tag: DERTag.sequence, content: contents) })
+            } catch {
+                return .failure(error)
+            }
+        }
+        return .success(total)
     }
 
     static func certificates(_ der: [UInt8], password: String, name: String) throws -> [Certificate] {

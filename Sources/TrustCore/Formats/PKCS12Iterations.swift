@@ -17,20 +17,24 @@ enum PKCS12Iterations {
     static let encryptedData = OID(dotted: "1.2.840.113549.1.7.6")!
     static let shroudedKeyBag = OID(dotted: "1.2.840.113549.1.12.10.1.2")!
 
-    /// What the DER reader could see of a file's key derivation.
+    static let safeContentsBag = OID(dotted: "1.2.840.113549.1.12.10.1.6")!
+    /// Safe contents nested in bags deeper than this are refused.
+    static let maximumBagNesting = 4
+
+    /// What the reader saw of a file's key derivation before decryption.
     struct Inspection: Equatable {
         /// Every count read, added up (a MAC without a count counts 1, its default).
         var total: Int
         /// Whether the file has a MAC.
         var hasMAC: Bool
-        /// Whether every encryption parameter outside the encrypted parts was read.
-        var innerReadable: Bool
     }
 
-    /// The counts of `der`, or the reason the MAC's cannot be read.
-    static func inspect(_ der: [UInt8]) -> Result<Inspection, DecodingError> {
-        var inspection = Inspection(total: 0, hasMAC: false, innerReadable: true)
+    /// The counts of `file` (DER or BER) outside its encrypted parts, or why they cannot all be
+    /// read.
+    static func inspect(_ file: [UInt8]) -> Result<Inspection, DecodingError> {
+        var inspection = Inspection(total: 0, hasMAC: false)
         do throws(DecodingError) {
+            let der = try BERNormalizer.normalized(file[...])
             // RFC 7292 4: PFX ::= SEQUENCE { version, authSafe ContentInfo, macData MacData OPTIONAL }
             var r = DERReader(der)
             let pfx = try r.read(DERTag.sequence, "PFX")
@@ -49,35 +53,30 @@ enum PKCS12Iterations {
                     inspection.total += 1
                 }
             }
-            if let counts = try? encryptionCounts(authSafe: authSafe, in: p) {
-                inspection.total += counts
-            } else {
-                inspection.innerReadable = false
-            }
+            inspection.total += try encryptionCounts(authSafe: authSafe, in: p)
         } catch {
             return .failure(error)
         }
         return .success(inspection)
     }
 
-    /// Why the file is refused, or nil when its counts are within the bound.
+    /// Why the file is refused, or nil when every count outside its encrypted parts was read and
+    /// they are within the bound. The counts inside the encrypted parts are read after decrypting
+    /// them (`PKCS12.open`), with `bagCounts`.
     static func refusal(_ der: [UInt8]) -> String? {
-        let inspection: Inspection
         switch inspect(der) {
-        case .success(let i): inspection = i
-        case .failure(let error): return "PKCS#12: the MAC's iteration count cannot be read (\(error.reason))"
+        case .success(let inspection): refusal(total: inspection.total)
+        case .failure(let error):
+            // Whatever the MAC, OpenSSL would run the counts it can read and trustx cannot.
+            "PKCS#12: the key-derivation parameters cannot all be read, so the file is refused (byte \(error.offset): \(error.reason))"
         }
-        // Without a MAC, OpenSSL decrypts whatever the password is: the counts must be known.
-        // With one, a wrong password stops at the MAC, so unreadable (BER) content costs only
-        // the right password's owner.
-        if !inspection.hasMAC && !inspection.innerReadable {
-            return "PKCS#12: the file has no MAC and its encryption parameters cannot be read"
-        }
-        if inspection.total > maximumTotal {
-            return
-                "PKCS#12: the file asks for \(inspection.total) rounds of password-based key derivation, over the bound of \(maximumTotal); no export tool uses this many"
-        }
-        return nil
+    }
+
+    /// Why `total` rounds are refused, or nil.
+    static func refusal(total: Int) -> String? {
+        guard total > maximumTotal else { return nil }
+        return
+            "PKCS#12: the file asks for \(total) rounds of password-based key derivation, over the bound of \(maximumTotal); no export tool uses this many"
     }
 
     /// An iteration count; a number too large for `Int` counts as over the bound.
@@ -104,16 +103,7 @@ enum PKCS12Iterations {
             let type = try i.objectIdentifier(try i.read(DERTag.oid, "contentType"))
             if type == data {
                 var bags = try octets(in: i)
-                let contents = try bags.read(DERTag.sequence, "SafeContents")
-                var b = bags.reader(inside: contents)
-                while !b.isAtEnd {
-                    let bag = try b.read(DERTag.sequence, "SafeBag")
-                    var s = b.reader(inside: bag)
-                    guard try s.objectIdentifier(try s.read(DERTag.oid, "bagId")) == shroudedKeyBag else { continue }
-                    var v = s.reader(inside: try s.read(DERTag.contextSpecific(0, constructed: true), "bagValue"))
-                    var k = v.reader(inside: try v.read(DERTag.sequence, "EncryptedPrivateKeyInfo"))
-                    total += try algorithmCount(&k)
-                }
+                total += try bagCounts(&bags, depth: 0)
             } else if type == encryptedData {
                 var e = i.reader(inside: try i.read(DERTag.contextSpecific(0, constructed: true), "content"))
                 var d = e.reader(inside: try e.read(DERTag.sequence, "EncryptedData"))
@@ -121,16 +111,50 @@ enum PKCS12Iterations {
                 var info = d.reader(inside: try d.read(DERTag.sequence, "EncryptedContentInfo"))
                 _ = try info.read(DERTag.oid, "contentType")
                 total += try algorithmCount(&info)
+            } else {
+                // envelopedData (public-key encryption) and anything else: OpenSSL's parser
+                // skips them; they are refused here rather than guessed at.
+                throw i.fail("a ContentInfo of type \(type.name) that trustx cannot inspect")
             }
         }
         return total
     }
 
-    /// A reader over the OCTET STRING in `[0] EXPLICIT` content of a ContentInfo.
+    /// The counts of the shrouded key bags in a SafeContents (RFC 7292 4.2), nested safe
+    /// contents included, read from `r` (one SEQUENCE OF SafeBag, DER or BER).
+    static func bagCounts(_ r: inout DERReader, depth: Int) throws(DecodingError) -> Int {
+        guard depth <= maximumBagNesting else { throw r.fail("safe contents nested too deep") }
+        let contents = try r.read(DERTag.sequence, "SafeContents")
+        var b = r.reader(inside: contents)
+        var total = 0
+        while !b.isAtEnd {
+            let bag = try b.read(DERTag.sequence, "SafeBag")
+            var s = b.reader(inside: bag)
+            let id = try s.objectIdentifier(try s.read(DERTag.oid, "bagId"))
+            guard id == shroudedKeyBag || id == safeContentsBag else { continue }
+            var v = s.reader(inside: try s.read(DERTag.contextSpecific(0, constructed: true), "bagValue"))
+            if id == safeContentsBag {
+                total += try bagCounts(&v, depth: depth + 1)
+            } else {
+                var k = v.reader(inside: try v.read(DERTag.sequence, "EncryptedPrivateKeyInfo"))
+                total += try algorithmCount(&k)
+            }
+        }
+        return total
+    }
+
+    /// The counts of the bags of one decrypted SafeContents (its DER or BER).
+    static func bagCounts(decrypted: [UInt8]) throws(DecodingError) -> Int {
+        var r = DERReader(try BERNormalizer.normalized(decrypted[...]))
+        return try bagCounts(&r, depth: 0)
+    }
+
+    /// A reader over the OCTET STRING in `[0] EXPLICIT` content of a ContentInfo, whose octets
+    /// are themselves DER or BER.
     static func octets(in r: DERReader) throws(DecodingError) -> DERReader {
         var r = r
         var e = r.reader(inside: try r.read(DERTag.contextSpecific(0, constructed: true), "content"))
-        return DERReader(Array(e.content(try e.read(DERTag.octetString, "data"))))
+        return DERReader(try BERNormalizer.normalized(e.content(try e.read(DERTag.octetString, "data"))))
     }
 
     /// The count in the next AlgorithmIdentifier: PKCS#12 PBE and PBES1 parameters

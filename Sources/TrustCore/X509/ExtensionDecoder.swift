@@ -134,7 +134,7 @@ enum ExtensionDecoder {
                 var p = s.reader(inside: pi)
                 let policy = try p.objectIdentifier(try p.read(DERTag.oid, "policyIdentifier"))
                 // RFC 5280 4.2.1.4: a policy OID MUST NOT appear more than once.
-                if oids.contains(policy) { throw p.fail("policy \(policy.dotted) appears twice", at: pi.start) }
+                if oids.contains(policy) { throw p.fail("policy \(policy.name) appears twice", at: pi.start) }
                 oids.append(policy)
             }
             if oids.isEmpty { throw r.fail("empty certificatePolicies", at: seq.start) }

@@ -26,6 +26,8 @@ public struct OCSPSingleResponse: Hashable, Sendable {
 public struct OCSPResponse: Sendable {
     /// The DER of the BasicOCSPResponse.
     public let basicDER: [UInt8]
+    /// The SHA-256 of `basicDER`: the signature cache's name for this response.
+    let identity: DigestKey
     /// Where tbsResponseData lies in `basicDER`: the bytes the signature covers.
     public let tbsRange: Range<Int>
     /// The signature algorithm.
@@ -113,6 +115,7 @@ public struct OCSPResponse: Sendable {
                     status: certStatus, thisUpdate: thisUpdate, nextUpdate: nextUpdate))
         }
         self.basicDER = basic
+        self.identity = DigestKey(Digest.sha256(basic))
         self.tbsRange = tbsNode.fullRange
         self.signatureAlgorithm = algorithm
         self.signature = signature
@@ -123,16 +126,24 @@ public struct OCSPResponse: Sendable {
     /// The response about `certificate` issued by `issuer`, matched by CertID (RFC 6960 4.1.1:
     /// hash of the issuer's name and key, and the serial number), or nil.
     public func response(for certificate: Certificate, issuer: Certificate) -> OCSPSingleResponse? {
-        responses.first { r in
+        // Each digest is computed once, not once per single response (there may be 1,024).
+        var sha1: (name: [UInt8], key: [UInt8])?
+        var sha256: (name: [UInt8], key: [UInt8])?
+        return responses.first { r in
             guard r.serialNumber == certificate.serialNumber else { return false }
-            let digest: ([UInt8]) -> [UInt8]
+            let expected: (name: [UInt8], key: [UInt8])
             switch r.hashAlgorithm {
-            case OCSPResponse.sha1: digest = { Digest.sha1($0) }
-            case OCSPResponse.sha256: digest = { Digest.sha256($0) }
+            case OCSPResponse.sha1:
+                if sha1 == nil { sha1 = (Digest.sha1(issuer.subject.der), Digest.sha1(issuer.publicKey.keyBytes)) }
+                expected = sha1!
+            case OCSPResponse.sha256:
+                if sha256 == nil {
+                    sha256 = (Digest.sha256(issuer.subject.der), Digest.sha256(issuer.publicKey.keyBytes))
+                }
+                expected = sha256!
             default: return false
             }
-            return r.issuerNameHash == digest(issuer.subject.der)
-                && r.issuerKeyHash == digest(issuer.publicKey.keyBytes)
+            return r.issuerNameHash == expected.name && r.issuerKeyHash == expected.key
         }
     }
 
@@ -140,21 +151,59 @@ public struct OCSPResponse: Sendable {
     /// issuer signed that carries id-kp-OCSPSigning (RFC 6960 4.2.2.2); nil when no such key
     /// verifies the signature.
     public func signer(issuer: Certificate) -> String? {
-        let tbs = basicDER[tbsRange]
-        func verifies(_ key: PublicKeyInfo) -> Bool {
-            SignatureVerifier.verify(algorithm: signatureAlgorithm, signed: tbs, signature: signature, key: key)
-                == .valid
-        }
-        if verifies(issuer.publicKey) { return issuer.displayName }
+        let found = signer(
+            issuer: issuer,
+            verifyResponse: { key, _ in
+                SignatureVerifier.verify(
+                    algorithm: detachedSignature.algorithm, signed: detachedSignature.signed,
+                    signature: signature, key: key)
+            },
+            verifyCertificate: { SignatureVerifier.verify($0, signedBy: issuer.publicKey) })
+        if case .signer(let name) = found { return name }
+        return nil
+    }
+
+    /// What the search for the response's signer found.
+    enum SignerSearch: Equatable {
+        /// The signer's description.
+        case signer(String)
+        /// No key verifies it; `refusal` says why a signer's key was refused, when one was.
+        case none(refusal: String?)
+        /// A verification was not allowed (the evaluation's budget or deadline ran out).
+        case stopped
+    }
+
+    /// The signer search, each verification made by the caller (through a cache, charged to a
+    /// budget): `verifyResponse` checks the response's signature with a key (and that key's
+    /// identity), `verifyCertificate` a responder certificate's signature by the issuer; either
+    /// returns nil to stop the search.
+    func signer(
+        issuer: Certificate, verifyResponse: (PublicKeyInfo, DigestKey) -> SignatureCheckResult?,
+        verifyCertificate: (Certificate) -> SignatureCheckResult?
+    ) -> SignerSearch {
+        guard let direct = verifyResponse(issuer.publicKey, issuer.keyIdentity) else { return .stopped }
+        if direct == .valid { return .signer(issuer.displayName) }
+        var refusal: String?
+        if case .refused(let why) = direct { refusal = why }
         for responder in certificates
         where responder.issuer.matches(issuer.subject)
             && responder.extendedKeyUsage?.contains(.ocspSigning) == true
-            && SignatureVerifier.verify(responder, signedBy: issuer.publicKey) == .valid
-            && verifies(responder.publicKey)
         {
-            return "\(responder.displayName), a responder delegated by \(issuer.displayName)"
+            guard let delegation = verifyCertificate(responder) else { return .stopped }
+            guard delegation == .valid else { continue }
+            guard let signed = verifyResponse(responder.publicKey, responder.keyIdentity) else { return .stopped }
+            if case .refused(let why) = signed, refusal == nil { refusal = why }
+            if signed == .valid {
+                return .signer("\(responder.displayName), a responder delegated by \(issuer.displayName)")
+            }
         }
-        return nil
+        return .none(refusal: refusal)
+    }
+
+    /// The signature, for the signature cache.
+    var detachedSignature: DetachedSignature {
+        DetachedSignature(
+            identity: identity, algorithm: signatureAlgorithm, signed: basicDER[tbsRange], signature: signature)
     }
 }
 

@@ -12,6 +12,8 @@ public struct RevokedEntry: Hashable, Sendable {
 public struct RevocationList: Sendable {
     /// The DER encoding.
     public let der: [UInt8]
+    /// The SHA-256 of `der`: the signature cache's name for this CRL.
+    let identity: DigestKey
     /// Where tbsCertList lies inside `der`: the bytes the signature covers.
     public let tbsRange: Range<Int>
     /// 1 or 2.
@@ -28,6 +30,8 @@ public struct RevocationList: Sendable {
     public let nextUpdate: Timestamp?
     /// The revoked certificates (at most `maximumEntries`).
     public let revoked: [RevokedEntry]
+    /// Whether some entry carries a critical extension (decided once, at decoding).
+    let hasCriticalEntryExtension: Bool
     /// The crlExtensions.
     public let extensions: [(oid: OID, critical: Bool)]
     /// Whether cRLNumber (2.5.29.20) is present.
@@ -94,6 +98,7 @@ public struct RevocationList: Sendable {
         try tbs.expectEnd("tbsCertList")
         guard unused == 0 else { throw list.fail("signatureValue has unused bits", at: tbsNode.end) }
         self.der = der
+        self.identity = DigestKey(Digest.sha256(der))
         self.tbsRange = tbsNode.fullRange
         self.version = version
         self.signatureAlgorithm = outerAlg
@@ -102,6 +107,7 @@ public struct RevocationList: Sendable {
         self.thisUpdate = thisUpdate
         self.nextUpdate = nextUpdate
         self.revoked = revoked
+        self.hasCriticalEntryExtension = revoked.contains(where: \.hasCriticalExtension)
         self.extensions = extensions
     }
 
@@ -138,4 +144,9 @@ public struct RevocationList: Sendable {
 
     /// The bytes the issuer signed.
     public var tbsBytes: ArraySlice<UInt8> { der[tbsRange] }
+
+    /// The signature, for the signature cache.
+    var detachedSignature: DetachedSignature {
+        DetachedSignature(identity: identity, algorithm: signatureAlgorithm, signed: tbsBytes, signature: signature)
+    }
 }
