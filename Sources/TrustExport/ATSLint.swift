@@ -38,13 +38,19 @@ public struct LintFinding: Hashable, Sendable {
 
     /// Creates a finding.
     public init(rule: String, severity: Severity, path: [String], message: String, why: String, fix: String) {
+        // Keys and values come from the Info.plist being linted: each is quoted at a bounded size
+        // here, once, so no rule can echo a megabyte key back to the terminal or a CI log.
         self.rule = rule
         self.severity = severity
-        self.path = path
-        self.message = message
-        self.why = why
-        self.fix = fix
+        self.path = path.map { InputExcerpt.quote($0) }
+        self.message = InputExcerpt.quote(message, limit: Self.textLimit)
+        self.why = InputExcerpt.quote(why, limit: Self.textLimit)
+        self.fix = InputExcerpt.quote(fix, limit: Self.textLimit)
     }
+
+    /// The most bytes of a finding's message, reason or fix: room for two quoted keys and the rule's
+    /// own words.
+    static let textLimit = 600
 
     /// The key path with dots between keys and `[i]` for array elements:
     /// `NSAppTransportSecurity.NSPinnedDomains.example.com.NSPinnedLeafIdentities[0]`.
@@ -574,7 +580,7 @@ public enum ATSLint {
         switch value {
         case .dictionary: "a dictionary"
         case .array: "an array"
-        case .string(let s): "the string '\(s)'"
+        case .string(let s): "the string '\(InputExcerpt.quote(s))'"
         case .bool(let b): b ? "<true/>" : "<false/>"
         case .integer(let n): "the integer \(n)"
         case .real(let d): "the real \(d)"

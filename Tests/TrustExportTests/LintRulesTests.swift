@@ -43,4 +43,38 @@ final class LintRulesTests: XCTestCase {
         XCTAssertEqual(findings.count, 200)
         XCTAssertTrue(findings.allSatisfy { $0.rule == "unknown-key" })
     }
+
+    /// A finding about a key of 110,000 characters quotes it in a few hundred bytes: the key path,
+    /// the message, the reason and the fix each stay bounded however large the Info.plist's keys.
+    func testFindingsQuoteHugeKeysAndValuesShortly() throws {
+        let huge = String(repeating: "NSAllowsArbitraryLoads", count: 5000)
+        let root = PropertyListValue.dictionary([
+            PropertyListEntry(
+                key: "NSAppTransportSecurity",
+                value: .dictionary([
+                    PropertyListEntry(key: huge, value: .bool(true)),
+                    PropertyListEntry(
+                        key: "NSExceptionDomains",
+                        value: .dictionary([
+                            PropertyListEntry(
+                                key: "*." + huge + ".example.com",
+                                value: .dictionary([
+                                    PropertyListEntry(key: "NSIncludesSubdomains", value: .string(huge))
+                                ]))
+                        ])),
+                ]))
+        ])
+        let findings = ATSLint.lint(root)
+        XCTAssertGreaterThanOrEqual(findings.count, 3)
+        for finding in findings {
+            XCTAssertLessThan(finding.keyPath.utf8.count, 1_000, finding.rule)
+            for text in [finding.message, finding.why, finding.fix] {
+                XCTAssertLessThanOrEqual(text.utf8.count, 600 + "… (000000 bytes)".utf8.count, finding.rule)
+            }
+        }
+        XCTAssertTrue(
+            findings.contains {
+                $0.message.contains("(\(huge.utf8.count + 15) bytes)") || $0.keyPath.contains("bytes)")
+            })
+    }
 }
