@@ -155,7 +155,7 @@ enum ExportCommand {
             for path in paths {
                 switch Trustx.load(path, password: r.password, command: spec) {
                 case .success(let certs):
-                    let head = (try? CertificateLoader.readFile(path)) ?? []
+                    let head = (try? CertificateLoader.readHead(path)) ?? []
                     out.append(ExportFile(path: path, certificates: certs, isPEM: PEM.looksLikePEM(head)))
                 case .failure(let f): return .failure(f)
                 }

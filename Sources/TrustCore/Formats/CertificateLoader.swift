@@ -186,6 +186,27 @@ public enum CertificateLoader {
         try readFile(path, maximumBytes: maximumFileSize)
     }
 
+    /// Reads at most the first `count` bytes of a file: enough to tell its format (a PEM block
+    /// after `openssl x509 -text`'s dump of a large certificate starts within 64 KiB) without
+    /// reading, or charging to a run's allowance, a file that was already loaded once.
+    public static func readHead(_ path: String, count: Int = 65536) throws(LoadError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(path: path, reason: errnoText()) }
+        defer { close(fd) }
+        var out = [UInt8](repeating: 0, count: max(0, count))
+        var filled = 0
+        while filled < out.count {
+            let n = out.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, reason: errnoText())
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        return Array(out[0..<filled])
+    }
+
     /// Reads a whole file, refusing one larger than `maximumBytes` before or while reading it.
     static func readFile(_ path: String, maximumBytes: Int) throws(LoadError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
