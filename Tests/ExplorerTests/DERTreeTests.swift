@@ -153,6 +153,21 @@ final class DERTreeTests: XCTestCase {
         XCTAssertTrue(hex.split(separator: " ").allSatisfy { $0.count == 2 })
     }
 
+    /// A string in a certificate is attacker-controlled: control characters in it reach the
+    /// tree escaped, like every other text from a certificate.
+    func testStringValuesAreEscapedForTheTerminal() {
+        // SEQUENCE { UTF8String "\e[2Jx" , cont [2] "a\u{7}" }
+        let der: [UInt8] = [0x30, 0x0B, 0x0C, 0x05, 0x1B, 0x5B, 0x32, 0x4A, 0x78, 0x82, 0x02, 0x61, 0x07]
+        let tree = DERTree.parse(der)
+        XCTAssertNil(tree.problem)
+        XCTAssertEqual(tree.nodes.count, 3)
+        for node in tree.nodes {
+            XCTAssertFalse(node.text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, node.text)
+        }
+        XCTAssertTrue(tree.nodes[1].value?.contains("[2Jx") == true, tree.nodes[1].text)
+        XCTAssertEqual(tree.nodes[2].value, "61 07", "a non-printable implicit string is shown as hex")
+    }
+
     /// A hostile encoding nested deeper than any certificate stops at the depth bound with the
     /// reason, and the elements before it are kept.
     func testDeepNestingStopsAtTheDepthBoundWithAReason() {
