@@ -249,6 +249,10 @@ final class TrainingPlanTmuxTests: XCTestCase {
         XCTAssertFalse(text.contains("✓ Trusted"), text)
         try e.send("Space")
         text = try e.screen(containing: "✓ Trusted")
+        try e.send("3", "G")
+        text = try e.screen(containing: "Host localhost not checked")
+        XCTAssertTrue(plan.contains("\"Host localhost not checked\""))
+        XCTAssertTrue(text.contains("• hostname"), "skipped, not passed:\n\(text)")
         // Step 7.
         try e.send("p", "W", "1", "j", "j")
         text = try e.screen(containing: "-25318")
