@@ -31,6 +31,9 @@ public enum ExplorerApp {
         let backend = try CursesBackend.open()
         let chosen = theme ?? (monochrome || !backend.hasColors ? .monochrome : .standard)
         let options = ViewOptions(theme: chosen, symbols: backend.unicode ? .unicode : .ascii)
+        var initial = initial
+        initial.0.commandName = Installation.commandName()
+        initial.0.anchorDirectory = Installation.anchorDirectory()
         let driver = ExplorerDriver(initial)
         driver.clipboard = { text in backend.copyToClipboard(base64: Base64.encode(Array(text.utf8))) }
         defer {
@@ -71,7 +74,7 @@ public enum ExplorerApp {
                 // stateful widgets do. The state then equals the frame: no redraw is needed.
                 let size = backend.size
                 let drawn = ExplorerView.metrics(driver.state, width: size.width, height: size.height, options: options)
-                if drawn.detail != driver.state.detailViewport
+                if drawn.detail != driver.state.detailViewport || drawn.help != driver.state.helpViewport
                     || drawn.listOffsets.contains(where: { driver.state.listOffsets[$0.key] != $0.value })
                 {
                     driver.dispatch(.drawn(drawn))

@@ -40,6 +40,8 @@ public final class CursesBackend: Backend {
     private var pairs: [Int32: Int16] = [:]
     private var savedActions: [(Int32, sigaction)] = []
     private var closed = false
+    /// Whether the terminal changed size while open.
+    private var resized = false
 
     private init(screen: OpaquePointer, window: UnsafeMutablePointer<WINDOW>, unicode: Bool) {
         self.screen = screen
@@ -116,6 +118,13 @@ public final class CursesBackend: Backend {
     public func close() {
         guard !closed else { return }
         closed = true
+        if resized && cursesActive.load(ordering: .sequentiallyConsistent) {
+            // After a resize the frame is erased before the alternate screen is left: a terminal
+            // that resized its saved screen meanwhile (tmux does) would otherwise keep pieces of
+            // the last frame on the shell's screen, which vim and less leave clean.
+            wclear(window)
+            wrefresh(window)
+        }
         if cursesActive.exchange(false, ordering: .sequentiallyConsistent) { endwin() }
         for (sig, old) in savedActions {
             var old = old
@@ -220,7 +229,9 @@ public final class CursesBackend: Backend {
             case KEY_ENTER: return .enter
             case KEY_BACKSPACE: return .backspace
             case KEY_BTAB: return .backTab
-            case KEY_RESIZE: return .resize
+            case KEY_RESIZE:
+                resized = true
+                return .resize
             case KEY_MOUSE:
                 var x: Int32 = 0
                 var y: Int32 = 0

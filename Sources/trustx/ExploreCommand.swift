@@ -64,7 +64,7 @@ enum ExploreCommand {
         case .failure(let f): return f.report()
         }
         let initial: (AppState, [Effect])
-        switch initialState(request, now: now) {
+        switch initialState(request, now: now, policyGiven: p.has("policy")) {
         case .success(let state): initial = state
         case .failure(let f): return f.report()
         }
@@ -80,8 +80,11 @@ enum ExploreCommand {
 
     /// The explorer's first state for what `check` would evaluate: the same targets, anchors,
     /// policy, host, pins, time, profile and connection options.
-    static func initialState(_ r: CheckCommand.Request, now: Timestamp) -> Result<(AppState, [Effect]), Trustx.Failure>
-    {
+    /// `policyGiven` says whether `--policy` was typed: without it the lab checks each scenario's
+    /// own host, as plain `trustx` does.
+    static func initialState(_ r: CheckCommand.Request, now: Timestamp, policyGiven: Bool = true) -> Result<
+        (AppState, [Effect]), Trustx.Failure
+    > {
         var anchors: [AnchorEntry] = []
         for path in r.anchorFiles {
             switch Trustx.load(path, password: r.password, command: spec) {
@@ -159,6 +162,10 @@ enum ExploreCommand {
         } else {
             // The lab: the scenarios bring their own anchors; --anchor files are added to them.
             toggles.addedAnchors = anchors
+            if !policyGiven && r.policy == .ssl(host: nil) {
+                toggles.policy = .sslWithHost
+                toggles.host = .target
+            }
             return .success(AppState.lab(now: now, systemStore: store, toggles: toggles))
         }
         return .success(AppState.explore(targets, now: now, systemStore: store, toggles: toggles))

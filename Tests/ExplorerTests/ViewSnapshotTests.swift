@@ -84,7 +84,7 @@ final class ViewSnapshotTests: XCTestCase {
                 "│                                              ││                                                                      │",
                 "│                                              ││                                                                      │",
                 "└──────────────────────────────────────────────┘└──────────────────────────────────────────────────────────────────────┘",
-                "✗ Not trusted · hostname@0 SSLHostname · errSecHostNameMismatch (-67602) · URLError -999 NSURLErrorCancelled · localhost",
+                "✗ Not trusted · hostname@0 SSLHostname · errSecHostNameMismatch (-67602) · URLError -999 NSURLErrorCancelled…",
                 "p SSL(localhost)  a 1 anchor (app) only  P no pins  i ATS off  t now  o apple  v TLS ≥ 1.2  f AIA on",
                 "Δ change a setting to see what changes; ? lists the keys",
                 "q quit  ? help  a anchor  A +system  P pin  w walk  p policy  h host  t time  i ATS  u undo  y copy cmd",

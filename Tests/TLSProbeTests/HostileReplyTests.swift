@@ -195,14 +195,16 @@ final class HostileReplyTests: XCTestCase {
         let shape = "220-hi\r\n" + String(repeating: "220-more\r\n", count: 300) + "220 ok\r\n"
         XCTAssertEqual(
             PeerInput.startTLS(.smtp, replies: Array(shape.utf8)),
-            "the server sent an overlong reply while waiting for an SMTP server's 220 greeting and its answers to EHLO and STARTTLS (SMTP STARTTLS)")
+            "the server sent an overlong reply while waiting for an SMTP server's 220 greeting and its answers to EHLO and STARTTLS (SMTP STARTTLS)"
+        )
     }
 
     func testIMAPUntaggedFloodIsBounded() {
         let shape = "* OK hi\r\n" + String(repeating: "* x\r\n", count: 200)
         XCTAssertEqual(
             PeerInput.startTLS(.imap, replies: Array(shape.utf8)),
-            "the server sent an overlong reply while waiting for an IMAP server's * OK greeting and its answer to STARTTLS (IMAP STARTTLS)")
+            "the server sent an overlong reply while waiting for an IMAP server's * OK greeting and its answer to STARTTLS (IMAP STARTTLS)"
+        )
     }
 
     func testRefusalQuotesAtMostEightyBytesWithControlsRemoved() {

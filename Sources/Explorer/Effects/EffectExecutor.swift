@@ -90,7 +90,10 @@ public final class EffectExecutor: Sendable {
             return .evaluated(request: r.id, evaluation)
         case .listDirectory(let id, let path):
             return .completions(request: id, FileSystem.completions(of: path))
-        case .loadAnchors(let path, let password):
+        case .loadAnchors(var path, let password, let fallback):
+            if let fallback, path.first != "/", access(path, F_OK) != 0, access(fallback + "/" + path, F_OK) == 0 {
+                path = fallback + "/" + path
+            }
             do {
                 return .anchorsLoaded(path: path, .success(try CertificateLoader.load(path: path, password: password)))
             } catch {

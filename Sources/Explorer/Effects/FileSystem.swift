@@ -36,6 +36,9 @@ enum FileSystem {
 
     /// Writes `file`; the reason it could not, nil on success.
     static func write(_ file: FileToWrite) -> String? {
+        if file.createsDirectory, let slash = file.path.lastIndex(of: "/"), slash != file.path.startIndex {
+            if let why = makeDirectories(String(file.path[..<slash])) { return "cannot write \(file.path): \(why)" }
+        }
         // "wx" fails when the file exists: a certificate never silently replaces a file.
         guard let f = fopen(file.path, file.replace ? "w" : "wx") else {
             let why = String(cString: strerror(errno))
@@ -45,5 +48,16 @@ enum FileSystem {
         let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
         let closed = fclose(f)
         return written == bytes.count && closed == 0 ? nil : "cannot write \(file.path): the disk refused it"
+    }
+
+    /// `mkdir -p` with owner-only permissions; the reason it failed, nil on success.
+    static func makeDirectories(_ path: String) -> String? {
+        var prefix = path.first == "/" ? "" : "."
+        // A path has few components; the bound keeps a hostile one from looping long.
+        for component in path.split(separator: "/", omittingEmptySubsequences: true).prefix(64) {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST { return String(cString: strerror(errno)) }
+        }
+        return nil
     }
 }

@@ -41,12 +41,17 @@ public enum DetailContent {
         case .targets, .detail:
             return s.target.map { ($0.scenario == nil ? "Target " : "Scenario ") + clean($0.name) } ?? "Detail"
         case .chain:
-            guard s.chainRows.indices.contains(s.selectedCertificate) else { return "Certificate" }
+            // No chain (the connection failed): the target and why it failed instead.
+            guard s.chainRows.indices.contains(s.selectedCertificate) else {
+                return s.target.map { ($0.scenario == nil ? "Target " : "Scenario ") + clean($0.name) } ?? "Certificate"
+            }
             let row = s.chainRows[s.selectedCertificate]
             let index = row.section == .path ? "[\(row.index)]" : "#\(row.index) as sent"
-            return "Certificate \(index) \(clean(row.certificate.displayName))"
+            return "Certificate \(index)\(s.showsDER ? " DER" : "") \(clean(row.certificate.displayName))"
         case .steps:
-            guard let step = s.selectedStepValue else { return "Step" }
+            guard let step = s.selectedStepValue else {
+                return s.target.map { ($0.scenario == nil ? "Target " : "Scenario ") + clean($0.name) } ?? "Step"
+            }
             return "Step \(step.id.rawValue)\(step.certificate.map { "@\($0)" } ?? "")"
         }
     }
@@ -56,7 +61,7 @@ public enum DetailContent {
         switch s.detailSubject {
         case .targets, .detail: return targetLines(s)
         case .chain:
-            guard s.chainRows.indices.contains(s.selectedCertificate) else { return [] }
+            guard s.chainRows.indices.contains(s.selectedCertificate) else { return targetLines(s) }
             let row = s.chainRows[s.selectedCertificate]
             var lines = [DetailLine(.field(row.section == .path ? "Source" : "In the path"), row.source)]
             let c = row.certificate
@@ -66,13 +71,30 @@ public enum DetailContent {
             if s.toggles.pins.contains(c.spkiSHA256) {
                 lines.append(DetailLine(.field("Pinned"), "sha256//\(c.spkiPin) (P unpins it)"))
             }
+            if s.showsDER { return lines + derLines(c) }
             return lines + CertificateFields.lines(c, at: s.evaluationTime)
         case .steps:
-            guard let step = s.selectedStepValue else { return [] }
+            guard let step = s.selectedStepValue else { return targetLines(s) }
             if s.verdictHidden { return [DetailLine(.text, "Hidden until the vote: Space reveals the verdict.")] }
             if s.walk != nil { return stepLines(step, s) + evidence(step, s) }
             return stepLines(step, s)
         }
+    }
+
+    /// The certificate's DER tree, one element a line, indented by depth.
+    static func derLines(_ c: Certificate) -> [DetailLine] {
+        let tree = DERTree.parse(c.der)
+        var out = [
+            DetailLine(
+                .heading, "DER, \(c.der.count) bytes: offset, depth, header and content length, tag (D: fields)")
+        ]
+        for node in tree.nodes {
+            // The text is sanitised where it is made (DERTree); the indent is capped so deep
+            // elements keep room in a narrow pane.
+            out.append(DetailLine(.text, node.text, indent: min(node.depth, 8) * 2))
+        }
+        if let problem = tree.problem { out.append(DetailLine(.text, "stopped: " + clean(problem))) }
+        return out
     }
 
     /// The certificate a walked-through step judged, with the fields it read lit up.

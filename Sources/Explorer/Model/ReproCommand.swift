@@ -6,7 +6,8 @@ import TrustCore
 public struct ReproCommand: Sendable {
     /// The command, shell-quoted.
     public var command: String
-    /// Anchors made in the session, to be written in the current directory for `--anchor`.
+    /// Anchors made in the session, to be written for `--anchor` (in the anchor directory, by
+    /// absolute path, when one is given).
     public var files: [FileToWrite]
 
     /// Builds the command for `target` under `toggles`.
@@ -15,11 +16,15 @@ public struct ReproCommand: Sendable {
     ///   - toggles: The settings.
     ///   - anchors: The custom anchors in force.
     ///   - now: The session's "now" (an evaluation at "now" gives no `--at`).
+    ///   - program: How the command names trustx: `trustx` when it is on PATH, else an absolute path.
+    ///   - anchorDirectory: The absolute directory session-made anchors are written to; nil for
+    ///     the current directory.
     /// - Returns: The command and the files it names that must be written first.
     public static func make(
-        target: ExplorerTarget, toggles: Toggles, anchors: [AnchorEntry], now: Timestamp
+        target: ExplorerTarget, toggles: Toggles, anchors: [AnchorEntry], now: Timestamp, program: String = "trustx",
+        anchorDirectory: String? = nil
     ) -> ReproCommand {
-        var args = ["trustx", "check"]
+        var args = [program, "check"]
         var files: [FileToWrite] = []
         let isServer: Bool
         switch target.source {
@@ -69,9 +74,13 @@ public struct ReproCommand: Sendable {
             }
             let c = entry.certificate
             let hex = hexString(c.sha256.prefix(4)).lowercased()
-            let path = "trustx-anchor-\(AppState.fileName(for: c))-\(hex).pem"
+            // Named by content, so the same certificate is always the same file.
+            let name = "trustx-anchor-\(AppState.fileName(for: c))-\(hex).pem"
+            let path = anchorDirectory.map { $0 + "/" + name } ?? name
             if named.insert(path).inserted {
-                files.append(FileToWrite(path: path, contents: PEM.encode(c.der), replace: true))
+                var file = FileToWrite(path: path, contents: PEM.encode(c.der), replace: true)
+                file.createsDirectory = anchorDirectory != nil
+                files.append(file)
                 args += ["--anchor", path]
             }
         }

@@ -104,6 +104,8 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case togglePredict
     /// `w`: write the certificate in the Chain pane, walk through the steps elsewhere.
     case writeOrWalk
+    /// `D`: the selected certificate's DER tree in the Detail pane, or its fields again.
+    case toggleDER
     /// Search the focused pane (prompts for the text).
     case search
     /// The next match of the search.

@@ -128,6 +128,18 @@ public struct AppState: Sendable {
     public var verdictHidden = false
     /// Whether the loop should end.
     public var shouldQuit = false
+    /// Whether the Detail pane shows the selected certificate as its DER tree (`D`) rather than
+    /// its fields.
+    public var showsDER = false
+    /// The help overlay's size as last drawn, nil before a frame shows it: its scroll stops at
+    /// the last page.
+    public var helpViewport: Viewport?
+    /// How the copied command names trustx: `trustx` when that is on PATH, otherwise the running
+    /// executable's absolute path (set at start-up; the reducer stays pure).
+    public var commandName = "trustx"
+    /// The absolute directory the copied command's session-made anchors are written to; nil
+    /// writes them to the current directory (headless sessions).
+    public var anchorDirectory: String?
 
     /// The id the next request gets.
     var nextRequest = 1
@@ -343,11 +355,14 @@ public struct PaneMetrics: Hashable, Sendable {
     public var detail: Viewport?
     /// The first visible line of each list shown.
     public var listOffsets: [AppState.Pane: Int] = [:]
+    /// The help overlay, when it is shown.
+    public var help: Viewport?
 
     /// Creates metrics.
-    public init(detail: Viewport? = nil, listOffsets: [AppState.Pane: Int] = [:]) {
+    public init(detail: Viewport? = nil, listOffsets: [AppState.Pane: Int] = [:], help: Viewport? = nil) {
         self.detail = detail
         self.listOffsets = listOffsets
+        self.help = help
     }
 }
 

@@ -12,8 +12,9 @@ public enum Effect: Sendable {
     case evaluate(EvaluateRequest)
     /// List the names in a directory that start with a prefix; answers `completions`.
     case listDirectory(request: Int, path: String)
-    /// Read certificates from a file; answers `anchorsLoaded`.
-    case loadAnchors(path: String, password: String?)
+    /// Read certificates from a file; answers `anchorsLoaded`. A relative path that names no
+    /// file is looked up in `fallbackDirectory` too (the lab's directory), by absolute path.
+    case loadAnchors(path: String, password: String?, fallbackDirectory: String? = nil)
     /// Read an Info.plist's NSAppTransportSecurity; answers `atsLoaded`.
     case loadATSPlist(path: String)
     /// Fetch OCSP responses, else CRLs, for a built path (bounded fetches over plain HTTP);
@@ -37,6 +38,8 @@ public struct FileToWrite: Hashable, Sendable {
     public var contents: String
     /// Whether an existing file may be replaced (reports, commands); certificates never replace.
     public var replace: Bool
+    /// Whether missing directories above it are created (owner-only), for the anchor directory.
+    public var createsDirectory = false
 
     /// Creates a file to write.
     public init(path: String, contents: String, replace: Bool = true) {

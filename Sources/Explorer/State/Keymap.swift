@@ -72,13 +72,21 @@ public struct KeyBinding: Sendable {
     /// The panes where the key acts on what is selected (listed first in the help when one of
     /// them has focus); empty for keys that act the same everywhere.
     public var panes: Set<AppState.Pane>
+    /// The bar's words where the key means something else in a pane (`w` writes PEM in the
+    /// Chain pane).
+    public var paneHints: [AppState.Pane: String]
+    /// A shorter word for a narrow terminal's bar, nil when the hint is short already.
+    public var shortHint: String?
 
     /// Creates a binding.
     public init(
         _ keys: [KeyStroke], _ command: Command, hint: String, help: String, inBar: Bool = true,
-        needsServer: Bool = false, labNote: String? = nil, panes: Set<AppState.Pane> = []
+        needsServer: Bool = false, labNote: String? = nil, panes: Set<AppState.Pane> = [],
+        paneHints: [AppState.Pane: String] = [:], shortHint: String? = nil
     ) {
         self.panes = panes
+        self.paneHints = paneHints
+        self.shortHint = shortHint
         self.keys = keys
         self.command = command
         self.hint = hint
@@ -109,6 +117,11 @@ public struct HintItem: Hashable, Sendable {
     public var action: String
     /// False when the key does nothing for this target (drawn dimmed).
     public var enabled: Bool
+    /// The shorter words for a narrow bar.
+    public var shortAction: String = ""
+    /// Whether the key acts on the selection of a pane other than the focused one (left out
+    /// first when the bar is narrow).
+    public var elsewhere = false
 }
 
 /// Keys to commands. The help bar and the help overlay are generated from it, so they cannot
@@ -181,9 +194,15 @@ public struct Keymap: Sendable {
     /// - Returns: The items of bindings shown in the bar.
     public func hints(for state: AppState? = nil, unicode: Bool = true) -> [HintItem] {
         bindings.filter(\.inBar).map { b in
-            HintItem(
-                key: b.keys.prefix(2).map { $0.label(unicode: unicode) }.joined(separator: "/"), action: b.hint,
-                enabled: state.map { b.isEnabled(in: $0) } ?? true)
+            // The focused pane's meaning of the key, so the bar never says walk where w writes.
+            let action = state.flatMap { b.paneHints[$0.focus] } ?? b.hint
+            // A key with a meaning in every pane (w) is never left out.
+            let elsewhere =
+                state.map { !b.panes.isEmpty && !b.panes.contains($0.focus) && b.paneHints.isEmpty } ?? false
+            return HintItem(
+                key: b.keys.prefix(2).map { $0.label(unicode: unicode) }.joined(separator: "/"), action: action,
+                enabled: state.map { b.isEnabled(in: $0) } ?? true,
+                shortAction: state.flatMap { b.paneHints[$0.focus] } ?? b.shortHint ?? b.hint, elsewhere: elsewhere)
         }
     }
 
@@ -217,7 +236,8 @@ public struct Keymap: Sendable {
             panes: [.chain]),
         KeyBinding(
             [.char("A")], .toggleAnchorsOnly, hint: "+system",
-            help: "Trust the custom anchors only, or the system roots too (SecTrustSetAnchorCertificatesOnly)."),
+            help: "Trust the custom anchors only, or the system roots too (SecTrustSetAnchorCertificatesOnly).",
+            shortHint: "+sys"),
         KeyBinding(
             [.char("F")], .addAnchorFile, hint: "anchor file",
             help: "Add the certificates of a file as custom anchors (Tab completes the path).", inBar: false),
@@ -242,7 +262,12 @@ public struct Keymap: Sendable {
             [.char("w")], .writeOrWalk, hint: "walk",
             help:
                 "Walk through the evaluation one step at a time (Space or → next, ← back, Esc ends); in the Chain pane, write the selected certificate as PEM to a file instead.",
-            panes: [.chain, .steps]),
+            panes: [.chain, .steps], paneHints: [.chain: "write PEM"]),
+        KeyBinding(
+            [.char("D")], .toggleDER, hint: "DER",
+            help:
+                "In the Detail pane, show the selected certificate's DER tree (offsets, lengths, tags, OID names, values, as openssl asn1parse -i), or its fields again.",
+            inBar: false, panes: [.chain, .detail]),
         KeyBinding(
             [.char("W")], .togglePredict, hint: "predict",
             help: "Predict mode: after a change that flips the verdict, hide it until Space, so a room can vote.",
@@ -255,7 +280,7 @@ public struct Keymap: Sendable {
             help: "Type the host to check (Tab completes from the leaf; empty: no host, SSL nil)."),
         KeyBinding(
             [.char("t")], .editTime, hint: "time",
-            help: "Type the evaluation time: a date, RFC 3339, or -90d / +1y from now."),
+            help: "Type the evaluation time: a date, RFC 3339, or -90d / +6m / +1y from now (calendar months, years)."),
         KeyBinding(
             [.char("T")], .timeNow, hint: "now", help: "Evaluate at the session's start time again.", inBar: false),
         KeyBinding(
@@ -311,7 +336,8 @@ public struct Keymap: Sendable {
             inBar: false),
         KeyBinding(
             [.char("y")], .copyCommand, hint: "copy cmd",
-            help: "Copy the trustx check command that reproduces this state (OSC 52) and show it."),
+            help: "Copy the trustx check command that reproduces this state (OSC 52) and show it.",
+            shortHint: "copy"),
         KeyBinding(
             [.char("x")], .exportReport, hint: "export",
             help: "Export the report to a file: .json, .md, or text for any other name.", inBar: false),

@@ -45,7 +45,7 @@ public struct Prompt: Hashable, Sendable {
         public var hint: String {
             switch self {
             case .host: "a DNS name or IP address; Tab completes from the leaf; empty: no host (SSL nil)"
-            case .time: "2027-01-01, 2027-01-01T12:00:00Z, or -90d / +2w / +1y from now"
+            case .time: "2027-01-01, 2027-01-01T12:00:00Z, or -90d / +2w / +6m / +1y from now"
             case .pin: "sha256//BASE64 of a SubjectPublicKeyInfo"
             case .anchorFile: "a PEM, DER, PKCS#7 or PKCS#12 file; Tab completes"
             case .atsPlist: "an app's Info.plist (XML or binary); Tab completes; empty: ATS's defaults"
@@ -94,7 +94,8 @@ public struct Prompt: Hashable, Sendable {
 /// Parsing of what is typed at the time prompt.
 public enum TimeInput {
     /// Parses RFC 3339 (`2027-01-01T00:00:00Z`), a date (`2027-01-01`, midnight UTC), or a shift
-    /// from `now` (`-90d`, `+2w`, `+12h`, `+1y`; a year is 365 days).
+    /// from `now` (`-90d`, `+2w`, `+12h`; `+1m` and `+1y` are calendar months and years, the same
+    /// day of the month and time of day, the last day of a shorter month).
     /// - Parameters:
     ///   - text: What was typed.
     ///   - now: The session's "now".
@@ -111,15 +112,35 @@ public enum TimeInput {
         guard let sign = t.first, sign == "+" || sign == "-", let unit = t.last, t.count >= 3,
             let n = Int64(t.dropFirst().dropLast()), n <= 100_000
         else { return nil }
+        let signed = sign == "-" ? -n : n
         let seconds: Int64
         switch unit {
         case "h": seconds = 3600
         case "d": seconds = 86_400
         case "w": seconds = 7 * 86_400
-        case "y": seconds = 365 * 86_400
+        case "m": return addingMonths(signed, to: now)
+        case "y": return addingMonths(signed * 12, to: now)
         default: return nil
         }
-        return now.adding(seconds: (sign == "-" ? -1 : 1) * n * seconds)
+        return now.adding(seconds: signed * seconds)
+    }
+
+    /// `time` moved by whole calendar months, keeping the day (clamped to the month's last day)
+    /// and the time of day; nil outside the years 0 to 9999.
+    static func addingMonths(_ months: Int64, to time: Timestamp) -> Timestamp? {
+        let text = Array(time.rfc3339.utf8)  // YYYY-MM-DDTHH:MM:SSZ
+        func field(_ from: Int, _ count: Int) -> Int {
+            text[from..<(from + count)].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        }
+        guard text.count == 20 else { return nil }
+        let index = Int64(field(0, 4)) * 12 + Int64(field(5, 2) - 1) + months
+        guard index >= 0, index < 10_000 * 12 else { return nil }
+        let year = Int(index / 12)
+        let month = Int(index % 12) + 1
+        var day = field(8, 2)
+        while day > 28 && Timestamp(year: year, month: month, day: day) == nil { day -= 1 }
+        return Timestamp(
+            year: year, month: month, day: day, hour: field(11, 2), minute: field(14, 2), second: field(17, 2))
     }
 }
 

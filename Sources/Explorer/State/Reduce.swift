@@ -33,7 +33,7 @@ public func reduce(_ state: AppState, _ action: Action) -> (AppState, [Effect]) 
     case .wheel(let target, let rows):
         guard s.prompt == nil, s.overlay == nil else { break }
         if s.showHelp {
-            s.helpScroll = max(0, min(s.helpScroll + rows, HelpContent.lineCount(Keymap.standard, s)))
+            s.helpScroll = max(0, min(s.helpScroll + rows, s.helpScrollLimit))
             break
         }
         // The wheel scrolls the pane under the pointer, which takes focus (as in most TUIs).
@@ -43,6 +43,8 @@ public func reduce(_ state: AppState, _ action: Action) -> (AppState, [Effect]) 
         s.detailViewport = m.detail
         if let v = m.detail { s.detailScroll = min(s.detailScroll, max(0, v.lines - v.height)) }
         s.listOffsets.merge(m.listOffsets) { _, new in new }
+        s.helpViewport = m.help
+        s.helpScroll = min(s.helpScroll, s.helpScrollLimit)
     case .unknownKey(let label):
         s.message = "\(label): no key here; ? lists the keys"
     case .promptEdit(let edit): s.apply(edit, &effects)
@@ -164,6 +166,12 @@ extension AppState {
         return (state, effects)
     }
 
+    /// The help's last scroll position: its last page once drawn, else its line count.
+    var helpScrollLimit: Int {
+        if let v = helpViewport { return max(0, v.lines - v.height) }
+        return HelpContent.lineCount(Keymap.standard, self)
+    }
+
     /// Rows a page key moves.
     static let pageRows = 10
 
@@ -172,7 +180,8 @@ extension AppState {
         if showHelp {
             // The help scrolls with the movement keys; any other key closes it, so it never
             // traps the user.
-            let lines = HelpContent.lineCount(Keymap.standard, self)
+            // The last page is the bound, so PgUp after PgDn past the end moves at once.
+            let lines = helpScrollLimit
             switch command {
             case .moveDown: helpScroll = min(helpScroll + 1, lines)
             case .moveUp: helpScroll = max(helpScroll - 1, 0)
@@ -276,12 +285,21 @@ extension AppState {
         case .walkEnd:
             walk = nil
             verdictHidden = false
+        case .toggleDER:
+            guard detailSubject == .chain, selectedChainRow != nil else {
+                message = "D shows a certificate's DER: select one in the Chain pane (2) first"
+                return
+            }
+            showsDER.toggle()
+            detailScroll = 0
+            message =
+                showsDER ? "DER tree of the selected certificate; D shows its fields" : "fields; D shows the DER tree"
         case .togglePredict:
             predict.toggle()
             verdictHidden = false
             message =
                 predict
-                ? "predict mode: after a change that flips the verdict, the room votes; Space reveals"
+                ? "predict mode on: a change that flips the verdict hides it until Space"
                 : "predict mode off"
         case .editTime: open(.time, &effects, text: evaluationTime.rfc3339)
         case .timeNow:

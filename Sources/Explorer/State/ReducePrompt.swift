@@ -161,7 +161,8 @@ extension AppState {
 
     mutating func requestPreview(_ effects: inout [Effect]) {
         pendingPreview = nil
-        guard let p = prompt, p.kind.previews, let t = candidate(for: p) else { return }
+        // In predict mode the preview would tell the room the answer before it votes.
+        guard let p = prompt, p.kind.previews, !predict, let t = candidate(for: p) else { return }
         pendingPreview = evaluationRequest(t, &effects)
     }
 
@@ -191,7 +192,10 @@ extension AppState {
             }
             change(cause, &effects) { $0 = next }
         case .anchorFile:
-            effects.append(.loadAnchors(path: text, password: target?.password))
+            // In the lab its files are found by name (`rogue-ca.pem`) when no such file is here.
+            var labDirectory: String?
+            if case .running(let directory) = lab { labDirectory = directory }
+            effects.append(.loadAnchors(path: text, password: target?.password, fallbackDirectory: labDirectory))
         case .exportCode:
             guard let format = CodeExport.Format(rawValue: text.lowercased()), let target else { return }
             let export = CodeExport.make(format, state: self, target: target)
@@ -317,11 +321,13 @@ extension AppState {
             message = "nothing to reproduce yet"
             return
         }
-        let repro = ReproCommand.make(target: target, toggles: toggles, anchors: effectiveAnchors, now: now)
+        let repro = ReproCommand.make(
+            target: target, toggles: toggles, anchors: effectiveAnchors, now: now, program: commandName,
+            anchorDirectory: anchorDirectory)
         var paragraphs = [repro.command]
         if !repro.files.isEmpty {
             paragraphs.append(
-                "Written beside it (certificates that exist only in this session): "
+                "Certificates that exist only in this session, written for it: "
                     + repro.files.map(\.path).joined(separator: ", "))
         }
         if isLab {

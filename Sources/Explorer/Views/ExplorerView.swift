@@ -67,6 +67,10 @@ public enum ExplorerView {
         guard width >= minimumWidth && height >= minimumHeight else { return out }
         let r = Renderer(state: state, options: options)
         let main = Rect(x: 0, y: 0, width: width, height: height).split(vertical: [.fill, .length(4)])[0]
+        if state.showHelp {
+            let (box, lines) = r.helpLayout(main)
+            out.help = Viewport(lines: lines.count, height: Block(symbols: r.sym).inner(box).height)
+        }
         for (pane, rect) in r.paneAreas(main).areas {
             let inner = r.block("", focused: false).inner(rect)
             switch pane {
@@ -251,7 +255,10 @@ struct Renderer {
                 left = parts[1]
             }
             out.append((.chain, left))
-            out.append((state.focus == .detail ? .detail : .steps, columns[1]))
+            // Without an evaluation (the connection failed) the steps pane would be empty: the
+            // detail takes its place, with the failure in full.
+            let noSteps = state.evaluation == nil && state.connection?.failure != nil
+            out.append((state.focus == .detail || noSteps ? .detail : .steps, columns[1]))
             return (out, nil)
         case .onePane:
             let parts = main.split(vertical: [.length(1), .fill])
@@ -283,6 +290,40 @@ struct Renderer {
             out.append(c)
         }
         return out + (unicode ? "…" : "~")
+    }
+
+    /// The first of `candidates` (longest first) that fits `width` cells; when none does, the
+    /// shortest with whole words dropped from its end: a smaller terminal gets a shorter form,
+    /// never a cut word.
+    func fitting(_ candidates: [Line], width: Int) -> Line {
+        if let line = candidates.first(where: { $0.width <= width }) { return line }
+        return fitWords(candidates.last ?? Line(""), width: width)
+    }
+
+    /// `line` with whole words dropped from its end, and an ellipsis, until it fits `width`.
+    func fitWords(_ line: Line, width: Int) -> Line {
+        guard line.width > width else { return line }
+        let ellipsis = Span(unicode ? "…" : "~", style: theme[.label])
+        var spans = line.spans
+        while !spans.isEmpty, Line(spans).width + ellipsis.width > width {
+            var text = spans[spans.count - 1].text
+            while text.last == " " { text.removeLast() }
+            if let space = text.lastIndex(of: " ") {
+                text = String(text[..<space])
+                while text.last == " " { text.removeLast() }
+            } else {
+                text = ""
+            }
+            // A lone separator left at the end goes with the word it introduced.
+            for tail in [" ·", " |", ":", ","] where text.hasSuffix(tail) { text.removeLast(tail.count) }
+            if text.isEmpty { spans.removeLast() } else { spans[spans.count - 1].text = text }
+        }
+        return Line(spans + [ellipsis])
+    }
+
+    /// A pane title: the first of `candidates` that fits inside the borders of `area`.
+    func title(_ candidates: [String], _ area: Rect) -> String {
+        candidates.first { displayWidth(of: clean($0)) <= area.width - 2 } ?? candidates.last ?? ""
     }
 
     /// ` 12/33` for a selection in a list, empty for an empty list.
@@ -345,18 +386,27 @@ struct Renderer {
 
     func chain(_ buffer: inout Buffer, _ area: Rect) {
         let rows = state.chainRows
-        var title = "2 Chain"
+        var titles = ["2 Chain"]
         if let e = state.evaluation {
-            title += " (\(e.path.certificates.count) in path, \(e.presented.count) \(sentWord))"
-            if state.change?.pathChanged == true { title += " changed" }
-            title += position(state.selectedCertificate, state.chainRows.count)
+            let where_ = position(state.selectedCertificate, state.chainRows.count)
+            let changed = state.change?.pathChanged == true ? " changed" : ""
+            let counts = "\(e.path.certificates.count) in path, \(e.presented.count) \(sentWord)"
+            titles = [
+                "2 Chain (\(counts))\(changed)\(where_)",
+                "2 Chain (\(e.path.certificates.count) path, \(e.presented.count) \(sentWord))\(changed)\(where_)",
+                "2 Chain\(changed)\(where_)", "2 Chain\(where_)", "2 Chain",
+            ]
         }
         let (items, _, selectedRow) = chainList()
         var list = ListView(
             items, selected: selectedRow, offset: state.listOffsets[.chain] ?? 0,
             highlightStyle: highlight(state.focus == .chain || state.detailSubject == .chain),
-            block: block(title, focused: state.focus == .chain), symbols: sym)
-        if rows.isEmpty { list.items = [Line([span(placeholder, .label)])] }
+            block: block(title(titles, area), focused: state.focus == .chain), symbols: sym)
+        if rows.isEmpty {
+            // Wrapped, not cut: the reason reads in full however narrow the pane.
+            let width = max(1, area.width - 4)
+            list.items = wrap(placeholder, width: width).map { Line([span($0, .label)]) }
+        }
         list.render(into: &buffer, area: area)
     }
 
@@ -395,7 +445,8 @@ struct Renderer {
         if state.lab == .starting { return "starting the lab..." }
         switch state.chain {
         case .connecting: return "connecting..."
-        case .ready(let r) where r.chain.isEmpty: return "no chain: the connection failed"
+        case .ready(let r) where r.chain.isEmpty:
+            return "no chain: the connection failed; the Detail pane (4) says why"
         default: return state.isBusy ? "evaluating..." : ""
         }
     }
@@ -420,11 +471,15 @@ struct Renderer {
         let order = state.stepOrder
         let (items, _, selectedRow) = stepList(e, width: area.width)
         let failed = e.steps.filter { $0.status == .failed }.count
-        let title = "3 Steps (\(e.steps.count), \(failed) failed)" + position(state.selectedStep, order.count)
+        let where_ = position(state.selectedStep, order.count)
+        let titles = [
+            "3 Steps (\(e.steps.count), \(failed) failed)" + where_, "3 Steps (\(failed) failed)" + where_,
+            "3 Steps" + where_, "3 Steps",
+        ]
         ListView(
             items, selected: selectedRow, offset: state.listOffsets[.steps] ?? 0,
             highlightStyle: highlight(state.focus == .steps || state.detailSubject == .steps),
-            block: block(title, focused: state.focus == .steps), symbols: sym
+            block: block(title(titles, area), focused: state.focus == .steps), symbols: sym
         ).render(into: &buffer, area: area)
     }
 
@@ -481,7 +536,12 @@ struct Renderer {
         }
         ListView(
             Array(items), selected: items.count - 1, highlightStyle: theme[.selection],
-            block: block("3 Walk-through: step \(n) of \(e.steps.count)", focused: true), symbols: sym
+            block: block(
+                title(
+                    [
+                        "3 Walk-through: step \(n) of \(e.steps.count)", "3 Walk: step \(n) of \(e.steps.count)",
+                        "3 step \(n)/\(e.steps.count)",
+                    ], area), focused: true), symbols: sym
         ).render(into: &buffer, area: area)
     }
 
@@ -492,7 +552,9 @@ struct Renderer {
         // Where the pane is in its text, when it does not all fit: `lines 12-30/80`.
         let where_ =
             lines.count > inner.height ? " \(scroll + 1)-\(min(scroll + inner.height, lines.count))/\(lines.count)" : ""
-        let b = block("4 " + DetailContent.title(state) + where_, focused: state.focus == .detail)
+        let b = block(
+            title(["4 " + DetailContent.title(state) + where_, "4 Detail" + where_, "4 Detail"], area),
+            focused: state.focus == .detail)
         b.render(into: &buffer, area: area)
         guard !inner.isEmpty else { return }
         for (row, line) in lines.dropFirst(scroll).prefix(inner.height).enumerated() {
@@ -574,24 +636,39 @@ struct Renderer {
     func bottom(_ buffer: inout Buffer, _ area: Rect) {
         let rows = area.split(vertical: [.length(1), .length(1), .length(1), .length(1)])
         buffer.set(x: rows[0].x, y: rows[0].y, line: verdictLine(width: rows[0].width), maxWidth: rows[0].width)
-        buffer.set(x: rows[1].x, y: rows[1].y, line: settingsLine, maxWidth: rows[1].width)
+        buffer.set(
+            x: rows[1].x, y: rows[1].y, line: settingsLine(width: rows[1].width), maxWidth: rows[1].width)
         if let prompt = state.prompt {
-            buffer.set(x: rows[2].x, y: rows[2].y, line: promptStatus(prompt), maxWidth: rows[2].width)
+            buffer.set(
+                x: rows[2].x, y: rows[2].y, line: fitWords(promptStatus(prompt), width: rows[2].width),
+                maxWidth: rows[2].width)
             buffer.set(
                 x: rows[3].x, y: rows[3].y, line: promptLine(prompt, width: rows[3].width), maxWidth: rows[3].width)
         } else {
-            buffer.set(x: rows[2].x, y: rows[2].y, line: changeLine, maxWidth: rows[2].width)
+            buffer.set(
+                x: rows[2].x, y: rows[2].y, line: fitWords(changeLine, width: rows[2].width), maxWidth: rows[2].width)
             hintBar(&buffer, rows[3])
         }
     }
 
-    /// The help bar: as many whole hints as fit, dimmed where the key does nothing here.
+    /// The help bar: as many whole hints as fit, dimmed where the key does nothing here. When
+    /// all do not fit, keys for another pane's selection go first, then the spacing and the
+    /// words get shorter.
     func hintBar(_ buffer: inout Buffer, _ area: Rect) {
+        let all = options.keymap.hints(for: state, unicode: unicode)
+        let here = all.filter { !$0.elsewhere }
+        func width(_ hints: [HintItem], gap: Int, short: Bool) -> Int {
+            hints.reduce(gap * max(0, hints.count - 1)) { total, h in
+                total + displayWidth(of: clean(h.key)) + 1 + displayWidth(of: clean(short ? h.shortAction : h.action))
+            }
+        }
+        let forms = [(all, 2, false), (here, 2, false), (here, 2, true), (here, 1, true)]
+        let (hints, gap, short) = forms.first { width($0.0, gap: $0.1, short: $0.2) <= area.width } ?? forms[3]
         var x = area.x
-        for (i, hint) in options.keymap.hints(for: state, unicode: unicode).enumerated() {
+        for (i, hint) in hints.enumerated() {
             let key = clean(hint.key)
-            let action = clean(hint.action)
-            let lead = i == 0 ? 0 : 2
+            let action = clean(short ? hint.shortAction : hint.action)
+            let lead = i == 0 ? 0 : gap
             let width = lead + displayWidth(of: key) + 1 + displayWidth(of: action)
             guard x + width <= area.right else { break }
             x += lead
@@ -617,11 +694,19 @@ struct Renderer {
     /// Above the prompt: why the text cannot be used, the candidates of the last Tab, or the
     /// verdict the typed value would give.
     func promptStatus(_ p: Prompt) -> Line {
-        if let why = state.problem(with: p), !p.text.isEmpty || p.kind != .host {
+        // Nothing typed is not a mistake yet: the hint says what may be typed.
+        if !p.text.isEmpty, let why = state.problem(with: p) {
             return Line([Span(sym.cross + " ", style: theme[.stepFailed]), span(why, .stepFailed)])
         }
         if !p.completions.isEmpty {
             return Line([span("Tab: ", .label), span(p.completions.prefix(12).joined(separator: "  "))])
+        }
+        if state.predict && p.kind.previews && state.problem(with: p) == nil {
+            // Predict mode: the room votes before anything tells them the answer.
+            return Line([
+                Span("? ", style: theme[.key]),
+                span("Enter applies it; predict mode: the verdict is revealed after the vote", .label),
+            ])
         }
         if let preview = p.preview {
             let trusted = preview == .trusted
@@ -636,95 +721,141 @@ struct Renderer {
     }
 
     /// The verdict: on a wide terminal Apple's check, code and URLError; on a narrow one the
-    /// code and the decisive reason first, so both survive the cut at the right edge.
+    /// code, the URLError and the decisive reason, in shorter forms as the width shrinks (a
+    /// reason that does not fit whole is in the Detail pane).
     func verdictLine(width: Int) -> Line {
+        fitting(verdictForms(width: width), width: width)
+    }
+
+    /// The verdict line's forms, longest first.
+    func verdictForms(width: Int) -> [Line] {
         let dot = unicode ? " · " : " | "
         if state.lab == .starting && state.targets.isEmpty {
-            return Line([Span(sym.bullet + " ", style: theme[.stepSkipped]), span("Starting the lab on 127.0.0.1...")])
+            return [
+                Line([Span(sym.bullet + " ", style: theme[.stepSkipped]), span("Starting the lab on 127.0.0.1...")])
+            ]
         }
         if case .failed(let why) = state.lab, state.targets.isEmpty {
-            return Line([
-                Span(sym.cross + " ", style: theme[.verdictUntrusted]), span("The lab could not start: \(why)"),
-            ])
+            return [
+                Line([Span(sym.cross + " ", style: theme[.verdictUntrusted]), span("The lab could not start: \(why)")])
+            ]
         }
+        let cross = Span(sym.cross + " ", style: theme[.verdictUntrusted])
         guard let e = state.evaluation else {
             if case .ready(let r) = state.chain, let f = r.failure {
-                var text = "No connection"
-                if let url = f.urlError { text += dot + "URLError \(url) \(URLErrorNames.name(url))" }
-                return Line([
-                    Span(sym.cross + " ", style: theme[.verdictUntrusted]), span(text, .verdictUntrusted),
-                    span(dot + f.message, .label),
-                ])
+                let head = [cross, span("No connection", .verdictUntrusted)]
+                let url = f.urlError.map { [span(dot + "URLError \($0) \(URLErrorNames.name($0))")] } ?? []
+                let number = f.urlError.map { [span(dot + "URLError \($0)")] } ?? []
+                let detail = span(dot + "why: Detail (4)", .label)
+                return [
+                    Line(head + url + [span(dot + f.message, .label)]), Line(head + url + [detail]),
+                    Line(head + number + [detail]), Line(head + number),
+                ]
             }
             let what = state.target.map { "Connecting to \($0.location)..." } ?? ""
-            return Line([Span(sym.bullet + " ", style: theme[.stepSkipped]), span(state.isBusy ? what : "")])
+            return [Line([Span(sym.bullet + " ", style: theme[.stepSkipped]), span(state.isBusy ? what : "")])]
         }
         let v = e.verdict
-        var spans: [Span] = []
         if !state.verdictRevealed {
             if let n = state.walk {
-                return Line([
-                    Span(sym.bullet + " ", style: theme[.key]), span("step \(n) of \(e.steps.count)", .title),
-                    span(dot + "the verdict shows once the step that decides it is revealed", .label),
-                    span(dot + "Space/→ next  ← back  Esc ends", .label),
-                ])
+                let head = [Span(sym.bullet + " ", style: theme[.key]), span("step \(n) of \(e.steps.count)", .title)]
+                let keys = span(dot + "Space/→ next  ← back  Esc ends", .label)
+                return [
+                    Line(
+                        head + [
+                            span(dot + "the verdict shows once the step that decides it is revealed", .label), keys,
+                        ]),
+                    Line(head + [span(dot + "the verdict shows at its deciding step", .label), keys]),
+                    Line(head + [keys]), Line(head + [span(dot + "Space next  Esc ends", .label)]),
+                ]
             }
-            return Line([
-                Span("? ", style: theme[.key]), span("Trusted or not?", .title),
-                span(dot + "vote, then Space reveals the verdict", .label),
-            ])
+            let head = [Span("? ", style: theme[.key]), span("Trusted or not?", .title)]
+            return [
+                Line(head + [span(dot + "vote, then Space reveals the verdict", .label)]),
+                Line(head + [span(dot + "Space reveals", .label)]),
+            ]
         }
-        // Wide: the walk-through's position first; narrow: after the code and the reason.
-        if let n = state.walk, width >= 110 { spans.append(span("step \(n) of \(e.steps.count)" + dot, .title)) }
+        let busy = state.isBusy ? [span(dot + "updating...", .label)] : []
         if v.trusted {
-            spans.append(Span(sym.check + " ", style: theme[.verdictTrusted]))
-            spans.append(span("Trusted", .verdictTrusted))
-            spans.append(span(dot + "errSecSuccess (0)"))
-            spans.append(span(dot + v.summary.replacingPrefix("Trusted: "), .label))
-        } else if width < 110, let step = v.decisiveStep, step.appleFailure != nil {
-            spans.append(Span(sym.cross + " ", style: theme[.verdictUntrusted]))
-            spans.append(span("\(v.osstatus) \(v.osstatusName)", .verdictUntrusted))
-            spans.append(span(dot + step.title))
-            if let n = state.walk { spans.append(span(dot + "step \(n) of \(e.steps.count)", .title)) }
-            if let url = v.urlError { spans.append(span(dot + "URLError \(url)")) }
-        } else {
-            spans.append(Span(sym.cross + " ", style: theme[.verdictUntrusted]))
-            spans.append(span("Not trusted", .verdictUntrusted))
-            if let step = v.decisiveStep, let f = step.appleFailure {
-                let where_ = step.certificate.map { "@\($0)" } ?? ""
-                spans.append(span(dot + "\(step.id.rawValue)\(where_) \(f.check)"))
-                spans.append(span(dot + "\(v.osstatusName) (\(v.osstatus))", .verdictUntrusted))
-            } else if let step = v.decisiveStep, let f = step.finding.atsFailure {
-                // ATS refuses in the TLS layer, not in SecTrust: its own code, no check key.
-                let where_ = step.certificate.map { "@\($0)" } ?? ""
-                spans.append(span(dot + "\(step.id.rawValue)\(where_) ATS"))
-                if f.osstatus != 0 {
-                    spans.append(span(dot + "\(OSStatusNames.name(f.osstatus)) (\(f.osstatus))", .verdictUntrusted))
-                }
-            } else if let failed = e.steps.first(where: { $0.status == .failed }) {
-                spans.append(span(dot + "\(failed.id.rawValue): the app's delegate cancels"))
-            } else if let f = state.connection?.failure {
-                spans.append(span(dot + "evaluation passed; handshake: \(f.kind)"))
-            }
-            if let url = v.urlError, let name = v.urlErrorName {
-                spans.append(span(dot + "URLError \(url) \(name)"))
-            }
-            if let step = v.decisiveStep { spans.append(span(dot + step.title, .label)) }
+            let head = [
+                Span(sym.check + " ", style: theme[.verdictTrusted]), span("Trusted", .verdictTrusted),
+                span(dot + "errSecSuccess (0)"),
+            ]
+            let walk = state.walk.map { [span(dot + "step \($0) of \(e.steps.count)", .title)] } ?? []
+            let summary = span(dot + v.summary.replacingPrefix("Trusted: "), .label)
+            return [
+                Line(head + walk + [summary] + busy), fitWords(Line(head + walk + [summary]), width: width),
+                Line(head + walk),
+            ]
         }
-        if state.isBusy { spans.append(span(dot + "updating...", .label)) }
+        if width < 110, let step = v.decisiveStep, step.appleFailure != nil {
+            // Narrow: the code and the URLError first (they are what a room writes down), then the
+            // reason, which the Detail pane also holds.
+            var codes: [Span] = []
+            if let url = v.urlError { codes.append(span(dot + "URLError \(url)")) }
+            if let n = state.walk { codes.append(span(dot + "step \(n) of \(e.steps.count)", .title)) }
+            let named = [cross, span("\(v.osstatus) \(v.osstatusName)", .verdictUntrusted)] + codes
+            // Shorter: the OSStatus's name goes before the reason does (the Detail pane and the
+            // step both name it).
+            let bare = [cross, span("\(v.osstatus)", .verdictUntrusted)] + codes
+            let reason = span(dot + step.title)
+            return [
+                Line(named + [reason] + busy), Line(named + [reason]), Line(bare + [reason]),
+                fitWords(Line(named + [reason]), width: width), Line(named),
+            ]
+        }
+        var spans: [Span] = []
+        if let n = state.walk { spans.append(span("step \(n) of \(e.steps.count)" + dot, .title)) }
+        spans.append(cross)
+        spans.append(span("Not trusted", .verdictUntrusted))
+        if let step = v.decisiveStep, let f = step.appleFailure {
+            let where_ = step.certificate.map { "@\($0)" } ?? ""
+            spans.append(span(dot + "\(step.id.rawValue)\(where_) \(f.check)"))
+            spans.append(span(dot + "\(v.osstatusName) (\(v.osstatus))", .verdictUntrusted))
+        } else if let step = v.decisiveStep, let f = step.finding.atsFailure {
+            // ATS refuses in the TLS layer, not in SecTrust: its own code, no check key.
+            let where_ = step.certificate.map { "@\($0)" } ?? ""
+            spans.append(span(dot + "\(step.id.rawValue)\(where_) ATS"))
+            if f.osstatus != 0 {
+                spans.append(span(dot + "\(OSStatusNames.name(f.osstatus)) (\(f.osstatus))", .verdictUntrusted))
+            }
+        } else if let failed = e.steps.first(where: { $0.status == .failed }) {
+            spans.append(span(dot + "\(failed.id.rawValue): the app's delegate cancels"))
+        } else if let f = state.connection?.failure {
+            spans.append(span(dot + "evaluation passed; handshake: \(f.kind)"))
+        }
+        if let url = v.urlError, let name = v.urlErrorName {
+            spans.append(span(dot + "URLError \(url) \(name)"))
+        }
+        let codes = spans
+        if let step = v.decisiveStep { spans.append(span(dot + step.title, .label)) }
+        return [Line(spans + busy), fitWords(Line(spans), width: width), Line(codes)]
+    }
+
+    /// The settings, each with its key; on a narrow terminal the items that do not fit whole
+    /// are left out (the most used come first).
+    func settingsLine(width: Int) -> Line {
+        var spans: [Span] = []
+        for item in settingsItems {
+            let lead = spans.isEmpty ? [] : [Span("  ")]
+            guard Line(spans + lead + item).width <= width else { continue }
+            spans += lead + item
+        }
         return Line(spans)
     }
 
-    var settingsLine: Line {
+    /// The settings line's items.
+    var settingsItems: [[Span]] {
         let t = state.toggles
         let start = state.startToggles
-        var spans: [Span] = []
+        var items: [[Span]] = []
         func item(_ command: Command, _ value: String, _ isDefault: Bool, enabled: Bool = true) {
-            if !spans.isEmpty { spans.append(Span("  ")) }
             let key = options.keymap.binding(for: command)?.keys.first?.label(unicode: unicode) ?? "?"
             let dim = theme[.stepNotApplicable]
-            spans.append(Span(clean(key), style: enabled ? theme[.key] : dim))
-            spans.append(Span(" " + clean(value), style: enabled ? theme[isDefault ? .label : .changed] : dim))
+            items.append([
+                Span(clean(key), style: enabled ? theme[.key] : dim),
+                Span(" " + clean(value), style: enabled ? theme[isDefault ? .label : .changed] : dim),
+            ])
         }
         let policy: String =
             switch t.policy {
@@ -757,9 +888,9 @@ struct Renderer {
             t.tlsMinimum == start.tlsMinimum, enabled: server)
         item(.toggleAIA, t.fetchAIA ? "AIA on" : "AIA off", t.fetchAIA == start.fetchAIA, enabled: server)
         if !state.undoStack.isEmpty {
-            spans.append(span("  u undo (\(state.undoStack.count))", .label))
+            items.append([span("u undo (\(state.undoStack.count))", .label)])
         }
-        return Line(spans)
+        return items
     }
 
     var changeLine: Line {
@@ -787,8 +918,12 @@ struct Renderer {
         var lines: [Line] = []
         for (i, paragraph) in overlay.paragraphs.enumerated() {
             if i > 0 { lines.append(Line("")) }
-            for piece in wrap(clean(paragraph), width: width - 4) {
-                lines.append(Line([span(piece, i == 0 ? nil : .label)]))
+            // A paragraph's own line breaks (a multi-line command) are kept: each line is
+            // sanitised and wrapped on its own, so no line break reaches the terminal as text.
+            for row in paragraph.split(separator: "\n", omittingEmptySubsequences: false) {
+                for piece in wrap(clean(String(row)), width: width - 4) {
+                    lines.append(Line([span(piece, i == 0 ? nil : .label)]))
+                }
             }
         }
         let height = min(area.height, lines.count + 2)
@@ -804,6 +939,25 @@ struct Renderer {
     }
 
     func help(_ buffer: inout Buffer, _ area: Rect) {
+        let (box, lines) = helpLayout(area)
+        buffer.fill(box)
+        let inner = Block(symbols: sym).inner(box)
+        let maxScroll = max(0, lines.count - inner.height)
+        let scroll = min(state.helpScroll, maxScroll)
+        let position = lines.count > inner.height ? " \(min(scroll + inner.height, lines.count))/\(lines.count)" : ""
+        let titles = [
+            "Help\(position): j/k PgUp/PgDn scroll, other keys close", "Help\(position): j/k PgUp/PgDn, others close",
+            "Help\(position)",
+        ]
+        let b = block(titles.first { displayWidth(of: $0) <= box.width - 4 } ?? "Help", focused: true)
+        b.render(into: &buffer, area: box)
+        for (row, line) in lines.dropFirst(scroll).prefix(inner.height).enumerated() {
+            buffer.set(x: inner.x + 1, y: inner.y + row, line: line, maxWidth: inner.width - 1)
+        }
+    }
+
+    /// The help's lines and its box in `area`.
+    func helpLayout(_ area: Rect) -> (box: Rect, lines: [Line]) {
         let width = min(area.width - 2, 100)
         let entries = HelpContent.entries(options.keymap, state)
         let keyWidth = min(
@@ -842,16 +996,7 @@ struct Renderer {
         let height = min(area.height, lines.count + 2)
         let box = Rect(
             x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
-        buffer.fill(box)
-        let inner = Block(symbols: sym).inner(box)
-        let maxScroll = max(0, lines.count - inner.height)
-        let scroll = min(state.helpScroll, maxScroll)
-        let position = lines.count > inner.height ? " \(min(scroll + inner.height, lines.count))/\(lines.count)" : ""
-        let b = block("Help\(position): j/k PgUp/PgDn scroll, other keys close", focused: true)
-        b.render(into: &buffer, area: box)
-        for (row, line) in lines.dropFirst(scroll).prefix(inner.height).enumerated() {
-            buffer.set(x: inner.x + 1, y: inner.y + row, line: line, maxWidth: inner.width - 1)
-        }
+        return (box, lines)
     }
 
     func tooSmall(_ buffer: inout Buffer, _ area: Rect) {

@@ -1,0 +1,112 @@
+import Foundation
+import XCTest
+
+/// A private tmux server for one test: sessions run the built trustx (or a shell) at a given
+/// size, keys are sent, the screen is captured.
+final class TmuxSession {
+    static let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// The server's socket name: nothing else on the machine is touched.
+    let socket = "trustx-trainer-\(UUID().uuidString.prefix(8))"
+    /// The session keys and captures go to.
+    var session = "s0"
+    /// How many sessions `start` started.
+    var started = 0
+
+    deinit { _ = try? run("kill-server") }
+
+    /// Runs tmux through popen: Foundation's Process waits for every inherited descriptor, and
+    /// the tmux server it starts outlives the client.
+    @discardableResult
+    func run(_ args: String...) throws -> String { try run(args) }
+
+    @discardableResult
+    func run(_ args: [String]) throws -> String {
+        let quoted = ([Self.tmux!, "-L", socket] + args).map(Self.quote)
+        guard let pipe = popen(quoted.joined(separator: " ") + " 2>&1", "r") else { return "" }
+        var out = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, pipe)
+            if n <= 0 { break }
+            out += chunk[0..<n]
+        }
+        pclose(pipe)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func quote(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    /// Starts `command` (a shell command line) in a new session of `width` x `height` in
+    /// `directory`, with a UTF-8 locale, tmux's terminal and `environment`.
+    func start(
+        _ command: String, in directory: URL, width: Int = 160, height: Int = 48, environment: [String: String] = [:]
+    ) throws {
+        // The new session starts before the old one is killed: a server left with no session
+        // exits, and a session started while it exits is lost with it.
+        let old = started > 0 ? session : nil
+        started += 1
+        session = "s\(started)"
+        var args = [
+            "new-session", "-d", "-s", session, "-c", directory.path, "-x", "\(width)", "-y", "\(height)", "-e",
+            "TERM=tmux-256color", "-e", "LANG=C.UTF-8",
+        ]
+        for (k, v) in environment.sorted(by: { $0.key < $1.key }) { args += ["-e", "\(k)=\(v)"] }
+        try run(args + [command])
+        if let old { _ = try? run("kill-session", "-t", old) }
+        // OSC 52 from the program fills a tmux buffer (the clipboard the tests read).
+        try run("set-option", "-g", "set-clipboard", "on")
+    }
+
+    /// Starts `trustx ARGS` (the built binary), then `echo EXIT=$?` and a pause so the shell's
+    /// screen can be read after it quits.
+    func startTrustx(
+        _ args: [String], in directory: URL, width: Int = 160, height: Int = 48, environment: [String: String] = [:]
+    ) throws {
+        let line = ([CLI.binary.path] + args).map(Self.quote).joined(separator: " ") + "; echo EXIT=$?; sleep 60"
+        try start(line, in: directory, width: width, height: height, environment: environment)
+    }
+
+    /// Sends keys (tmux key names, or text).
+    func send(_ keys: String...) throws { try run(["send-keys", "-t", session] + keys) }
+
+    /// Sends text literally, character by character.
+    func type(_ text: String) throws { try run(["send-keys", "-t", session, "-l", text]) }
+
+    /// The screen as text.
+    func capture() throws -> String { try run("capture-pane", "-p", "-t", session) }
+
+    /// Captures until `condition` holds and two captures 100 ms apart agree (a capture can catch
+    /// a frame half drawn), or 20 seconds pass; returns the last capture.
+    func screen(until condition: (String) -> Bool) throws -> String {
+        var previous = ""
+        for _ in 0..<200 {
+            let text = try capture()
+            if condition(text) && text == previous { return text }
+            previous = text
+            usleep(100_000)
+        }
+        return previous
+    }
+
+    /// The screen once it contains `text`.
+    func screen(containing text: String) throws -> String { try screen { $0.contains(text) } }
+
+    /// The clipboard (the last OSC 52 the program wrote).
+    func clipboard() throws -> String { try run("show-buffer") }
+
+    /// Row `n` of a capture.
+    static func row(_ n: Int, of screen: String) -> String {
+        let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        return rows.indices.contains(n) ? String(rows[n]) : ""
+    }
+
+    /// A fresh directory under the temporary directory.
+    static func directory(_ name: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}

@@ -1,0 +1,271 @@
+import Foundation
+import XCTest
+
+/// docs/training.md run as the instructor runs it: the lab started in a terminal with
+/// `--port-base` and `--out ./lab`, every command of every step typed as printed (the ports moved
+/// to a free base), each giving the codes the plan quotes; then the explorer on the projector,
+/// step by step. The commands are read from the document, so the plan cannot drift from what
+/// trustx does.
+final class TrainingPlanTmuxTests: XCTestCase {
+    var tmux: TmuxSession!
+    var work: URL!
+    var plan = ""
+    /// The port base the lab runs on here (the plan prints 8400).
+    var base = 8400
+
+    override func setUpWithError() throws {
+        try XCTSkipIf(TmuxSession.tmux == nil, "tmux is not installed")
+        tmux = TmuxSession()
+        work = try TmuxSession.directory("training")
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/training.md")
+        plan = try String(contentsOf: docs, encoding: .utf8)
+    }
+
+    override func tearDownWithError() throws {
+        tmux = nil
+        if let work { try? FileManager.default.removeItem(at: work) }
+    }
+
+    /// `line` as the plan prints it, run in the instructor's directory with the plan's ports moved
+    /// to `base`, `$CA` set and `trustx` the built binary.
+    func run(_ line: String, printed: Bool = true, file: StaticString = #filePath, lineNumber: UInt = #line) throws
+        -> RunResult
+    {
+        if printed {
+            XCTAssertTrue(plan.contains(line), "docs/training.md prints: \(line)", file: file, line: lineNumber)
+        }
+        var command = line
+        for offset in stride(from: 99, through: 0, by: -1) {
+            command = command.replacingOccurrences(of: "\(8400 + offset)", with: "\(base + offset)")
+        }
+        let script = "trustx() { \(TmuxSession.quote(CLI.binary.path)) \"$@\"; }; CA=./lab/library-test-ca.pem; "
+        return try Shell.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", script + command], in: work,
+            environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+    }
+
+    /// Runs `line` and checks the codes on check's first line (sorted; none when trusted).
+    func expect(
+        _ line: String, _ codes: [String], substituting: [String: String] = [:], printed: Bool = true,
+        file: StaticString = #filePath, lineNumber: UInt = #line
+    ) throws {
+        if printed {
+            XCTAssertTrue(plan.contains(line), "docs/training.md prints: \(line)", file: file, line: lineNumber)
+        }
+        var runnable = line
+        for (placeholder, value) in substituting {
+            runnable = runnable.replacingOccurrences(of: placeholder, with: value)
+        }
+        let result = try run(runnable, printed: false, file: file, lineNumber: lineNumber)
+        let shown = ExplorerTmuxTests.checkCodes(result.out)
+        XCTAssertEqual(shown, codes.sorted(), "\(line)\n\(result.out)\(result.err)", file: file, line: lineNumber)
+        if codes.isEmpty {
+            XCTAssertEqual(result.status, 0, "\(line)\n\(result.out)\(result.err)", file: file, line: lineNumber)
+        } else {
+            XCTAssertNotEqual(result.status, 0, "\(line)\n\(result.out)", file: file, line: lineNumber)
+        }
+    }
+
+    /// The base64 a pipeline prints (the openssl pin commands).
+    func output(_ line: String, file: StaticString = #filePath, lineNumber: UInt = #line) throws -> String {
+        let result = try run(line, file: file, lineNumber: lineNumber)
+        return result.out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func testTrainingLessonPlanRunsStepByStepWithTheCodesItQuotes() throws {
+        // 0. Before the session: the lab in the instructor's terminal.
+        XCTAssertTrue(plan.contains("trustx lab --port-base 8400 --out ./lab"))
+        var started = false
+        for _ in 0..<5 where !started {
+            base = Int.random(in: 200...600) * 100
+            try tmux.startTrustx(["lab", "--port-base", "\(base)", "--out", "./lab"], in: work, width: 200, height: 60)
+            let text = try tmux.screen { $0.contains("Ctrl-C") || $0.contains("EXIT=") }
+            started = !text.contains("EXIT=")
+            if !started { try? FileManager.default.removeItem(at: work.appendingPathComponent("lab")) }
+        }
+        let lastScreen = try tmux.capture()
+        XCTAssertTrue(started, lastScreen)
+        let labJSON =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: work.appendingPathComponent("lab/lab.json"))) as? [String: Any]
+        let pins = try XCTUnwrap(labJSON?["pins"] as? [String: String], "lab.json has pins")
+
+        // 1-4.
+        try expect("trustx check https://127.0.0.1:8400/", ["-25318", "-1202"])
+        try expect("trustx check https://127.0.0.1:8400/ --anchor $CA", [])
+        try expect("trustx check https://localhost:8401/ --anchor $CA", ["-67602", "-999"])
+        try expect("trustx check https://localhost:8401/ --anchor $CA --policy basic", [])
+
+        // 5. The pin, by openssl and by trustx.
+        let pipeline = """
+            openssl s_client -connect 127.0.0.1:8400 </dev/null 2>/dev/null \\
+              | openssl x509 -pubkey -noout \\
+              | openssl pkey -pubin -outform der \\
+              | openssl dgst -sha256 -binary | openssl enc -base64
+            """
+        let goodPin = try output(pipeline)
+        XCTAssertEqual(goodPin.count, 44, goodPin)
+        let pinned = try run("trustx pin ./lab/good.chain.pem")
+        XCTAssertTrue(pinned.out.contains(goodPin), pinned.out)
+        XCTAssertEqual(pins["good-leaf"], "sha256//" + goodPin)
+        try expect(
+            "trustx check https://127.0.0.1:8400/ --anchor $CA --pin sha256//<that base64>", [],
+            substituting: ["<that base64>": goodPin])
+        try expect(
+            "trustx check https://127.0.0.1:8400/ --anchor $CA --pin sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+            ["-999"])
+        try expect(
+            "trustx check https://localhost:8401/ --anchor $CA --pin sha256//<good's pin>", ["-67602", "-999"],
+            substituting: ["<good's pin>": goodPin])
+
+        // 6. TLS versions.
+        try expect("trustx check https://127.0.0.1:8402/ --anchor $CA", [])
+        try expect("trustx check https://127.0.0.1:8402/ --anchor $CA --tls-min 1.3", ["-1200"])
+
+        // 7. The Rogue CA.
+        try expect("trustx check https://127.0.0.1:8403/ --anchor $CA", ["-25318", "-999"])
+        try expect("trustx check https://127.0.0.1:8403/ --anchor $CA --anchor ./lab/rogue-ca.pem", [])
+        try expect(
+            "trustx check https://127.0.0.1:8403/ --anchor $CA --anchor ./lab/rogue-ca.pem --pin sha256//<good's pin>",
+            ["-999"], substituting: ["<good's pin>": goodPin])
+
+        // 8. The RSA pin, the PKCS#1 mistake, and key rotation.
+        let rsaPin = try output(
+            """
+            openssl s_client -connect 127.0.0.1:8418 </dev/null 2>/dev/null \\
+              | openssl x509 -pubkey -noout | openssl pkey -pubin -outform der \\
+              | openssl dgst -sha256 -binary | openssl enc -base64
+            """)
+        try expect(
+            "trustx check https://127.0.0.1:8418/ --anchor $CA --pin sha256//<that>", [],
+            substituting: ["<that>": rsaPin])
+        let pkcs1Pin = try output(
+            """
+            openssl s_client -connect 127.0.0.1:8418 </dev/null 2>/dev/null \\
+              | openssl x509 -pubkey -noout | openssl rsa -pubin -RSAPublicKey_out -outform der \\
+              | openssl dgst -sha256 -binary | openssl enc -base64
+            """)
+        XCTAssertNotEqual(pkcs1Pin, rsaPin)
+        plan += "\ntrustx check https://127.0.0.1:8418/ --anchor $CA --pin sha256//\(pkcs1Pin)"
+        try expect(
+            "trustx check https://127.0.0.1:8418/ --anchor $CA --pin sha256//\(pkcs1Pin)", ["-999"], printed: false)
+        XCTAssertTrue(plan.contains("**key-rotated** (port 8421)"))
+        // lab.json's pins are written as --pin takes them: sha256//BASE64.
+        let oldLeaf = try XCTUnwrap(pins["key-rotated-old-leaf"]).replacingOccurrences(of: "sha256//", with: "")
+        let ca = try XCTUnwrap(pins["library-test-ca"]).replacingOccurrences(of: "sha256//", with: "")
+        plan += "\ntrustx check https://127.0.0.1:8421/ --anchor $CA --pin sha256//\(oldLeaf)"
+        try expect(
+            "trustx check https://127.0.0.1:8421/ --anchor $CA --pin sha256//\(oldLeaf)", ["-999"], printed: false)
+        plan += "\ntrustx check https://127.0.0.1:8421/ --anchor $CA --pin sha256//\(oldLeaf) --pin sha256//\(ca)"
+        try expect(
+            "trustx check https://127.0.0.1:8421/ --anchor $CA --pin sha256//\(oldLeaf) --pin sha256//\(ca)", [],
+            printed: false)
+
+        // 9. ATS and NSPinnedDomains.
+        let s = "S=tls11-only.trustx.test; "
+        try expect(
+            "S=tls11-only.trustx.test; trustx check https://$S:8423/ --connect-to 127.0.0.1:8423 --anchor $CA --ats",
+            ["-1200", "-9881"])
+        for (plist, codes) in [("tls-1.1", [String]()), ("tls-1.1-misspelt", ["-1200", "-9881"])] {
+            let line =
+                "trustx check https://$S:8423/ --connect-to 127.0.0.1:8423 --anchor $CA --ats-plist "
+                + "./lab/tls11-only.\(plist).plist"
+            XCTAssertTrue(plan.contains(line), line)
+            try expect(s + line, codes, printed: false)
+        }
+        let p = #"P=pin-rotated.trustx.test; A="--connect-to 127.0.0.1:8425 --anchor $CA --anchor-class device"; "#
+        XCTAssertTrue(plan.contains(String(p.dropLast(2))))
+        for (plist, codes) in [
+            ("old-leaf-pin", ["-9886", "-1200"]), ("ca-pin", []), ("old-leaf-and-ca-pin", ["-9886", "-1200"]),
+        ] {
+            XCTAssertTrue(
+                plan.contains("trustx check https://$P:8425/ $A --ats-plist ./lab/pin-rotated.\(plist).plist"))
+            try expect(
+                p + "trustx check https://$P:8425/ $A --ats-plist ./lab/pin-rotated.\(plist).plist", codes,
+                printed: false)
+        }
+
+        // The exercises: the port and the code the plan gives for each.
+        let exercises: [(name: String, port: Int, extra: String, codes: [String])] = [
+            ("expired", 8404, "", ["-67818", "-999"]), ("not-yet-valid", 8405, "", ["-67818", "-999"]),
+            ("missing-intermediate", 8407, "", ["-25318", "-999"]), ("missing-intermediate-aia", 8408, "", []),
+            ("wrong-order", 8409, "", []), ("untrusted-root", 8410, "", ["-67843", "-999"]),
+            ("cn-only", 8411, "", ["-67602", "-999"]), ("client-auth-eku", 8412, "", ["-67609", "-999"]),
+            ("rsa-1024", 8413, "", ["-67735", "-999"]), ("sha1-signature", 8414, "", ["-67815", "-999"]),
+            ("long-validity", 8415, "", ["-67901", "-999"]), ("path-length", 8416, "", ["-67611", "-999"]),
+            ("name-constraints", 8417, "", ["-67689", "-999"]), ("mtls-required", 8419, "", ["-1206"]),
+            ("revoked-ocsp", 8422, "", ["-67820", "-999"]),
+        ]
+        for e in exercises {
+            XCTAssertTrue(plan.contains("**\(e.name)** (\(e.port))"), e.name)
+            for code in e.codes where code != "-999" { XCTAssertTrue(plan.contains(code), "\(e.name): \(code)") }
+            let line = "trustx check https://127.0.0.1:\(e.port)/ --anchor $CA"
+            try expect(line, e.codes, printed: false)
+        }
+        for (line, codes) in [
+            ("trustx check https://127.0.0.1:8406/ --anchor ./lab/self-signed.pem", [String]()),
+            ("trustx check https://127.0.0.1:8410/ --anchor ./lab/untrusted-root-ca.pem", []),
+            ("trustx check https://127.0.0.1:8407/ --anchor $CA --no-aia", ["-25318", "-999"]),
+            ("trustx check https://127.0.0.1:8408/ --anchor $CA --no-aia", ["-25318", "-999"]),
+            (
+                "trustx check https://127.0.0.1:8419/ --anchor $CA --client-cert ./lab/client.p12 --password trustx-lab",
+                []
+            ),
+        ] {
+            try expect(line, codes, printed: false)
+        }
+        try expect("trustx check 127.0.0.1:8420 --starttls smtp --anchor $CA", [])
+
+        // The explorer on the projector.
+        try projectorSteps()
+    }
+
+    /// The plan's explorer steps 3, 4 and 7 at 80x24 with the high-contrast theme.
+    func projectorSteps() throws {
+        XCTAssertTrue(plan.contains("`trustx explore --theme high-contrast`"))
+        let e = TmuxSession()
+        try e.startTrustx(["explore", "--theme", "high-contrast"], in: work, width: 80, height: 24)
+        var text = try e.screen(containing: "errSecSuccess")
+        // Step 3.
+        try e.send("j")
+        text = try e.screen(containing: "-67602")
+        let wrongHost = TmuxSession.row(20, of: text)
+        XCTAssertTrue(plan.contains("`\(wrongHost)`"), "the plan quotes the verdict line: \(wrongHost)")
+        XCTAssertEqual(wrongHost, "✗ -67602 · URLError -999 · localhost matches no subjectAltName")
+        try e.send("w")
+        text = try e.screen(containing: "step 1 of")
+        var walked = 1
+        while !TmuxSession.row(20, of: text).contains("-67602") && walked < 40 {
+            try e.send("Space")
+            walked += 1
+            text = try e.screen(containing: "step \(walked) of")
+        }
+        XCTAssertTrue(text.contains("hostname"), text)
+        XCTAssertTrue(plan.contains("(step \(walked) of the walk-through)"), "the hostname step is step \(walked)")
+        // Step 4.
+        try e.send("Escape", "W", "p", "p")
+        text = try e.screen(containing: "Trusted or not?")
+        XCTAssertFalse(text.contains("✓ Trusted"), text)
+        try e.send("Space")
+        text = try e.screen(containing: "✓ Trusted")
+        try e.send("3", "G")
+        text = try e.screen(containing: "Host localhost not checked")
+        XCTAssertTrue(plan.contains("\"Host localhost not checked\""))
+        XCTAssertTrue(text.contains("• hostname"), "skipped, not passed:\n\(text)")
+        // Step 7.
+        try e.send("p", "W", "1", "j", "j")
+        text = try e.screen(containing: "-25318")
+        let rogue = TmuxSession.row(20, of: text)
+        XCTAssertTrue(plan.contains("`\(rogue)`"), "the plan quotes the verdict line: \(rogue)")
+        XCTAssertTrue(rogue.hasPrefix("✗ -25318 errSecCreateChainFailed · URLError -999"), rogue)
+        try e.send("F")
+        text = try e.screen(containing: "Anchors from file:")
+        try e.type("rogue-ca.pem")
+        try e.send("Enter")
+        text = try e.screen(containing: "✓ Trusted")
+        XCTAssertTrue(text.contains("✓ Trusted"), text)
+        try e.send("q")
+        _ = try e.screen(containing: "EXIT=")
+    }
+}
