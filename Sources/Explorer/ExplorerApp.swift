@@ -34,6 +34,7 @@ public enum ExplorerApp {
         var initial = initial
         initial.0.commandName = Installation.commandName()
         initial.0.anchorDirectory = Installation.anchorDirectory()
+        initial.0.exportDirectory = Installation.exportDirectory()
         let driver = ExplorerDriver(initial)
         driver.clipboard = { text in backend.copyToClipboard(base64: Base64.encode(Array(text.utf8))) }
         defer {

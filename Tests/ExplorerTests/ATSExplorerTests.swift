@@ -157,7 +157,11 @@ final class ATSExplorerTests: XCTestCase {
         XCTAssertEqual(s.state.prompt?.text, "plist", "Tab completes the format")
         s.press(.enter)
         XCTAssertEqual(s.state.overlay?.title, "Export as plist")
-        let plistPath = "trustx-export-pin-rotated.plist"
+        // Named after the target and the content, in the current directory when the session has
+        // no export directory; the popup says where.
+        let plistPath = try s.writtenPath()
+        XCTAssertTrue(plistPath.hasPrefix("trustx-export-pin-rotated-") && plistPath.hasSuffix(".plist"), plistPath)
+        defer { try? FileManager.default.removeItem(atPath: plistPath) }
         let data = try Data(contentsOf: URL(fileURLWithPath: plistPath))
         let plist = try XCTUnwrap(
             try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
@@ -178,7 +182,9 @@ final class ATSExplorerTests: XCTestCase {
 
         s.press(.char("P"))
         s.prompt("X", "swift")
-        let swift = try String(contentsOfFile: "trustx-export-pin-rotated.swift", encoding: .utf8)
+        let swiftPath = try s.writtenPath()
+        defer { try? FileManager.default.removeItem(atPath: swiftPath) }
+        let swift = try String(contentsOfFile: swiftPath, encoding: .utf8)
         let evaluate = try XCTUnwrap(swift.range(of: "SecTrustEvaluateWithError"))
         let pin = try XCTUnwrap(swift.range(of: ca.spkiPin))
         XCTAssertLessThan(evaluate.lowerBound, pin.upperBound)
@@ -237,4 +243,12 @@ final class ATSExplorerTests: XCTestCase {
 extension Session {
     /// The status of the first step `id`, on whichever certificate it is.
     func anyStatus(_ id: StepID) -> StepStatus? { state.evaluation?.steps.first { $0.id == id }?.status }
+
+    /// The file the export popup says it wrote ("Written to PATH and copied …").
+    func writtenPath() throws -> String {
+        let first = try XCTUnwrap(state.overlay?.paragraphs.first)
+        let start = try XCTUnwrap(first.range(of: "Written to "))
+        let end = try XCTUnwrap(first.range(of: " and copied"))
+        return String(first[start.upperBound..<end.lowerBound])
+    }
 }

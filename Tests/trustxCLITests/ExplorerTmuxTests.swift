@@ -86,14 +86,18 @@ final class ExplorerTmuxTests: XCTestCase {
     }
 
     /// Starts `trustx ARGS` in a new tmux session in `directory` and waits for its verdict line.
-    func startExplorer(_ args: [String], in directory: URL, width: Int = 160, height: Int = 45) throws -> String {
+    func startExplorer(
+        _ args: [String], in directory: URL, width: Int = 160, height: Int = 45, environment: [String] = []
+    ) throws -> String {
         started += 1
         let name = "explore-\(started)"
         let quoted = ([CLI.binary.path] + args).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let command = quoted.joined(separator: " ") + "; echo EXIT=$?; sleep 30"
         _ = try tmux(
-            "new-session", "-d", "-s", name, "-c", directory.path, "-x", "\(width)", "-y", "\(height)", "-e",
-            "TERM=tmux-256color", "-e", "LANG=C.UTF-8", command)
+            [
+                "new-session", "-d", "-s", name, "-c", directory.path, "-x", "\(width)", "-y", "\(height)", "-e",
+                "TERM=tmux-256color", "-e", "LANG=C.UTF-8",
+            ] + environment.flatMap { ["-e", $0] } + [command])
         // The previous session goes only now: killing the server's last session first makes the
         // server exit, and a new session started meanwhile can die with it.
         if let session { _ = try? tmux("kill-session", "-t", session) }
@@ -362,7 +366,8 @@ final class ExplorerTmuxTests: XCTestCase {
         let server = try OpenSSLServer(["-cert", pki.path("leaf.pem"), "-key", pki.path("leaf.key")], in: work)
         defer { server.stop() }
         var text = try startExplorer(
-            ["explore", "https://127.0.0.1:\(server.port)/", "--anchor", pki.path("ca.pem")], in: work)
+            ["explore", "https://127.0.0.1:\(server.port)/", "--anchor", pki.path("ca.pem")], in: work,
+            environment: ["XDG_STATE_HOME=" + work.appendingPathComponent("state").path])
         text = try screen { $0.contains("✓ Trusted") }
         try send("2", "g", "P")
         text = try screen { $0.contains("1 pin") }
@@ -374,9 +379,13 @@ final class ExplorerTmuxTests: XCTestCase {
         try send("Escape", "q")
         _ = try screen { $0.contains("EXIT=") }
 
-        let names = try FileManager.default.contentsOfDirectory(atPath: work.path)
-        let script = try XCTUnwrap(names.first { $0.hasPrefix("trustx-export-") && $0.hasSuffix(".sh") }, "\(names)")
-        let contents = try String(contentsOf: work.appendingPathComponent(script), encoding: .utf8)
+        // Written to the export directory under XDG_STATE_HOME, named after the target and content.
+        let exports = work.appendingPathComponent("state/trustx/exports")
+        let names = try FileManager.default.contentsOfDirectory(atPath: exports.path)
+        let scriptName = try XCTUnwrap(
+            names.first { $0.hasPrefix("trustx-export-") && $0.hasSuffix(".sh") }, "\(names)")
+        let script = exports.appendingPathComponent(scriptName).path
+        let contents = try String(contentsOfFile: script, encoding: .utf8)
         let pin = try Shell.run(
             URL(fileURLWithPath: "/bin/sh"),
             [

@@ -20,14 +20,20 @@ public enum Installation {
 
     /// The directory for anchors made in a session: `$XDG_STATE_HOME/trustx/anchors`, else
     /// `$HOME/.local/state/trustx/anchors`, else `/tmp/trustx-UID/anchors`; always absolute.
-    public static func anchorDirectory() -> String {
+    public static func anchorDirectory() -> String { stateDirectory() + "/anchors" }
+
+    /// The directory `X` writes its exports to, beside the anchors: `…/trustx/exports`.
+    public static func exportDirectory() -> String { stateDirectory() + "/exports" }
+
+    /// `$XDG_STATE_HOME/trustx`, else `$HOME/.local/state/trustx`, else `/tmp/trustx-UID`.
+    static func stateDirectory() -> String {
         func absolute(_ name: String) -> String? {
             guard let value = getenv(name).map({ String(cString: $0) }), value.first == "/" else { return nil }
             return value.hasSuffix("/") && value.count > 1 ? String(value.dropLast()) : value
         }
-        if let state = absolute("XDG_STATE_HOME") { return state + "/trustx/anchors" }
-        if let home = absolute("HOME") { return (home == "/" ? "" : home) + "/.local/state/trustx/anchors" }
-        return "/tmp/trustx-\(getuid())/anchors"
+        if let state = absolute("XDG_STATE_HOME") { return state + "/trustx" }
+        if let home = absolute("HOME") { return (home == "/" ? "" : home) + "/.local/state/trustx" }
+        return "/tmp/trustx-\(getuid())"
     }
 
     /// The canonical absolute path of an existing file, nil when it does not exist.

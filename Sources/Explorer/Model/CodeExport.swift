@@ -36,8 +36,22 @@ public struct CodeExport: Sendable {
     /// One sentence on what the export does and does not carry.
     public var note: String
 
-    /// The file every export names for the anchors in force.
-    static let anchorsFile = "trustx-export-anchors.pem"
+    /// The file an export names for the anchors in force: named after their content, so exports
+    /// with other anchors never replace it and the same anchors always give the same file.
+    static func anchorsFile(_ anchors: [Certificate], in directory: String?) -> String {
+        let pem = anchors.map { PEM.encode($0.der) }.joined()
+        return place("trustx-export-anchors-\(contentTag(pem)).pem", in: directory)
+    }
+
+    /// The first eight hex digits of the SHA-256 of `text`, which names a written file.
+    static func contentTag(_ text: String) -> String {
+        hexString(Digest.sha256(Array(text.utf8)).prefix(4)).lowercased()
+    }
+
+    /// `name` inside `directory` (absolute), or alone (the current directory) when there is none.
+    static func place(_ name: String, in directory: String?) -> String {
+        directory.map { $0 + "/" + name } ?? name
+    }
 
     /// The export settings the state describes for `target`.
     static func settings(_ state: AppState, target: ExplorerTarget) -> ExportSettings {
@@ -47,8 +61,17 @@ public struct CodeExport: Sendable {
             anchorClass: t.anchorClass, keepsSystemAnchors: !t.anchorsOnly || anchors.isEmpty,
             policy: state.settings.policy, pins: t.pins, time: t.time)
         if !anchors.isEmpty {
-            s.anchorFiles = [ExportFile(path: anchorsFile, certificates: anchors, isPEM: true)]
+            s.anchorFiles = [
+                ExportFile(path: anchorsFile(anchors, in: state.exportDirectory), certificates: anchors, isPEM: true)
+            ]
         }
+        // Every setting the screen evaluates with goes into the export, so one the format cannot
+        // express is named in it as a comment rather than dropped.
+        s.profile = t.profile
+        s.fetchesAIA = t.fetchAIA
+        if t.ats.enabled { s.ats = t.ats.source.map { .infoPlist($0) } ?? .defaults }
+        s.revocationLists = t.crls.paths
+        s.fetchesRevocation = t.fetchRevocation
         if let (probe, _) = target.server {
             s.host = probe.host
             s.port = Int(probe.port)
@@ -92,11 +115,20 @@ public struct CodeExport: Sendable {
             note =
                 "Each pin recomputed by openssl from the server or the files, and the chain verified (docs/export.md)."
         }
-        let name = "trustx-export-\(AppState.fileName(for: target.name)).\(format.fileExtension)"
-        let anchorsPEM = s.anchors.map { PEM.encode($0.der) }.joined()
-        return CodeExport(
-            file: FileToWrite(path: name, contents: text),
-            anchors: anchorsPEM.isEmpty ? [] : [FileToWrite(path: anchorsFile, contents: anchorsPEM)],
-            shown: shown, note: note)
+        // Named after the content as well as the target: an earlier export with other settings
+        // is never replaced, and exporting the same settings again rewrites the same bytes.
+        let directory = state.exportDirectory
+        let name = place(
+            "trustx-export-\(AppState.fileName(for: target.name))-\(contentTag(text)).\(format.fileExtension)",
+            in: directory)
+        var file = FileToWrite(path: name, contents: text)
+        file.createsDirectory = directory != nil
+        var anchorFiles: [FileToWrite] = []
+        if let anchorsFile = s.anchorFiles.first {
+            var written = FileToWrite(path: anchorsFile.path, contents: s.anchors.map { PEM.encode($0.der) }.joined())
+            written.createsDirectory = directory != nil
+            anchorFiles.append(written)
+        }
+        return CodeExport(file: file, anchors: anchorFiles, shown: shown, note: note)
     }
 }

@@ -140,6 +140,8 @@ public struct AppState: Sendable {
     /// The absolute directory the copied command's session-made anchors are written to; nil
     /// writes them to the current directory (headless sessions).
     public var anchorDirectory: String?
+    /// The absolute directory `X` writes exports to; nil writes them to the current directory.
+    public var exportDirectory: String?
 
     /// The id the next request gets.
     var nextRequest = 1
