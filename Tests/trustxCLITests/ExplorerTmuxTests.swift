@@ -16,19 +16,7 @@ final class ExplorerTmuxTests: XCTestCase {
     func tmux(_ args: String...) throws -> String { try tmux(args) }
 
     func tmux(_ args: [String]) throws -> String {
-        let quoted = ([Self.tmux!, "-L", socket] + args).map {
-            "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        }
-        guard let pipe = popen(quoted.joined(separator: " ") + " 2>&1", "r") else { return "" }
-        var out = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&chunk, 1, chunk.count, pipe)
-            if n <= 0 { break }
-            out += chunk[0..<n]
-        }
-        pclose(pipe)
-        return String(decoding: out, as: UTF8.self)
+        TmuxSession.run(socket: socket, args)
     }
 
     /// The session `screen` and `keys` address; nil for tmux's current one.

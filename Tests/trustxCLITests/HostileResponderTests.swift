@@ -52,40 +52,11 @@ final class HostileResponderTests: XCTestCase {
         return listener.port
     }
 
-    /// Root `ca.pem`, intermediate `int.pem` ("Hostile Test Intermediate") and `leaf.pem` for
-    /// 127.0.0.1 issued by it, with `leafExtensions` added; P-256 keys made by openssl.
+    /// Root, intermediate and leaf for 127.0.0.1 made by openssl (`OpenSSLPKI.makeThreeLevels`).
     func makePKI(in dir: URL, leafExtensions: String, leafIssuedByRoot: Bool = false) throws {
-        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
-        try Shell.openssl(
-            ["req", "-x509"] + ec + [
-                "-keyout", "ca.key", "-out", "ca.pem", "-days", "30", "-subj", "/CN=Hostile Test Root",
-                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
-            ], in: dir)
-        try Shell.openssl(
-            ["req"] + ec + ["-keyout", "int.key", "-out", "int.csr", "-subj", "/CN=Hostile Test Intermediate"], in: dir)
-        try "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n".write(
-            to: dir.appendingPathComponent("int.ext"), atomically: true, encoding: .utf8)
-        try Shell.openssl(
-            [
-                "x509", "-req", "-in", "int.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial", "2",
-                "-days", "30", "-extfile", "int.ext", "-out", "int.pem",
-            ], in: dir)
-        try Shell.openssl(
-            ["req"] + ec + ["-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=127.0.0.1"], in: dir)
-        try """
-        basicConstraints=CA:FALSE
-        keyUsage=critical,digitalSignature
-        extendedKeyUsage=serverAuth
-        subjectAltName=IP:127.0.0.1
-        \(leafExtensions)
-
-        """.write(to: dir.appendingPathComponent("leaf.ext"), atomically: true, encoding: .utf8)
-        let issuer = leafIssuedByRoot ? "ca" : "int"
-        try Shell.openssl(
-            [
-                "x509", "-req", "-in", "leaf.csr", "-CA", "\(issuer).pem", "-CAkey", "\(issuer).key",
-                "-set_serial", "3", "-days", "30", "-extfile", "leaf.ext", "-out", "leaf.pem",
-            ], in: dir)
+        try OpenSSLPKI.makeThreeLevels(
+            in: dir, root: "Hostile Test Root", intermediate: "Hostile Test Intermediate",
+            leafExtensions: leafExtensions, leafIssuedByRoot: leafIssuedByRoot)
     }
 
     /// `openssl s_server` presenting `leaf.pem` alone.

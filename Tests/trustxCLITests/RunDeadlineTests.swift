@@ -53,36 +53,9 @@ final class RunDeadlineTests: XCTestCase {
         }
         defer { silent.stop() }
         // Root, an intermediate the server does not send, and a leaf pointing at the silent server.
-        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
-        try Shell.openssl(
-            ["req", "-x509"] + ec + [
-                "-keyout", "ca.key", "-out", "ca.pem", "-days", "30", "-subj", "/CN=Deadline Root",
-                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign",
-            ], in: dir)
-        try Shell.openssl(
-            ["req"] + ec + ["-keyout", "int.key", "-out", "int.csr", "-subj", "/CN=Deadline CA"], in: dir)
-        try "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign\n".write(
-            to: dir.appendingPathComponent("int.ext"), atomically: true, encoding: .utf8)
-        try Shell.openssl(
-            [
-                "x509", "-req", "-in", "int.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial", "2",
-                "-days", "30", "-extfile", "int.ext", "-out", "int.pem",
-            ], in: dir)
-        try Shell.openssl(
-            ["req"] + ec + ["-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=127.0.0.1"], in: dir)
-        try """
-        basicConstraints=CA:FALSE
-        keyUsage=critical,digitalSignature
-        extendedKeyUsage=serverAuth
-        subjectAltName=IP:127.0.0.1
-        authorityInfoAccess=caIssuers;URI:http://127.0.0.1:\(silent.port)/int.cer
-
-        """.write(to: dir.appendingPathComponent("leaf.ext"), atomically: true, encoding: .utf8)
-        try Shell.openssl(
-            [
-                "x509", "-req", "-in", "leaf.csr", "-CA", "int.pem", "-CAkey", "int.key", "-set_serial", "3",
-                "-days", "30", "-extfile", "leaf.ext", "-out", "leaf.pem",
-            ], in: dir)
+        try OpenSSLPKI.makeThreeLevels(
+            in: dir, root: "Deadline Root", intermediate: "Deadline CA",
+            leafExtensions: "authorityInfoAccess=caIssuers;URI:http://127.0.0.1:\(silent.port)/int.cer")
         let server = try OpenSSLServer(
             [
                 "-cert", dir.appendingPathComponent("leaf.pem").path, "-key",

@@ -24,7 +24,13 @@ final class TmuxSession {
 
     @discardableResult
     func run(_ args: [String]) throws -> String {
-        let quoted = ([Self.tmux!, "-L", socket] + args).map(Self.quote)
+        Self.run(socket: socket, args)
+    }
+
+    /// Runs tmux with `args` against the server on `socket` and returns what it printed: the one
+    /// runner every tmux test uses.
+    static func run(socket: String, _ args: [String]) -> String {
+        let quoted = ([tmux!, "-L", socket] + args).map(quote)
         guard let pipe = popen(quoted.joined(separator: " ") + " 2>&1", "r") else { return "" }
         var out = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 4096)

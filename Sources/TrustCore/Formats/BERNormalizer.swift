@@ -98,17 +98,6 @@ enum BERNormalizer {
     /// Appends a tag and a minimal definite length.
     private static func header(_ tag: UInt8, _ length: Int, into out: inout [UInt8]) {
         out.append(tag)
-        if length < 0x80 {
-            out.append(UInt8(length))
-            return
-        }
-        var octets: [UInt8] = []
-        var n = length
-        while n > 0 {
-            octets.insert(UInt8(n & 0xFF), at: 0)
-            n >>= 8
-        }
-        out.append(0x80 | UInt8(octets.count))
-        out += octets
+        DERWriter.appendLength(length, to: &out)
     }
 }
