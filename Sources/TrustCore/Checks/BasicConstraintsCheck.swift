@@ -1,13 +1,18 @@
 /// `basic-constraints`: issuers are CAs and path lengths hold (RFC 5280 4.2.1.9, 6.1.4 (k)-(m)).
-enum BasicConstraintsCheck: PathCheck {
-    static let enforcedExtensions: Set<OID> = [.basicConstraints]
+struct BasicConstraintsCheck: PathCheck {
+    /// CA/Browser Forum BR 7.1.2.7.8: a subscriber certificate is not a CA (RFC 5280 alone
+    /// allows a CA in leaf position).
+    let leafMustNotBeCA: Bool
+    /// Apple: only a version 3 issuer without basicConstraints fails; version 1 roots are
+    /// tolerated. RFC 5280 6.1.4 (k) tolerates none.
+    let toleratesVersion1Issuers: Bool
 
-    static func run(_ c: CheckContext, into steps: inout [Step]) {
+    var enforcedExtensions: Set<OID> { [.basicConstraints] }
+
+    func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         for (i, cert) in c.certificates.enumerated() {
             if i == 0 {
-                // CA/Browser Forum BR 7.1.2.7.8: a subscriber certificate is not a CA. RFC 5280
-                // alone allows a CA in leaf position.
-                if c.caBrowserForum, c.count > 1, cert.basicConstraints?.isCA == true {
+                if leafMustNotBeCA, c.count > 1, cert.basicConstraints?.isCA == true {
                     steps.append(Step(.basicConstraints, 0, .failed, .leafIsCA))
                 } else {
                     steps.append(Step(.basicConstraints, 0, .notApplicable, .leafNeedsNoCA))
@@ -15,8 +20,7 @@ enum BasicConstraintsCheck: PathCheck {
                 continue
             }
             guard let bc = cert.basicConstraints else {
-                // Apple: only a v3 issuer without basicConstraints fails; v1 roots are tolerated.
-                if cert.version < 3 && !c.webpki {
+                if cert.version < 3 && toleratesVersion1Issuers {
                     steps.append(Step(.basicConstraints, i, .passed, .isCA(pathLength: nil)))
                 } else {
                     steps.append(

@@ -1,12 +1,12 @@
 /// `certificate-policies`: RFC 5280 6.1 policy processing with Apple's inputs. trustd runs it
 /// for every policy and reports a rejected path on the leaf (SecPolicyServer.c).
-enum CertificatePoliciesCheck: PathCheck {
+struct CertificatePoliciesCheck: PathCheck {
     // The policy tree consumes the mappings and both skip counters.
-    static let enforcedExtensions: Set<OID> = [
-        .certificatePolicies, .policyConstraints, .inhibitAnyPolicy, .policyMappings,
-    ]
+    var enforcedExtensions: Set<OID> {
+        [.certificatePolicies, .policyConstraints, .inhibitAnyPolicy, .policyMappings]
+    }
 
-    static func run(_ c: CheckContext, into steps: inout [Step]) {
+    func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         switch PolicyProcessor.process(c.certificates, anchored: c.path.isAnchored) {
         case .valid(let policies):
             steps.append(Step(.certificatePolicies, nil, .passed, .policySet(policies: policies.map(\.name))))

@@ -1,8 +1,6 @@
 /// `chain`, `signature` and `anchor`: what path building established.
-enum ChainCheck: PathCheck {
-    static let enforcedExtensions: Set<OID> = []
-
-    static func run(_ c: CheckContext, into steps: inout [Step]) {
+struct ChainCheck: PathCheck {
+    func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         let last = c.count - 1
         let lastCert = c.certificates[last]
         if c.path.isAnchored {

@@ -1,14 +1,26 @@
 /// `critical-extensions` and `compliance`: every critical extension understood; encodings sound.
-enum ExtensionsCheck: PathCheck {
+struct ExtensionsCheck: PathCheck {
+    /// Apple UnparseableExtension: a known extension whose value Apple's parser cannot read fails
+    /// under every Apple policy (without it, such an extension is reported as malformed).
+    let appleUnparseable: Bool
+    /// Whether an encoding Apple's parser tolerates (a BER-ism, a malformed non-critical
+    /// extension) fails; otherwise it is reported as tolerated.
+    let rejectsMalformedEncoding: Bool
+    /// RFC 5280's profile rules beyond Apple's (serial numbers, criticality, key identifiers,
+    /// name syntax), which x509-limbo checks.
+    let rfc5280ProfileRules: Bool
+    /// CA/Browser Forum subscriber rules on the leaf's subjectAltName and commonName.
+    let subscriberRules: Bool
+
     // IdLinkage links AKI to SKI; AIA's criticality is judged here; an issuerAltName carries no
     // rule beyond sound encoding, which the compliance step enforces (Apple reads it too).
-    static let enforcedExtensions: Set<OID> = [
-        .authorityKeyIdentifier, .subjectKeyIdentifier, .authorityInfoAccess, .issuerAltName,
-    ]
+    var enforcedExtensions: Set<OID> {
+        [.authorityKeyIdentifier, .subjectKeyIdentifier, .authorityInfoAccess, .issuerAltName]
+    }
 
-    static func run(_ c: CheckContext, into steps: inout [Step]) {
+    func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         for (i, cert) in c.certificates.enumerated() {
-            if let unknown = cert.firstUnknownCriticalExtension {
+            if let unknown = cert.extensions.first(where: { $0.critical && !c.understoodExtensions.contains($0.oid) }) {
                 steps.append(Step(.criticalExtensions, i, .failed, .unknownCriticalExtension(oid: unknown.oid.dotted)))
             } else {
                 steps.append(Step(.criticalExtensions, i, .passed, .criticalExtensionsUnderstood))
@@ -17,7 +29,7 @@ enum ExtensionsCheck: PathCheck {
             var tolerated: [Finding] = []
             // Apple UnparseableExtension: a known extension whose value Apple's parser cannot
             // read fails under every policy; the webpki profile reports it as malformed below.
-            let unreadable = c.webpki ? [] : cert.appleUnparseableExtensions
+            let unreadable = appleUnparseable ? cert.appleUnparseableExtensions : []
             for ext in unreadable {
                 findings.append(.unparseableExtension(name: ext.oid.name, reason: ext.decodeError ?? ""))
             }
@@ -28,7 +40,7 @@ enum ExtensionsCheck: PathCheck {
                 }
                 if case .duplicateExtension = issue {
                     findings.append(.duplicateExtension(detail: issue.description))
-                } else if c.webpki {
+                } else if rejectsMalformedEncoding {
                     findings.append(.nonCompliant(detail: issue.description))
                 } else {
                     // Apple's parser accepts BER-isms such as an encoded critical FALSE or a
@@ -47,7 +59,7 @@ enum ExtensionsCheck: PathCheck {
             {
                 findings.append(.keyIdentifierMismatch)
             }
-            if c.webpki { findings += webpkiFindings(c, i, cert) }
+            if rfc5280ProfileRules { findings += profileFindings(c, i, cert) }
             if findings.isEmpty && tolerated.isEmpty {
                 steps.append(Step(.compliance, i, .passed, .compliant))
             } else {
@@ -60,7 +72,7 @@ enum ExtensionsCheck: PathCheck {
     }
 
     /// RFC 5280 and CA/Browser Forum profile rules x509-limbo checks beyond Apple's.
-    static func webpkiFindings(_ c: CheckContext, _ i: Int, _ cert: Certificate) -> [Finding] {
+    func profileFindings(_ c: CheckContext, _ i: Int, _ cert: Certificate) -> [Finding] {
         var out: [Finding] = []
         // RFC 5280 4.1.2.2: serial numbers are positive and at most 20 octets.
         if cert.serialNumber.count > 21 || (cert.serialNumber.count == 21 && cert.serialNumber[0] != 0) {
@@ -88,14 +100,14 @@ enum ExtensionsCheck: PathCheck {
             // CA/Browser Forum BR 7.1.2.7.12 (subscriber subjectAltName): "If the subject field of
             // the certificate is an empty SEQUENCE, this extension MUST be marked critical ...
             // Otherwise, this extension MUST NOT be marked critical."
-            if i == 0, c.count > 1, c.caBrowserForum, !cert.subject.isEmpty, san.critical {
+            if i == 0, c.count > 1, subscriberRules, !cert.subject.isEmpty, san.critical {
                 out.append(
                     .nonCompliant(
                         detail:
                             "subjectAltName marked critical although the subject is not empty (CA/Browser Forum BR 7.1.2.7.12)"
                     ))
             }
-        } else if i == 0 && c.count > 1 && c.caBrowserForum {
+        } else if i == 0 && c.count > 1 && subscriberRules {
             out.append(.nonCompliant(detail: "leaf has no subjectAltName (CA/Browser Forum BR 7.1.2.7.12)"))
         }
         // RFC 5280 4.2.1.9: "Conforming CAs MUST include this extension in all CA certificates
@@ -182,12 +194,12 @@ enum ExtensionsCheck: PathCheck {
         // MUST contain exactly one entry that is one of the values contained in the
         // Certificate's subjectAltName extension." Both apply when the Baseline Requirements do
         // (`caBrowserForumRules`, on by default; D40).
-        if i == 0, c.count > 1, c.serverAuth {
+        if i == 0, c.count > 1, subscriberRules, c.leafIsForServerAuth {
             for cn in cert.subject.commonNames {
-                if let problem = commonNameEncodingProblem(cn) {
+                if let problem = Self.commonNameEncodingProblem(cn) {
                     out.append(
                         .nonCompliant(detail: "subject commonName \(cn): \(problem) (CA/Browser Forum BR 7.1.4.3)"))
-                } else if !commonNameIsASANValue(cn, cert) {
+                } else if !Self.commonNameIsASANValue(cn, cert) {
                     out.append(
                         .nonCompliant(
                             detail:

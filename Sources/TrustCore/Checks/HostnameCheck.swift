@@ -1,6 +1,13 @@
 /// `hostname`: Apple SSLHostname, only under SSL with a host.
-enum HostnameCheck: PathCheck {
-    static func run(_ c: CheckContext, into steps: inout [Step]) {
+struct HostnameCheck: PathCheck {
+    /// The matching rules: Apple's, or RFC 6125 with the CA/Browser Forum's (webpki), which also
+    /// count the Public Suffix List's PRIVATE section.
+    let rules: HostnameRules
+
+    /// The names the hostname is matched against (and name constraints also read).
+    var enforcedExtensions: Set<OID> { [.subjectAltName] }
+
+    func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         switch c.settings.policy {
         case .basicX509:
             if let host = c.settings.hostIgnoredByPolicy {
@@ -37,7 +44,7 @@ enum HostnameCheck: PathCheck {
     }
 
     /// Matches `host` against the leaf by the profile's rules.
-    static func match(_ c: CheckContext, _ host: String) -> HostnameMatch {
+    func match(_ c: CheckContext, _ host: String) -> HostnameMatch {
         let leaf = c.certificates[0]
         let dnsNames = leaf.dnsNames
         // The list only decides wildcards; loading it costs ~3 ms once per process, so a
@@ -46,13 +53,13 @@ enum HostnameCheck: PathCheck {
         var list: PublicSuffixList?
         if needsList {
             switch c.settings.publicSuffixes {
-            case .debian: list = c.webpki ? HostnameCheck.wholeDebianList : PublicSuffixList.shared
+            case .debian: list = rules == .webpki ? HostnameCheck.wholeDebianList : PublicSuffixList.shared
             case .list(let given): list = given
             }
         }
         return HostnameMatcher.match(
             host: host, dnsNames: dnsNames, ipAddresses: leaf.ipAddresses,
-            commonNames: leaf.subject.commonNames, rules: c.webpki ? .webpki : .apple,
+            commonNames: leaf.subject.commonNames, rules: rules,
             publicSuffixes: list)
     }
 

@@ -1,8 +1,6 @@
 /// `validity`: RFC 5280 4.1.2.5 / Apple TemporalValidity, on every certificate of the path.
-enum ValidityCheck: PathCheck {
-    static let enforcedExtensions: Set<OID> = []
-
-    static func run(_ c: CheckContext, into steps: inout [Step]) {
+struct ValidityCheck: PathCheck {
+    func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         let now = c.settings.time
         for (i, cert) in c.certificates.enumerated() {
             // Every certificate, anchor included, under both profiles: Apple checks them all, and

@@ -8,11 +8,6 @@ public final class Evaluator: Sendable {
     /// Creates an evaluator with its own (or a shared) signature cache.
     public init(cache: SignatureCache = SignatureCache()) { self.cache = cache }
 
-    /// Every check, in report order.
-    static func runChecks(_ context: CheckContext, into steps: inout [Step]) {
-        for check in pathChecks { check.run(context, into: &steps) }
-    }
-
     /// Evaluates `chain` (leaf first, as a server presents it); nil when the chain is empty.
     /// - Parameters:
     ///   - chain: The certificates, leaf first.
@@ -39,28 +34,23 @@ public final class Evaluator: Sendable {
         original: [Certificate], deadline: EvaluationDeadline?
     ) -> Evaluation {
         var meter = WorkMeter(limits: settings.limits, deadline: deadline)
-        return withUnsafeMutablePointer(to: &meter) { meter in
-            evaluate(leaf: leaf, presented: presented, settings: settings, original: original, meter: meter)
-        }
-    }
-
-    private func evaluate(
-        leaf: Certificate, presented: [Certificate], settings: TrustSettings,
-        original: [Certificate], meter: UnsafeMutablePointer<WorkMeter>
-    ) -> Evaluation {
-        let builder = PathBuilder(leaf: leaf, presented: presented, settings: settings, cache: cache, meter: meter)
+        let policy = PolicyBuilder.policy(for: settings)
+        let builder = PathBuilder(
+            leaf: leaf, presented: presented, settings: settings, cache: cache,
+            selfIssuedCountTowardsDepth: policy.selfIssuedCountTowardsDepth)
         var best: (path: BuiltPath, steps: [Step], score: Int, failures: Int)?
         // The path whose checks the budget interrupted, reported as it stands.
         var interrupted: (path: BuiltPath, steps: [Step])?
         var examined = 0
-        builder.build { path in
-            guard meter.pointee.chargePath() else { return true }
+        builder.build(budget: &meter) { path, budget in
+            guard budget.chargePath() else { return true }
             examined += 1
             var steps: [Step] = []
             steps.reserveCapacity(16 * path.certificates.count)
-            let context = CheckContext(path: path, settings: settings, meter: meter, cache: cache)
-            Evaluator.runChecks(context, into: &steps)
-            if meter.pointee.exhausted != nil {
+            let context = CheckContext(
+                path: path, settings: settings, cache: cache, understoodExtensions: policy.understoodExtensions)
+            policy.run(context, budget: &budget, into: &steps)
+            if budget.exhausted != nil {
                 interrupted = (path, steps)
                 return true
             }
@@ -91,7 +81,7 @@ public final class Evaluator: Sendable {
         }
         var path: BuiltPath
         var steps: [Step]
-        if let exhausted = meter.pointee.exhausted {
+        if let exhausted = meter.exhausted {
             // The work bound ran out: report what was found so far (the interrupted path, the best
             // complete one, or the leaf alone) and the budget step, which decides the verdict.
             if let interrupted {
@@ -107,7 +97,7 @@ public final class Evaluator: Sendable {
             steps.append(
                 Step(
                     .budget, nil, .failed,
-                    .budgetExhausted(budget: exhausted, limit: meter.pointee.limit(of: exhausted))))
+                    .budgetExhausted(budget: exhausted, limit: meter.limit(of: exhausted))))
         } else {
             // build always visits at least one path (the leaf alone) unless the budget ran out.
             (path, steps) = (best!.path, best!.steps)
