@@ -13,23 +13,26 @@ struct BasicConstraintsCheck: PathCheck {
         for (i, cert) in c.certificates.enumerated() {
             if i == 0 {
                 if leafMustNotBeCA, c.count > 1, cert.basicConstraints?.isCA == true {
-                    steps.append(Step(.basicConstraints, 0, .failed, .leafIsCA))
+                    steps.append(Step(.basicConstraints, 0, .failed, BasicConstraintsFinding.leafIsCA))
                 } else {
-                    steps.append(Step(.basicConstraints, 0, .notApplicable, .leafNeedsNoCA))
+                    steps.append(Step(.basicConstraints, 0, .notApplicable, BasicConstraintsFinding.leafNeedsNoCA))
                 }
                 continue
             }
             guard let bc = cert.basicConstraints else {
                 if cert.version < 3 && toleratesVersion1Issuers {
-                    steps.append(Step(.basicConstraints, i, .passed, .isCA(pathLength: nil)))
+                    steps.append(Step(.basicConstraints, i, .passed, BasicConstraintsFinding.isCA(pathLength: nil)))
                 } else {
                     steps.append(
-                        Step(.basicConstraints, i, .failed, cert.version < 3 ? .v1Issuer : .missingBasicConstraints))
+                        Step(
+                            .basicConstraints, i, .failed,
+                            cert.version < 3
+                                ? BasicConstraintsFinding.v1Issuer : BasicConstraintsFinding.missingBasicConstraints))
                 }
                 continue
             }
             guard bc.isCA else {
-                steps.append(Step(.basicConstraints, i, .failed, .notCA))
+                steps.append(Step(.basicConstraints, i, .failed, BasicConstraintsFinding.notCA))
                 continue
             }
             if let limit = bc.pathLength {
@@ -39,11 +42,14 @@ struct BasicConstraintsCheck: PathCheck {
                     for k in 1..<i where !c.certificates[k].isSelfIssued { below += 1 }
                 }
                 if below > limit {
-                    steps.append(Step(.basicConstraints, i, .failed, .pathLengthExceeded(limit: limit, actual: below)))
+                    steps.append(
+                        Step(
+                            .basicConstraints, i, .failed,
+                            BasicConstraintsFinding.pathLengthExceeded(limit: limit, actual: below)))
                     continue
                 }
             }
-            steps.append(Step(.basicConstraints, i, .passed, .isCA(pathLength: bc.pathLength)))
+            steps.append(Step(.basicConstraints, i, .passed, BasicConstraintsFinding.isCA(pathLength: bc.pathLength)))
         }
     }
 }

@@ -15,7 +15,7 @@ struct CertificateTransparencyCheck: PathCheck {
             steps.append(
                 Step(
                     .certificateTransparency, 0, .skipped("only Apple's SSL policy requires CT"),
-                    .ctNotRequired(
+                    CertificateTransparencyFinding.ctNotRequired(
                         reason: "Basic X.509 (and the webpki profile) do not require Certificate Transparency.")))
             return
         }
@@ -23,7 +23,7 @@ struct CertificateTransparencyCheck: PathCheck {
             steps.append(
                 Step(
                     .certificateTransparency, 0, .notApplicable,
-                    .ctNotRequired(
+                    CertificateTransparencyFinding.ctNotRequired(
                         reason:
                             "Certificate Transparency is required only for chains to system roots; custom anchors are exempt."
                     )))
@@ -34,7 +34,8 @@ struct CertificateTransparencyCheck: PathCheck {
             steps.append(
                 Step(
                     .certificateTransparency, 0, .notApplicable,
-                    .ctNotRequired(reason: "Leaves issued before 2018-10-15 are exempt from Apple's CT policy.")))
+                    CertificateTransparencyFinding.ctNotRequired(
+                        reason: "Leaves issued before 2018-10-15 are exempt from Apple's CT policy.")))
             return
         }
         var embedded = Set<[UInt8]>()
@@ -45,17 +46,21 @@ struct CertificateTransparencyCheck: PathCheck {
         let lifetime = leaf.notAfter.secondsSinceEpoch - leaf.notBefore.secondsSinceEpoch
         let requiredEmbedded = lifetime <= Self.shortLifetime ? 2 : 3
         if transport.count >= 2 {
-            steps.append(Step(.certificateTransparency, 0, .passed, .ctSatisfied(logs: transport.count, required: 2)))
+            steps.append(
+                Step(
+                    .certificateTransparency, 0, .passed,
+                    CertificateTransparencyFinding.ctSatisfied(logs: transport.count, required: 2)))
         } else if embedded.count >= requiredEmbedded {
             steps.append(
                 Step(
                     .certificateTransparency, 0, .passed,
-                    .ctSatisfied(logs: embedded.count, required: requiredEmbedded)))
+                    CertificateTransparencyFinding.ctSatisfied(logs: embedded.count, required: requiredEmbedded)))
         } else {
             steps.append(
                 Step(
                     .certificateTransparency, 0, .failed,
-                    .ctMissing(logs: max(embedded.count, transport.count), required: requiredEmbedded)))
+                    CertificateTransparencyFinding.ctMissing(
+                        logs: max(embedded.count, transport.count), required: requiredEmbedded)))
         }
     }
 }

@@ -29,7 +29,7 @@ struct ExtendedKeyUsageCheck: PathCheck {
             steps.append(
                 Step(
                     .extendedKeyUsage, 0, .skipped("Basic X.509 does not check extended key usage"),
-                    .ekuNotChecked))
+                    ExtendedKeyUsageFinding.ekuNotChecked))
             return
         }
         let leaf = c.certificates[0]
@@ -41,7 +41,7 @@ struct ExtendedKeyUsageCheck: PathCheck {
             steps.append(
                 Step(
                     .extendedKeyUsage, 0, .failed,
-                    .nonCompliant(
+                    ComplianceFinding.nonCompliant(
                         detail:
                             "subscriber extKeyUsage (\(names.joined(separator: ", "))) contains anyExtendedKeyUsage (CA/Browser Forum BR 7.1.2.7.10)"
                     )))
@@ -51,35 +51,49 @@ struct ExtendedKeyUsageCheck: PathCheck {
             steps.append(
                 Step(
                     .extendedKeyUsage, 0, .failed,
-                    .nonCompliant(detail: "subscriber extKeyUsage is marked critical (CA/Browser Forum BR 7.1.2.7.6)")))
+                    ComplianceFinding.nonCompliant(
+                        detail: "subscriber extKeyUsage is marked critical (CA/Browser Forum BR 7.1.2.7.6)")))
         } else if subscriber, leaf.extendedKeyUsage == nil {
             // CA/Browser Forum BR 7.1.2.7.6 (subscriber extensions): extKeyUsage "MUST" be present.
             steps.append(
                 Step(
                     .extendedKeyUsage, 0, .failed,
-                    .nonCompliant(detail: "subscriber certificate has no extKeyUsage (CA/Browser Forum BR 7.1.2.7.6)")))
+                    ComplianceFinding.nonCompliant(
+                        detail: "subscriber certificate has no extKeyUsage (CA/Browser Forum BR 7.1.2.7.6)")))
         } else if let eku = leaf.extendedKeyUsage {
             if eku.contains(purpose) {
-                steps.append(Step(.extendedKeyUsage, 0, .passed, .ekuServerAuth))
+                steps.append(Step(.extendedKeyUsage, 0, .passed, ExtendedKeyUsageFinding.ekuServerAuth))
             } else if appleAnchorRules && c.endsAtDeviceAnchor && eku.contains(.anyExtendedKeyUsage) {
                 // Only the loose rule applies below a device-trusted root, and it accepts anyEKU.
-                steps.append(Step(.extendedKeyUsage, 0, Self.serverAuthSkipped, .ekuDeviceAnchorExempt(present: names)))
+                steps.append(
+                    Step(
+                        .extendedKeyUsage, 0, Self.serverAuthSkipped,
+                        ExtendedKeyUsageFinding.ekuDeviceAnchorExempt(present: names)))
             } else if eku.contains(.anyExtendedKeyUsage) && appleAnchorRules && c.ruleClass == .custom
                 && leaf.notBefore <= Self.customAnchorEKUCutoff
             {
-                steps.append(Step(.extendedKeyUsage, 0, .passed, .caEKUAllows))
+                steps.append(Step(.extendedKeyUsage, 0, .passed, ExtendedKeyUsageFinding.caEKUAllows))
             } else {
-                steps.append(Step(.extendedKeyUsage, 0, .failed, .ekuLacks(purpose: purpose.name, present: names)))
+                steps.append(
+                    Step(
+                        .extendedKeyUsage, 0, .failed,
+                        ExtendedKeyUsageFinding.ekuLacks(purpose: purpose.name, present: names)))
             }
         } else if !appleAnchorRules {
             // RFC 5280 4.2.1.12: without the extension the key is not restricted.
-            steps.append(Step(.extendedKeyUsage, 0, .passed, .ekuAbsentAllowed))
+            steps.append(Step(.extendedKeyUsage, 0, .passed, ExtendedKeyUsageFinding.ekuAbsentAllowed))
         } else if c.endsAtDeviceAnchor {
-            steps.append(Step(.extendedKeyUsage, 0, Self.serverAuthSkipped, .ekuDeviceAnchorExempt(present: [])))
+            steps.append(
+                Step(
+                    .extendedKeyUsage, 0, Self.serverAuthSkipped,
+                    ExtendedKeyUsageFinding.ekuDeviceAnchorExempt(present: [])))
         } else if c.ruleClass == .system || leaf.notBefore > Self.customAnchorEKUCutoff {
-            steps.append(Step(.extendedKeyUsage, 0, .failed, .ekuMissingRequired(anchorClass: c.ruleClass)))
+            steps.append(
+                Step(
+                    .extendedKeyUsage, 0, .failed, ExtendedKeyUsageFinding.ekuMissingRequired(anchorClass: c.ruleClass))
+            )
         } else {
-            steps.append(Step(.extendedKeyUsage, 0, .passed, .ekuAbsentAllowed))
+            steps.append(Step(.extendedKeyUsage, 0, .passed, ExtendedKeyUsageFinding.ekuAbsentAllowed))
         }
         // CA/Browser Forum BR 7.1.2.1.2 (Root CA extensions): "extKeyUsage MUST NOT" be present.
         if rootMustNotCarryEKU, c.count > 1, c.isAnchor(c.count - 1), c.certificates[c.count - 1].isSelfIssued,
@@ -88,7 +102,7 @@ struct ExtendedKeyUsageCheck: PathCheck {
             steps.append(
                 Step(
                     .extendedKeyUsage, c.count - 1, .failed,
-                    .nonCompliant(
+                    ComplianceFinding.nonCompliant(
                         detail:
                             "root certificate carries extKeyUsage (\(eku.map(\.name).joined(separator: ", "))) (CA/Browser Forum BR 7.1.2.1.2)"
                     )))
@@ -97,12 +111,12 @@ struct ExtendedKeyUsageCheck: PathCheck {
         for i in 1..<c.count where !c.isAnchor(i) {
             guard let eku = c.certificates[i].extendedKeyUsage else { continue }
             if eku.contains(purpose) || eku.contains(.anyExtendedKeyUsage) {
-                steps.append(Step(.extendedKeyUsage, i, .passed, .caEKUAllows))
+                steps.append(Step(.extendedKeyUsage, i, .passed, ExtendedKeyUsageFinding.caEKUAllows))
             } else {
                 steps.append(
                     Step(
                         .extendedKeyUsage, i, .failed,
-                        .caEKULacks(purpose: purpose.name, present: eku.map(\.name))))
+                        ExtendedKeyUsageFinding.caEKULacks(purpose: purpose.name, present: eku.map(\.name))))
             }
         }
     }

@@ -21,9 +21,12 @@ struct ExtensionsCheck: PathCheck {
     func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         for (i, cert) in c.certificates.enumerated() {
             if let unknown = cert.extensions.first(where: { $0.critical && !c.understoodExtensions.contains($0.oid) }) {
-                steps.append(Step(.criticalExtensions, i, .failed, .unknownCriticalExtension(oid: unknown.oid.dotted)))
+                steps.append(
+                    Step(
+                        .criticalExtensions, i, .failed,
+                        ExtensionsFinding.unknownCriticalExtension(oid: unknown.oid.dotted)))
             } else {
-                steps.append(Step(.criticalExtensions, i, .passed, .criticalExtensionsUnderstood))
+                steps.append(Step(.criticalExtensions, i, .passed, ExtensionsFinding.criticalExtensionsUnderstood))
             }
             var findings: [Finding] = []
             var tolerated: [Finding] = []
@@ -31,7 +34,8 @@ struct ExtensionsCheck: PathCheck {
             // read fails under every policy; the webpki profile reports it as malformed below.
             let unreadable = appleUnparseable ? cert.appleUnparseableExtensions : []
             for ext in unreadable {
-                findings.append(.unparseableExtension(name: ext.oid.name, reason: ext.decodeError ?? ""))
+                findings.append(
+                    Finding(ExtensionsFinding.unparseableExtension(name: ext.oid.name, reason: ext.decodeError ?? "")))
             }
             for issue in cert.complianceIssues {
                 // Reported above as Apple's UnparseableExtension.
@@ -39,29 +43,29 @@ struct ExtensionsCheck: PathCheck {
                     continue
                 }
                 if case .duplicateExtension = issue {
-                    findings.append(.duplicateExtension(detail: issue.description))
+                    findings.append(Finding(ExtensionsFinding.duplicateExtension(detail: issue.description)))
                 } else if rejectsMalformedEncoding {
-                    findings.append(.nonCompliant(detail: issue.description))
+                    findings.append(Finding(ComplianceFinding.nonCompliant(detail: issue.description)))
                 } else {
                     // Apple's parser accepts BER-isms such as an encoded critical FALSE or a
                     // malformed non-critical extension; nothing in trustd fails the chain for them.
-                    tolerated.append(.nonCompliant(detail: issue.description))
+                    tolerated.append(Finding(ComplianceFinding.nonCompliant(detail: issue.description)))
                 }
             }
             // Apple NonEmptySubject: a CA, or a leaf without a critical SAN, needs a subject.
             if cert.subject.isEmpty {
                 let sanCritical = cert.extension(.subjectAltName)?.critical ?? false
-                if i > 0 || !sanCritical { findings.append(.emptySubject) }
+                if i > 0 || !sanCritical { findings.append(Finding(ExtensionsFinding.emptySubject)) }
             }
             // Apple IdLinkage: the child's AKI key id must equal the parent's SKI when both exist.
             if i + 1 < c.count, let aki = cert.authorityKeyIdentifier?.keyIdentifier,
                 let ski = c.certificates[i + 1].subjectKeyIdentifier, aki != ski
             {
-                findings.append(.keyIdentifierMismatch)
+                findings.append(Finding(ExtensionsFinding.keyIdentifierMismatch))
             }
-            if rfc5280ProfileRules { findings += profileFindings(c, i, cert) }
+            if rfc5280ProfileRules { findings += profileFindings(c, i, cert).map(Finding.init) }
             if findings.isEmpty && tolerated.isEmpty {
-                steps.append(Step(.compliance, i, .passed, .compliant))
+                steps.append(Step(.compliance, i, .passed, ExtensionsFinding.compliant))
             } else {
                 for f in findings { steps.append(Step(.compliance, i, .failed, f)) }
                 for f in tolerated {
@@ -72,8 +76,8 @@ struct ExtensionsCheck: PathCheck {
     }
 
     /// RFC 5280 and CA/Browser Forum profile rules x509-limbo checks beyond Apple's.
-    func profileFindings(_ c: CheckContext, _ i: Int, _ cert: Certificate) -> [Finding] {
-        var out: [Finding] = []
+    func profileFindings(_ c: CheckContext, _ i: Int, _ cert: Certificate) -> [ComplianceFinding] {
+        var out: [ComplianceFinding] = []
         // RFC 5280 4.1.2.2: serial numbers are positive and at most 20 octets.
         if cert.serialNumber.count > 21 || (cert.serialNumber.count == 21 && cert.serialNumber[0] != 0) {
             out.append(.nonCompliant(detail: "serial number longer than 20 octets (RFC 5280 4.1.2.2)"))

@@ -15,13 +15,14 @@ struct HostnameCheck: PathCheck {
                 steps.append(
                     Step(
                         .hostname, 0, .skipped("not checked: Basic X.509 ignores the host"),
-                        .hostIgnored(host: host, wouldMatch: result.matched, explanation: result.explanation)))
+                        HostnameFinding.hostIgnored(
+                            host: host, wouldMatch: result.matched, explanation: result.explanation)))
                 return
             }
             steps.append(
                 Step(
                     .hostname, 0, .skipped("Basic X.509 does not check host names"),
-                    .hostNotChecked(
+                    HostnameFinding.hostNotChecked(
                         reason:
                             "SecPolicyCreateBasicX509() has no host-name check: any certificate chaining to an anchor is accepted for any server."
                     )))
@@ -29,16 +30,22 @@ struct HostnameCheck: PathCheck {
             steps.append(
                 Step(
                     .hostname, 0, .skipped("SSL policy created with a nil host"),
-                    .hostNotChecked(
+                    HostnameFinding.hostNotChecked(
                         reason:
                             "SecPolicyCreateSSL(true, nil) skips the host-name check (and NSPinnedDomains): any trusted certificate is accepted for any server."
                     )))
         case .ssl(let host?):
             let result = match(c, host)
             if result.matched {
-                steps.append(Step(.hostname, 0, .passed, .hostMatched(host: host, name: result.matchedName ?? host)))
+                steps.append(
+                    Step(
+                        .hostname, 0, .passed, HostnameFinding.hostMatched(host: host, name: result.matchedName ?? host)
+                    ))
             } else {
-                steps.append(Step(.hostname, 0, .failed, .hostMismatch(host: host, explanation: result.explanation)))
+                steps.append(
+                    Step(
+                        .hostname, 0, .failed, HostnameFinding.hostMismatch(host: host, explanation: result.explanation)
+                    ))
             }
         }
     }

@@ -31,33 +31,35 @@ struct KeySizeCheck: PathCheck {
             case .ec: (weak, ssl) = (weakMinimums.ec, sslMinimums?.ec)
             case .ed25519, .ed448: (weak, ssl) = (0, sslMinimums.map { _ in 0 })
             case .unknown:
-                steps.append(Step(.keySize, i, .failed, .keyUnknown(label: label)))
+                steps.append(Step(.keySize, i, .failed, KeySizeFinding.keyUnknown(label: label)))
                 continue
             }
             if key.bits == 0 && weak > 0 {
-                steps.append(Step(.keySize, i, .failed, .keyUnknown(label: label)))
+                steps.append(Step(.keySize, i, .failed, KeySizeFinding.keyUnknown(label: label)))
             } else if key.bits < weak {
-                steps.append(Step(.keySize, i, .failed, .keyWeak(label: label, bits: key.bits, minimum: weak)))
+                steps.append(
+                    Step(.keySize, i, .failed, KeySizeFinding.keyWeak(label: label, bits: key.bits, minimum: weak)))
             } else if let ssl, deviceAnchoredLeafExempt && c.leafIsDeviceAnchor && key.bits < ssl {
                 // trustd skips KeySize (not WeakKeySize) when the leaf itself is a device-trusted anchor.
                 steps.append(
                     Step(
                         .keySize, i,
                         CheckContext.deviceAnchorReason("no SSL key-size minimum for a leaf the device trusts itself"),
-                        .keySizeDeviceAnchorExempt(label: label, bits: key.bits, minimum: ssl)))
+                        KeySizeFinding.keySizeDeviceAnchorExempt(label: label, bits: key.bits, minimum: ssl)))
             } else if let ssl, key.bits < ssl {
-                steps.append(Step(.keySize, i, .failed, .keyTooSmall(label: label, bits: key.bits, minimum: ssl)))
+                steps.append(
+                    Step(.keySize, i, .failed, KeySizeFinding.keyTooSmall(label: label, bits: key.bits, minimum: ssl)))
             } else if requireWholeBytes, case .rsa = key.type, key.bits % 8 != 0 {
                 // CA/Browser Forum BR 6.1.5: for RSA key pairs "the modulus size, in bits, is
                 // evenly divisible by 8".
                 steps.append(
                     Step(
                         .keySize, i, .failed,
-                        .nonCompliant(
+                        ComplianceFinding.nonCompliant(
                             detail: "RSA modulus of \(key.bits) bits is not divisible by 8 (CA/Browser Forum BR 6.1.5)")
                     ))
             } else {
-                steps.append(Step(.keySize, i, .passed, .keySizeOK(label: label, bits: key.bits)))
+                steps.append(Step(.keySize, i, .passed, KeySizeFinding.keySizeOK(label: label, bits: key.bits)))
             }
         }
     }

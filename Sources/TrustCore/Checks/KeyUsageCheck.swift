@@ -21,34 +21,35 @@ struct KeyUsageCheck: PathCheck {
                     steps.append(
                         Step(
                             .keyUsage, 0, .failed,
-                            .nonCompliant(
+                            ComplianceFinding.nonCompliant(
                                 detail:
                                     "keyUsage asserts keyCertSign but basicConstraints does not assert cA (RFC 5280 4.2.1.9)"
                             )))
                 } else if leafNeedsSignatureUsage, let ku = cert.keyUsage, ku.bits != 0, !ku.has(0), !ku.has(2),
                     !ku.has(4)
                 {
-                    steps.append(Step(.keyUsage, 0, .failed, .leafKeyUsageLacksSignature(present: present)))
+                    steps.append(
+                        Step(.keyUsage, 0, .failed, KeyUsageFinding.leafKeyUsageLacksSignature(present: present)))
                 } else if cert.keyUsage != nil {
-                    steps.append(Step(.keyUsage, 0, .passed, .leafKeyUsage(present: present)))
+                    steps.append(Step(.keyUsage, 0, .passed, KeyUsageFinding.leafKeyUsage(present: present)))
                 } else {
-                    steps.append(Step(.keyUsage, 0, .notApplicable, .keyUsageAbsent))
+                    steps.append(Step(.keyUsage, 0, .notApplicable, KeyUsageFinding.keyUsageAbsent))
                 }
                 continue
             }
             guard let ku = cert.keyUsage else {
                 // Apple checks only a present keyUsage; CABF BR 7.1.2.10.7 requires it on CAs.
                 if issuersNeedKeyUsage && !(c.isAnchor(i) && cert.version < 3) {
-                    steps.append(Step(.keyUsage, i, .failed, .keyUsageMissingOnCA))
+                    steps.append(Step(.keyUsage, i, .failed, KeyUsageFinding.keyUsageMissingOnCA))
                 } else {
-                    steps.append(Step(.keyUsage, i, .passed, .keyUsageAbsent))
+                    steps.append(Step(.keyUsage, i, .passed, KeyUsageFinding.keyUsageAbsent))
                 }
                 continue
             }
             if ku.keyCertSign {
-                steps.append(Step(.keyUsage, i, .passed, .keyUsageAllowsCertSign))
+                steps.append(Step(.keyUsage, i, .passed, KeyUsageFinding.keyUsageAllowsCertSign))
             } else {
-                steps.append(Step(.keyUsage, i, .failed, .keyUsageLacksCertSign(present: ku.setNames)))
+                steps.append(Step(.keyUsage, i, .failed, KeyUsageFinding.keyUsageLacksCertSign(present: ku.setNames)))
             }
         }
     }

@@ -20,7 +20,7 @@ struct NameConstraintsCheck: PathCheck {
     func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         let constrained = c.certificates.indices.filter { c.certificates[$0].nameConstraints != nil }
         guard !constrained.isEmpty else {
-            steps.append(Step(.nameConstraints, nil, .notApplicable, .noNameConstraints))
+            steps.append(Step(.nameConstraints, nil, .notApplicable, NameConstraintsFinding.noNameConstraints))
             return
         }
         appleUnsupportedForms(c, constrained, into: &steps)
@@ -43,7 +43,7 @@ struct NameConstraintsCheck: PathCheck {
                     steps.append(
                         Step(
                             .nameConstraints, k, .failed,
-                            .nameConstraintViolated(
+                            NameConstraintsFinding.nameConstraintViolated(
                                 name: cert.displayName,
                                 reason:
                                     "nameConstraints appears in a certificate that is not a CA (RFC 5280 4.2.1.10: \"MUST be used only in a CA certificate\")"
@@ -53,7 +53,7 @@ struct NameConstraintsCheck: PathCheck {
                     steps.append(
                         Step(
                             .nameConstraints, k, .failed,
-                            .nameConstraintViolated(
+                            NameConstraintsFinding.nameConstraintViolated(
                                 name: cert.displayName,
                                 reason:
                                     "nameConstraints is not marked critical (RFC 5280 4.2.1.10: \"Conforming CAs MUST mark this extension as critical\")"
@@ -64,7 +64,7 @@ struct NameConstraintsCheck: PathCheck {
                 steps.append(
                     Step(
                         .nameConstraints, 0, .failed,
-                        .nameConstraintViolated(
+                        NameConstraintsFinding.nameConstraintViolated(
                             name: c.certificates[0].displayName,
                             reason:
                                 "checking the names against the constraints would take \(comparisons) comparisons, over the bound of \(Self.maximumComparisons) (denial-of-service bound, as in Go crypto/x509 and rustls-webpki)"
@@ -80,7 +80,7 @@ struct NameConstraintsCheck: PathCheck {
                 Step(
                     .nameConstraints, nil, .skipped("the evaluation's budget ran out before these names were compared"),
 
-                    .budgetExhausted(budget: kind, limit: budget.limit(of: kind))))
+                    BudgetFinding.budgetExhausted(budget: kind, limit: budget.limit(of: kind))))
             return
         }
         for i in 0..<c.count {
@@ -102,9 +102,14 @@ struct NameConstraintsCheck: PathCheck {
                 }
             }
             if let (name, why) = violation {
-                steps.append(Step(.nameConstraints, i, .failed, .nameConstraintViolated(name: name, reason: why)))
+                steps.append(
+                    Step(
+                        .nameConstraints, i, .failed,
+                        NameConstraintsFinding.nameConstraintViolated(name: name, reason: why)))
             } else {
-                steps.append(Step(.nameConstraints, i, .passed, .withinNameConstraints(count: above.count)))
+                steps.append(
+                    Step(.nameConstraints, i, .passed, NameConstraintsFinding.withinNameConstraints(count: above.count))
+                )
             }
         }
     }

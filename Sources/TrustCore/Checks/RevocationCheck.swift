@@ -57,7 +57,7 @@ struct RevocationCheck: PathCheck {
                     steps.append(
                         Step(
                             .revocation, i, .skipped("no revocation information could be fetched"),
-                            .revocationNotChecked(
+                            RevocationFinding.revocationNotChecked(
                                 reason:
                                     "Neither an OCSP responder nor a CRL distribution point of this certificate answered; Apple's revocation checking fails soft and accepts it."
                             )))
@@ -69,10 +69,10 @@ struct RevocationCheck: PathCheck {
                     unusableInformationFails
                         ? Step(
                             .revocation, i, .failed,
-                            .nonCompliant(detail: "stapled OCSP response unusable: \(ocspProblem)"))
+                            ComplianceFinding.nonCompliant(detail: "stapled OCSP response unusable: \(ocspProblem)"))
                         : Step(
                             .revocation, i, .skipped("the stapled OCSP response cannot be used"),
-                            .revocationNotChecked(
+                            RevocationFinding.revocationNotChecked(
                                 reason:
                                     "Stapled OCSP response unusable: \(ocspProblem). Apple's revocation checking fails soft: information it cannot use is ignored."
                             )))
@@ -84,7 +84,7 @@ struct RevocationCheck: PathCheck {
                 steps.append(
                     Step(
                         .revocation, i, .skipped("its issuer is not on the path"),
-                        .revocationNotChecked(
+                        RevocationFinding.revocationNotChecked(
                             reason: "A CRL is checked with its issuer's key; this issuer was not found.")))
                 continue
             }
@@ -102,29 +102,31 @@ struct RevocationCheck: PathCheck {
                 steps.append(
                     Step(
                         .revocation, i, .failed,
-                        .certificateRevoked(
+                        RevocationFinding.certificateRevoked(
                             date: entry.revocationDate, source: "A current CRL signed by \(issuer.displayName)")))
             } else if !usable.isEmpty {
-                steps.append(Step(.revocation, i, .passed, .notRevoked(issuer: issuer.displayName)))
+                steps.append(Step(.revocation, i, .passed, RevocationFinding.notRevoked(issuer: issuer.displayName)))
             } else if problems.isEmpty {
                 steps.append(
                     Step(
                         .revocation, i, .skipped("no CRL from its issuer"),
-                        .revocationNotChecked(
+                        RevocationFinding.revocationNotChecked(
                             reason:
                                 "None of the CRLs supplied was issued by \(InputExcerpt.quote(cert.issuer.description))."
                         )))
             } else if unusableInformationFails {
                 // RFC 5280 6.3.3: without a usable CRL the status cannot be determined.
                 for p in problems {
-                    steps.append(Step(.revocation, i, .failed, .nonCompliant(detail: "CRL unusable: \(p)")))
+                    steps.append(
+                        Step(.revocation, i, .failed, ComplianceFinding.nonCompliant(detail: "CRL unusable: \(p)")))
                 }
             } else {
                 // Apple's revocation checking fails soft: information it cannot use is ignored.
                 steps.append(
                     Step(
                         .revocation, i, .skipped("the CRL cannot be used"),
-                        .revocationNotChecked(reason: "CRL unusable: " + problems.joined(separator: "; ") + ".")))
+                        RevocationFinding.revocationNotChecked(
+                            reason: "CRL unusable: " + problems.joined(separator: "; ") + ".")))
             }
         }
     }
@@ -144,7 +146,7 @@ struct RevocationCheck: PathCheck {
         steps.append(
             Step(
                 .revocation, i, .skipped("the evaluation's budget ran out before its revocation was checked"),
-                .budgetExhausted(budget: kind, limit: budget.limit(of: kind))))
+                BudgetFinding.budgetExhausted(budget: kind, limit: budget.limit(of: kind))))
     }
 
     /// `key` checks `object`'s signature: charged to the budget (once per evaluation), served from
@@ -213,12 +215,12 @@ struct RevocationCheck: PathCheck {
             return .failure(.unusable("its nextUpdate \(next.rfc3339) has passed"))
         }
         switch single.status {
-        case .good: return .success(Step(.revocation, index, .passed, .ocspGood(signer: signer)))
+        case .good: return .success(Step(.revocation, index, .passed, RevocationFinding.ocspGood(signer: signer)))
         case .revoked(let date):
             return .success(
                 Step(
                     .revocation, index, .failed,
-                    .certificateRevoked(date: date, source: "\(source), signed by \(signer),")))
+                    RevocationFinding.certificateRevoked(date: date, source: "\(source), signed by \(signer),")))
         case .unknown:
             return .failure(.unusable("the responder does not know this certificate (status unknown)"))
         }

@@ -15,9 +15,10 @@ struct SignatureAlgorithmCheck: PathCheck {
             let weak = alg.oid == .md5WithRSA || alg.oid == .md2WithRSA || alg.oid == .md4WithRSA
             let sha1 = alg.oid == .sha1WithRSA || alg.oid == .ecdsaWithSHA1 || alg.oid == .dsaWithSHA1
             if (weak || sha1) && selfSigned {
-                steps.append(Step(.signatureAlgorithm, i, .passed, .selfSignedHashExempt(name: name)))
+                steps.append(
+                    Step(.signatureAlgorithm, i, .passed, SignatureAlgorithmFinding.selfSignedHashExempt(name: name)))
             } else if weak {
-                steps.append(Step(.signatureAlgorithm, i, .failed, .weakSignature(name: name)))
+                steps.append(Step(.signatureAlgorithm, i, .failed, SignatureAlgorithmFinding.weakSignature(name: name)))
             } else if sha1 && deviceAnchorExempt && c.endsAtDeviceAnchor && c.isAnchor(i) {
                 // trustd drops the device-trusted anchor from SignatureHashAlgorithms (not from
                 // WeakSignature); a self-signed one was exempt already.
@@ -25,11 +26,12 @@ struct SignatureAlgorithmCheck: PathCheck {
                     Step(
                         .signatureAlgorithm, i,
                         CheckContext.deviceAnchorReason("the hash of its own signature is not judged"),
-                        .signatureHashDeviceAnchorExempt(name: name)))
+                        SignatureAlgorithmFinding.signatureHashDeviceAnchorExempt(name: name)))
             } else if sha1 && rejectsSHA1 {
-                steps.append(Step(.signatureAlgorithm, i, .failed, .sha1Signature(name: name)))
+                steps.append(Step(.signatureAlgorithm, i, .failed, SignatureAlgorithmFinding.sha1Signature(name: name)))
             } else {
-                steps.append(Step(.signatureAlgorithm, i, .passed, .signatureAlgorithmOK(name: name)))
+                steps.append(
+                    Step(.signatureAlgorithm, i, .passed, SignatureAlgorithmFinding.signatureAlgorithmOK(name: name)))
             }
         }
     }

@@ -8,14 +8,14 @@ struct ValidityCheck: PathCheck {
             // names only the path's certificates and leaves the anchor's dates to the relying
             // party (6.1.1 (d)).
             if now < cert.notBefore {
-                steps.append(Step(.validity, i, .failed, .notYetValid(notBefore: cert.notBefore)))
+                steps.append(Step(.validity, i, .failed, ValidityFinding.notYetValid(notBefore: cert.notBefore)))
             } else if now > cert.notAfter {
-                steps.append(Step(.validity, i, .failed, .expired(notAfter: cert.notAfter)))
+                steps.append(Step(.validity, i, .failed, ValidityFinding.expired(notAfter: cert.notAfter)))
             } else {
                 steps.append(
                     Step(
                         .validity, i, .passed,
-                        .withinValidity(
+                        ValidityFinding.withinValidity(
                             notBefore: cert.notBefore,
                             notAfter: cert.notAfter)))
             }

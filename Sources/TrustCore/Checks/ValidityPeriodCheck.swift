@@ -21,7 +21,7 @@ struct ValidityPeriodCheck: PathCheck {
             steps.append(
                 Step(
                     .validityPeriodMaximum, 0, .skipped("Basic X.509 has no lifetime maximum"),
-                    .periodNoMaximum(reason: "Basic X.509 does not limit certificate lifetimes.")))
+                    ValidityPeriodFinding.periodNoMaximum(reason: "Basic X.509 does not limit certificate lifetimes.")))
             return
         }
         // A leaf trusted as its own anchor is exempt only when the device trusts it (trustd skips
@@ -34,7 +34,7 @@ struct ValidityPeriodCheck: PathCheck {
                 Step(
                     .validityPeriodMaximum, 0,
                     CheckContext.deviceAnchorReason("no lifetime maximum for a leaf the device trusts itself"),
-                    .periodDeviceAnchorExempt(days: days)))
+                    ValidityPeriodFinding.periodDeviceAnchorExempt(days: days)))
             return
         }
         var maximum: Int64?
@@ -59,7 +59,8 @@ struct ValidityPeriodCheck: PathCheck {
             steps.append(
                 Step(
                     .validityPeriodMaximum, 0, .notApplicable,
-                    .periodNoMaximum(reason: "Leaves issued before Apple's cut-off dates have no lifetime maximum.")))
+                    ValidityPeriodFinding.periodNoMaximum(
+                        reason: "Leaves issued before Apple's cut-off dates have no lifetime maximum.")))
             return
         }
         let maxDays = Int(maximum / Self.day)
@@ -73,10 +74,14 @@ struct ValidityPeriodCheck: PathCheck {
         }
         if lifetime > maximum {
             steps.append(
-                Step(.validityPeriodMaximum, 0, .failed, .periodTooLong(days: days, maximumDays: maxDays, rule: rule)))
+                Step(
+                    .validityPeriodMaximum, 0, .failed,
+                    ValidityPeriodFinding.periodTooLong(days: days, maximumDays: maxDays, rule: rule)))
         } else {
             steps.append(
-                Step(.validityPeriodMaximum, 0, .passed, .periodWithin(days: days, maximumDays: maxDays, rule: rule)))
+                Step(
+                    .validityPeriodMaximum, 0, .passed,
+                    ValidityPeriodFinding.periodWithin(days: days, maximumDays: maxDays, rule: rule)))
         }
     }
 }

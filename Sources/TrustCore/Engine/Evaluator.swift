@@ -97,7 +97,7 @@ public final class Evaluator: Sendable {
             steps.append(
                 Step(
                     .budget, nil, .failed,
-                    .budgetExhausted(budget: exhausted, limit: meter.limit(of: exhausted))))
+                    BudgetFinding.budgetExhausted(budget: exhausted, limit: meter.limit(of: exhausted))))
         } else {
             // build always visits at least one path (the leaf alone) unless the budget ran out.
             (path, steps) = (best!.path, best!.steps)
@@ -124,18 +124,19 @@ public final class Evaluator: Sendable {
 
     func pinStep(path: BuiltPath, settings: TrustSettings, evaluationPassed: Bool, atsRefused: Bool = false) -> Step {
         let pins = settings.pins
-        if pins.isEmpty { return Step(.pin, nil, .notApplicable, .noPins) }
+        if pins.isEmpty { return Step(.pin, nil, .notApplicable, PinFinding.noPins) }
         guard evaluationPassed else {
-            return Step(.pin, nil, .skipped("pins are checked only after evaluation passes"), .pinNotChecked)
+            return Step(.pin, nil, .skipped("pins are checked only after evaluation passes"), PinFinding.pinNotChecked)
         }
         guard !atsRefused else {
             return Step(
-                .pin, nil, .skipped("ATS refused the connection before the app's delegate was asked"), .pinNotChecked)
+                .pin, nil, .skipped("ATS refused the connection before the app's delegate was asked"),
+                PinFinding.pinNotChecked)
         }
         for (i, cert) in path.certificates.enumerated() where pins.digests.contains(cert.spkiSHA256) {
-            return Step(.pin, i, .passed, .pinMatched(pin: cert.spkiPin))
+            return Step(.pin, i, .passed, PinFinding.pinMatched(pin: cert.spkiPin))
         }
-        return Step(.pin, nil, .failed, .pinNotMatched(count: pins.digests.count))
+        return Step(.pin, nil, .failed, PinFinding.pinNotMatched(count: pins.digests.count))
     }
 
     /// The verdict, in the order a load meets its obstacles (docs/ats.md, D62): an http:// URL
