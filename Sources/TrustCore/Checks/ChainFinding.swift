@@ -8,7 +8,6 @@ enum ChainFinding: RuleFinding {
     case signatureInvalid(candidate: String)
     case signatureUnsupported(reason: String)
     case anchorSignatureNotChecked
-    case selfSignatureInvalid
     case anchoredAt(anchorClass: AnchorClass, name: String)
     case selfSignedNotTrusted(name: String)
     case noAnchor
@@ -34,7 +33,6 @@ enum ChainFinding: RuleFinding {
         case .signatureInvalid: "A candidate issuer's signature does not verify"
         case .signatureUnsupported: "Signature cannot be checked"
         case .anchorSignatureNotChecked: "Anchor taken as trusted, its signature not checked"
-        case .selfSignatureInvalid: "Self-signature does not verify"
         case .anchoredAt(let cls, _):
             switch cls {
             case .system: "Anchored at a system root"
@@ -66,8 +64,6 @@ enum ChainFinding: RuleFinding {
             "\(reason). The path through this issuer is discarded."
         case .anchorSignatureNotChecked:
             "An anchor is trusted as configured; its own signature is not part of path validation (RFC 5280 6.1.1 (d))."
-        case .selfSignatureInvalid:
-            "The certificate names itself as issuer but its signature does not verify with its own key."
         case .anchoredAt(let cls, let name):
             switch cls {
             case .system: "The path ends at \(name), a root of the system trust store."

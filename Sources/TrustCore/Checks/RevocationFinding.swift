@@ -31,7 +31,7 @@ enum RevocationFinding: RuleFinding {
         case .certificateRevoked(_, let source):
             "\(source) says this certificate is revoked (RFC 5280 6.3, RFC 6960; Apple Revocation, errSecCertificateRevoked; fatal)."
         case .ocspGood(let signer):
-            "An OCSP response (stapled by the server, or fetched with --revocation), signed by \(signer), matches this certificate and says good, and the evaluation time lies within its thisUpdate..nextUpdate (RFC 6960 3.2, 4.2.2.2)."
+            "An OCSP response (stapled by the server, or fetched from its responder when revocation is checked over the network), signed by \(signer), matches this certificate and says good, and the evaluation time lies within its thisUpdate..nextUpdate (RFC 6960 3.2, 4.2.2.2)."
         case .revocationNotChecked(let reason):
             reason
         }

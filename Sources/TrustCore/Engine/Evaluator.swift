@@ -42,6 +42,11 @@ public final class Evaluator: Sendable {
         // The path whose checks the budget interrupted, reported as it stands.
         var interrupted: (path: BuiltPath, steps: [Step])?
         var examined = 0
+        // Every complete path that loses, with its failures; bounded by the paths budget.
+        var rejected: [RejectedPath] = []
+        func reject(_ path: BuiltPath, _ steps: [Step]) {
+            rejected.append(RejectedPath(path: path, failures: steps.filter { $0.status == .failed }))
+        }
         builder.build(budget: &meter) { path, budget in
             guard budget.chargePath() else { return true }
             examined += 1
@@ -75,7 +80,10 @@ public final class Evaluator: Sendable {
             if hashOK { score += 10 }
             if keyOK { score += 10 }
             if best == nil || score > best!.score || (score == best!.score && failures < best!.failures) {
+                if let previous = best { reject(previous.path, previous.steps) }
                 best = (path, steps, score, failures)
+            } else {
+                reject(path, steps)
             }
             return failures == 0
         }
@@ -86,6 +94,7 @@ public final class Evaluator: Sendable {
             // complete one, or the leaf alone) and the budget step, which decides the verdict.
             if let interrupted {
                 (path, steps) = interrupted
+                if let best { reject(best.path, best.steps) }
             } else if let best {
                 (path, steps) = (best.path, best.steps)
             } else {
@@ -117,6 +126,7 @@ public final class Evaluator: Sendable {
         var evaluation = Evaluation(
             presented: original, path: path, steps: steps, verdict: verdict, settings: settings,
             candidatePaths: examined)
+        evaluation.rejectedPaths = rejected
         evaluation.atsPolicy = atsPolicy
         evaluation.pinAdvice = PinAdvice.advise(path: path, presented: original, settings: settings)
         return evaluation
