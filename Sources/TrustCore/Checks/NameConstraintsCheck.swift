@@ -3,19 +3,14 @@
 struct NameConstraintsCheck: PathCheck {
     /// Apple: a CA's critical constraint on a name form trustd does not process fails the path.
     let rejectsFormsAppleCannotProcess: Bool
-    /// RFC 5280's own rules: nameConstraints only in a CA certificate, names matched as RFC 5280
-    /// 4.2.1.10 reads (webpki), and the per-path bound on comparisons.
+    /// RFC 5280's own rules: nameConstraints only in a CA certificate, and names matched as RFC
+    /// 5280 4.2.1.10 reads them (webpki).
     let rfc5280Rules: Bool
     /// RFC 5280 4.2.1.10: "Conforming CAs MUST mark this extension as critical" (the Baseline
     /// Requirements let a CA leave it non-critical, BR 7.1.2.10.8).
     let mustBeCritical: Bool
 
     var enforcedExtensions: Set<OID> { [.nameConstraints] }
-
-    /// At most this many (name, subtree) comparisons per path under the webpki profile: a bound
-    /// against quadratic work, as Go's crypto/x509 (maxConstraintComparisons) and rustls-webpki
-    /// impose; x509-limbo's pathological::nc-dos cases expect such inputs to be rejected.
-    static let maximumComparisons = 250_000
 
     func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         let constrained = c.certificates.indices.filter { c.certificates[$0].nameConstraints != nil }
@@ -60,26 +55,15 @@ struct NameConstraintsCheck: PathCheck {
                             )))
                 }
             }
-            if comparisons > Self.maximumComparisons {
-                steps.append(
-                    Step(
-                        .nameConstraints, 0, .failed,
-                        NameConstraintsFinding.nameConstraintViolated(
-                            name: c.certificates[0].displayName,
-                            reason:
-                                "checking the names against the constraints would take \(comparisons) comparisons, over the bound of \(Self.maximumComparisons) (denial-of-service bound, as in Go crypto/x509 and rustls-webpki)"
-                        )))
-                return
-            }
         }
-        // The evaluation's budget sums this over every path and both profiles; a path that would
+        // The one bound on this work (as Go's maxConstraintComparisons and rustls-webpki's budget):
+        // the evaluation's budget sums it over every path under every policy; a path that would
         // overrun it is not compared at all, and the evaluation ends with the `budget` step.
         guard budget.chargeNameConstraintComparisons(comparisons) else {
             let kind = budget.exhausted ?? .nameConstraintComparisons
             steps.append(
                 Step(
                     .nameConstraints, nil, .skipped("the evaluation's budget ran out before these names were compared"),
-
                     BudgetFinding.budgetExhausted(budget: kind, limit: budget.limit(of: kind))))
             return
         }
