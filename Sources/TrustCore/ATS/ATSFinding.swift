@@ -218,8 +218,12 @@ public enum PinnedDomainsFinding: Hashable, Sendable {
 }
 
 extension ATSFinding: RuleFinding {
+    var storage: Finding.Storage { .ats(self) }
+
     /// ATS failures are the TLS layer's, not SecTrust results: `failure` carries their code.
     var appleFailure: AppleFailure? { nil }
 }
 
-extension PinnedDomainsFinding: RuleFinding {}
+extension PinnedDomainsFinding: RuleFinding {
+    var storage: Finding.Storage { .pinnedDomains(self) }
+}

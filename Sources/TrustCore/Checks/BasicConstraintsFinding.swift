@@ -8,6 +8,8 @@ enum BasicConstraintsFinding: RuleFinding {
     case leafIsCA
     case v1Issuer
 
+    var storage: Finding.Storage { .basicConstraints(self) }
+
     /// Apple's check key, subtype and OSStatus for failing findings.
     var appleFailure: AppleFailure? {
         switch self {

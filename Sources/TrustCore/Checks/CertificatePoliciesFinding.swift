@@ -3,6 +3,8 @@ enum CertificatePoliciesFinding: RuleFinding {
     case policySet(policies: [String])
     case policyFailed(PolicyFailure)
 
+    var storage: Finding.Storage { .certificatePolicies(self) }
+
     /// Apple's check key, subtype and OSStatus for failing findings.
     var appleFailure: AppleFailure? {
         switch self {

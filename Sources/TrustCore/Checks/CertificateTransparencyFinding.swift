@@ -4,6 +4,8 @@ enum CertificateTransparencyFinding: RuleFinding {
     case ctSatisfied(logs: Int, required: Int)
     case ctMissing(logs: Int, required: Int)
 
+    var storage: Finding.Storage { .certificateTransparency(self) }
+
     /// Apple's check key, subtype and OSStatus for failing findings.
     var appleFailure: AppleFailure? {
         switch self {

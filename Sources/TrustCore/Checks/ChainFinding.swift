@@ -13,6 +13,8 @@ enum ChainFinding: RuleFinding {
     case noAnchor
     case signatureKeyRefused(reason: String)
 
+    var storage: Finding.Storage { .chain(self) }
+
     /// Apple's check key, subtype and OSStatus for failing findings.
     var appleFailure: AppleFailure? {
         switch self {

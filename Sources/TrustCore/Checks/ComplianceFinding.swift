@@ -4,6 +4,8 @@
 enum ComplianceFinding: RuleFinding {
     case nonCompliant(detail: String)
 
+    var storage: Finding.Storage { .compliance(self) }
+
     /// Apple's check key, subtype and OSStatus for failing findings.
     var appleFailure: AppleFailure? {
         switch self {

@@ -11,6 +11,8 @@ enum ExtendedKeyUsageFinding: RuleFinding {
     /// is the leaf's extKeyUsage (empty when it has none).
     case ekuDeviceAnchorExempt(present: [String])
 
+    var storage: Finding.Storage { .extendedKeyUsage(self) }
+
     /// Apple's check key, subtype and OSStatus for failing findings.
     var appleFailure: AppleFailure? {
         switch self {

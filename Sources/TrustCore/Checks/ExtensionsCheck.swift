@@ -20,7 +20,7 @@ struct ExtensionsCheck: PathCheck {
 
     func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         for (i, cert) in c.certificates.enumerated() {
-            if let unknown = cert.extensions.first(where: { $0.critical && !c.understoodExtensions.contains($0.oid) }) {
+            if let unknown = firstUnknownCriticalExtension(cert, c.understoodExtensions) {
                 steps.append(
                     Step(
                         .criticalExtensions, i, .failed,
@@ -76,6 +76,12 @@ struct ExtensionsCheck: PathCheck {
     }
 
     /// RFC 5280 and CA/Browser Forum profile rules x509-limbo checks beyond Apple's.
+    /// The first critical extension outside `understood`, or, for nil, the one decoding found.
+    func firstUnknownCriticalExtension(_ cert: Certificate, _ understood: Set<OID>?) -> Extension? {
+        guard let understood else { return cert.firstUnknownCriticalExtension }
+        return cert.extensions.first { $0.critical && !understood.contains($0.oid) }
+    }
+
     func profileFindings(_ c: CheckContext, _ i: Int, _ cert: Certificate) -> [ComplianceFinding] {
         var out: [ComplianceFinding] = []
         // RFC 5280 4.1.2.2: serial numbers are positive and at most 20 octets.

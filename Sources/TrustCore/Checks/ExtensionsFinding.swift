@@ -8,6 +8,8 @@ enum ExtensionsFinding: RuleFinding {
     case emptySubject
     case keyIdentifierMismatch
 
+    var storage: Finding.Storage { .extensions(self) }
+
     /// Apple's check key, subtype and OSStatus for failing findings.
     var appleFailure: AppleFailure? {
         switch self {

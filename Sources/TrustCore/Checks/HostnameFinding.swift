@@ -5,6 +5,8 @@ enum HostnameFinding: RuleFinding {
     case hostNotChecked(reason: String)
     case hostIgnored(host: String, wouldMatch: Bool, explanation: String)
 
+    var storage: Finding.Storage { .hostname(self) }
+
     /// Apple's check key, subtype and OSStatus for failing findings.
     var appleFailure: AppleFailure? {
         switch self {

@@ -7,6 +7,8 @@ enum KeySizeFinding: RuleFinding {
     /// The leaf is itself a device-trusted anchor, so the SSL key-size minimum is skipped.
     case keySizeDeviceAnchorExempt(label: String, bits: Int, minimum: Int)
 
+    var storage: Finding.Storage { .keySize(self) }
+
     /// Apple's check key, subtype and OSStatus for failing findings.
     var appleFailure: AppleFailure? {
         switch self {

@@ -7,6 +7,8 @@ enum KeyUsageFinding: RuleFinding {
     case leafKeyUsage(present: [String])
     case leafKeyUsageLacksSignature(present: [String])
 
+    var storage: Finding.Storage { .keyUsage(self) }
+
     /// Apple's check key, subtype and OSStatus for failing findings.
     var appleFailure: AppleFailure? {
         switch self {

@@ -5,6 +5,8 @@ enum NameConstraintsFinding: RuleFinding {
     case nameConstraintViolated(name: String, reason: String)
     case nameConstraintFormUnsupported(form: String)
 
+    var storage: Finding.Storage { .nameConstraints(self) }
+
     /// Apple's check key, subtype and OSStatus for failing findings.
     var appleFailure: AppleFailure? {
         switch self {

@@ -6,8 +6,10 @@ struct CheckContext {
     let settings: TrustSettings
     /// The evaluator's signature cache, for the signatures of CRLs and OCSP responses.
     let cache: SignatureCache
-    /// The extensions the policy's checks enforce, which makes a critical one understood.
-    let understoodExtensions: Set<OID>
+    /// The extensions the policy's checks enforce, which makes a critical one understood; nil
+    /// when they are `enforcedExtensions`, which each certificate was judged against when it was
+    /// decoded (`Certificate.firstUnknownCriticalExtension`), so no evaluation hashes them again.
+    let understoodExtensions: Set<OID>?
     var certificates: [Certificate] { path.certificates }
     var count: Int { path.certificates.count }
 
@@ -59,6 +61,6 @@ extension PathCheck {
 /// extension where no policy is at hand (certificate decoding and display). Each policy's
 /// `critical-extensions` step uses its own checks' union, which is this set for every policy
 /// built today (each holds every kind of check).
-let enforcedExtensions: Set<OID> = PolicyBuilder.standardPolicies.reduce(into: []) {
-    $0.formUnion($1.understoodExtensions)
+let enforcedExtensions: Set<OID> = PolicyBuilder.every.reduce(into: []) {
+    $0.formUnion($1.build().understoodExtensions)
 }

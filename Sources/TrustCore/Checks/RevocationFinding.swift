@@ -5,6 +5,8 @@ enum RevocationFinding: RuleFinding {
     case ocspGood(signer: String)
     case revocationNotChecked(reason: String)
 
+    var storage: Finding.Storage { .revocation(self) }
+
     /// Apple's check key, subtype and OSStatus for failing findings.
     var appleFailure: AppleFailure? {
         switch self {

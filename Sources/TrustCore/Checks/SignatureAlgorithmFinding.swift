@@ -7,6 +7,8 @@ enum SignatureAlgorithmFinding: RuleFinding {
     /// The device-trusted anchor's own SHA-1 signature, which Apple does not judge.
     case signatureHashDeviceAnchorExempt(name: String)
 
+    var storage: Finding.Storage { .signatureAlgorithm(self) }
+
     /// Apple's check key, subtype and OSStatus for failing findings.
     var appleFailure: AppleFailure? {
         switch self {

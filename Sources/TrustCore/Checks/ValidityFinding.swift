@@ -4,6 +4,8 @@ enum ValidityFinding: RuleFinding {
     case expired(notAfter: Timestamp)
     case notYetValid(notBefore: Timestamp)
 
+    var storage: Finding.Storage { .validity(self) }
+
     /// Apple's check key, subtype and OSStatus for failing findings.
     var appleFailure: AppleFailure? {
         switch self {

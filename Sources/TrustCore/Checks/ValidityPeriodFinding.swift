@@ -6,6 +6,8 @@ enum ValidityPeriodFinding: RuleFinding {
     /// The leaf is itself a device-trusted anchor, so no lifetime maximum applies.
     case periodDeviceAnchorExempt(days: Int)
 
+    var storage: Finding.Storage { .validityPeriod(self) }
+
     /// Apple's check key, subtype and OSStatus for failing findings.
     var appleFailure: AppleFailure? {
         switch self {

@@ -2,6 +2,8 @@
 enum BudgetFinding: RuleFinding {
     case budgetExhausted(budget: BudgetKind, limit: Int)
 
+    var storage: Finding.Storage { .budget(self) }
+
     /// Apple's check key, subtype and OSStatus for failing findings.
     var appleFailure: AppleFailure? {
         switch self {

@@ -11,11 +11,21 @@ struct EvaluationPolicy: Sendable {
     /// Every extension one of `checks` enforces: a critical extension outside it is not
     /// understood (RFC 5280 4.2).
     let understoodExtensions: Set<OID>
+    /// Whether `understoodExtensions` is `enforcedExtensions`, the set certificates are judged
+    /// against when decoded; set for the policies `PolicyBuilder` hands out.
+    private(set) var agreesWithDecoding = false
 
     init(checks: [any PathCheck], selfIssuedCountTowardsDepth: Bool) {
         self.checks = checks
         self.selfIssuedCountTowardsDepth = selfIssuedCountTowardsDepth
         self.understoodExtensions = checks.reduce(into: []) { $0.formUnion($1.enforcedExtensions) }
+    }
+
+    /// This policy, noting whether decoding already judged critical extensions as it would.
+    func comparedWithDecoding() -> EvaluationPolicy {
+        var policy = self
+        policy.agreesWithDecoding = understoodExtensions == enforcedExtensions
+        return policy
     }
 
     /// Runs every check on the path in `context`, in order.
@@ -63,17 +73,24 @@ struct PolicyBuilder: Hashable, Sendable {
         }
     }
 
-    static let appleSSL = PolicyBuilder(profile: .apple, ssl: true, caBrowserForum: false).build()
-    static let appleBasic = PolicyBuilder(profile: .apple, ssl: false, caBrowserForum: false).build()
-    static let webpkiSSL = PolicyBuilder(profile: .webpki, ssl: true, caBrowserForum: true).build()
-    static let webpkiRFC5280SSL = PolicyBuilder(profile: .webpki, ssl: true, caBrowserForum: false).build()
-    static let webpkiBasic = PolicyBuilder(profile: .webpki, ssl: false, caBrowserForum: true).build()
-    static let webpkiRFC5280Basic = PolicyBuilder(profile: .webpki, ssl: false, caBrowserForum: false).build()
+    static let appleSSL = PolicyBuilder(profile: .apple, ssl: true, caBrowserForum: false).policy
+    static let appleBasic = PolicyBuilder(profile: .apple, ssl: false, caBrowserForum: false).policy
+    static let webpkiSSL = PolicyBuilder(profile: .webpki, ssl: true, caBrowserForum: true).policy
+    static let webpkiRFC5280SSL = PolicyBuilder(profile: .webpki, ssl: true, caBrowserForum: false).policy
+    static let webpkiBasic = PolicyBuilder(profile: .webpki, ssl: false, caBrowserForum: true).policy
+    static let webpkiRFC5280Basic = PolicyBuilder(profile: .webpki, ssl: false, caBrowserForum: false).policy
 
-    /// Every policy `policy(for:)` hands out.
-    static var standardPolicies: [EvaluationPolicy] {
-        [appleSSL, appleBasic, webpkiSSL, webpkiRFC5280SSL, webpkiBasic, webpkiRFC5280Basic]
+    /// Every combination `policy(for:)` hands out a policy for.
+    static let every: [PolicyBuilder] = [RuleProfile.apple, .webpki].flatMap { profile in
+        [true, false].flatMap { ssl in
+            (profile == .webpki ? [true, false] : [false]).map {
+                PolicyBuilder(profile: profile, ssl: ssl, caBrowserForum: $0)
+            }
+        }
     }
+
+    /// The built policy as `policy(for:)` hands it out.
+    private var policy: EvaluationPolicy { build().comparedWithDecoding() }
 
     /// The policy: its checks in step order, each configured for this profile and trust policy.
     func build() -> EvaluationPolicy {

@@ -53,7 +53,8 @@ public final class Evaluator: Sendable {
             var steps: [Step] = []
             steps.reserveCapacity(16 * path.certificates.count)
             let context = CheckContext(
-                path: path, settings: settings, cache: cache, understoodExtensions: policy.understoodExtensions)
+                path: path, settings: settings, cache: cache,
+                understoodExtensions: policy.agreesWithDecoding ? nil : policy.understoodExtensions)
             policy.run(context, budget: &budget, into: &steps)
             if budget.exhausted != nil {
                 interrupted = (path, steps)

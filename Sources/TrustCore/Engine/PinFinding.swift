@@ -5,6 +5,8 @@ enum PinFinding: RuleFinding {
     case pinNotChecked
     case noPins
 
+    var storage: Finding.Storage { .pin(self) }
+
     /// Apple's check key, subtype and OSStatus for failing findings.
     var appleFailure: AppleFailure? {
         nil
