@@ -137,6 +137,15 @@ final class StepsDocumentationTests: XCTestCase {
         }
     }
 
+    func testNoFindingTextNamesACommandLineFlag() {
+        // The engine speaks in settings; the command line maps its options onto them.
+        for finding in Self.everyFinding {
+            for text in [finding.title, finding.detail] {
+                XCTAssertNil(text.range(of: #"--[a-z]"#, options: .regularExpression), "\(caseName(finding)): \(text)")
+            }
+        }
+    }
+
     func testFindingsOfDifferentRulesAreNotEqual() {
         // Two types may share a case name and payload; the struct compares the rule too.
         XCTAssertNotEqual(
