@@ -113,11 +113,7 @@ struct LimboRunner {
             var failed: [String] = []
             for step in evaluation.failures {
                 var text = step.certificate.map { "[\($0)] \(step.title)" } ?? step.title
-                switch step.finding {
-                case .nonCompliant(let detail), .duplicateExtension(let detail): text += ": \(detail)"
-                case .nameConstraintViolated(_, let reason): text += ": \(reason)"
-                default: break
-                }
+                if let specifics = step.finding.specifics { text += ": \(specifics)" }
                 if !failed.contains(text) { failed.append(text) }
                 if failed.count == 8 { break }
             }

@@ -40,8 +40,10 @@ final class AnchorClassTests: XCTestCase {
         let e = try evaluate([leaf.certificate], TestPKI.ssl(anchors: [ca.certificate], anchorClass: .device))
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
         XCTAssertEqual(e.path.anchorClass, .device)
-        XCTAssertEqual(e.step(.anchor, 1)?.finding, .anchoredAt(anchorClass: .device, name: "Staging CA"))
-        XCTAssertEqual(e.step(.extendedKeyUsage, 0)?.finding, .ekuDeviceAnchorExempt(present: []))
+        XCTAssertEqual(
+            e.step(.anchor, 1)?.finding.as(ChainFinding.self), .anchoredAt(anchorClass: .device, name: "Staging CA"))
+        XCTAssertEqual(
+            e.step(.extendedKeyUsage, 0)?.finding.as(ExtendedKeyUsageFinding.self), .ekuDeviceAnchorExempt(present: []))
         assertSkippedForDevice(e.step(.extendedKeyUsage, 0))
         XCTAssertEqual(e.verdict.summary, "Trusted: www.example.com chains to Staging CA (a device-trusted anchor).")
     }
@@ -64,7 +66,8 @@ final class AnchorClassTests: XCTestCase {
         let device = try evaluate([leaf.certificate], TestPKI.ssl(anchors: [ca.certificate], anchorClass: .device))
         assertVerdict(device, trusted: true, osstatus: 0, urlError: nil)
         XCTAssertEqual(
-            device.step(.extendedKeyUsage, 0)?.finding, .ekuDeviceAnchorExempt(present: ["anyExtendedKeyUsage"]))
+            device.step(.extendedKeyUsage, 0)?.finding.as(ExtendedKeyUsageFinding.self),
+            .ekuDeviceAnchorExempt(present: ["anyExtendedKeyUsage"]))
     }
 
     func testDeviceAnchorStillRejectsALeafWhoseEKUExcludesServerAuth() throws {
@@ -100,7 +103,9 @@ final class AnchorClassTests: XCTestCase {
         let e = try evaluate([leaf.certificate], TestPKI.ssl(anchors: [leaf.certificate], anchorClass: .device))
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
         XCTAssertEqual(e.path.anchorClass, .device)
-        XCTAssertEqual(e.step(.validityPeriodMaximum, 0)?.finding, .periodDeviceAnchorExempt(days: 900))
+        XCTAssertEqual(
+            e.step(.validityPeriodMaximum, 0)?.finding.as(ValidityPeriodFinding.self),
+            .periodDeviceAnchorExempt(days: 900))
         assertSkippedForDevice(e.step(.validityPeriodMaximum, 0))
         XCTAssertEqual(e.step(.hostname, 0)?.status, .passed, "the host check still applies")
     }
@@ -131,7 +136,8 @@ final class AnchorClassTests: XCTestCase {
         let e = try evaluate([leaf.certificate], TestPKI.ssl(anchors: [leaf.certificate], anchorClass: .device))
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
         XCTAssertEqual(
-            e.step(.keySize, 0)?.finding, .keySizeDeviceAnchorExempt(label: "RSA", bits: 1024, minimum: 2048))
+            e.step(.keySize, 0)?.finding.as(KeySizeFinding.self),
+            .keySizeDeviceAnchorExempt(label: "RSA", bits: 1024, minimum: 2048))
         assertSkippedForDevice(e.step(.keySize, 0))
     }
 
@@ -174,7 +180,8 @@ final class AnchorClassTests: XCTestCase {
         let e = try evaluate([leaf.certificate], TestPKI.ssl(anchors: [anchor.certificate], anchorClass: .device))
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
         XCTAssertEqual(
-            e.step(.signatureAlgorithm, 1)?.finding, .signatureHashDeviceAnchorExempt(name: "sha1WithRSAEncryption"))
+            e.step(.signatureAlgorithm, 1)?.finding.as(SignatureAlgorithmFinding.self),
+            .signatureHashDeviceAnchorExempt(name: "sha1WithRSAEncryption"))
         assertSkippedForDevice(e.step(.signatureAlgorithm, 1))
     }
 
@@ -186,7 +193,8 @@ final class AnchorClassTests: XCTestCase {
             let e = try evaluate([leaf.certificate], TestPKI.ssl(anchors: [root.certificate], anchorClass: cls))
             assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
             XCTAssertEqual(
-                e.step(.signatureAlgorithm, 1)?.finding, .selfSignedHashExempt(name: "sha1WithRSAEncryption"))
+                e.step(.signatureAlgorithm, 1)?.finding.as(SignatureAlgorithmFinding.self),
+                .selfSignedHashExempt(name: "sha1WithRSAEncryption"))
         }
     }
 

@@ -78,7 +78,9 @@ final class AnchorTests: XCTestCase {
         let c = try TestPKI.chain { $0.extendedKeyUsage = nil }
         let e = try evaluate(c.presented, TestPKI.ssl(anchors: [c.root.certificate]))
         XCTAssertEqual(e.failureSummaries, ["extended-key-usage@0:failed(-67609)"])
-        XCTAssertEqual(e.step(.extendedKeyUsage, 0)?.finding, .ekuMissingRequired(anchorClass: .custom))
+        XCTAssertEqual(
+            e.step(.extendedKeyUsage, 0)?.finding.as(ExtendedKeyUsageFinding.self),
+            .ekuMissingRequired(anchorClass: .custom))
         assertVerdict(e, trusted: false, osstatus: -67609, urlError: -999)
     }
 
@@ -139,7 +141,8 @@ final class AnchorTests: XCTestCase {
         let e = try evaluate(c.presented, TestPKI.ssl(system: [c.root.certificate]))
         XCTAssertEqual(e.path.anchorClass, .system)
         XCTAssertEqual(e.path.sources, [.presented, .presented, .systemStore])
-        XCTAssertEqual(e.step(.anchor, 2)?.finding, .anchoredAt(anchorClass: .system, name: "Test Root"))
+        XCTAssertEqual(
+            e.step(.anchor, 2)?.finding.as(ChainFinding.self), .anchoredAt(anchorClass: .system, name: "Test Root"))
     }
 
     func testSettingCustomAnchorsTurnsSystemRootsIntoParentSourcesOnly() throws {
@@ -165,7 +168,9 @@ final class AnchorTests: XCTestCase {
         let c = try TestPKI.chain { $0.extendedKeyUsage = nil }
         let e = try evaluate(c.presented, TestPKI.ssl(system: [c.root.certificate]))
         XCTAssertEqual(e.step(.extendedKeyUsage, 0)?.summary, "extended-key-usage@0:failed(-67609)")
-        XCTAssertEqual(e.step(.extendedKeyUsage, 0)?.finding, .ekuMissingRequired(anchorClass: .system))
+        XCTAssertEqual(
+            e.step(.extendedKeyUsage, 0)?.finding.as(ExtendedKeyUsageFinding.self),
+            .ekuMissingRequired(anchorClass: .system))
         XCTAssertFalse(e.verdict.trusted)
         XCTAssertEqual(e.verdict.urlError, -1202)
     }

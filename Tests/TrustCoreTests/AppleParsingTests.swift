@@ -50,7 +50,9 @@ final class AppleParsingTests: XCTestCase {
         let (root, leaf) = try leafUnderRoot { $0.rawExtensions = [Raw(oid: .ctPoison, critical: true, value: poison)] }
         let e = try evaluate([leaf.certificate], TestPKI.ssl(anchors: [root.certificate]))
         XCTAssertEqual(e.failureSummaries, ["critical-extensions@0:failed(-67603)"])
-        XCTAssertEqual(e.step(.criticalExtensions, 0)?.finding, .unknownCriticalExtension(oid: OID.ctPoison.dotted))
+        XCTAssertEqual(
+            e.step(.criticalExtensions, 0)?.finding.as(ExtensionsFinding.self),
+            .unknownCriticalExtension(oid: OID.ctPoison.dotted))
     }
 
     func testSignatureWithUnusedBitsIsReadAndFailsToVerify() throws {
@@ -73,6 +75,7 @@ final class AppleParsingTests: XCTestCase {
         let e = try evaluate([cert], TestPKI.ssl(anchors: [root.certificate]))
         XCTAssertFalse(e.verdict.trusted)
         XCTAssertEqual(
-            e.step(.signature, 0)?.finding, .signatureInvalid(candidate: root.certificate.subject.description))
+            e.step(.signature, 0)?.finding.as(ChainFinding.self),
+            .signatureInvalid(candidate: root.certificate.subject.description))
     }
 }

@@ -20,7 +20,9 @@ final class BudgetTests: XCTestCase {
         _ e: Evaluation, _ budget: BudgetKind, limit: Int, file: StaticString = #filePath, line: UInt = #line
     ) {
         let step = e.steps.first { $0.id == .budget }
-        XCTAssertEqual(step?.finding, .budgetExhausted(budget: budget, limit: limit), file: file, line: line)
+        XCTAssertEqual(
+            step?.finding.as(BudgetFinding.self), .budgetExhausted(budget: budget, limit: limit), file: file, line: line
+        )
         XCTAssertEqual(step?.status, .failed, file: file, line: line)
         XCTAssertEqual(e.verdict.decisiveStep?.id, .budget, file: file, line: line)
         XCTAssertFalse(e.verdict.trusted, file: file, line: line)
@@ -104,7 +106,7 @@ final class BudgetTests: XCTestCase {
         // Only leaf -> intermediate was verified; the three candidates never reached OpenSSL.
         XCTAssertEqual(evaluator.cache.verificationCount, 1)
         let refused = e.steps.filter {
-            if case .signatureKeyRefused(let reason) = $0.finding {
+            if case .signatureKeyRefused(let reason)? = $0.finding.as(ChainFinding.self) {
                 reason.contains("3070 bits, over 2^32")
             } else {
                 false

@@ -59,7 +59,8 @@ final class CertificatePolicyTests: XCTestCase {
         let b = try build([[]], leaf: [])
         let e = try evaluateBuilt(b)
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
-        XCTAssertEqual(e.step(.certificatePolicies, nil)?.finding, .policySet(policies: []))
+        XCTAssertEqual(
+            e.step(.certificatePolicies, nil)?.finding.as(CertificatePoliciesFinding.self), .policySet(policies: []))
     }
 
     func testCommonPolicyIsTheResultingSet() throws {
@@ -67,14 +68,18 @@ final class CertificatePolicyTests: XCTestCase {
         let b = try build([[.certificatePolicies([p1, p2])]], leaf: [.certificatePolicies([p1])])
         let e = try evaluateBuilt(b)
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
-        XCTAssertEqual(e.step(.certificatePolicies, nil)?.finding, .policySet(policies: [p1.dotted]))
+        XCTAssertEqual(
+            e.step(.certificatePolicies, nil)?.finding.as(CertificatePoliciesFinding.self),
+            .policySet(policies: [p1.dotted]))
     }
 
     func testAnyPolicyOnTheIntermediateCarriesTheLeafsPolicy() throws {
         // RFC 5280 6.1.3 (d)(2) then (d)(1)(ii).
         let b = try build([[.certificatePolicies([.anyPolicy])]], leaf: [.certificatePolicies([p2])])
         let e = try evaluateBuilt(b)
-        XCTAssertEqual(e.step(.certificatePolicies, nil)?.finding, .policySet(policies: [p2.dotted]))
+        XCTAssertEqual(
+            e.step(.certificatePolicies, nil)?.finding.as(CertificatePoliciesFinding.self),
+            .policySet(policies: [p2.dotted]))
     }
 
     // MARK: - requireExplicitPolicy (RFC 5280 4.2.1.11, 6.1.4 (i), 6.1.5 (a)-(b))
@@ -83,7 +88,9 @@ final class CertificatePolicyTests: XCTestCase {
         let b = try build([[.policyConstraints(requireExplicitPolicy: 0)]], leaf: [])
         let e = try evaluateBuilt(b)
         XCTAssertEqual(e.failureSummaries, ["certificate-policies@0:failed(-67835)"])
-        XCTAssertEqual(e.step(.certificatePolicies, 0)?.finding, .policyFailed(.explicitPolicyRequired(certificate: 0)))
+        XCTAssertEqual(
+            e.step(.certificatePolicies, 0)?.finding.as(CertificatePoliciesFinding.self),
+            .policyFailed(.explicitPolicyRequired(certificate: 0)))
         XCTAssertEqual(e.verdict.decisiveStep?.appleFailure?.check, "PolicyConstraints")
         assertVerdict(e, trusted: false, osstatus: -67835, urlError: -999)
         XCTAssertEqual(e.verdict.osstatusName, "errSecInvalidPolicyIdentifiers")
@@ -103,7 +110,9 @@ final class CertificatePolicyTests: XCTestCase {
             leaf: [.certificatePolicies([p1])])
         let e = try evaluateBuilt(b)
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
-        XCTAssertEqual(e.step(.certificatePolicies, nil)?.finding, .policySet(policies: [p1.dotted]))
+        XCTAssertEqual(
+            e.step(.certificatePolicies, nil)?.finding.as(CertificatePoliciesFinding.self),
+            .policySet(policies: [p1.dotted]))
         XCTAssertTrue(try opensslAccepts(b))
     }
 
@@ -146,7 +155,9 @@ final class CertificatePolicyTests: XCTestCase {
             ], leaf: [.certificatePolicies([p2])])
         let e = try evaluateBuilt(b)
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
-        XCTAssertEqual(e.step(.certificatePolicies, nil)?.finding, .policySet(policies: [p2.dotted]))
+        XCTAssertEqual(
+            e.step(.certificatePolicies, nil)?.finding.as(CertificatePoliciesFinding.self),
+            .policySet(policies: [p2.dotted]))
         XCTAssertTrue(try opensslAccepts(b))
     }
 
@@ -171,7 +182,9 @@ final class CertificatePolicyTests: XCTestCase {
             leaf: [.certificatePolicies([p1])])
         let e = try evaluateBuilt(b)
         XCTAssertEqual(e.failureSummaries, ["certificate-policies@0:failed(-67835)"])
-        XCTAssertEqual(e.step(.certificatePolicies, 0)?.finding, .policyFailed(.anyPolicyMapped(certificate: 1)))
+        XCTAssertEqual(
+            e.step(.certificatePolicies, 0)?.finding.as(CertificatePoliciesFinding.self),
+            .policyFailed(.anyPolicyMapped(certificate: 1)))
     }
 
     // MARK: - inhibitAnyPolicy (RFC 5280 4.2.1.14, 6.1.3 (d)(2), 6.1.4 (j))
@@ -229,7 +242,8 @@ final class CertificatePolicyTests: XCTestCase {
         let b = try build(Array(repeating: [.certificatePolicies(many)], count: 10), leaf: [])
         let e = try evaluateBuilt(b)
         XCTAssertEqual(
-            e.step(.certificatePolicies, 0)?.finding, .policyFailed(.tooLarge(limit: PolicyProcessor.maximumWork)))
+            e.step(.certificatePolicies, 0)?.finding.as(CertificatePoliciesFinding.self),
+            .policyFailed(.tooLarge(limit: PolicyProcessor.maximumWork)))
         XCTAssertFalse(e.verdict.trusted)
     }
 }

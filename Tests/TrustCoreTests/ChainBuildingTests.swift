@@ -215,6 +215,23 @@ final class ChainBuildingTests: XCTestCase {
         XCTAssertEqual(e.candidatePaths, 2)
     }
 
+    func testRejectedCandidatePathIsKeptWithWhyItLost() throws {
+        let key = try KeyPair.generate(.ecP256)
+        let untrustedRoot = try TestPKI.root("Untrusted Root")
+        let ghost = try TestPKI.root("Ghost Root")
+        let viaGhost = try twin(ghost, key: key)
+        let viaRoot = try twin(untrustedRoot, key: key)
+        let leaf = try TestPKI.leaf(issuer: Issued(certificate: viaRoot, key: key))
+        let e = try evaluate([leaf.certificate, viaGhost, viaRoot, untrustedRoot.certificate], TestPKI.ssl())
+        // The path through the twin whose issuer (Ghost Root) was never presented ends there:
+        // MissingIntermediate on its last certificate, which loses to the self-signed ending.
+        XCTAssertEqual(e.rejectedPaths.map(\.path.certificates), [[leaf.certificate, viaGhost]])
+        XCTAssertEqual(
+            e.rejectedPaths.first?.failures.map { "\($0.id.rawValue)@\($0.certificate ?? -1):\($0.osstatus ?? 0)" },
+            ["chain@1:-25318"])
+        XCTAssertEqual(e.rejectedPaths.count, e.candidatePaths - 1)
+    }
+
     func testBestFailedPathPrefersAnAnchoredPathEvenWithBadDates() throws {
         let key = try KeyPair.generate(.ecP256)
         let anchor = try TestPKI.root("Anchor Root")

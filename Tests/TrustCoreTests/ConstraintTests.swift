@@ -26,7 +26,9 @@ final class ConstraintTests: XCTestCase {
     func testIssuerKeyUsageWithoutKeyCertSignFails() throws {
         let e = try evaluateUnder(intermediate: { $0.keyUsage = .init([.digitalSignature, .cRLSign]) })
         XCTAssertEqual(e.failureSummaries, ["key-usage@1:failed(-67608)"])
-        XCTAssertEqual(e.step(.keyUsage, 1)?.finding, .keyUsageLacksCertSign(present: ["digitalSignature", "cRLSign"]))
+        XCTAssertEqual(
+            e.step(.keyUsage, 1)?.finding.as(KeyUsageFinding.self),
+            .keyUsageLacksCertSign(present: ["digitalSignature", "cRLSign"]))
         assertVerdict(e, trusted: false, osstatus: -67608, urlError: -999)
         XCTAssertEqual(e.verdict.osstatusName, "errSecInvalidKeyUsageForPolicy")
     }
@@ -40,7 +42,7 @@ final class ConstraintTests: XCTestCase {
         // Apple checks an issuer's keyUsage only when present (Library Test CA, the lab's CA, has none).
         let e = try evaluateUnder(intermediate: { $0.keyUsage = nil })
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
-        XCTAssertEqual(e.step(.keyUsage, 1)?.finding, .keyUsageAbsent)
+        XCTAssertEqual(e.step(.keyUsage, 1)?.finding.as(KeyUsageFinding.self), .keyUsageAbsent)
     }
 
     func testTheLabCAWithoutKeyUsageIsTrustedByAppleButRejectedByWebPKIAndOpenSSLStrict() throws {
@@ -99,14 +101,16 @@ final class ConstraintTests: XCTestCase {
         let e = try evaluate(
             [leaf.certificate, i2.certificate, i1.certificate], TestPKI.ssl(anchors: [root.certificate]))
         XCTAssertEqual(e.failureSummaries, ["basic-constraints@2:failed(-67611)"])
-        XCTAssertEqual(e.step(.basicConstraints, 2)?.finding, .pathLengthExceeded(limit: 0, actual: 1))
+        XCTAssertEqual(
+            e.step(.basicConstraints, 2)?.finding.as(BasicConstraintsFinding.self),
+            .pathLengthExceeded(limit: 0, actual: 1))
         assertVerdict(e, trusted: false, osstatus: -67611, urlError: -999)
     }
 
     func testPathLengthZeroAllowsIssuingLeaves() throws {
         let e = try evaluateUnder(intermediate: { $0.basicConstraints = .init(isCA: true, pathLength: 0) })
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
-        XCTAssertEqual(e.step(.basicConstraints, 1)?.finding, .isCA(pathLength: 0))
+        XCTAssertEqual(e.step(.basicConstraints, 1)?.finding.as(BasicConstraintsFinding.self), .isCA(pathLength: 0))
     }
 
     // MARK: - Extensions
@@ -114,7 +118,9 @@ final class ConstraintTests: XCTestCase {
     func testUnknownCriticalExtensionOnTheLeafFails() throws {
         let e = try evaluateUnder(intermediate: { _ in }, leaf: { $0.rawExtensions = [unknownCriticalExtension] })
         XCTAssertEqual(e.failureSummaries, ["critical-extensions@0:failed(-67603)"])
-        XCTAssertEqual(e.step(.criticalExtensions, 0)?.finding, .unknownCriticalExtension(oid: "1.3.6.1.4.1.55555.1"))
+        XCTAssertEqual(
+            e.step(.criticalExtensions, 0)?.finding.as(ExtensionsFinding.self),
+            .unknownCriticalExtension(oid: "1.3.6.1.4.1.55555.1"))
         assertVerdict(e, trusted: false, osstatus: -67603, urlError: -999)
     }
 

@@ -127,7 +127,7 @@ final class HostnameEvaluationTests: XCTestCase {
 
     func testMismatchExplanationSaysTheCommonNameIsIgnored() throws {
         let e = try evaluateHost("www.example.com", san: nil, cn: "www.example.com")
-        guard case .hostMismatch(_, let explanation)? = e.step(.hostname, 0)?.finding else {
+        guard case .hostMismatch(_, let explanation)? = e.step(.hostname, 0)?.finding.as(HostnameFinding.self) else {
             return XCTFail("no mismatch finding")
         }
         XCTAssertTrue(explanation.contains("Common Name"), explanation)

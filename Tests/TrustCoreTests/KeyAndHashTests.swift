@@ -12,7 +12,8 @@ final class KeyAndHashTests: XCTestCase {
         let leaf = try TestPKI.leaf(issuer: root, key: TestPKI.sharedKey(.rsa(bits: 1024)))
         let e = try evaluate([leaf.certificate], TestPKI.ssl(anchors: [root.certificate]))
         XCTAssertEqual(e.failureSummaries, ["key-size@0:failed(-67735)"])
-        XCTAssertEqual(e.step(.keySize, 0)?.finding, .keyTooSmall(label: "RSA", bits: 1024, minimum: 2048))
+        XCTAssertEqual(
+            e.step(.keySize, 0)?.finding.as(KeySizeFinding.self), .keyTooSmall(label: "RSA", bits: 1024, minimum: 2048))
         assertVerdict(e, trusted: false, osstatus: -67735, urlError: -999, resultType: .recoverableTrustFailure)
     }
 
@@ -83,7 +84,9 @@ final class KeyAndHashTests: XCTestCase {
         XCTAssertEqual(leaf.publicKey.bits, 224)
         let ssl = try evaluate([leaf], TestPKI.ssl(anchors: [root.certificate]))
         XCTAssertEqual(ssl.failureSummaries, ["key-size@0:failed(-67735)"])
-        XCTAssertEqual(ssl.step(.keySize, 0)?.finding, .keyTooSmall(label: "EC P-224", bits: 224, minimum: 256))
+        XCTAssertEqual(
+            ssl.step(.keySize, 0)?.finding.as(KeySizeFinding.self),
+            .keyTooSmall(label: "EC P-224", bits: 224, minimum: 256))
         assertVerdict(ssl, trusted: false, osstatus: -67735, urlError: -999, resultType: .recoverableTrustFailure)
         let basic = try evaluate([leaf], TestPKI.basic(anchors: [root.certificate]))
         assertVerdict(basic, trusted: true, osstatus: 0, urlError: nil)
@@ -130,7 +133,9 @@ final class KeyAndHashTests: XCTestCase {
         let leaf = try TestPKI.leaf(issuer: root)
         let e = try evaluate([leaf.certificate], TestPKI.ssl(anchors: [root.certificate]))
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
-        XCTAssertEqual(e.step(.signatureAlgorithm, 1)?.finding, .selfSignedHashExempt(name: "sha1WithRSAEncryption"))
+        XCTAssertEqual(
+            e.step(.signatureAlgorithm, 1)?.finding.as(SignatureAlgorithmFinding.self),
+            .selfSignedHashExempt(name: "sha1WithRSAEncryption"))
     }
 
     func testMD5SignedIntermediateIsAFatalWeakSignatureUnderEveryPolicy() throws {
@@ -158,6 +163,8 @@ final class KeyAndHashTests: XCTestCase {
         let leaf = try TestPKI.leaf(issuer: int)
         let e = try evaluate([leaf.certificate, int.certificate], TestPKI.ssl(anchors: [root.certificate]))
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
-        XCTAssertEqual(e.step(.signatureAlgorithm, 1)?.finding, .signatureAlgorithmOK(name: "ecdsa-with-SHA512"))
+        XCTAssertEqual(
+            e.step(.signatureAlgorithm, 1)?.finding.as(SignatureAlgorithmFinding.self),
+            .signatureAlgorithmOK(name: "ecdsa-with-SHA512"))
     }
 }

@@ -29,7 +29,9 @@ final class NameConstraintFormTests: XCTestCase {
     func testCriticalRegisteredIDConstraintOnAnIntermediateIsNotTrusted() throws {
         let (apple, webpki) = try chain(constraint: registered, critical: true)
         XCTAssertEqual(apple.failureSummaries, ["name-constraints@1:failed(-67689)"])
-        XCTAssertEqual(apple.step(.nameConstraints, 1)?.finding, .nameConstraintFormUnsupported(form: "registeredID"))
+        XCTAssertEqual(
+            apple.step(.nameConstraints, 1)?.finding.as(NameConstraintsFinding.self),
+            .nameConstraintFormUnsupported(form: "registeredID"))
         assertVerdict(apple, trusted: false, osstatus: -67689, urlError: -999, resultType: .recoverableTrustFailure)
         // The webpki profile processes registeredID constraints; the leaf has no such name.
         XCTAssertTrue(webpki.verdict.trusted, "\(webpki.failureSummaries)")
@@ -38,7 +40,9 @@ final class NameConstraintFormTests: XCTestCase {
     func testCriticalOtherNameInExcludedSubtreesIsNotTrusted() throws {
         let other = GeneralName.otherName(type: OID(dotted: "1.3.6.1.4.1.311.20.2.3")!, value: [0x0C, 0x01, 0x61])
         let (apple, _) = try chain(constraint: other, critical: true, excluded: true)
-        XCTAssertEqual(apple.step(.nameConstraints, 1)?.finding, .nameConstraintFormUnsupported(form: "otherName"))
+        XCTAssertEqual(
+            apple.step(.nameConstraints, 1)?.finding.as(NameConstraintsFinding.self),
+            .nameConstraintFormUnsupported(form: "otherName"))
         XCTAssertFalse(apple.verdict.trusted)
     }
 

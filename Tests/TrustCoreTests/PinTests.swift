@@ -12,7 +12,7 @@ final class PinTests: XCTestCase {
             c.presented, TestPKI.ssl(anchors: [c.root.certificate], pins: [c.leaf.certificate.spkiSHA256]))
         assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
         XCTAssertEqual(e.step(.pin, 0)?.status, .passed)
-        XCTAssertEqual(e.step(.pin, 0)?.finding, .pinMatched(pin: c.leaf.certificate.spkiPin))
+        XCTAssertEqual(e.step(.pin, 0)?.finding.as(PinFinding.self), .pinMatched(pin: c.leaf.certificate.spkiPin))
     }
 
     func testPinOnTheIntermediateOrTheAnchorMatchesToo() throws {
@@ -50,7 +50,7 @@ final class PinTests: XCTestCase {
             c.presented,
             TestPKI.ssl("wrong.example.com", anchors: [c.root.certificate], pins: [c.leaf.certificate.spkiSHA256]))
         XCTAssertEqual(e.step(.pin, nil)?.status.identifier, "skipped")
-        XCTAssertEqual(e.step(.pin, nil)?.finding, .pinNotChecked)
+        XCTAssertEqual(e.step(.pin, nil)?.finding.as(PinFinding.self), .pinNotChecked)
         XCTAssertEqual(e.failureSummaries, ["hostname@0:failed(-67602)"])
         assertVerdict(e, trusted: false, osstatus: -67602, urlError: -999)
     }

@@ -58,7 +58,9 @@ final class RevocationBudgetTests: XCTestCase {
         let evaluator = Evaluator()
         let e = try XCTUnwrap(evaluator.evaluate(chain: chain.presented, settings: s))
         XCTAssertEqual(e.verdict.decisiveStep?.id, .budget, "\(e.failureSummaries)")
-        XCTAssertEqual(e.verdict.decisiveStep?.finding, .budgetExhausted(budget: .signatureChecks, limit: 8))
+        XCTAssertEqual(
+            e.verdict.decisiveStep?.finding.as(BudgetFinding.self), .budgetExhausted(budget: .signatureChecks, limit: 8)
+        )
         XCTAssertFalse(e.verdict.trusted)
         XCTAssertEqual(
             e.step(.revocation, 0)?.status,
@@ -84,7 +86,9 @@ final class RevocationBudgetTests: XCTestCase {
         s.limits = EvaluationLimits(signatureChecks: 2)
         let evaluator = Evaluator()
         let e = try XCTUnwrap(evaluator.evaluate(chain: chain.presented, settings: s))
-        XCTAssertEqual(e.verdict.decisiveStep?.finding, .budgetExhausted(budget: .signatureChecks, limit: 2))
+        XCTAssertEqual(
+            e.verdict.decisiveStep?.finding.as(BudgetFinding.self), .budgetExhausted(budget: .signatureChecks, limit: 2)
+        )
         XCTAssertEqual(evaluator.cache.revocationVerificationCount, 0)
     }
 
@@ -111,7 +115,8 @@ final class RevocationBudgetTests: XCTestCase {
         let e = try XCTUnwrap(evaluator.evaluate(chain: chain.presented, settings: s))
         // Apple's revocation checking fails soft: the unusable response is ignored, and says why.
         XCTAssertTrue(e.verdict.trusted, "\(e.failureSummaries)")
-        guard case .revocationNotChecked(let reason)? = e.step(.revocation, 0)?.finding else {
+        guard case .revocationNotChecked(let reason)? = e.step(.revocation, 0)?.finding.as(RevocationFinding.self)
+        else {
             return XCTFail("\(e.stepSummaries)")
         }
         XCTAssertTrue(

@@ -67,7 +67,9 @@ final class RevocationTests: XCTestCase {
         let other = try TestPKI.leaf("other.example.com", issuer: chain.intermediate)
         let e = try evaluateWith(chain, [try crl(chain.intermediate, revoking: [other.certificate])])
         XCTAssertTrue(e.verdict.trusted)
-        XCTAssertEqual(e.step(.revocation, 0)?.finding, .notRevoked(issuer: chain.intermediate.certificate.displayName))
+        XCTAssertEqual(
+            e.step(.revocation, 0)?.finding.as(RevocationFinding.self),
+            .notRevoked(issuer: chain.intermediate.certificate.displayName))
     }
 
     func testACRLFromAnotherIssuerDoesNotApply() throws {
@@ -92,7 +94,9 @@ final class RevocationTests: XCTestCase {
         for (list, why) in cases {
             let apple = try evaluateWith(chain, [list])
             XCTAssertTrue(apple.verdict.trusted, why)
-            guard case .revocationNotChecked(let reason) = apple.step(.revocation, 0)?.finding else {
+            guard
+                case .revocationNotChecked(let reason)? = apple.step(.revocation, 0)?.finding.as(RevocationFinding.self)
+            else {
                 return XCTFail("\(why): \(apple.stepSummaries)")
             }
             XCTAssertTrue(reason.contains(why), reason)

@@ -10,7 +10,8 @@ final class ValidityTests: XCTestCase {
         let leaf = try TestPKI.leaf(issuer: root, notBefore: TestPKI.now - .days(400))
         let e = try evaluate([leaf.certificate], TestPKI.ssl(anchors: [root.certificate]))
         XCTAssertEqual(e.failureSummaries, ["validity@0:failed(-67818)"])
-        XCTAssertEqual(e.step(.validity, 0)?.finding, .expired(notAfter: leaf.certificate.notAfter))
+        XCTAssertEqual(
+            e.step(.validity, 0)?.finding.as(ValidityFinding.self), .expired(notAfter: leaf.certificate.notAfter))
         assertVerdict(e, trusted: false, osstatus: -67818, urlError: -999, resultType: .recoverableTrustFailure)
         XCTAssertEqual(e.verdict.osstatusName, "errSecCertificateExpired")
     }
@@ -20,7 +21,8 @@ final class ValidityTests: XCTestCase {
         let leaf = try TestPKI.leaf(issuer: root, notBefore: TestPKI.now + .days(1))
         let e = try evaluate([leaf.certificate], TestPKI.ssl(anchors: [root.certificate]))
         XCTAssertEqual(e.failureSummaries, ["validity@0:failed(-67818)"])
-        XCTAssertEqual(e.step(.validity, 0)?.finding, .notYetValid(notBefore: leaf.certificate.notBefore))
+        XCTAssertEqual(
+            e.step(.validity, 0)?.finding.as(ValidityFinding.self), .notYetValid(notBefore: leaf.certificate.notBefore))
         assertVerdict(e, trusted: false, osstatus: -67818, urlError: -999)
         XCTAssertNotEqual(e.verdict.osstatus, -67819)
     }

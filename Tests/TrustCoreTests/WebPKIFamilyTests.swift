@@ -25,7 +25,7 @@ final class WebPKIFamilyTests: XCTestCase {
         XCTAssertTrue(rfc.verdict.trusted, "\(rfc.failureSummaries) \(rfc.failures.map(\.detail))")
         XCTAssertEqual(
             try webpki([ca.certificate], anchor: root.certificate, host: "ca.example.com").step(.basicConstraints, 0)?
-                .finding, .leafIsCA)
+                .finding.as(BasicConstraintsFinding.self), .leafIsCA)
     }
 
     func testLeafWithoutExtendedKeyUsageIsRFC5280ButNotBaselineRequirements() throws {
@@ -43,7 +43,9 @@ final class WebPKIFamilyTests: XCTestCase {
         let leaf = try TestPKI.leaf(issuer: root) { $0.subject = [.commonName("other.example.com")] }
         let e = try webpki([leaf.certificate], anchor: root.certificate)
         XCTAssertEqual(
-            e.steps.filter { $0.id == .compliance && $0.status == .failed }.map(\.finding),
+            e.steps.filter { $0.id == .compliance && $0.status == .failed }.map {
+                $0.finding.as(ComplianceFinding.self)
+            },
             [
                 .nonCompliant(
                     detail:

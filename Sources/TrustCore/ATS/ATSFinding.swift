@@ -216,3 +216,14 @@ public enum PinnedDomainsFinding: Hashable, Sendable {
             ? base : "\(base), \(invalid) of them invalid (not the base64 of 32 bytes, which never matches)"
     }
 }
+
+extension ATSFinding: RuleFinding {
+    var storage: Finding.Storage { .ats(self) }
+
+    /// ATS failures are the TLS layer's, not SecTrust results: `failure` carries their code.
+    var appleFailure: AppleFailure? { nil }
+}
+
+extension PinnedDomainsFinding: RuleFinding {
+    var storage: Finding.Storage { .pinnedDomains(self) }
+}

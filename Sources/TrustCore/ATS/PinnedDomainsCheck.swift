@@ -3,12 +3,13 @@
 /// and local-host exemptions included): pins are part of evaluation, with the Pinning subtype.
 /// A leaf category step on the leaf, a CA category step where it matched (path-level when it
 /// did not); both must pass.
-enum PinnedDomainsCheck: PathCheck {
-    static let enforcedExtensions: Set<OID> = []
+struct PinnedDomainsCheck: PathCheck {
+    /// Whether the policy reads NSPinnedDomains (Apple's SSL policy does; Basic X.509 does not).
+    let consulted: Bool
 
-    static func run(_ c: CheckContext, into steps: inout [Step]) {
+    func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         guard let ats = c.settings.ats else { return }
-        guard c.isSSL else {
+        guard consulted else {
             steps.append(
                 Step(
                     .pinnedDomains, nil, .notApplicable,

@@ -1,31 +1,38 @@
 /// `basic-constraints`: issuers are CAs and path lengths hold (RFC 5280 4.2.1.9, 6.1.4 (k)-(m)).
-enum BasicConstraintsCheck: PathCheck {
-    static let enforcedExtensions: Set<OID> = [.basicConstraints]
+struct BasicConstraintsCheck: PathCheck {
+    /// CA/Browser Forum BR 7.1.2.7.8: a subscriber certificate is not a CA (RFC 5280 alone
+    /// allows a CA in leaf position).
+    let leafMustNotBeCA: Bool
+    /// Apple: only a version 3 issuer without basicConstraints fails; version 1 roots are
+    /// tolerated. RFC 5280 6.1.4 (k) tolerates none.
+    let toleratesVersion1Issuers: Bool
 
-    static func run(_ c: CheckContext, into steps: inout [Step]) {
+    var enforcedExtensions: Set<OID> { [.basicConstraints] }
+
+    func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         for (i, cert) in c.certificates.enumerated() {
             if i == 0 {
-                // CA/Browser Forum BR 7.1.2.7.8: a subscriber certificate is not a CA. RFC 5280
-                // alone allows a CA in leaf position.
-                if c.caBrowserForum, c.count > 1, cert.basicConstraints?.isCA == true {
-                    steps.append(Step(.basicConstraints, 0, .failed, .leafIsCA))
+                if leafMustNotBeCA, c.count > 1, cert.basicConstraints?.isCA == true {
+                    steps.append(Step(.basicConstraints, 0, .failed, BasicConstraintsFinding.leafIsCA))
                 } else {
-                    steps.append(Step(.basicConstraints, 0, .notApplicable, .leafNeedsNoCA))
+                    steps.append(Step(.basicConstraints, 0, .notApplicable, BasicConstraintsFinding.leafNeedsNoCA))
                 }
                 continue
             }
             guard let bc = cert.basicConstraints else {
-                // Apple: only a v3 issuer without basicConstraints fails; v1 roots are tolerated.
-                if cert.version < 3 && !c.webpki {
-                    steps.append(Step(.basicConstraints, i, .passed, .isCA(pathLength: nil)))
+                if cert.version < 3 && toleratesVersion1Issuers {
+                    steps.append(Step(.basicConstraints, i, .passed, BasicConstraintsFinding.isCA(pathLength: nil)))
                 } else {
                     steps.append(
-                        Step(.basicConstraints, i, .failed, cert.version < 3 ? .v1Issuer : .missingBasicConstraints))
+                        Step(
+                            .basicConstraints, i, .failed,
+                            cert.version < 3
+                                ? BasicConstraintsFinding.v1Issuer : BasicConstraintsFinding.missingBasicConstraints))
                 }
                 continue
             }
             guard bc.isCA else {
-                steps.append(Step(.basicConstraints, i, .failed, .notCA))
+                steps.append(Step(.basicConstraints, i, .failed, BasicConstraintsFinding.notCA))
                 continue
             }
             if let limit = bc.pathLength {
@@ -35,11 +42,14 @@ enum BasicConstraintsCheck: PathCheck {
                     for k in 1..<i where !c.certificates[k].isSelfIssued { below += 1 }
                 }
                 if below > limit {
-                    steps.append(Step(.basicConstraints, i, .failed, .pathLengthExceeded(limit: limit, actual: below)))
+                    steps.append(
+                        Step(
+                            .basicConstraints, i, .failed,
+                            BasicConstraintsFinding.pathLengthExceeded(limit: limit, actual: below)))
                     continue
                 }
             }
-            steps.append(Step(.basicConstraints, i, .passed, .isCA(pathLength: bc.pathLength)))
+            steps.append(Step(.basicConstraints, i, .passed, BasicConstraintsFinding.isCA(pathLength: bc.pathLength)))
         }
     }
 }

@@ -1,24 +1,27 @@
 /// `certificate-policies`: RFC 5280 6.1 policy processing with Apple's inputs. trustd runs it
 /// for every policy and reports a rejected path on the leaf (SecPolicyServer.c).
-enum CertificatePoliciesCheck: PathCheck {
+struct CertificatePoliciesCheck: PathCheck {
     // The policy tree consumes the mappings and both skip counters.
-    static let enforcedExtensions: Set<OID> = [
-        .certificatePolicies, .policyConstraints, .inhibitAnyPolicy, .policyMappings,
-    ]
+    var enforcedExtensions: Set<OID> {
+        [.certificatePolicies, .policyConstraints, .inhibitAnyPolicy, .policyMappings]
+    }
 
-    static func run(_ c: CheckContext, into steps: inout [Step]) {
+    func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         switch PolicyProcessor.process(c.certificates, anchored: c.path.isAnchored) {
         case .valid(let policies):
-            steps.append(Step(.certificatePolicies, nil, .passed, .policySet(policies: policies.map(\.name))))
+            steps.append(
+                Step(
+                    .certificatePolicies, nil, .passed,
+                    CertificatePoliciesFinding.policySet(policies: policies.map(\.name))))
         case .failed(let failure):
-            steps.append(Step(.certificatePolicies, 0, .failed, .policyFailed(failure)))
+            steps.append(Step(.certificatePolicies, 0, .failed, CertificatePoliciesFinding.policyFailed(failure)))
         }
     }
 
     /// The policy extensions' own encoding rules, for the `webpki` profile (Apple's parser
     /// accepts each of these).
-    static func encodingFindings(_ cert: Certificate) -> [Finding] {
-        var out: [Finding] = []
+    static func encodingFindings(_ cert: Certificate) -> [ComplianceFinding] {
+        var out: [ComplianceFinding] = []
         if let pc = cert.extension(.policyConstraints) {
             // RFC 5280 4.2.1.11: "Conforming CAs MUST mark this extension as critical."
             if !pc.critical {

@@ -1,19 +1,21 @@
 /// `certificate-transparency`: Apple's CT policy for chains to system roots (SystemTrustedCTRequired).
-enum CertificateTransparencyCheck: PathCheck {
-    // The SCT list and the CT poison are read but not enforced as extensions: a critical one
-    // stays unknown, as in Apple's parser (a precertificate is not a certificate to trust).
-    static let enforcedExtensions: Set<OID> = []
+/// The SCT list and the CT poison are read but not enforced as extensions: a critical one stays
+/// unknown, as in Apple's parser (a precertificate is not a certificate to trust).
+struct CertificateTransparencyCheck: PathCheck {
+    /// Whether the policy requires CT at all (Apple's SSL policy does; Basic X.509 and the webpki
+    /// profile do not).
+    let required: Bool
 
     /// Apple enforces CT for certificates issued from this date (support article HT205280/103214).
     static let enforcedFrom = Timestamp(year: 2018, month: 10, day: 15)!
     static let shortLifetime: Int64 = 180 * 86_400
 
-    static func run(_ c: CheckContext, into steps: inout [Step]) {
-        guard c.isSSL, !c.webpki else {
+    func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
+        guard required else {
             steps.append(
                 Step(
                     .certificateTransparency, 0, .skipped("only Apple's SSL policy requires CT"),
-                    .ctNotRequired(
+                    CertificateTransparencyFinding.ctNotRequired(
                         reason: "Basic X.509 (and the webpki profile) do not require Certificate Transparency.")))
             return
         }
@@ -21,18 +23,19 @@ enum CertificateTransparencyCheck: PathCheck {
             steps.append(
                 Step(
                     .certificateTransparency, 0, .notApplicable,
-                    .ctNotRequired(
+                    CertificateTransparencyFinding.ctNotRequired(
                         reason:
                             "Certificate Transparency is required only for chains to system roots; custom anchors are exempt."
                     )))
             return
         }
         let leaf = c.certificates[0]
-        guard leaf.notBefore >= enforcedFrom else {
+        guard leaf.notBefore >= Self.enforcedFrom else {
             steps.append(
                 Step(
                     .certificateTransparency, 0, .notApplicable,
-                    .ctNotRequired(reason: "Leaves issued before 2018-10-15 are exempt from Apple's CT policy.")))
+                    CertificateTransparencyFinding.ctNotRequired(
+                        reason: "Leaves issued before 2018-10-15 are exempt from Apple's CT policy.")))
             return
         }
         var embedded = Set<[UInt8]>()
@@ -41,19 +44,23 @@ enum CertificateTransparencyCheck: PathCheck {
         }
         let transport = Set(c.settings.connectionSCTLogIDs)
         let lifetime = leaf.notAfter.secondsSinceEpoch - leaf.notBefore.secondsSinceEpoch
-        let requiredEmbedded = lifetime <= shortLifetime ? 2 : 3
+        let requiredEmbedded = lifetime <= Self.shortLifetime ? 2 : 3
         if transport.count >= 2 {
-            steps.append(Step(.certificateTransparency, 0, .passed, .ctSatisfied(logs: transport.count, required: 2)))
+            steps.append(
+                Step(
+                    .certificateTransparency, 0, .passed,
+                    CertificateTransparencyFinding.ctSatisfied(logs: transport.count, required: 2)))
         } else if embedded.count >= requiredEmbedded {
             steps.append(
                 Step(
                     .certificateTransparency, 0, .passed,
-                    .ctSatisfied(logs: embedded.count, required: requiredEmbedded)))
+                    CertificateTransparencyFinding.ctSatisfied(logs: embedded.count, required: requiredEmbedded)))
         } else {
             steps.append(
                 Step(
                     .certificateTransparency, 0, .failed,
-                    .ctMissing(logs: max(embedded.count, transport.count), required: requiredEmbedded)))
+                    CertificateTransparencyFinding.ctMissing(
+                        logs: max(embedded.count, transport.count), required: requiredEmbedded)))
         }
     }
 }

@@ -1,17 +1,15 @@
 /// `chain`, `signature` and `anchor`: what path building established.
-enum ChainCheck: PathCheck {
-    static let enforcedExtensions: Set<OID> = []
-
-    static func run(_ c: CheckContext, into steps: inout [Step]) {
+struct ChainCheck: PathCheck {
+    func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         let last = c.count - 1
         let lastCert = c.certificates[last]
         if c.path.isAnchored {
-            steps.append(Step(.chain, nil, .passed, .chainComplete(length: c.count)))
+            steps.append(Step(.chain, nil, .passed, ChainFinding.chainComplete(length: c.count)))
         } else if c.path.depthExceeded {
             let limit = c.settings.maximumIntermediates ?? PathBuilder.defaultMaximumIntermediates
-            steps.append(Step(.chain, last, .failed, .depthExceeded(limit: limit)))
+            steps.append(Step(.chain, last, .failed, ChainFinding.depthExceeded(limit: limit)))
         } else if c.path.endsSelfSigned {
-            steps.append(Step(.chain, nil, .passed, .chainEndsSelfSigned(length: c.count)))
+            steps.append(Step(.chain, nil, .passed, ChainFinding.chainEndsSelfSigned(length: c.count)))
         } else {
             // Candidates named as the issuer whose keys do not verify: the report says so, and
             // whether the AIA fetch brought them, rather than that no such certificate was found.
@@ -20,28 +18,28 @@ enum ChainCheck: PathCheck {
             steps.append(
                 Step(
                     .chain, last, .failed,
-                    .issuerNotFound(
+                    ChainFinding.issuerNotFound(
                         issuer: lastCert.issuer.description, rejectedCandidates: rejected.count,
                         fetchedThroughAIA: fetched)))
         }
         for i in 0..<c.count {
             if i == last {
                 if c.path.isAnchored {
-                    steps.append(Step(.signature, i, .notApplicable, .anchorSignatureNotChecked))
+                    steps.append(Step(.signature, i, .notApplicable, ChainFinding.anchorSignatureNotChecked))
                 }
             } else {
                 steps.append(
                     Step(
                         .signature, i, .passed,
-                        .signatureValid(algorithm: c.certificates[i].signatureAlgorithm.name)))
+                        ChainFinding.signatureValid(algorithm: c.certificates[i].signatureAlgorithm.name)))
             }
         }
         for r in c.path.rejected {
-            let finding: Finding
+            let finding: ChainFinding
             switch r.reason {
-            case .unsupported(let why): finding = .signatureUnsupported(reason: why)
-            case .refused(let why): finding = .signatureKeyRefused(reason: why)
-            default: finding = .signatureInvalid(candidate: r.candidate.subject.description)
+            case .unsupported(let why): finding = ChainFinding.signatureUnsupported(reason: why)
+            case .refused(let why): finding = ChainFinding.signatureKeyRefused(reason: why)
+            default: finding = ChainFinding.signatureInvalid(candidate: r.candidate.subject.description)
             }
             // A bad signature discards that candidate, not the path: trustd drops the candidate
             // during path building and reports the best remaining path's error
@@ -57,11 +55,14 @@ enum ChainCheck: PathCheck {
             }
         }
         if let cls = c.path.anchorClass {
-            steps.append(Step(.anchor, last, .passed, .anchoredAt(anchorClass: cls, name: lastCert.displayName)))
+            steps.append(
+                Step(.anchor, last, .passed, ChainFinding.anchoredAt(anchorClass: cls, name: lastCert.displayName)))
         } else if c.path.endsSelfSigned {
-            steps.append(Step(.anchor, last, .failed, .selfSignedNotTrusted(name: lastCert.displayName)))
+            steps.append(Step(.anchor, last, .failed, ChainFinding.selfSignedNotTrusted(name: lastCert.displayName)))
         } else {
-            steps.append(Step(.anchor, nil, .skipped("the chain is incomplete, so no anchor was reached"), .noAnchor))
+            steps.append(
+                Step(.anchor, nil, .skipped("the chain is incomplete, so no anchor was reached"), ChainFinding.noAnchor)
+            )
         }
     }
 }

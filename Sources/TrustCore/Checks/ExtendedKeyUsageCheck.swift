@@ -1,6 +1,19 @@
 /// `extended-key-usage`: the leaf may be used for TLS servers (Apple ExtendedKeyUsage, by anchor class).
-enum ExtendedKeyUsageCheck: PathCheck {
-    static let enforcedExtensions: Set<OID> = [.extKeyUsage]
+struct ExtendedKeyUsageCheck: PathCheck {
+    /// Whether the leaf's purpose is checked at all (Basic X.509 does not check it).
+    let enforced: Bool
+    /// Apple's rules by anchor class: an explicit serverAuth for system roots and for custom
+    /// anchors' leaves issued after mid-2019, anyExtendedKeyUsage before that, and the strict rule
+    /// skipped below a device-trusted anchor. Without them RFC 5280 4.2.1.12 applies: no
+    /// extension, no restriction.
+    let appleAnchorRules: Bool
+    /// CA/Browser Forum BR 7.1.2.7.6 and 7.1.2.7.10: a subscriber certificate for TLS servers
+    /// carries a non-critical extKeyUsage without anyExtendedKeyUsage.
+    let subscriberRules: Bool
+    /// CA/Browser Forum BR 7.1.2.1.2: a root carries no extKeyUsage.
+    let rootMustNotCarryEKU: Bool
+
+    var enforcedExtensions: Set<OID> { [.extKeyUsage] }
 
     /// Apple requires an explicit serverAuth EKU on leaves issued after this under custom anchors.
     static let customAnchorEKUCutoff = Timestamp(year: 2019, month: 6, day: 30, hour: 23)!
@@ -10,25 +23,25 @@ enum ExtendedKeyUsageCheck: PathCheck {
     static let serverAuthSkipped = CheckContext.deviceAnchorReason(
         "chains to a root the device trusts need no explicit serverAuth")
 
-    static func run(_ c: CheckContext, into steps: inout [Step]) {
+    func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         let purpose = c.settings.requiredLeafPurpose ?? .serverAuth
-        guard c.isSSL || c.webpki else {
+        guard enforced else {
             steps.append(
                 Step(
                     .extendedKeyUsage, 0, .skipped("Basic X.509 does not check extended key usage"),
-                    .ekuNotChecked))
+                    ExtendedKeyUsageFinding.ekuNotChecked))
             return
         }
         let leaf = c.certificates[0]
         let names = leaf.extendedKeyUsage?.map(\.name) ?? []
-        let subscriber = c.webpki && c.serverAuth && c.count > 1
+        let subscriber = subscriberRules && c.leafIsForServerAuth && c.count > 1
         if subscriber, let eku = leaf.extendedKeyUsage, eku.contains(.anyExtendedKeyUsage) {
             // CA/Browser Forum BR 7.1.2.7.10 (subscriber extKeyUsage): "anyExtendedKeyUsage MUST
             // NOT" be present.
             steps.append(
                 Step(
                     .extendedKeyUsage, 0, .failed,
-                    .nonCompliant(
+                    ComplianceFinding.nonCompliant(
                         detail:
                             "subscriber extKeyUsage (\(names.joined(separator: ", "))) contains anyExtendedKeyUsage (CA/Browser Forum BR 7.1.2.7.10)"
                     )))
@@ -38,44 +51,58 @@ enum ExtendedKeyUsageCheck: PathCheck {
             steps.append(
                 Step(
                     .extendedKeyUsage, 0, .failed,
-                    .nonCompliant(detail: "subscriber extKeyUsage is marked critical (CA/Browser Forum BR 7.1.2.7.6)")))
+                    ComplianceFinding.nonCompliant(
+                        detail: "subscriber extKeyUsage is marked critical (CA/Browser Forum BR 7.1.2.7.6)")))
         } else if subscriber, leaf.extendedKeyUsage == nil {
             // CA/Browser Forum BR 7.1.2.7.6 (subscriber extensions): extKeyUsage "MUST" be present.
             steps.append(
                 Step(
                     .extendedKeyUsage, 0, .failed,
-                    .nonCompliant(detail: "subscriber certificate has no extKeyUsage (CA/Browser Forum BR 7.1.2.7.6)")))
+                    ComplianceFinding.nonCompliant(
+                        detail: "subscriber certificate has no extKeyUsage (CA/Browser Forum BR 7.1.2.7.6)")))
         } else if let eku = leaf.extendedKeyUsage {
             if eku.contains(purpose) {
-                steps.append(Step(.extendedKeyUsage, 0, .passed, .ekuServerAuth))
-            } else if c.deviceAnchored && eku.contains(.anyExtendedKeyUsage) {
+                steps.append(Step(.extendedKeyUsage, 0, .passed, ExtendedKeyUsageFinding.ekuServerAuth))
+            } else if appleAnchorRules && c.endsAtDeviceAnchor && eku.contains(.anyExtendedKeyUsage) {
                 // Only the loose rule applies below a device-trusted root, and it accepts anyEKU.
-                steps.append(Step(.extendedKeyUsage, 0, serverAuthSkipped, .ekuDeviceAnchorExempt(present: names)))
-            } else if eku.contains(.anyExtendedKeyUsage) && !c.webpki && c.ruleClass == .custom
-                && leaf.notBefore <= customAnchorEKUCutoff
+                steps.append(
+                    Step(
+                        .extendedKeyUsage, 0, Self.serverAuthSkipped,
+                        ExtendedKeyUsageFinding.ekuDeviceAnchorExempt(present: names)))
+            } else if eku.contains(.anyExtendedKeyUsage) && appleAnchorRules && c.ruleClass == .custom
+                && leaf.notBefore <= Self.customAnchorEKUCutoff
             {
-                steps.append(Step(.extendedKeyUsage, 0, .passed, .caEKUAllows))
+                steps.append(Step(.extendedKeyUsage, 0, .passed, ExtendedKeyUsageFinding.caEKUAllows))
             } else {
-                steps.append(Step(.extendedKeyUsage, 0, .failed, .ekuLacks(purpose: purpose.name, present: names)))
+                steps.append(
+                    Step(
+                        .extendedKeyUsage, 0, .failed,
+                        ExtendedKeyUsageFinding.ekuLacks(purpose: purpose.name, present: names)))
             }
-        } else if c.webpki {
+        } else if !appleAnchorRules {
             // RFC 5280 4.2.1.12: without the extension the key is not restricted.
-            steps.append(Step(.extendedKeyUsage, 0, .passed, .ekuAbsentAllowed))
-        } else if c.deviceAnchored {
-            steps.append(Step(.extendedKeyUsage, 0, serverAuthSkipped, .ekuDeviceAnchorExempt(present: [])))
-        } else if c.ruleClass == .system || leaf.notBefore > customAnchorEKUCutoff {
-            steps.append(Step(.extendedKeyUsage, 0, .failed, .ekuMissingRequired(anchorClass: c.ruleClass)))
+            steps.append(Step(.extendedKeyUsage, 0, .passed, ExtendedKeyUsageFinding.ekuAbsentAllowed))
+        } else if c.endsAtDeviceAnchor {
+            steps.append(
+                Step(
+                    .extendedKeyUsage, 0, Self.serverAuthSkipped,
+                    ExtendedKeyUsageFinding.ekuDeviceAnchorExempt(present: [])))
+        } else if c.ruleClass == .system || leaf.notBefore > Self.customAnchorEKUCutoff {
+            steps.append(
+                Step(
+                    .extendedKeyUsage, 0, .failed, ExtendedKeyUsageFinding.ekuMissingRequired(anchorClass: c.ruleClass))
+            )
         } else {
-            steps.append(Step(.extendedKeyUsage, 0, .passed, .ekuAbsentAllowed))
+            steps.append(Step(.extendedKeyUsage, 0, .passed, ExtendedKeyUsageFinding.ekuAbsentAllowed))
         }
         // CA/Browser Forum BR 7.1.2.1.2 (Root CA extensions): "extKeyUsage MUST NOT" be present.
-        if c.webpki, c.count > 1, c.isAnchor(c.count - 1), c.certificates[c.count - 1].isSelfIssued,
+        if rootMustNotCarryEKU, c.count > 1, c.isAnchor(c.count - 1), c.certificates[c.count - 1].isSelfIssued,
             let eku = c.certificates[c.count - 1].extendedKeyUsage
         {
             steps.append(
                 Step(
                     .extendedKeyUsage, c.count - 1, .failed,
-                    .nonCompliant(
+                    ComplianceFinding.nonCompliant(
                         detail:
                             "root certificate carries extKeyUsage (\(eku.map(\.name).joined(separator: ", "))) (CA/Browser Forum BR 7.1.2.1.2)"
                     )))
@@ -84,12 +111,12 @@ enum ExtendedKeyUsageCheck: PathCheck {
         for i in 1..<c.count where !c.isAnchor(i) {
             guard let eku = c.certificates[i].extendedKeyUsage else { continue }
             if eku.contains(purpose) || eku.contains(.anyExtendedKeyUsage) {
-                steps.append(Step(.extendedKeyUsage, i, .passed, .caEKUAllows))
+                steps.append(Step(.extendedKeyUsage, i, .passed, ExtendedKeyUsageFinding.caEKUAllows))
             } else {
                 steps.append(
                     Step(
                         .extendedKeyUsage, i, .failed,
-                        .caEKULacks(purpose: purpose.name, present: eku.map(\.name))))
+                        ExtendedKeyUsageFinding.caEKULacks(purpose: purpose.name, present: eku.map(\.name))))
             }
         }
     }

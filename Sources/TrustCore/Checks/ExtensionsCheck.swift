@@ -1,25 +1,41 @@
 /// `critical-extensions` and `compliance`: every critical extension understood; encodings sound.
-enum ExtensionsCheck: PathCheck {
+struct ExtensionsCheck: PathCheck {
+    /// Apple UnparseableExtension: a known extension whose value Apple's parser cannot read fails
+    /// under every Apple policy (without it, such an extension is reported as malformed).
+    let appleUnparseable: Bool
+    /// Whether an encoding Apple's parser tolerates (a BER-ism, a malformed non-critical
+    /// extension) fails; otherwise it is reported as tolerated.
+    let rejectsMalformedEncoding: Bool
+    /// RFC 5280's profile rules beyond Apple's (serial numbers, criticality, key identifiers,
+    /// name syntax), which x509-limbo checks.
+    let rfc5280ProfileRules: Bool
+    /// CA/Browser Forum subscriber rules on the leaf's subjectAltName and commonName.
+    let subscriberRules: Bool
+
     // IdLinkage links AKI to SKI; AIA's criticality is judged here; an issuerAltName carries no
     // rule beyond sound encoding, which the compliance step enforces (Apple reads it too).
-    static let enforcedExtensions: Set<OID> = [
-        .authorityKeyIdentifier, .subjectKeyIdentifier, .authorityInfoAccess, .issuerAltName,
-    ]
+    var enforcedExtensions: Set<OID> {
+        [.authorityKeyIdentifier, .subjectKeyIdentifier, .authorityInfoAccess, .issuerAltName]
+    }
 
-    static func run(_ c: CheckContext, into steps: inout [Step]) {
+    func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         for (i, cert) in c.certificates.enumerated() {
-            if let unknown = cert.firstUnknownCriticalExtension {
-                steps.append(Step(.criticalExtensions, i, .failed, .unknownCriticalExtension(oid: unknown.oid.dotted)))
+            if let unknown = firstUnknownCriticalExtension(cert, c.understoodExtensions) {
+                steps.append(
+                    Step(
+                        .criticalExtensions, i, .failed,
+                        ExtensionsFinding.unknownCriticalExtension(oid: unknown.oid.dotted)))
             } else {
-                steps.append(Step(.criticalExtensions, i, .passed, .criticalExtensionsUnderstood))
+                steps.append(Step(.criticalExtensions, i, .passed, ExtensionsFinding.criticalExtensionsUnderstood))
             }
             var findings: [Finding] = []
             var tolerated: [Finding] = []
             // Apple UnparseableExtension: a known extension whose value Apple's parser cannot
             // read fails under every policy; the webpki profile reports it as malformed below.
-            let unreadable = c.webpki ? [] : cert.appleUnparseableExtensions
+            let unreadable = appleUnparseable ? cert.appleUnparseableExtensions : []
             for ext in unreadable {
-                findings.append(.unparseableExtension(name: ext.oid.name, reason: ext.decodeError ?? ""))
+                findings.append(
+                    Finding(ExtensionsFinding.unparseableExtension(name: ext.oid.name, reason: ext.decodeError ?? "")))
             }
             for issue in cert.complianceIssues {
                 // Reported above as Apple's UnparseableExtension.
@@ -27,29 +43,29 @@ enum ExtensionsCheck: PathCheck {
                     continue
                 }
                 if case .duplicateExtension = issue {
-                    findings.append(.duplicateExtension(detail: issue.description))
-                } else if c.webpki {
-                    findings.append(.nonCompliant(detail: issue.description))
+                    findings.append(Finding(ExtensionsFinding.duplicateExtension(detail: issue.description)))
+                } else if rejectsMalformedEncoding {
+                    findings.append(Finding(ComplianceFinding.nonCompliant(detail: issue.description)))
                 } else {
                     // Apple's parser accepts BER-isms such as an encoded critical FALSE or a
                     // malformed non-critical extension; nothing in trustd fails the chain for them.
-                    tolerated.append(.nonCompliant(detail: issue.description))
+                    tolerated.append(Finding(ComplianceFinding.nonCompliant(detail: issue.description)))
                 }
             }
             // Apple NonEmptySubject: a CA, or a leaf without a critical SAN, needs a subject.
             if cert.subject.isEmpty {
                 let sanCritical = cert.extension(.subjectAltName)?.critical ?? false
-                if i > 0 || !sanCritical { findings.append(.emptySubject) }
+                if i > 0 || !sanCritical { findings.append(Finding(ExtensionsFinding.emptySubject)) }
             }
             // Apple IdLinkage: the child's AKI key id must equal the parent's SKI when both exist.
             if i + 1 < c.count, let aki = cert.authorityKeyIdentifier?.keyIdentifier,
                 let ski = c.certificates[i + 1].subjectKeyIdentifier, aki != ski
             {
-                findings.append(.keyIdentifierMismatch)
+                findings.append(Finding(ExtensionsFinding.keyIdentifierMismatch))
             }
-            if c.webpki { findings += webpkiFindings(c, i, cert) }
+            if rfc5280ProfileRules { findings += profileFindings(c, i, cert).map(Finding.init) }
             if findings.isEmpty && tolerated.isEmpty {
-                steps.append(Step(.compliance, i, .passed, .compliant))
+                steps.append(Step(.compliance, i, .passed, ExtensionsFinding.compliant))
             } else {
                 for f in findings { steps.append(Step(.compliance, i, .failed, f)) }
                 for f in tolerated {
@@ -60,8 +76,14 @@ enum ExtensionsCheck: PathCheck {
     }
 
     /// RFC 5280 and CA/Browser Forum profile rules x509-limbo checks beyond Apple's.
-    static func webpkiFindings(_ c: CheckContext, _ i: Int, _ cert: Certificate) -> [Finding] {
-        var out: [Finding] = []
+    /// The first critical extension outside `understood`, or, for nil, the one decoding found.
+    func firstUnknownCriticalExtension(_ cert: Certificate, _ understood: Set<OID>?) -> Extension? {
+        guard let understood else { return cert.firstUnknownCriticalExtension }
+        return cert.extensions.first { $0.critical && !understood.contains($0.oid) }
+    }
+
+    func profileFindings(_ c: CheckContext, _ i: Int, _ cert: Certificate) -> [ComplianceFinding] {
+        var out: [ComplianceFinding] = []
         // RFC 5280 4.1.2.2: serial numbers are positive and at most 20 octets.
         if cert.serialNumber.count > 21 || (cert.serialNumber.count == 21 && cert.serialNumber[0] != 0) {
             out.append(.nonCompliant(detail: "serial number longer than 20 octets (RFC 5280 4.1.2.2)"))
@@ -88,14 +110,14 @@ enum ExtensionsCheck: PathCheck {
             // CA/Browser Forum BR 7.1.2.7.12 (subscriber subjectAltName): "If the subject field of
             // the certificate is an empty SEQUENCE, this extension MUST be marked critical ...
             // Otherwise, this extension MUST NOT be marked critical."
-            if i == 0, c.count > 1, c.caBrowserForum, !cert.subject.isEmpty, san.critical {
+            if i == 0, c.count > 1, subscriberRules, !cert.subject.isEmpty, san.critical {
                 out.append(
                     .nonCompliant(
                         detail:
                             "subjectAltName marked critical although the subject is not empty (CA/Browser Forum BR 7.1.2.7.12)"
                     ))
             }
-        } else if i == 0 && c.count > 1 && c.caBrowserForum {
+        } else if i == 0 && c.count > 1 && subscriberRules {
             out.append(.nonCompliant(detail: "leaf has no subjectAltName (CA/Browser Forum BR 7.1.2.7.12)"))
         }
         // RFC 5280 4.2.1.9: "Conforming CAs MUST include this extension in all CA certificates
@@ -182,12 +204,12 @@ enum ExtensionsCheck: PathCheck {
         // MUST contain exactly one entry that is one of the values contained in the
         // Certificate's subjectAltName extension." Both apply when the Baseline Requirements do
         // (`caBrowserForumRules`, on by default; D40).
-        if i == 0, c.count > 1, c.serverAuth {
+        if i == 0, c.count > 1, subscriberRules, c.leafIsForServerAuth {
             for cn in cert.subject.commonNames {
-                if let problem = commonNameEncodingProblem(cn) {
+                if let problem = Self.commonNameEncodingProblem(cn) {
                     out.append(
                         .nonCompliant(detail: "subject commonName \(cn): \(problem) (CA/Browser Forum BR 7.1.4.3)"))
-                } else if !commonNameIsASANValue(cn, cert) {
+                } else if !Self.commonNameIsASANValue(cn, cert) {
                     out.append(
                         .nonCompliant(
                             detail:

@@ -1,6 +1,13 @@
 /// `hostname`: Apple SSLHostname, only under SSL with a host.
-enum HostnameCheck: PathCheck {
-    static func run(_ c: CheckContext, into steps: inout [Step]) {
+struct HostnameCheck: PathCheck {
+    /// The matching rules: Apple's, or RFC 6125 with the CA/Browser Forum's (webpki), which also
+    /// count the Public Suffix List's PRIVATE section.
+    let rules: HostnameRules
+
+    /// The names the hostname is matched against (and name constraints also read).
+    var enforcedExtensions: Set<OID> { [.subjectAltName] }
+
+    func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         switch c.settings.policy {
         case .basicX509:
             if let host = c.settings.hostIgnoredByPolicy {
@@ -8,13 +15,14 @@ enum HostnameCheck: PathCheck {
                 steps.append(
                     Step(
                         .hostname, 0, .skipped("not checked: Basic X.509 ignores the host"),
-                        .hostIgnored(host: host, wouldMatch: result.matched, explanation: result.explanation)))
+                        HostnameFinding.hostIgnored(
+                            host: host, wouldMatch: result.matched, explanation: result.explanation)))
                 return
             }
             steps.append(
                 Step(
                     .hostname, 0, .skipped("Basic X.509 does not check host names"),
-                    .hostNotChecked(
+                    HostnameFinding.hostNotChecked(
                         reason:
                             "SecPolicyCreateBasicX509() has no host-name check: any certificate chaining to an anchor is accepted for any server."
                     )))
@@ -22,22 +30,28 @@ enum HostnameCheck: PathCheck {
             steps.append(
                 Step(
                     .hostname, 0, .skipped("SSL policy created with a nil host"),
-                    .hostNotChecked(
+                    HostnameFinding.hostNotChecked(
                         reason:
                             "SecPolicyCreateSSL(true, nil) skips the host-name check (and NSPinnedDomains): any trusted certificate is accepted for any server."
                     )))
         case .ssl(let host?):
             let result = match(c, host)
             if result.matched {
-                steps.append(Step(.hostname, 0, .passed, .hostMatched(host: host, name: result.matchedName ?? host)))
+                steps.append(
+                    Step(
+                        .hostname, 0, .passed, HostnameFinding.hostMatched(host: host, name: result.matchedName ?? host)
+                    ))
             } else {
-                steps.append(Step(.hostname, 0, .failed, .hostMismatch(host: host, explanation: result.explanation)))
+                steps.append(
+                    Step(
+                        .hostname, 0, .failed, HostnameFinding.hostMismatch(host: host, explanation: result.explanation)
+                    ))
             }
         }
     }
 
     /// Matches `host` against the leaf by the profile's rules.
-    static func match(_ c: CheckContext, _ host: String) -> HostnameMatch {
+    func match(_ c: CheckContext, _ host: String) -> HostnameMatch {
         let leaf = c.certificates[0]
         let dnsNames = leaf.dnsNames
         // The list only decides wildcards; loading it costs ~3 ms once per process, so a
@@ -46,13 +60,13 @@ enum HostnameCheck: PathCheck {
         var list: PublicSuffixList?
         if needsList {
             switch c.settings.publicSuffixes {
-            case .debian: list = c.webpki ? HostnameCheck.wholeDebianList : PublicSuffixList.shared
+            case .debian: list = rules == .webpki ? HostnameCheck.wholeDebianList : PublicSuffixList.shared
             case .list(let given): list = given
             }
         }
         return HostnameMatcher.match(
             host: host, dnsNames: dnsNames, ipAddresses: leaf.ipAddresses,
-            commonNames: leaf.subject.commonNames, rules: c.webpki ? .webpki : .apple,
+            commonNames: leaf.subject.commonNames, rules: rules,
             publicSuffixes: list)
     }
 

@@ -1,17 +1,21 @@
 /// `name-constraints`: every name below a constrained CA lies within its permitted subtrees and
 /// outside its excluded ones (RFC 5280 4.2.1.10 and 6.1.3 (b)-(c)).
-enum NameConstraintsCheck: PathCheck {
-    static let enforcedExtensions: Set<OID> = [.nameConstraints]
+struct NameConstraintsCheck: PathCheck {
+    /// Apple: a CA's critical constraint on a name form trustd does not process fails the path.
+    let rejectsFormsAppleCannotProcess: Bool
+    /// RFC 5280's own rules: nameConstraints only in a CA certificate, and names matched as RFC
+    /// 5280 4.2.1.10 reads them (webpki).
+    let rfc5280Rules: Bool
+    /// RFC 5280 4.2.1.10: "Conforming CAs MUST mark this extension as critical" (the Baseline
+    /// Requirements let a CA leave it non-critical, BR 7.1.2.10.8).
+    let mustBeCritical: Bool
 
-    /// At most this many (name, subtree) comparisons per path under the webpki profile: a bound
-    /// against quadratic work, as Go's crypto/x509 (maxConstraintComparisons) and rustls-webpki
-    /// impose; x509-limbo's pathological::nc-dos cases expect such inputs to be rejected.
-    static let maximumComparisons = 250_000
+    var enforcedExtensions: Set<OID> { [.nameConstraints] }
 
-    static func run(_ c: CheckContext, into steps: inout [Step]) {
+    func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         let constrained = c.certificates.indices.filter { c.certificates[$0].nameConstraints != nil }
         guard !constrained.isEmpty else {
-            steps.append(Step(.nameConstraints, nil, .notApplicable, .noNameConstraints))
+            steps.append(Step(.nameConstraints, nil, .notApplicable, NameConstraintsFinding.noNameConstraints))
             return
         }
         appleUnsupportedForms(c, constrained, into: &steps)
@@ -19,13 +23,13 @@ enum NameConstraintsCheck: PathCheck {
         // CA against each of its subtrees.
         var comparisons = 0
         for i in 0..<c.count where !(i > 0 && c.certificates[i].isSelfIssued) {
-            let count = names(of: c.certificates[i]).count
+            let count = Self.names(of: c.certificates[i]).count
             for k in constrained where k > i {
                 let nc = c.certificates[k].nameConstraints!
                 comparisons += count * ((nc.permitted?.count ?? 0) + (nc.excluded?.count ?? 0))
             }
         }
-        if c.webpki {
+        if rfc5280Rules {
             for k in constrained {
                 let cert = c.certificates[k]
                 // RFC 5280 4.2.1.10: "The name constraints extension, which MUST be used only in a
@@ -34,50 +38,38 @@ enum NameConstraintsCheck: PathCheck {
                     steps.append(
                         Step(
                             .nameConstraints, k, .failed,
-                            .nameConstraintViolated(
+                            NameConstraintsFinding.nameConstraintViolated(
                                 name: cert.displayName,
                                 reason:
                                     "nameConstraints appears in a certificate that is not a CA (RFC 5280 4.2.1.10: \"MUST be used only in a CA certificate\")"
                             )))
                 }
-                // RFC 5280 4.2.1.10: "Conforming CAs MUST mark this extension as critical."
-                // The Baseline Requirements let a CA leave it non-critical (BR 7.1.2.10.8).
-                if !c.caBrowserForum, cert.extension(.nameConstraints)?.critical == false {
+                if mustBeCritical, cert.extension(.nameConstraints)?.critical == false {
                     steps.append(
                         Step(
                             .nameConstraints, k, .failed,
-                            .nameConstraintViolated(
+                            NameConstraintsFinding.nameConstraintViolated(
                                 name: cert.displayName,
                                 reason:
                                     "nameConstraints is not marked critical (RFC 5280 4.2.1.10: \"Conforming CAs MUST mark this extension as critical\")"
                             )))
                 }
             }
-            if comparisons > maximumComparisons {
-                steps.append(
-                    Step(
-                        .nameConstraints, 0, .failed,
-                        .nameConstraintViolated(
-                            name: c.certificates[0].displayName,
-                            reason:
-                                "checking the names against the constraints would take \(comparisons) comparisons, over the bound of \(maximumComparisons) (denial-of-service bound, as in Go crypto/x509 and rustls-webpki)"
-                        )))
-                return
-            }
         }
-        // The evaluation's budget sums this over every path and both profiles; a path that would
+        // The one bound on this work (as Go's maxConstraintComparisons and rustls-webpki's budget):
+        // the evaluation's budget sums it over every path under every policy; a path that would
         // overrun it is not compared at all, and the evaluation ends with the `budget` step.
-        guard c.meter.pointee.chargeNameConstraintComparisons(comparisons) else {
-            let kind = c.meter.pointee.exhausted ?? .nameConstraintComparisons
+        guard budget.chargeNameConstraintComparisons(comparisons) else {
+            let kind = budget.exhausted ?? .nameConstraintComparisons
             steps.append(
                 Step(
                     .nameConstraints, nil, .skipped("the evaluation's budget ran out before these names were compared"),
-                    .budgetExhausted(budget: kind, limit: c.meter.pointee.limit(of: kind))))
+                    BudgetFinding.budgetExhausted(budget: kind, limit: budget.limit(of: kind))))
             return
         }
         for i in 0..<c.count {
             // The deadline still applies to comparisons within budget; the budget step follows.
-            guard c.meter.pointee.withinTime() else { return }
+            guard budget.withinTime() else { return }
             let above = constrained.filter { $0 > i }
             if above.isEmpty { continue }
             let cert = c.certificates[i]
@@ -86,17 +78,22 @@ enum NameConstraintsCheck: PathCheck {
             var violation: (String, String)?
             outer: for k in above {
                 let nc = c.certificates[k].nameConstraints!
-                for name in names(of: cert) {
-                    if let why = NameConstraintMatcher.violation(name, nc, webpki: c.webpki) {
+                for name in Self.names(of: cert) {
+                    if let why = NameConstraintMatcher.violation(name, nc, webpki: rfc5280Rules) {
                         violation = (name.valueText, why + " (constraint on \(c.certificates[k].displayName))")
                         break outer
                     }
                 }
             }
             if let (name, why) = violation {
-                steps.append(Step(.nameConstraints, i, .failed, .nameConstraintViolated(name: name, reason: why)))
+                steps.append(
+                    Step(
+                        .nameConstraints, i, .failed,
+                        NameConstraintsFinding.nameConstraintViolated(name: name, reason: why)))
             } else {
-                steps.append(Step(.nameConstraints, i, .passed, .withinNameConstraints(count: above.count)))
+                steps.append(
+                    Step(.nameConstraints, i, .passed, NameConstraintsFinding.withinNameConstraints(count: above.count))
+                )
             }
         }
     }

@@ -5,21 +5,24 @@ extension NameConstraintsCheck {
     /// whose critical nameConstraints holds another form (otherName, x400Address, ediPartyName,
     /// registeredID) in either subtree list, whatever the names below (SecPolicyServer.c;
     /// NameConstraintsTests' UnsupportedGeneralName cases). The trusted anchor's constraints are
-    /// not judged this way, and neither are the leaf's. Only under `apple`: the webpki profile
-    /// processes those forms as RFC 5280 allows.
-    static func appleUnsupportedForms(_ c: CheckContext, _ constrained: [Int], into steps: inout [Step]) {
-        guard !c.webpki else { return }
+    /// not judged this way, and neither are the leaf's. Only for a check configured with
+    /// `rejectsFormsAppleCannotProcess` (Apple's policies): RFC 5280 processes those forms.
+    func appleUnsupportedForms(_ c: CheckContext, _ constrained: [Int], into steps: inout [Step]) {
+        guard rejectsFormsAppleCannotProcess else { return }
         for k in constrained where k > 0 && !c.isAnchor(k) {
             let cert = c.certificates[k]
             guard cert.extension(.nameConstraints)?.critical == true, let nc = cert.nameConstraints else { continue }
             let subtrees = (nc.permitted ?? []) + (nc.excluded ?? [])
             if let form = subtrees.lazy.map(\.base).first(where: { !appleProcesses($0) }) {
-                steps.append(Step(.nameConstraints, k, .failed, .nameConstraintFormUnsupported(form: form.typeName)))
+                steps.append(
+                    Step(
+                        .nameConstraints, k, .failed,
+                        NameConstraintsFinding.nameConstraintFormUnsupported(form: form.typeName)))
             }
         }
     }
 
-    private static func appleProcesses(_ name: GeneralName) -> Bool {
+    private func appleProcesses(_ name: GeneralName) -> Bool {
         switch name {
         case .rfc822Name, .dnsName, .directoryName, .uri, .ipAddress: true
         case .otherName, .x400Address, .ediPartyName, .registeredID: false

@@ -1,24 +1,21 @@
-/// What every check sees: the built path and the settings.
+/// What every check sees: the built path and the settings' inputs (time, host, revocation
+/// information). Which rules apply is not read from here: each check is configured with its
+/// rules when a policy is built (`PolicyBuilder`).
 struct CheckContext {
     let path: BuiltPath
     let settings: TrustSettings
-    /// The evaluation's budget, for checks whose work grows with the input; it lives on the
-    /// evaluation's stack for longer than any context.
-    let meter: UnsafeMutablePointer<WorkMeter>
     /// The evaluator's signature cache, for the signatures of CRLs and OCSP responses.
     let cache: SignatureCache
+    /// The extensions the policy's checks enforce, which makes a critical one understood; nil
+    /// when they are `enforcedExtensions`, which each certificate was judged against when it was
+    /// decoded (`Certificate.firstUnknownCriticalExtension`), so no evaluation hashes them again.
+    let understoodExtensions: Set<OID>?
     var certificates: [Certificate] { path.certificates }
     var count: Int { path.certificates.count }
-    var isSSL: Bool { settings.policy.isSSL }
-    var webpki: Bool { settings.profile == .webpki }
-    /// Whether the CA/Browser Forum Baseline Requirements apply beside RFC 5280 (`webpki` only).
-    var caBrowserForum: Bool { webpki && settings.caBrowserForumRules }
 
-    /// Whether the CA/Browser Forum subscriber-certificate rules apply to the leaf: it is
-    /// evaluated for TLS server authentication and the settings ask for those rules.
-    var serverAuth: Bool {
-        settings.caBrowserForumRules && (settings.requiredLeafPurpose ?? .serverAuth) == .serverAuth
-    }
+    /// Whether the leaf is evaluated for TLS server authentication (the purpose the settings
+    /// require of it, serverAuth by default).
+    var leafIsForServerAuth: Bool { (settings.requiredLeafPurpose ?? .serverAuth) == .serverAuth }
 
     /// The anchor class whose rules apply: the path's, or, for an unanchored path, system only
     /// when its last certificate is a system root (trustd asks whether the path's root is in the
@@ -28,13 +25,12 @@ struct CheckContext {
         path.anchorClass ?? (path.sources.last == .systemStore ? .system : .custom)
     }
 
-    /// Whether the path ends at a device-trusted anchor and Apple's rules apply: trustd then skips
-    /// the strict serverAuth rule and does not judge that anchor's own signature hash.
-    var deviceAnchored: Bool { path.anchorClass == .device && !webpki }
+    /// Whether the path ends at a device-trusted anchor; the checks configured with Apple's
+    /// exemptions for such anchors then relax their rule.
+    var endsAtDeviceAnchor: Bool { path.anchorClass == .device }
 
-    /// Whether the leaf is itself a device-trusted anchor (the path is the leaf alone): trustd then
-    /// also skips the SSL key-size minimum and the lifetime maximum.
-    var leafIsDeviceAnchor: Bool { deviceAnchored && count == 1 }
+    /// Whether the leaf is itself a device-trusted anchor (the path is the leaf alone).
+    var leafIsDeviceAnchor: Bool { endsAtDeviceAnchor && count == 1 }
 
     /// Why a rule is skipped for a device-trusted anchor, as the step's reason.
     static func deviceAnchorReason(_ rule: String) -> StepStatus { .skipped("device-trusted anchor: \(rule)") }
@@ -46,38 +42,25 @@ struct CheckContext {
     func isIssuer(_ i: Int) -> Bool { i > 0 }
 }
 
-/// One rule, producing steps for the certificates it applies to.
+/// One rule, configured when its policy is built, producing steps for the certificates it
+/// applies to. Work that grows with the input is charged to `budget`, the evaluation's own.
 protocol PathCheck: Sendable {
     /// The extensions whose meaning this check enforces: a critical extension is understood
-    /// only when some check enforces it (RFC 5280 4.2), so decoding one is not enough.
-    static var enforcedExtensions: Set<OID> { get }
-    static func run(_ context: CheckContext, into steps: inout [Step])
+    /// only when some check of the policy enforces it (RFC 5280 4.2), so decoding one is not
+    /// enough.
+    var enforcedExtensions: Set<OID> { get }
+    /// Appends this check's steps for the path in `context`.
+    func run(_ context: CheckContext, budget: inout WorkMeter, into steps: inout [Step])
 }
 
-/// The checks in the order the evaluator runs them, which is the order of their steps.
-let pathChecks: [any PathCheck.Type] = [
-    ChainCheck.self,
-    ValidityCheck.self,
-    BasicConstraintsCheck.self,
-    KeyUsageCheck.self,
-    ExtendedKeyUsageCheck.self,
-    NameConstraintsCheck.self,
-    CertificatePoliciesCheck.self,
-    ExtensionsCheck.self,
-    HostnameCheck.self,
-    KeySizeCheck.self,
-    SignatureAlgorithmCheck.self,
-    ValidityPeriodCheck.self,
-    CertificateTransparencyCheck.self,
-    RevocationCheck.self,
-    PinnedDomainsCheck.self,
-]
+extension PathCheck {
+    var enforcedExtensions: Set<OID> { [] }
+}
 
-/// Every extension some check enforces: what "understood" means for a critical extension.
-/// Derived once from the table, so certificates decode against it without per-evaluation work.
-let enforcedExtensions: Set<OID> = pathChecks.reduce(into: []) { $0.formUnion($1.enforcedExtensions) }
-
-extension HostnameCheck {
-    /// The names the hostname is matched against (and name constraints also read).
-    static let enforcedExtensions: Set<OID> = [.subjectAltName]
+/// Every extension some check of any policy enforces: what "understood" means for a critical
+/// extension where no policy is at hand (certificate decoding and display). Each policy's
+/// `critical-extensions` step uses its own checks' union, which is this set for every policy
+/// built today (each holds every kind of check).
+let enforcedExtensions: Set<OID> = PolicyBuilder.every.reduce(into: []) {
+    $0.formUnion($1.build().understoodExtensions)
 }

@@ -7,11 +7,15 @@
 /// (CRL or response, key) whatever the number of paths and certificates that meet it, and its
 /// result comes from the evaluator's signature cache; the deadline is checked before each. When
 /// either runs out, the certificate's step says so and the evaluation ends with the `budget` step.
-enum RevocationCheck: PathCheck {
-    // The CRLs fetched from the distribution points are judged here.
-    static let enforcedExtensions: Set<OID> = [.crlDistributionPoints]
+struct RevocationCheck: PathCheck {
+    /// Whether revocation information that cannot be used fails the certificate (RFC 5280
+    /// 6.3.3) instead of being ignored, as Apple's fail-soft checking does.
+    let unusableInformationFails: Bool
 
-    static func run(_ c: CheckContext, into steps: inout [Step]) {
+    // The CRLs fetched from the distribution points are judged here.
+    var enforcedExtensions: Set<OID> { [.crlDistributionPoints] }
+
+    func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         let crls = c.settings.revocationLists
         let staple = c.settings.stapledOCSPResponse
         let fetched = c.settings.fetchedOCSPResponses
@@ -19,13 +23,14 @@ enum RevocationCheck: PathCheck {
         guard !crls.isEmpty || staple != nil || !fetched.isEmpty || fetching else { return }
         outer: for i in 0..<c.count where !c.isAnchor(i) {
             var ocspProblem: String?
-            guard c.meter.pointee.withinTime() else { return stopped(c, i, into: &steps) }
+            guard budget.withinTime() else { return stopped(c, i, budget, into: &steps) }
             if i == 0, let staple, c.count > 1 {
-                switch stapled(staple, leaf: c.certificates[0], issuer: c.certificates[1], context: c) {
+                switch stapled(staple, leaf: c.certificates[0], issuer: c.certificates[1], context: c, budget: &budget)
+                {
                 case .success(let step):
                     steps.append(step)
                     continue
-                case .failure(.budget): return stopped(c, i, into: &steps)
+                case .failure(.budget): return stopped(c, i, budget, into: &steps)
                 case .failure(.unusable(let why)): ocspProblem = why
                 }
             }
@@ -36,13 +41,13 @@ enum RevocationCheck: PathCheck {
                         response.response(for: c.certificates[i], issuer: c.certificates[i + 1]) != nil
                     else { continue }
                     switch judge(
-                        response, leaf: c.certificates[i], issuer: c.certificates[i + 1], context: c,
+                        response, leaf: c.certificates[i], issuer: c.certificates[i + 1], context: c, budget: &budget,
                         source: "The OCSP response fetched from the responder", index: i)
                     {
                     case .success(let step):
                         steps.append(step)
                         continue outer
-                    case .failure(.budget): return stopped(c, i, into: &steps)
+                    case .failure(.budget): return stopped(c, i, budget, into: &steps)
                     case .failure(.unusable(let why)): ocspProblem = ocspProblem ?? why
                     }
                 }
@@ -52,7 +57,7 @@ enum RevocationCheck: PathCheck {
                     steps.append(
                         Step(
                             .revocation, i, .skipped("no revocation information could be fetched"),
-                            .revocationNotChecked(
+                            RevocationFinding.revocationNotChecked(
                                 reason:
                                     "Neither an OCSP responder nor a CRL distribution point of this certificate answered; Apple's revocation checking fails soft and accepts it."
                             )))
@@ -61,13 +66,13 @@ enum RevocationCheck: PathCheck {
             }
             if crls.isEmpty, let ocspProblem {
                 steps.append(
-                    c.webpki
+                    unusableInformationFails
                         ? Step(
                             .revocation, i, .failed,
-                            .nonCompliant(detail: "stapled OCSP response unusable: \(ocspProblem)"))
+                            ComplianceFinding.nonCompliant(detail: "stapled OCSP response unusable: \(ocspProblem)"))
                         : Step(
                             .revocation, i, .skipped("the stapled OCSP response cannot be used"),
-                            .revocationNotChecked(
+                            RevocationFinding.revocationNotChecked(
                                 reason:
                                     "Stapled OCSP response unusable: \(ocspProblem). Apple's revocation checking fails soft: information it cannot use is ignored."
                             )))
@@ -79,7 +84,7 @@ enum RevocationCheck: PathCheck {
                 steps.append(
                     Step(
                         .revocation, i, .skipped("its issuer is not on the path"),
-                        .revocationNotChecked(
+                        RevocationFinding.revocationNotChecked(
                             reason: "A CRL is checked with its issuer's key; this issuer was not found.")))
                 continue
             }
@@ -87,8 +92,8 @@ enum RevocationCheck: PathCheck {
             var problems: [String] = []
             var usable: [RevocationList] = []
             for crl in crls where crl.issuer.matches(cert.issuer) {
-                switch problem(crl, issuer: issuer, context: c) {
-                case .failure(.budget): return stopped(c, i, into: &steps)
+                switch problem(crl, issuer: issuer, context: c, budget: &budget) {
+                case .failure(.budget): return stopped(c, i, budget, into: &steps)
                 case .failure(.unusable(let problem)): problems.append(problem)
                 case .success: usable.append(crl)
                 }
@@ -97,29 +102,31 @@ enum RevocationCheck: PathCheck {
                 steps.append(
                     Step(
                         .revocation, i, .failed,
-                        .certificateRevoked(
+                        RevocationFinding.certificateRevoked(
                             date: entry.revocationDate, source: "A current CRL signed by \(issuer.displayName)")))
             } else if !usable.isEmpty {
-                steps.append(Step(.revocation, i, .passed, .notRevoked(issuer: issuer.displayName)))
+                steps.append(Step(.revocation, i, .passed, RevocationFinding.notRevoked(issuer: issuer.displayName)))
             } else if problems.isEmpty {
                 steps.append(
                     Step(
                         .revocation, i, .skipped("no CRL from its issuer"),
-                        .revocationNotChecked(
+                        RevocationFinding.revocationNotChecked(
                             reason:
                                 "None of the CRLs supplied was issued by \(InputExcerpt.quote(cert.issuer.description))."
                         )))
-            } else if c.webpki {
+            } else if unusableInformationFails {
                 // RFC 5280 6.3.3: without a usable CRL the status cannot be determined.
                 for p in problems {
-                    steps.append(Step(.revocation, i, .failed, .nonCompliant(detail: "CRL unusable: \(p)")))
+                    steps.append(
+                        Step(.revocation, i, .failed, ComplianceFinding.nonCompliant(detail: "CRL unusable: \(p)")))
                 }
             } else {
                 // Apple's revocation checking fails soft: information it cannot use is ignored.
                 steps.append(
                     Step(
                         .revocation, i, .skipped("the CRL cannot be used"),
-                        .revocationNotChecked(reason: "CRL unusable: " + problems.joined(separator: "; ") + ".")))
+                        RevocationFinding.revocationNotChecked(
+                            reason: "CRL unusable: " + problems.joined(separator: "; ") + ".")))
             }
         }
     }
@@ -134,26 +141,27 @@ enum RevocationCheck: PathCheck {
 
     /// The certificate's step when the budget or the deadline stopped its revocation check; the
     /// evaluator then ends the evaluation with the `budget` step.
-    static func stopped(_ c: CheckContext, _ i: Int, into steps: inout [Step]) {
-        let kind = c.meter.pointee.exhausted ?? .time
+    func stopped(_ c: CheckContext, _ i: Int, _ budget: WorkMeter, into steps: inout [Step]) {
+        let kind = budget.exhausted ?? .time
         steps.append(
             Step(
                 .revocation, i, .skipped("the evaluation's budget ran out before its revocation was checked"),
-                .budgetExhausted(budget: kind, limit: c.meter.pointee.limit(of: kind))))
+                BudgetFinding.budgetExhausted(budget: kind, limit: budget.limit(of: kind))))
     }
 
     /// `key` checks `object`'s signature: charged to the budget (once per evaluation), served from
     /// the signature cache when it was verified before; nil when the budget or deadline ran out.
-    static func verify(_ object: DetachedSignature, key: PublicKeyInfo, keyIdentity: DigestKey, _ c: CheckContext)
-        -> SignatureCheckResult?
-    {
-        guard c.meter.pointee.chargeRevocationSignature(object: object.identity, key: keyIdentity) else { return nil }
+    func verify(
+        _ object: DetachedSignature, key: PublicKeyInfo, keyIdentity: DigestKey, _ c: CheckContext,
+        budget: inout WorkMeter
+    ) -> SignatureCheckResult? {
+        guard budget.chargeRevocationSignature(object: object.identity, key: keyIdentity) else { return nil }
         return c.cache.check(object, signedBy: key, keyIdentity: keyIdentity)
     }
 
     /// The leaf's step from the stapled response, or why the response cannot decide it.
-    static func stapled(
-        _ der: [UInt8], leaf: Certificate, issuer: Certificate, context c: CheckContext,
+    func stapled(
+        _ der: [UInt8], leaf: Certificate, issuer: Certificate, context c: CheckContext, budget: inout WorkMeter,
         source: String = "The stapled OCSP response", index: Int = 0
     ) -> Result<Step, Unusable> {
         let response: OCSPResponse
@@ -162,12 +170,14 @@ enum RevocationCheck: PathCheck {
         } catch {
             return .failure(.unusable("it does not decode (byte \(error.offset): \(error.reason))"))
         }
-        return judge(response, leaf: leaf, issuer: issuer, context: c, source: source, index: index)
+        return judge(
+            response, leaf: leaf, issuer: issuer, context: c, budget: &budget, source: source, index: index)
     }
 
     /// The certificate's step from a decoded response, or why the response cannot decide it.
-    static func judge(
-        _ response: OCSPResponse, leaf: Certificate, issuer: Certificate, context c: CheckContext, source: String,
+    func judge(
+        _ response: OCSPResponse, leaf: Certificate, issuer: Certificate, context c: CheckContext,
+        budget: inout WorkMeter, source: String,
         index: Int
     ) -> Result<Step, Unusable> {
         let time = c.settings.time
@@ -176,9 +186,11 @@ enum RevocationCheck: PathCheck {
         }
         let search = response.signer(
             issuer: issuer,
-            verifyResponse: { key, identity in verify(response.detachedSignature, key: key, keyIdentity: identity, c) },
+            verifyResponse: { key, identity in
+                verify(response.detachedSignature, key: key, keyIdentity: identity, c, budget: &budget)
+            },
             verifyCertificate: { responder in
-                guard c.meter.pointee.chargeRevocationSignature(object: responder.identity, key: issuer.keyIdentity)
+                guard budget.chargeRevocationSignature(object: responder.identity, key: issuer.keyIdentity)
                 else { return nil }
                 return c.cache.check(responder, signedBy: issuer)
             })
@@ -203,12 +215,12 @@ enum RevocationCheck: PathCheck {
             return .failure(.unusable("its nextUpdate \(next.rfc3339) has passed"))
         }
         switch single.status {
-        case .good: return .success(Step(.revocation, index, .passed, .ocspGood(signer: signer)))
+        case .good: return .success(Step(.revocation, index, .passed, RevocationFinding.ocspGood(signer: signer)))
         case .revoked(let date):
             return .success(
                 Step(
                     .revocation, index, .failed,
-                    .certificateRevoked(date: date, source: "\(source), signed by \(signer),")))
+                    RevocationFinding.certificateRevoked(date: date, source: "\(source), signed by \(signer),")))
         case .unknown:
             return .failure(.unusable("the responder does not know this certificate (status unknown)"))
         }
@@ -216,11 +228,14 @@ enum RevocationCheck: PathCheck {
 
     /// Why `crl` cannot decide the status of certificates `issuer` signed (RFC 5280 6.3.3), or
     /// success when it can.
-    static func problem(_ crl: RevocationList, issuer: Certificate, context c: CheckContext) -> Result<
-        Void, Unusable
-    > {
-        if let problem = problem(crl, issuer: issuer, time: c.settings.time) { return .failure(.unusable(problem)) }
-        switch verify(crl.detachedSignature, key: issuer.publicKey, keyIdentity: issuer.keyIdentity, c) {
+    func problem(
+        _ crl: RevocationList, issuer: Certificate, context c: CheckContext, budget: inout WorkMeter
+    ) -> Result<Void, Unusable> {
+        if let problem = Self.problem(crl, issuer: issuer, time: c.settings.time) {
+            return .failure(.unusable(problem))
+        }
+        switch verify(crl.detachedSignature, key: issuer.publicKey, keyIdentity: issuer.keyIdentity, c, budget: &budget)
+        {
         case nil: return .failure(.budget)
         case .valid?: return .success(())
         case .refused(let why)?:

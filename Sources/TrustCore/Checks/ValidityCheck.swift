@@ -1,8 +1,6 @@
 /// `validity`: RFC 5280 4.1.2.5 / Apple TemporalValidity, on every certificate of the path.
-enum ValidityCheck: PathCheck {
-    static let enforcedExtensions: Set<OID> = []
-
-    static func run(_ c: CheckContext, into steps: inout [Step]) {
+struct ValidityCheck: PathCheck {
+    func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         let now = c.settings.time
         for (i, cert) in c.certificates.enumerated() {
             // Every certificate, anchor included, under both profiles: Apple checks them all, and
@@ -10,14 +8,14 @@ enum ValidityCheck: PathCheck {
             // names only the path's certificates and leaves the anchor's dates to the relying
             // party (6.1.1 (d)).
             if now < cert.notBefore {
-                steps.append(Step(.validity, i, .failed, .notYetValid(notBefore: cert.notBefore)))
+                steps.append(Step(.validity, i, .failed, ValidityFinding.notYetValid(notBefore: cert.notBefore)))
             } else if now > cert.notAfter {
-                steps.append(Step(.validity, i, .failed, .expired(notAfter: cert.notAfter)))
+                steps.append(Step(.validity, i, .failed, ValidityFinding.expired(notAfter: cert.notAfter)))
             } else {
                 steps.append(
                     Step(
                         .validity, i, .passed,
-                        .withinValidity(
+                        ValidityFinding.withinValidity(
                             notBefore: cert.notBefore,
                             notAfter: cert.notAfter)))
             }

@@ -12,6 +12,10 @@ public struct Evaluation: Sendable {
     public var settings: TrustSettings
     /// How many candidate paths were examined.
     public var candidatePaths: Int
+    /// The complete candidate paths examined and not reported, in the order they were examined,
+    /// each with the steps that failed on it: why the reported path was preferred. At most the
+    /// settings' path limit (`EvaluationLimits.paths`).
+    public var rejectedPaths: [RejectedPath] = []
     /// Where the presented certificates came from: a server (the default) or files.
     public var presentedSource: CertificateSource = .presented
     /// The connection the chain came from, when it came from one.

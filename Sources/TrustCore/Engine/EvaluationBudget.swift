@@ -78,8 +78,8 @@ public struct EvaluationDeadline: Hashable, Sendable {
 }
 
 /// What one evaluation has spent. Not shared between evaluations or threads: each evaluation
-/// keeps its own on the stack and hands path building and the checks a pointer to it (no
-/// allocation, reference counting or exclusivity checks on the re-evaluation path).
+/// keeps its own on the stack and lends it `inout` to path building and to every check (as
+/// rustls-webpki passes `&mut Budget`), so nothing outlives the evaluation.
 struct WorkMeter {
     let limits: EvaluationLimits
     let deadline: EvaluationDeadline?

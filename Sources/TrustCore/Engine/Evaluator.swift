@@ -8,11 +8,6 @@ public final class Evaluator: Sendable {
     /// Creates an evaluator with its own (or a shared) signature cache.
     public init(cache: SignatureCache = SignatureCache()) { self.cache = cache }
 
-    /// Every check, in report order.
-    static func runChecks(_ context: CheckContext, into steps: inout [Step]) {
-        for check in pathChecks { check.run(context, into: &steps) }
-    }
-
     /// Evaluates `chain` (leaf first, as a server presents it); nil when the chain is empty.
     /// - Parameters:
     ///   - chain: The certificates, leaf first.
@@ -39,28 +34,29 @@ public final class Evaluator: Sendable {
         original: [Certificate], deadline: EvaluationDeadline?
     ) -> Evaluation {
         var meter = WorkMeter(limits: settings.limits, deadline: deadline)
-        return withUnsafeMutablePointer(to: &meter) { meter in
-            evaluate(leaf: leaf, presented: presented, settings: settings, original: original, meter: meter)
-        }
-    }
-
-    private func evaluate(
-        leaf: Certificate, presented: [Certificate], settings: TrustSettings,
-        original: [Certificate], meter: UnsafeMutablePointer<WorkMeter>
-    ) -> Evaluation {
-        let builder = PathBuilder(leaf: leaf, presented: presented, settings: settings, cache: cache, meter: meter)
+        let policy = PolicyBuilder.policy(for: settings)
+        let builder = PathBuilder(
+            leaf: leaf, presented: presented, settings: settings, cache: cache,
+            selfIssuedCountTowardsDepth: policy.selfIssuedCountTowardsDepth)
         var best: (path: BuiltPath, steps: [Step], score: Int, failures: Int)?
         // The path whose checks the budget interrupted, reported as it stands.
         var interrupted: (path: BuiltPath, steps: [Step])?
         var examined = 0
-        builder.build { path in
-            guard meter.pointee.chargePath() else { return true }
+        // Every complete path that loses, with its failures; bounded by the paths budget.
+        var rejected: [RejectedPath] = []
+        func reject(_ path: BuiltPath, _ steps: [Step]) {
+            rejected.append(RejectedPath(path: path, failures: steps.filter { $0.status == .failed }))
+        }
+        builder.build(budget: &meter) { path, budget in
+            guard budget.chargePath() else { return true }
             examined += 1
             var steps: [Step] = []
             steps.reserveCapacity(16 * path.certificates.count)
-            let context = CheckContext(path: path, settings: settings, meter: meter, cache: cache)
-            Evaluator.runChecks(context, into: &steps)
-            if meter.pointee.exhausted != nil {
+            let context = CheckContext(
+                path: path, settings: settings, cache: cache,
+                understoodExtensions: policy.agreesWithDecoding ? nil : policy.understoodExtensions)
+            policy.run(context, budget: &budget, into: &steps)
+            if budget.exhausted != nil {
                 interrupted = (path, steps)
                 return true
             }
@@ -85,17 +81,21 @@ public final class Evaluator: Sendable {
             if hashOK { score += 10 }
             if keyOK { score += 10 }
             if best == nil || score > best!.score || (score == best!.score && failures < best!.failures) {
+                if let previous = best { reject(previous.path, previous.steps) }
                 best = (path, steps, score, failures)
+            } else {
+                reject(path, steps)
             }
             return failures == 0
         }
         var path: BuiltPath
         var steps: [Step]
-        if let exhausted = meter.pointee.exhausted {
+        if let exhausted = meter.exhausted {
             // The work bound ran out: report what was found so far (the interrupted path, the best
             // complete one, or the leaf alone) and the budget step, which decides the verdict.
             if let interrupted {
                 (path, steps) = interrupted
+                if let best { reject(best.path, best.steps) }
             } else if let best {
                 (path, steps) = (best.path, best.steps)
             } else {
@@ -107,7 +107,7 @@ public final class Evaluator: Sendable {
             steps.append(
                 Step(
                     .budget, nil, .failed,
-                    .budgetExhausted(budget: exhausted, limit: meter.pointee.limit(of: exhausted))))
+                    BudgetFinding.budgetExhausted(budget: exhausted, limit: meter.limit(of: exhausted))))
         } else {
             // build always visits at least one path (the leaf alone) unless the budget ran out.
             (path, steps) = (best!.path, best!.steps)
@@ -127,6 +127,7 @@ public final class Evaluator: Sendable {
         var evaluation = Evaluation(
             presented: original, path: path, steps: steps, verdict: verdict, settings: settings,
             candidatePaths: examined)
+        evaluation.rejectedPaths = rejected
         evaluation.atsPolicy = atsPolicy
         evaluation.pinAdvice = PinAdvice.advise(path: path, presented: original, settings: settings)
         return evaluation
@@ -134,18 +135,19 @@ public final class Evaluator: Sendable {
 
     func pinStep(path: BuiltPath, settings: TrustSettings, evaluationPassed: Bool, atsRefused: Bool = false) -> Step {
         let pins = settings.pins
-        if pins.isEmpty { return Step(.pin, nil, .notApplicable, .noPins) }
+        if pins.isEmpty { return Step(.pin, nil, .notApplicable, PinFinding.noPins) }
         guard evaluationPassed else {
-            return Step(.pin, nil, .skipped("pins are checked only after evaluation passes"), .pinNotChecked)
+            return Step(.pin, nil, .skipped("pins are checked only after evaluation passes"), PinFinding.pinNotChecked)
         }
         guard !atsRefused else {
             return Step(
-                .pin, nil, .skipped("ATS refused the connection before the app's delegate was asked"), .pinNotChecked)
+                .pin, nil, .skipped("ATS refused the connection before the app's delegate was asked"),
+                PinFinding.pinNotChecked)
         }
         for (i, cert) in path.certificates.enumerated() where pins.digests.contains(cert.spkiSHA256) {
-            return Step(.pin, i, .passed, .pinMatched(pin: cert.spkiPin))
+            return Step(.pin, i, .passed, PinFinding.pinMatched(pin: cert.spkiPin))
         }
-        return Step(.pin, nil, .failed, .pinNotMatched(count: pins.digests.count))
+        return Step(.pin, nil, .failed, PinFinding.pinNotMatched(count: pins.digests.count))
     }
 
     /// The verdict, in the order a load meets its obstacles (docs/ats.md, D62): an http:// URL

@@ -37,19 +37,18 @@ struct PathBuilder {
     let settings: TrustSettings
     let cache: SignatureCache
     let anchorSet: Set<DigestKey>
-    /// The evaluation's budget: candidates, signature checks and time are charged to it, and
-    /// building stops (with `stop`) the moment one runs out.
-    let meter: UnsafeMutablePointer<WorkMeter>
+    /// Whether self-issued intermediates count towards the depth bound (the policy's).
+    let selfIssuedCountTowardsDepth: Bool
     static let defaultMaximumIntermediates = 16
 
     init(
         leaf: Certificate, presented: [Certificate], settings: TrustSettings, cache: SignatureCache,
-        meter: UnsafeMutablePointer<WorkMeter>
+        selfIssuedCountTowardsDepth: Bool
     ) {
         self.leaf = leaf
         self.settings = settings
         self.cache = cache
-        self.meter = meter
+        self.selfIssuedCountTowardsDepth = selfIssuedCountTowardsDepth
         var seen = Set<DigestKey>([leaf.identity])
         var pool: [Certificate] = []
         for cert in presented where seen.insert(cert.identity).inserted { pool.append(cert) }
@@ -104,9 +103,10 @@ struct PathBuilder {
         return result
     }
 
-    /// Walks paths depth first in preference order, handing each finished one to `visit`,
-    /// which returns true to stop. Building also stops when the meter runs out.
-    func build(_ visit: (BuiltPath) -> Bool) {
+    /// Walks paths depth first in preference order, handing each finished one to `visit` with
+    /// the budget, which returns true to stop. Candidates, signature checks and time are charged
+    /// to `budget`, and building stops the moment one runs out.
+    func build(budget: inout WorkMeter, _ visit: (BuiltPath, inout WorkMeter) -> Bool) {
         let limit = settings.maximumIntermediates ?? PathBuilder.defaultMaximumIntermediates
         var path = BuiltPath(
             certificates: [leaf], sources: [.presented], anchorClass: nil, endsSelfSigned: false,
@@ -114,23 +114,23 @@ struct PathBuilder {
         path.anchorClass = anchorClass(of: leaf)
         if path.anchorClass != nil {
             path.sources[0] = .presented
-            _ = visit(path)
+            _ = visit(path, &budget)
             return
         }
         var stop = false
-        extend(&path, limit: limit, stop: &stop, visit)
+        extend(&path, limit: limit, stop: &stop, budget: &budget, visit)
     }
 
     private func extend(
-        _ path: inout BuiltPath, limit: Int, stop: inout Bool,
-        _ visit: (BuiltPath) -> Bool
+        _ path: inout BuiltPath, limit: Int, stop: inout Bool, budget: inout WorkMeter,
+        _ visit: (BuiltPath, inout WorkMeter) -> Bool
     ) {
         guard !stop else { return }
         let child = path.certificates[path.certificates.count - 1]
         var extended = false
         do {
             var intermediates = path.certificates.count - 1
-            if settings.profile == .webpki {
+            if !selfIssuedCountTowardsDepth {
                 // RFC 5280 6.1.4 (l): "If the certificate was not self-issued, verify that
                 // max_path_length is greater than zero and decrement max_path_length by 1": as for
                 // pathLenConstraint, self-issued intermediates (key rollover) do not count towards
@@ -155,14 +155,14 @@ struct PathBuilder {
                 let (candidate, source) = list[next]
                 next += 1
                 if stop { return }
-                guard meter.pointee.chargeCandidateIssuer() else {
+                guard budget.chargeCandidateIssuer() else {
                     stop = true
                     return
                 }
                 if path.certificates.contains(where: { $0.identity == candidate.identity }) { continue }
                 let cls = anchorClass(of: candidate)
                 // The bound counts certificates between leaf and anchor.
-                let counts = settings.profile != .webpki || !candidate.isSelfIssued
+                let counts = selfIssuedCountTowardsDepth || !candidate.isSelfIssued
                 if cls == nil && counts && intermediates >= limit {
                     path.depthExceeded = true
                     continue
@@ -171,7 +171,7 @@ struct PathBuilder {
                     path.depthExceeded = true
                     continue
                 }
-                guard meter.pointee.chargeSignatureCheck() else {
+                guard budget.chargeSignatureCheck() else {
                     stop = true
                     return
                 }
@@ -188,10 +188,10 @@ struct PathBuilder {
                 path.sources.append(source)
                 if let cls {
                     path.anchorClass = cls
-                    if visit(path) { stop = true }
+                    if visit(path, &budget) { stop = true }
                     path.anchorClass = nil
                 } else {
-                    extend(&path, limit: limit, stop: &stop, visit)
+                    extend(&path, limit: limit, stop: &stop, budget: &budget, visit)
                 }
                 path.certificates.removeLast()
                 path.sources.removeLast()
@@ -202,13 +202,13 @@ struct PathBuilder {
         if !extended && !stop {
             var finished = path
             if child.isSelfIssued {
-                guard meter.pointee.chargeSignatureCheck() else {
+                guard budget.chargeSignatureCheck() else {
                     stop = true
                     return
                 }
                 finished.endsSelfSigned = cache.check(child, signedBy: child) == .valid
             }
-            if visit(finished) { stop = true }
+            if visit(finished, &budget) { stop = true }
         }
     }
 }

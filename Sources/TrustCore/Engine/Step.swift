@@ -115,6 +115,11 @@ public struct Step: Hashable, Sendable {
         self.finding = finding
     }
 
+    /// Creates a step with a rule's own finding.
+    init(_ id: StepID, _ certificate: Int?, _ status: StepStatus, _ finding: some RuleFinding) {
+        self.init(id, certificate, status, Finding(finding))
+    }
+
     /// Apple's check key, subtype and OSStatus, when the step failed and Apple reports it.
     public var appleFailure: AppleFailure? { status == .failed ? finding.appleFailure : nil }
 

@@ -180,7 +180,9 @@ public enum JSONReport {
         let failure = s.appleFailure
         // The resulting policy set as data, beside the title that lists it for people.
         var policies = JSONValue.null
-        if case .policySet(let p) = s.finding { policies = .array(p.map { .string($0) }) }
+        if case .policySet(let p)? = s.finding.as(CertificatePoliciesFinding.self) {
+            policies = .array(p.map { .string($0) })
+        }
         return .object([
             ("id", .string(s.id.rawValue)),
             ("certificate", .int(s.certificate)),
