@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "trustx", targets: ["trustx"]),
         .executable(name: "trustx-limbo", targets: ["trustx-limbo"]),
         .executable(name: "trustx-bench", targets: ["trustx-bench"]),
+        .library(name: "TrustSupport", targets: ["TrustSupport"]),
         .library(name: "TrustCore", targets: ["TrustCore"]),
         .library(name: "TLSProbe", targets: ["TLSProbe"]),
         .library(name: "TrustLab", targets: ["TrustLab"]),
@@ -38,40 +39,48 @@ let package = Package(
             pkgConfig: "ncursesw",
             providers: [.apt(["libncursesw5-dev"]), .brew(["ncurses"])]
         ),
-        .target(name: "TrustCore", dependencies: ["COpenSSL"]),
+        // Threads, time values and the small byte and text helpers every other module uses.
+        .target(name: "TrustSupport"),
+        .testTarget(name: "TrustSupportTests", dependencies: ["TrustSupport"]),
+        .target(name: "TrustCore", dependencies: ["TrustSupport", "COpenSSL"]),
         // Keys, certificates, CRLs and OCSP responses made in process: for the lab and the tests only.
-        .target(name: "TrustBuilder", dependencies: ["TrustCore", "COpenSSL"]),
+        .target(name: "TrustBuilder", dependencies: ["TrustCore", "TrustSupport", "COpenSSL"]),
         .executableTarget(
             name: "trustx",
-            dependencies: ["TrustCore", "TLSProbe", "TrustLab", "Explorer", "TrustExport"],
+            dependencies: ["TrustCore", "TrustSupport", "TLSProbe", "TrustLab", "Explorer", "TrustExport"],
             // Start-up is most of a short run's cost (docs/benchmarks.md, docs/DECISIONS.md D20, D90).
             linkerSettings: [.unsafeFlags(trustxLinkerFlags, .when(platforms: [.linux]))]
         ),
-        .executableTarget(name: "trustx-limbo", dependencies: ["TrustCore"]),
+        .executableTarget(name: "trustx-limbo", dependencies: ["TrustCore", "TrustSupport"]),
         // The explorer's frame is timed too (render_us), so the bench links Explorer and TermUI.
-        .executableTarget(name: "trustx-bench", dependencies: ["TrustCore", "Explorer", "TermUI"]),
+        .executableTarget(name: "trustx-bench", dependencies: ["TrustCore", "TrustSupport", "Explorer", "TermUI"]),
         .executableTarget(
             name: "trustx-fuzz",
-            dependencies: ["TrustCore"],
+            dependencies: ["TrustCore", "TrustSupport"],
             path: "Fuzz/trustx-fuzz"
         ),
-        .testTarget(name: "TrustCoreTests", dependencies: ["TrustCore", "TrustBuilder"]),
+        .testTarget(name: "TrustCoreTests", dependencies: ["TrustCore", "TrustSupport", "TrustBuilder"]),
         // The settings as code and configuration (Swift, plist, curl, openssl) and the Info.plist lint.
-        .target(name: "TrustExport", dependencies: ["TrustCore"]),
-        .testTarget(name: "TrustExportTests", dependencies: ["TrustExport", "TrustCore", "TrustBuilder"]),
-        .target(name: "TLSProbe", dependencies: ["TrustCore", "COpenSSL"]),
-        .testTarget(name: "TLSProbeTests", dependencies: ["TLSProbe", "TrustCore", "TrustBuilder", "COpenSSL"]),
+        .target(name: "TrustExport", dependencies: ["TrustCore", "TrustSupport"]),
+        .testTarget(
+            name: "TrustExportTests", dependencies: ["TrustExport", "TrustCore", "TrustSupport", "TrustBuilder"]),
+        .target(name: "TLSProbe", dependencies: ["TrustCore", "TrustSupport", "COpenSSL"]),
+        .testTarget(
+            name: "TLSProbeTests", dependencies: ["TLSProbe", "TrustCore", "TrustSupport", "TrustBuilder", "COpenSSL"]),
         // Runs the built trustx executable (and unit-tests TrustCore's reports).
-        .testTarget(name: "trustxCLITests", dependencies: ["TrustCore", "TrustLab"]),
-        .target(name: "TrustLab", dependencies: ["TrustCore", "TrustBuilder", "COpenSSL"]),
-        .testTarget(name: "TrustLabTests", dependencies: ["TrustLab", "TrustCore", "TrustBuilder", "COpenSSL"]),
+        .testTarget(name: "trustxCLITests", dependencies: ["TrustCore", "TrustSupport", "TrustLab"]),
+        .target(name: "TrustLab", dependencies: ["TrustCore", "TrustSupport", "TrustBuilder", "COpenSSL"]),
+        .testTarget(
+            name: "TrustLabTests", dependencies: ["TrustLab", "TrustCore", "TrustSupport", "TrustBuilder", "COpenSSL"]),
         // Cells, buffers, layout, widgets and the curses backend (only CursesBackend.swift sees C).
         .target(name: "TermUI", dependencies: ["CNcursesw"]),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
         // The interactive explorer: state, actions, keymap, reduce, effects, views and themes.
-        .target(name: "Explorer", dependencies: ["TrustCore", "TLSProbe", "TrustLab", "TermUI", "TrustExport"]),
+        .target(
+            name: "Explorer",
+            dependencies: ["TrustCore", "TrustSupport", "TLSProbe", "TrustLab", "TermUI", "TrustExport"]),
         .testTarget(
             name: "ExplorerTests",
-            dependencies: ["Explorer", "TrustCore", "TrustBuilder", "TLSProbe", "TrustLab", "TermUI"]),
+            dependencies: ["Explorer", "TrustCore", "TrustSupport", "TrustBuilder", "TLSProbe", "TrustLab", "TermUI"]),
     ]
 )

@@ -2,6 +2,7 @@
 // (docs/fuzzing.md).
 // Normal builds compile a stub main; fuzz builds pass -DFUZZING and libFuzzer supplies main.
 import TrustCore
+import TrustSupport
 
 #if canImport(Glibc)
     import Glibc

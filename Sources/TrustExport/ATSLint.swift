@@ -1,4 +1,5 @@
 import TrustCore
+import TrustSupport
 
 /// One problem `trustx lint` found in an Info.plist's App Transport Security configuration.
 public struct LintFinding: Hashable, Sendable {

@@ -1,4 +1,5 @@
 import TrustCore
+import TrustSupport
 
 /// A file the settings were read from: exports name it rather than embed it where the tool can
 /// read it as it is.

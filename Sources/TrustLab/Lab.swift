@@ -1,4 +1,5 @@
 import TrustCore
+import TrustSupport
 
 #if canImport(Glibc)
     import Glibc

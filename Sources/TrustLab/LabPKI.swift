@@ -1,5 +1,6 @@
 import TrustBuilder
 import TrustCore
+import TrustSupport
 
 /// A certificate with the key that signs below it (or that a server proves possession of).
 struct LabIssued: Sendable {

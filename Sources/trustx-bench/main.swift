@@ -4,6 +4,7 @@ internal import COpenSSL
 import Explorer
 import TermUI
 import TrustCore
+import TrustSupport
 
 #if canImport(Glibc)
     import Glibc

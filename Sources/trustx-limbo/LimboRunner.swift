@@ -1,5 +1,6 @@
 import Foundation
 import TrustCore
+import TrustSupport
 
 /// Maps one x509-limbo testcase onto trustx settings and evaluates it (the `webpki` profile by default).
 struct LimboRunner {

@@ -1,5 +1,6 @@
 import TLSProbe
 import TrustCore
+import TrustSupport
 
 /// `trustx ats`: the `nscurl --ats-diagnostics` equivalent. Tries each ATS configuration nscurl
 /// tries against one server, prints PASS or FAIL for each, and the smallest set of exceptions

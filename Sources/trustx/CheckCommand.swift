@@ -1,5 +1,6 @@
 import TLSProbe
 import TrustCore
+import TrustSupport
 
 /// `trustx check`: evaluates a chain from a server or from files and prints a report.
 enum CheckCommand {

@@ -1,5 +1,6 @@
 import TLSProbe
 import TrustCore
+import TrustSupport
 
 /// `trustx check`'s options and their validation, shared with `explore` and `export`.
 extension CheckCommand {

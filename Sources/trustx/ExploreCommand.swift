@@ -1,6 +1,7 @@
 import Explorer
 import TLSProbe
 import TrustCore
+import TrustSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import TLSProbe
 import TrustCore
 import TrustExport
+import TrustSupport
 
 #if canImport(Glibc)
     import Glibc

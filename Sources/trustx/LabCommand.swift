@@ -1,5 +1,6 @@
 import TrustCore
 import TrustLab
+import TrustSupport
 
 #if canImport(Glibc)
     import Glibc

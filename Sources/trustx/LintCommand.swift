@@ -1,5 +1,6 @@
 import TrustCore
 import TrustExport
+import TrustSupport
 
 /// `trustx lint`: CI guardrails over an Info.plist's App Transport Security settings
 /// (docs/lint.md).

@@ -1,4 +1,5 @@
 import TrustCore
+import TrustSupport
 
 /// `trustx pin`: the SPKI SHA-256 pin of every certificate in some files.
 enum PinCommand {

@@ -3,6 +3,7 @@
 // 5 ms (docs/cli.md), so it is kept out of the executable.
 
 import TrustCore
+import TrustSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Explorer
 import TrustCore
+import TrustSupport
 
 #if canImport(Glibc)
     import Glibc

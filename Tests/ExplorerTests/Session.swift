@@ -1,6 +1,7 @@
 import Explorer
 import TrustCore
 import TrustLab
+import TrustSupport
 import XCTest
 
 #if canImport(Glibc)

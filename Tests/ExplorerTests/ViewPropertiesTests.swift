@@ -1,6 +1,7 @@
 import Explorer
 import TermUI
 import TrustCore
+import TrustSupport
 import XCTest
 
 @testable import TrustBuilder

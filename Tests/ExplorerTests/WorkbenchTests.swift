@@ -1,6 +1,7 @@
 import Explorer
 import Foundation
 import TrustCore
+import TrustSupport
 import XCTest
 
 /// The explorer as a workbench: actions on the selected certificate, typed values with a preview,

@@ -1,5 +1,6 @@
 import Foundation
 import TrustCore
+import TrustSupport
 import XCTest
 
 @testable import TLSProbe

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TrustSupport
 import XCTest
 
 @testable import TrustBuilder

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TrustSupport
 import XCTest
 
 @testable import TrustCore

@@ -1,4 +1,5 @@
 import Synchronization
+import TrustSupport
 import XCTest
 
 @testable import TrustBuilder

@@ -1,6 +1,7 @@
 import Foundation
 import TrustBuilder
 import TrustCore
+import TrustSupport
 import XCTest
 
 /// A root, an intermediate and a leaf for www.example.com, built in process.

@@ -1,6 +1,7 @@
 import COpenSSL
 import Foundation
 import TrustCore
+import TrustSupport
 import XCTest
 
 @testable import TrustLab

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TrustCore
+import TrustSupport
 import XCTest
 
 @testable import TrustBuilder

@@ -1,5 +1,6 @@
 import Foundation
 import TrustCore
+import TrustSupport
 import XCTest
 
 /// Attacker-controlled text must never reach a terminal (or a Markdown or JSON consumer) raw.

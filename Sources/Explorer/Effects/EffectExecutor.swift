@@ -2,6 +2,7 @@ import Synchronization
 import TLSProbe
 import TrustCore
 import TrustLab
+import TrustSupport
 
 #if canImport(Glibc)
     import Glibc

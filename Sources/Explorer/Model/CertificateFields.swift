@@ -1,4 +1,5 @@
 import TrustCore
+import TrustSupport
 
 /// Every field of a certificate as detail lines: version, serial, algorithms, names attribute by
 /// attribute, validity, the key, every extension decoded, fingerprints and the SPKI pin.

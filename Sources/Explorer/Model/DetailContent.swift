@@ -1,5 +1,6 @@
 import TrustCore
 import TrustLab
+import TrustSupport
 
 /// One line of the detail pane, before wrapping: a heading, a labelled field, or prose.
 public struct DetailLine: Hashable, Sendable {

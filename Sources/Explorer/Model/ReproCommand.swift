@@ -1,5 +1,6 @@
 import TLSProbe
 import TrustCore
+import TrustSupport
 
 /// The `trustx check` command line that reproduces an explorer state, and the certificate files
 /// it needs that exist only in the session.

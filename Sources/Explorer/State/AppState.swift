@@ -1,5 +1,6 @@
 import TLSProbe
 import TrustCore
+import TrustSupport
 
 /// Everything the explorer shows, as one value: views render it, `reduce` produces the next one.
 public struct AppState: Sendable {

@@ -1,6 +1,7 @@
 import TLSProbe
 import TrustCore
 import TrustLab
+import TrustSupport
 
 /// The explorer's one state transition: pure, so a user session is a sequence of calls a test
 /// can replay. Work that takes time or touches the system (the lab, connections, evaluations,

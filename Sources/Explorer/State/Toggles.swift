@@ -1,5 +1,6 @@
 import TLSProbe
 import TrustCore
+import TrustSupport
 
 /// Which policy the trust object is created with.
 public enum PolicyChoice: String, Hashable, Sendable, CaseIterable {

@@ -1,5 +1,6 @@
 import TermUI
 import TrustCore
+import TrustSupport
 
 /// How to draw: colours, symbols and the keymap the help is generated from.
 public struct ViewOptions: Sendable {

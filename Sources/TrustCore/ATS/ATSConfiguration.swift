@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// Which generation of Apple's systems ATS follows: iOS 17 / macOS 14 changed how routable IP
 /// addresses are treated (docs/ats.md).
 public enum ATSPlatform: String, Hashable, Sendable, CaseIterable {

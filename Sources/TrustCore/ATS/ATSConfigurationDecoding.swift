@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// Something in an NSAppTransportSecurity dictionary that Apple's reader would ignore or read
 /// otherwise than its author probably meant: kept for reports (and the lint), never fatal.
 public struct ATSConfigurationNote: Hashable, Sendable, CustomStringConvertible {

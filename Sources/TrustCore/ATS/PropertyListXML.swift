@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// The XML form of a property list, read as the subset Apple's writers produce and its DTD
 /// allows: `plist`, `dict`/`key`, `array`, `string`, `true`, `false`, `integer`, `real`, `date`
 /// and `data`, the five predefined entities and numeric character references, comments, CDATA,

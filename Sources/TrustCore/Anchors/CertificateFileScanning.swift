@@ -1,3 +1,5 @@
+import TrustSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// `certificate-transparency`: Apple's CT policy for chains to system roots (SystemTrustedCTRequired).
 enum CertificateTransparencyCheck: PathCheck {
     // The SCT list and the CT poison are read but not enforced as extensions: a critical one

@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// `extended-key-usage`: the leaf may be used for TLS servers (Apple ExtendedKeyUsage, by anchor class).
 enum ExtendedKeyUsageCheck: PathCheck {
     static let enforcedExtensions: Set<OID> = [.extKeyUsage]

@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// `validity-period-maximum`: Apple ValidityPeriodMaximums on the leaf, by anchor class.
 enum ValidityPeriodCheck: PathCheck {
     static let enforcedExtensions: Set<OID> = []

@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// An error raised while decoding DER, PEM or a container, naming where it happened.
 public struct DecodingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The byte offset in the decoded input at which the problem was found.

@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// Writes DER (X.690): definite, minimal lengths; minimal INTEGERs; SET OF sorted.
 ///
 /// Used by `CertificateBuilder`, and usable on its own to make raw extension values for lab

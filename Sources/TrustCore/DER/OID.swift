@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// An ASN.1 object identifier, held as its DER content octets.
 public struct OID: Hashable, Sendable, CustomStringConvertible {
     /// The DER content octets (without tag and length).

@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// One PEM block: its label and decoded bytes.
 public struct PEMBlock: Sendable {
     /// The label, e.g. `CERTIFICATE`.

@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// Renders an `Evaluation` as the versioned JSON document described in docs/json-report.md.
 ///
 /// Keys always appear in the same order and absent values are `null` rather than missing, so

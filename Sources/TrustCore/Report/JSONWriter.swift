@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// A JSON value whose objects keep their keys in the order they were built, so that reports are
 /// byte-for-byte deterministic. Built and serialised without Foundation, which the command line
 /// keeps out of its startup path.

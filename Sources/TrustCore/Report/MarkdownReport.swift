@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// Renders an `Evaluation` as GitHub-flavoured Markdown: a heading, the verdict, a path table and
 /// a steps table. Every piece of text is sanitised for terminals and escaped for Markdown, so a
 /// certificate cannot inject table cells, links, emphasis, HTML or code spans.

@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// Renders an `Evaluation` for a terminal: the verdict first, then the settings, the built path
 /// and every step grouped by certificate.
 ///

@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// An X.509 certificate with every field decoded, its DER, fingerprints and SPKI pin.
 ///
 /// Immutable; a class so that paths, pools and caches share one decoded copy.

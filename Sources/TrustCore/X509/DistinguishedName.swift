@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// One attribute of a relative distinguished name, e.g. `CN=example.com`.
 public struct NameAttribute: Hashable, Sendable {
     /// The attribute type.

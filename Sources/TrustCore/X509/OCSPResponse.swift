@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// One SingleResponse of a BasicOCSPResponse (RFC 6960 4.2.1).
 public struct OCSPSingleResponse: Hashable, Sendable {
     /// The certificate's status.

@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// One revoked certificate in a CRL (RFC 5280 5.1.2.6).
 public struct RevokedEntry: Hashable, Sendable {
     /// The serial number's content octets, as encoded.

@@ -79,14 +79,14 @@ public enum TerminalSanitizer {
         out += "\\u{" + hexDigits(value, minimumWidth: 2) + "}"
     }
 
-    static func hexDigits(_ value: UInt32, minimumWidth: Int) -> String {
+    package static func hexDigits(_ value: UInt32, minimumWidth: Int) -> String {
         let s = String(value, radix: 16, uppercase: true)
         return s.count >= minimumWidth ? s : String(repeating: "0", count: minimumWidth - s.count) + s
     }
 
     /// One strictly valid UTF-8 sequence at `i` (no overlong forms, surrogates or values
     /// above U+10FFFF), as (scalar value, length); nil when the byte at `i` does not start one.
-    static func decodeUTF8(_ b: [UInt8], at i: Int) -> (UInt32, Int)? {
+    package static func decodeUTF8(_ b: [UInt8], at i: Int) -> (UInt32, Int)? {
         let lead = b[i]
         if lead < 0x80 { return (UInt32(lead), 1) }
         let length: Int

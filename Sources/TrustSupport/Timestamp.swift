@@ -102,7 +102,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         return era * 146_097 + doe - 719_468
     }
 
-    static func civilFromDays(_ days: Int64) -> (Int64, Int64, Int64) {
+    package static func civilFromDays(_ days: Int64) -> (Int64, Int64, Int64) {
         let z = days + 719_468
         let era = floorDiv(z, 146_097)
         let doe = z - era * 146_097
@@ -115,7 +115,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 }
 
-func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+package func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
     let q = a / b
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
 }

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import TrustCore
+@testable import TrustSupport
 
 final class Base64Tests: XCTestCase {
     /// RFC 4648 section 10's test vectors, both ways.

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import TrustCore
+@testable import TrustSupport
 
 final class ByteSearchTests: XCTestCase {
     func testFindsFirstOccurrenceFromOffset() {

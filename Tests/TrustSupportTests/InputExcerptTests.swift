@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import TrustCore
+@testable import TrustSupport
 
 /// Error messages quote attacker-supplied input at a bounded size.
 final class InputExcerptTests: XCTestCase {

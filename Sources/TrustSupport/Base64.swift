@@ -53,7 +53,7 @@ public enum Base64 {
     /// Decodes base64 up to the first `=` (whitespace ignored, what follows the `=` unread),
     /// producing at most about `limit` bytes (whole groups of three, so up to two more). Nil on
     /// any other character or a dangling sextet.
-    static func decodePrefix(_ text: ArraySlice<UInt8>, limit: Int = .max) -> [UInt8]? {
+    package static func decodePrefix(_ text: ArraySlice<UInt8>, limit: Int = .max) -> [UInt8]? {
         text.withUnsafeBufferPointer { decode($0, strict: false, limit: limit) }
     }
 

@@ -1,4 +1,4 @@
-import TrustCore
+import TrustSupport
 import XCTest
 
 /// The one edit distance behind every "did you mean": Levenshtein's definition, bounded.
