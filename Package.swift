@@ -22,6 +22,7 @@ let package = Package(
         .executable(name: "trustx-limbo", targets: ["trustx-limbo"]),
         .executable(name: "trustx-bench", targets: ["trustx-bench"]),
         .library(name: "TrustSupport", targets: ["TrustSupport"]),
+        .library(name: "TrustX509", targets: ["TrustX509"]),
         .library(name: "TrustCore", targets: ["TrustCore"]),
         .library(name: "TLSProbe", targets: ["TLSProbe"]),
         .library(name: "TrustLab", targets: ["TrustLab"]),
@@ -42,45 +43,56 @@ let package = Package(
         // Threads, time values and the small byte and text helpers every other module uses.
         .target(name: "TrustSupport"),
         .testTarget(name: "TrustSupportTests", dependencies: ["TrustSupport"]),
-        .target(name: "TrustCore", dependencies: ["TrustSupport", "COpenSSL"]),
+        // Certificates and the bytes under them: DER, X.509, CRLs, OCSP, file formats, digests and signatures.
+        .target(name: "TrustX509", dependencies: ["TrustSupport", "COpenSSL"]),
+        .target(name: "TrustCore", dependencies: ["TrustX509", "TrustSupport"]),
         // Keys, certificates, CRLs and OCSP responses made in process: for the lab and the tests only.
-        .target(name: "TrustBuilder", dependencies: ["TrustCore", "TrustSupport", "COpenSSL"]),
+        .target(name: "TrustBuilder", dependencies: ["TrustX509", "TrustSupport", "COpenSSL"]),
         .executableTarget(
             name: "trustx",
-            dependencies: ["TrustCore", "TrustSupport", "TLSProbe", "TrustLab", "Explorer", "TrustExport"],
+            dependencies: [
+                "TrustCore", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "Explorer", "TrustExport",
+            ],
             // Start-up is most of a short run's cost (docs/benchmarks.md, docs/DECISIONS.md D20, D90).
             linkerSettings: [.unsafeFlags(trustxLinkerFlags, .when(platforms: [.linux]))]
         ),
-        .executableTarget(name: "trustx-limbo", dependencies: ["TrustCore", "TrustSupport"]),
+        .executableTarget(name: "trustx-limbo", dependencies: ["TrustCore", "TrustX509", "TrustSupport"]),
         // The explorer's frame is timed too (render_us), so the bench links Explorer and TermUI.
-        .executableTarget(name: "trustx-bench", dependencies: ["TrustCore", "TrustSupport", "Explorer", "TermUI"]),
+        .executableTarget(
+            name: "trustx-bench", dependencies: ["TrustCore", "TrustX509", "TrustSupport", "Explorer", "TermUI"]),
         .executableTarget(
             name: "trustx-fuzz",
-            dependencies: ["TrustCore", "TrustSupport"],
+            dependencies: ["TrustCore", "TrustX509", "TrustSupport"],
             path: "Fuzz/trustx-fuzz"
         ),
-        .testTarget(name: "TrustCoreTests", dependencies: ["TrustCore", "TrustSupport", "TrustBuilder"]),
+        .testTarget(name: "TrustCoreTests", dependencies: ["TrustCore", "TrustX509", "TrustSupport", "TrustBuilder"]),
         // The settings as code and configuration (Swift, plist, curl, openssl) and the Info.plist lint.
-        .target(name: "TrustExport", dependencies: ["TrustCore", "TrustSupport"]),
+        .target(name: "TrustExport", dependencies: ["TrustCore", "TrustX509", "TrustSupport"]),
         .testTarget(
-            name: "TrustExportTests", dependencies: ["TrustExport", "TrustCore", "TrustSupport", "TrustBuilder"]),
-        .target(name: "TLSProbe", dependencies: ["TrustCore", "TrustSupport", "COpenSSL"]),
+            name: "TrustExportTests",
+            dependencies: ["TrustExport", "TrustCore", "TrustX509", "TrustSupport", "TrustBuilder"]),
+        .target(name: "TLSProbe", dependencies: ["TrustCore", "TrustX509", "TrustSupport", "COpenSSL"]),
         .testTarget(
-            name: "TLSProbeTests", dependencies: ["TLSProbe", "TrustCore", "TrustSupport", "TrustBuilder", "COpenSSL"]),
+            name: "TLSProbeTests",
+            dependencies: ["TLSProbe", "TrustCore", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL"]),
         // Runs the built trustx executable (and unit-tests TrustCore's reports).
-        .testTarget(name: "trustxCLITests", dependencies: ["TrustCore", "TrustSupport", "TrustLab"]),
-        .target(name: "TrustLab", dependencies: ["TrustCore", "TrustSupport", "TrustBuilder", "COpenSSL"]),
+        .testTarget(name: "trustxCLITests", dependencies: ["TrustCore", "TrustX509", "TrustSupport", "TrustLab"]),
+        .target(
+            name: "TrustLab", dependencies: ["TrustCore", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL"]),
         .testTarget(
-            name: "TrustLabTests", dependencies: ["TrustLab", "TrustCore", "TrustSupport", "TrustBuilder", "COpenSSL"]),
+            name: "TrustLabTests",
+            dependencies: ["TrustLab", "TrustCore", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL"]),
         // Cells, buffers, layout, widgets and the curses backend (only CursesBackend.swift sees C).
         .target(name: "TermUI", dependencies: ["CNcursesw"]),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
         // The interactive explorer: state, actions, keymap, reduce, effects, views and themes.
         .target(
             name: "Explorer",
-            dependencies: ["TrustCore", "TrustSupport", "TLSProbe", "TrustLab", "TermUI", "TrustExport"]),
+            dependencies: ["TrustCore", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "TermUI", "TrustExport"]),
         .testTarget(
             name: "ExplorerTests",
-            dependencies: ["Explorer", "TrustCore", "TrustSupport", "TrustBuilder", "TLSProbe", "TrustLab", "TermUI"]),
+            dependencies: [
+                "Explorer", "TrustCore", "TrustX509", "TrustSupport", "TrustBuilder", "TLSProbe", "TrustLab", "TermUI",
+            ]),
     ]
 )

@@ -3,6 +3,7 @@
 // Normal builds compile a stub main; fuzz builds pass -DFUZZING and libFuzzer supplies main.
 import TrustCore
 import TrustSupport
+import TrustX509
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import TrustCore
+import TrustX509
 
 /// Connects to a server and completes its chain through AIA for `trustx check` and the explorer,
 /// returning values only (blocking: the explorer calls it off the UI thread).

@@ -1,5 +1,6 @@
 import TrustCore
 import TrustSupport
+import TrustX509
 
 /// One problem `trustx lint` found in an Info.plist's App Transport Security configuration.
 public struct LintFinding: Hashable, Sendable {

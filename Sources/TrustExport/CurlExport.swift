@@ -1,4 +1,5 @@
 import TrustCore
+import TrustX509
 
 /// `trustx export curl`: the curl command that checks the same server with the same anchors,
 /// pins and versions, and says where curl cannot do what the app does.

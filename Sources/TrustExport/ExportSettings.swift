@@ -1,5 +1,6 @@
 import TrustCore
 import TrustSupport
+import TrustX509
 
 /// A file the settings were read from: exports name it rather than embed it where the tool can
 /// read it as it is.

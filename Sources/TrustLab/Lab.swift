@@ -1,5 +1,6 @@
 import TrustCore
 import TrustSupport
+import TrustX509
 
 #if canImport(Glibc)
     import Glibc

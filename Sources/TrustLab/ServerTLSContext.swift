@@ -1,5 +1,6 @@
 internal import COpenSSL
 import TrustCore
+import TrustX509
 
 /// How one TLS endpoint is configured: what it presents, which versions it speaks, whether it
 /// asks for a client certificate.

@@ -5,6 +5,7 @@ import Explorer
 import TermUI
 import TrustCore
 import TrustSupport
+import TrustX509
 
 #if canImport(Glibc)
     import Glibc

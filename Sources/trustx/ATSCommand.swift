@@ -1,6 +1,7 @@
 import TLSProbe
 import TrustCore
 import TrustSupport
+import TrustX509
 
 /// `trustx ats`: the `nscurl --ats-diagnostics` equivalent. Tries each ATS configuration nscurl
 /// tries against one server, prints PASS or FAIL for each, and the smallest set of exceptions

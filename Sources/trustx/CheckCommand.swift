@@ -1,6 +1,7 @@
 import TLSProbe
 import TrustCore
 import TrustSupport
+import TrustX509
 
 /// `trustx check`: evaluates a chain from a server or from files and prints a report.
 enum CheckCommand {

@@ -1,6 +1,7 @@
 import TLSProbe
 import TrustCore
 import TrustSupport
+import TrustX509
 
 /// `trustx check`'s options and their validation, shared with `explore` and `export`.
 extension CheckCommand {

@@ -2,6 +2,7 @@ import Explorer
 import TLSProbe
 import TrustCore
 import TrustSupport
+import TrustX509
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@ import TLSProbe
 import TrustCore
 import TrustExport
 import TrustSupport
+import TrustX509
 
 #if canImport(Glibc)
     import Glibc

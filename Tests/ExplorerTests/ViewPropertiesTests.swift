@@ -2,6 +2,7 @@ import Explorer
 import TermUI
 import TrustCore
 import TrustSupport
+import TrustX509
 import XCTest
 
 @testable import TrustBuilder

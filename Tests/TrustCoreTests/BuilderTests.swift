@@ -5,6 +5,7 @@ import XCTest
 
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustX509
 
 /// The builder's output is checked against X.690 by hand and against the openssl CLI, which
 /// parses and verifies what it writes independently of TrustCore.

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustX509
 
 /// Certificate decoding: every field against the openssl CLI, and robustness against truncated,
 /// random, mutated and oversized input (a `DecodingError` with a plausible offset, never a trap).

@@ -4,6 +4,7 @@ import TrustSupport
 import XCTest
 
 @testable import TrustCore
+@testable import TrustX509
 
 final class SystemTrustStoreTests: XCTestCase {
     static let systemDir = "/etc/ssl/certs"

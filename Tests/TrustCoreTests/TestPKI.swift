@@ -4,6 +4,7 @@ import XCTest
 
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustX509
 
 /// A length of time for validity periods: `TestPKI.now - .days(30)`.
 struct Span: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import TrustCore
 import TrustExport
+import TrustX509
 import XCTest
 
 final class SwiftDelegateExportTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TrustCore
 import TrustSupport
+import TrustX509
 import XCTest
 
 @testable import TrustBuilder

@@ -2,6 +2,7 @@ import COpenSSL
 import Foundation
 import TrustCore
 import TrustSupport
+import TrustX509
 import XCTest
 
 @testable import TrustLab

@@ -1,6 +1,7 @@
 import Foundation
 import TrustCore
 import TrustSupport
+import TrustX509
 import XCTest
 
 /// Attacker-controlled text must never reach a terminal (or a Markdown or JSON consumer) raw.

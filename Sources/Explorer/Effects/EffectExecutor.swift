@@ -3,6 +3,7 @@ import TLSProbe
 import TrustCore
 import TrustLab
 import TrustSupport
+import TrustX509
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import TLSProbe
 import TrustCore
 import TrustSupport
+import TrustX509
 
 /// The `trustx check` command line that reproduces an explorer state, and the certificate files
 /// it needs that exist only in the session.

@@ -1,6 +1,7 @@
 import TLSProbe
 import TrustCore
 import TrustSupport
+import TrustX509
 
 /// Everything the explorer shows, as one value: views render it, `reduce` produces the next one.
 public struct AppState: Sendable {

@@ -1,5 +1,6 @@
 import TLSProbe
 import TrustCore
+import TrustX509
 
 extension AppState {
     /// Opens a prompt, with its first preview when the initial text is valid.

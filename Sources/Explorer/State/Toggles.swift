@@ -1,6 +1,7 @@
 import TLSProbe
 import TrustCore
 import TrustSupport
+import TrustX509
 
 /// Which policy the trust object is created with.
 public enum PolicyChoice: String, Hashable, Sendable, CaseIterable {

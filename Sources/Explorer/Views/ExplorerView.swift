@@ -1,6 +1,7 @@
 import TermUI
 import TrustCore
 import TrustSupport
+import TrustX509
 
 /// How to draw: colours, symbols and the keymap the help is generated from.
 public struct ViewOptions: Sendable {

@@ -1,3 +1,5 @@
+import TrustX509
+
 /// The smallest HTTP/1.1 client AIA needs: one GET over plain TCP with `Connection: close`,
 /// bounded headers and body, Content-Length, chunked or read-to-close bodies.
 enum HTTPGet {

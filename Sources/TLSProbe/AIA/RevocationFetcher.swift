@@ -1,4 +1,5 @@
 import TrustCore
+import TrustX509
 
 /// Fetches revocation information over the network as SecPolicyCreateRevocation with
 /// kSecRevocationUseAnyAvailableMethod does: for each certificate of a path below the anchor, an

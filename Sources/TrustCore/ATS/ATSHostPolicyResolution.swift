@@ -1,3 +1,5 @@
+import TrustX509
+
 extension ATSSettings {
     /// The policy ATS applies to connections to `host`, resolved as Apple's network stack does
     /// (docs/ats.md): an NSExceptionDomains entry for the host (its own, or an ancestor's with

@@ -1,3 +1,5 @@
+import TrustX509
+
 /// The binary form (`bplist00`): an 8-byte header, objects, an offset table and a 32-byte
 /// trailer. Objects refer to each other by index, so a hostile file can loop (an array holding
 /// itself) or share one object many times (each level of arrays holding the one below twice

@@ -1,4 +1,5 @@
 import TrustSupport
+import TrustX509
 
 #if canImport(Glibc)
     import Glibc

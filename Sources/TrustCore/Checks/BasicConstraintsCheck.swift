@@ -1,3 +1,5 @@
+import TrustX509
+
 /// `basic-constraints`: issuers are CAs and path lengths hold (RFC 5280 4.2.1.9, 6.1.4 (k)-(m)).
 enum BasicConstraintsCheck: PathCheck {
     static let enforcedExtensions: Set<OID> = [.basicConstraints]

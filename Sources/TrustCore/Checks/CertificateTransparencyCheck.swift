@@ -1,4 +1,5 @@
 import TrustSupport
+import TrustX509
 
 /// `certificate-transparency`: Apple's CT policy for chains to system roots (SystemTrustedCTRequired).
 enum CertificateTransparencyCheck: PathCheck {

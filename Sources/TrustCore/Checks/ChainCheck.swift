@@ -1,3 +1,5 @@
+import TrustX509
+
 /// `chain`, `signature` and `anchor`: what path building established.
 enum ChainCheck: PathCheck {
     static let enforcedExtensions: Set<OID> = []

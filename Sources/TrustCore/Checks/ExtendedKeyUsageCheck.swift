@@ -1,4 +1,5 @@
 import TrustSupport
+import TrustX509
 
 /// `extended-key-usage`: the leaf may be used for TLS servers (Apple ExtendedKeyUsage, by anchor class).
 enum ExtendedKeyUsageCheck: PathCheck {

@@ -1,3 +1,5 @@
+import TrustX509
+
 /// `critical-extensions` and `compliance`: every critical extension understood; encodings sound.
 enum ExtensionsCheck: PathCheck {
     // IdLinkage links AKI to SKI; AIA's criticality is judged here; an issuerAltName carries no

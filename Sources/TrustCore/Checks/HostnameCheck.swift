@@ -1,3 +1,5 @@
+import TrustX509
+
 /// `hostname`: Apple SSLHostname, only under SSL with a host.
 enum HostnameCheck: PathCheck {
     static func run(_ c: CheckContext, into steps: inout [Step]) {

@@ -1,3 +1,5 @@
+import TrustX509
+
 /// `key-usage`: an issuer's keyUsage, when present, must allow keyCertSign (RFC 5280 6.1.4 (n)).
 enum KeyUsageCheck: PathCheck {
     static let enforcedExtensions: Set<OID> = [.keyUsage]

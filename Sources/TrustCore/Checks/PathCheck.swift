@@ -1,3 +1,5 @@
+import TrustX509
+
 /// What every check sees: the built path and the settings.
 struct CheckContext {
     let path: BuiltPath

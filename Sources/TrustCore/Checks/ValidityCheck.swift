@@ -1,3 +1,5 @@
+import TrustX509
+
 /// `validity`: RFC 5280 4.1.2.5 / Apple TemporalValidity, on every certificate of the path.
 enum ValidityCheck: PathCheck {
     static let enforcedExtensions: Set<OID> = []

@@ -1,4 +1,5 @@
 import TrustSupport
+import TrustX509
 
 /// `validity-period-maximum`: Apple ValidityPeriodMaximums on the leaf, by anchor class.
 enum ValidityPeriodCheck: PathCheck {

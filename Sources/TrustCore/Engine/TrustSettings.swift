@@ -1,4 +1,5 @@
 import TrustSupport
+import TrustX509
 
 /// The policy a trust object is created with.
 public enum TrustPolicy: Hashable, Sendable {

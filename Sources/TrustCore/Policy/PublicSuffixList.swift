@@ -1,4 +1,5 @@
 import TrustSupport
+import TrustX509
 
 /// The Public Suffix List, loaded from Debian's publicsuffix package.
 ///

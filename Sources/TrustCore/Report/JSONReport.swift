@@ -1,4 +1,5 @@
 import TrustSupport
+import TrustX509
 
 /// Renders an `Evaluation` as the versioned JSON document described in docs/json-report.md.
 ///

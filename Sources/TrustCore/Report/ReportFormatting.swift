@@ -1,3 +1,5 @@
+import TrustX509
+
 /// Pieces of text every report shares, so text and Markdown say the same things.
 public enum ReportFormatting {
     /// Lowercase hex, built as bytes (fingerprints are hex-encoded several times per report).

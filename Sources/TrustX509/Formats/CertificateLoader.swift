@@ -175,7 +175,7 @@ public enum CertificateLoader {
         return [try Certificate(der: bytes)]
     }
 
-    static func firstElement(_ der: [UInt8]) -> [UInt8] {
+    package static func firstElement(_ der: [UInt8]) -> [UInt8] {
         var r = DERReader(der)
         guard let node = try? r.readNode() else { return der }
         return Array(der[node.fullRange])

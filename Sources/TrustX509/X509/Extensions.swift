@@ -99,12 +99,6 @@ public struct Extension: Hashable, Sendable {
     public var value: [UInt8]
     /// The decoded value.
     public var decoded: ExtensionValue
-    /// Whether some check enforces this type, so a critical one is understood (an unknown critical
-    /// type fails evaluation); decoding alone does not count. The CT poison and the SCT list are
-    /// decoded but enforced by no check: Apple's parser has no parser for them, so a critical one
-    /// is an unknown critical extension (a precertificate is not a certificate to trust; RFC 6962 3.1).
-    public var isKnown: Bool { enforcedExtensions.contains(oid) }
-
     /// Why a known extension's value failed to decode, if it did.
     public var decodeError: String? {
         if case .raw(let error) = decoded { return error }

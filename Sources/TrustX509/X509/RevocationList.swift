@@ -33,7 +33,7 @@ public struct RevocationList: Sendable {
     /// The revoked certificates (at most `maximumEntries`).
     public let revoked: [RevokedEntry]
     /// Whether some entry carries a critical extension (decided once, at decoding).
-    let hasCriticalEntryExtension: Bool
+    package let hasCriticalEntryExtension: Bool
     /// The crlExtensions.
     public let extensions: [(oid: OID, critical: Bool)]
     /// Whether cRLNumber (2.5.29.20) is present.
@@ -43,7 +43,7 @@ public struct RevocationList: Sendable {
     public static let maximumEntries = 1_000_000
 
     package static let crlNumber = OID(dotted: "2.5.29.20")!
-    static let authorityKeyIdentifier = OID(dotted: "2.5.29.35")!
+    package static let authorityKeyIdentifier = OID(dotted: "2.5.29.35")!
     static let deltaCRLIndicator = OID(dotted: "2.5.29.27")!
     static let issuingDistributionPoint = OID(dotted: "2.5.29.28")!
 
@@ -148,7 +148,7 @@ public struct RevocationList: Sendable {
     public var tbsBytes: ArraySlice<UInt8> { der[tbsRange] }
 
     /// The signature, for the signature cache.
-    var detachedSignature: DetachedSignature {
+    package var detachedSignature: DetachedSignature {
         DetachedSignature(identity: identity, algorithm: signatureAlgorithm, signed: tbsBytes, signature: signature)
     }
 }

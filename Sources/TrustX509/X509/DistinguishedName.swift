@@ -58,7 +58,7 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
     public var attributes: [NameAttribute] { rdns.flatMap { $0 } }
 
     /// Values of attributes of `type`.
-    func values(of type: OID) -> [String] {
+    package func values(of type: OID) -> [String] {
         attributes.filter { $0.type == type }.map(\.value)
     }
 
@@ -166,7 +166,7 @@ func decodeString(tag: UInt8, bytes: [UInt8]) -> String {
 
 /// RFC 5280 7.1 / RFC 4518 simplified: printable and UTF-8 strings compare case-insensitively
 /// (ASCII) with leading, trailing and repeated internal spaces removed; other types byte-wise.
-func normalizeForMatch(tag: UInt8, raw: [UInt8]) -> [UInt8] {
+package func normalizeForMatch(tag: UInt8, raw: [UInt8]) -> [UInt8] {
     switch tag {
     case DERTag.printableString, DERTag.utf8String, DERTag.ia5String, DERTag.visibleString,
         DERTag.teletexString, DERTag.bmpString, DERTag.universalString:

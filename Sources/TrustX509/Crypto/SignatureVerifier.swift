@@ -55,7 +55,7 @@ public struct SignatureScheme: Hashable, Sendable {
     }
 
     /// Whether a key of `type` can check signatures of `family` at all (no key is built).
-    static func family(_ family: Family, fits type: KeyType) -> Bool {
+    package static func family(_ family: Family, fits type: KeyType) -> Bool {
         switch (family, type) {
         case (.rsaPKCS1, .rsa), (.rsaPSS, .rsa), (.ecdsa, .ec), (.ed25519, .ed25519), (.ed448, .ed448): true
         default: false

@@ -166,7 +166,7 @@ public struct OCSPResponse: Sendable {
     }
 
     /// What the search for the response's signer found.
-    enum SignerSearch: Equatable {
+    package enum SignerSearch: Equatable {
         /// The signer's description.
         case signer(String)
         /// No key verifies it; `refusal` says why a signer's key was refused, when one was.
@@ -179,7 +179,7 @@ public struct OCSPResponse: Sendable {
     /// budget): `verifyResponse` checks the response's signature with a key (and that key's
     /// identity), `verifyCertificate` a responder certificate's signature by the issuer; either
     /// returns nil to stop the search.
-    func signer(
+    package func signer(
         issuer: Certificate, verifyResponse: (PublicKeyInfo, DigestKey) -> SignatureCheckResult?,
         verifyCertificate: (Certificate) -> SignatureCheckResult?
     ) -> SignerSearch {
@@ -203,7 +203,7 @@ public struct OCSPResponse: Sendable {
     }
 
     /// The signature, for the signature cache.
-    var detachedSignature: DetachedSignature {
+    package var detachedSignature: DetachedSignature {
         DetachedSignature(
             identity: identity, algorithm: signatureAlgorithm, signed: basicDER[tbsRange], signature: signature)
     }
