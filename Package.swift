@@ -23,6 +23,7 @@ let package = Package(
         .executable(name: "trustx-bench", targets: ["trustx-bench"]),
         .library(name: "TrustSupport", targets: ["TrustSupport"]),
         .library(name: "TrustX509", targets: ["TrustX509"]),
+        .library(name: "ATSModel", targets: ["ATSModel"]),
         .library(name: "TrustCore", targets: ["TrustCore"]),
         .library(name: "TLSProbe", targets: ["TLSProbe"]),
         .library(name: "TrustLab", targets: ["TrustLab"]),
@@ -45,13 +46,16 @@ let package = Package(
         .testTarget(name: "TrustSupportTests", dependencies: ["TrustSupport"]),
         // Certificates and the bytes under them: DER, X.509, CRLs, OCSP, file formats, digests and signatures.
         .target(name: "TrustX509", dependencies: ["TrustSupport", "COpenSSL"]),
-        .target(name: "TrustCore", dependencies: ["TrustX509", "TrustSupport"]),
+        // Info.plist in, ATS settings out: the bounded property-list reader, NSAppTransportSecurity
+        // decoding with its notes, the host policy and TLS versions.
+        .target(name: "ATSModel", dependencies: ["TrustSupport"]),
+        .target(name: "TrustCore", dependencies: ["TrustX509", "ATSModel", "TrustSupport"]),
         // Keys, certificates, CRLs and OCSP responses made in process: for the lab and the tests only.
         .target(name: "TrustBuilder", dependencies: ["TrustX509", "TrustSupport", "COpenSSL"]),
         .executableTarget(
             name: "trustx",
             dependencies: [
-                "TrustCore", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "Explorer", "TrustExport",
+                "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "Explorer", "TrustExport",
             ],
             // Start-up is most of a short run's cost (docs/benchmarks.md, docs/DECISIONS.md D20, D90).
             linkerSettings: [.unsafeFlags(trustxLinkerFlags, .when(platforms: [.linux]))]
@@ -62,33 +66,42 @@ let package = Package(
             name: "trustx-bench", dependencies: ["TrustCore", "TrustX509", "TrustSupport", "Explorer", "TermUI"]),
         .executableTarget(
             name: "trustx-fuzz",
-            dependencies: ["TrustCore", "TrustX509", "TrustSupport"],
+            dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport"],
             path: "Fuzz/trustx-fuzz"
         ),
-        .testTarget(name: "TrustCoreTests", dependencies: ["TrustCore", "TrustX509", "TrustSupport", "TrustBuilder"]),
+        .testTarget(
+            name: "TrustCoreTests",
+            dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder"]),
         // The settings as code and configuration (Swift, plist, curl, openssl) and the Info.plist lint.
-        .target(name: "TrustExport", dependencies: ["TrustCore", "TrustX509", "TrustSupport"]),
+        .target(name: "TrustExport", dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport"]),
         .testTarget(
             name: "TrustExportTests",
-            dependencies: ["TrustExport", "TrustCore", "TrustX509", "TrustSupport", "TrustBuilder"]),
-        .target(name: "TLSProbe", dependencies: ["TrustCore", "TrustX509", "TrustSupport", "COpenSSL"]),
+            dependencies: ["TrustExport", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder"]),
+        .target(name: "TLSProbe", dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport", "COpenSSL"]),
         .testTarget(
             name: "TLSProbeTests",
-            dependencies: ["TLSProbe", "TrustCore", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL"]),
+            dependencies: [
+                "TLSProbe", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL",
+            ]),
         // Runs the built trustx executable (and unit-tests TrustCore's reports).
         .testTarget(name: "trustxCLITests", dependencies: ["TrustCore", "TrustX509", "TrustSupport", "TrustLab"]),
         .target(
-            name: "TrustLab", dependencies: ["TrustCore", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL"]),
+            name: "TrustLab",
+            dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL"]),
         .testTarget(
             name: "TrustLabTests",
-            dependencies: ["TrustLab", "TrustCore", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL"]),
+            dependencies: [
+                "TrustLab", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL",
+            ]),
         // Cells, buffers, layout, widgets and the curses backend (only CursesBackend.swift sees C).
         .target(name: "TermUI", dependencies: ["CNcursesw"]),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
         // The interactive explorer: state, actions, keymap, reduce, effects, views and themes.
         .target(
             name: "Explorer",
-            dependencies: ["TrustCore", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "TermUI", "TrustExport"]),
+            dependencies: [
+                "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "TermUI", "TrustExport",
+            ]),
         .testTarget(
             name: "ExplorerTests",
             dependencies: [

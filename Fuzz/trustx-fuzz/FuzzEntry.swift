@@ -1,6 +1,7 @@
 // libFuzzer entry for the DER, PEM, container and property-list decoders and the evaluator
 // (docs/fuzzing.md).
 // Normal builds compile a stub main; fuzz builds pass -DFUZZING and libFuzzer supplies main.
+import ATSModel
 import TrustCore
 import TrustSupport
 import TrustX509

@@ -1,4 +1,5 @@
 import TrustCore
+import TrustSupport
 import TrustX509
 
 /// `trustx export openssl`: openssl commands that recompute every pin, from the server and from

@@ -1,3 +1,4 @@
+import ATSModel
 import TLSProbe
 import TrustCore
 import TrustSupport

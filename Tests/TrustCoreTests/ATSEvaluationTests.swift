@@ -1,6 +1,7 @@
 import TrustSupport
 import XCTest
 
+@testable import ATSModel
 @testable import TrustBuilder
 @testable import TrustCore
 @testable import TrustX509

@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import ATSModel
 @testable import TrustCore
 @testable import TrustX509
 

@@ -1,6 +1,7 @@
 import Foundation
 import TrustCore
 import TrustExport
+import TrustSupport
 import TrustX509
 import XCTest
 

@@ -1,3 +1,4 @@
+import ATSModel
 import COpenSSL
 import Foundation
 import TrustCore

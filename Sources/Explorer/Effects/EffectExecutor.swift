@@ -1,3 +1,4 @@
+import ATSModel
 import Synchronization
 import TLSProbe
 import TrustCore

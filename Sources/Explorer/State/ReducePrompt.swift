@@ -1,5 +1,7 @@
+import ATSModel
 import TLSProbe
 import TrustCore
+import TrustSupport
 import TrustX509
 
 extension AppState {

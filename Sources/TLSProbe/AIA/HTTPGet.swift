@@ -1,3 +1,4 @@
+import TrustSupport
 import TrustX509
 
 /// The smallest HTTP/1.1 client AIA needs: one GET over plain TCP with `Connection: close`,

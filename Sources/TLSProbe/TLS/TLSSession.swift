@@ -1,3 +1,4 @@
+import ATSModel
 internal import COpenSSL
 import TrustCore
 

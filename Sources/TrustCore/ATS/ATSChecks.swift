@@ -1,3 +1,4 @@
+import ATSModel
 import TrustX509
 
 /// The five ATS steps, run once on the chosen path: ATS's requirements are the TLS layer's, not

@@ -1,3 +1,4 @@
+import ATSModel
 import TrustX509
 
 /// `pinned-domains`: NSPinnedDomains, which Apple's SSL policy reads from the app's Info.plist

@@ -1,3 +1,4 @@
+import TrustSupport
 import TrustX509
 
 /// `critical-extensions` and `compliance`: every critical extension understood; encodings sound.

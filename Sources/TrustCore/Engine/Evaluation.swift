@@ -1,3 +1,4 @@
+import ATSModel
 import TrustX509
 
 /// The result of evaluating one chain under one set of settings.

@@ -1,3 +1,4 @@
+import ATSModel
 import TrustX509
 
 /// Re-enacts SecTrustEvaluateWithError: builds candidate paths, runs every check on them, picks

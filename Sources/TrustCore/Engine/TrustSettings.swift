@@ -1,3 +1,4 @@
+import ATSModel
 import TrustSupport
 import TrustX509
 

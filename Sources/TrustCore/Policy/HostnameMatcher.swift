@@ -1,3 +1,4 @@
+import TrustSupport
 import TrustX509
 
 /// Which rule set to match with.

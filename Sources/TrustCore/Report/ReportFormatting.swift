@@ -1,3 +1,4 @@
+import TrustSupport
 import TrustX509
 
 /// Pieces of text every report shares, so text and Markdown say the same things.

@@ -1,4 +1,5 @@
 import Synchronization
+import TrustSupport
 
 #if canImport(Glibc)
     import Glibc

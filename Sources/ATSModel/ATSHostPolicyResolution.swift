@@ -1,4 +1,4 @@
-import TrustX509
+import TrustSupport
 
 extension ATSSettings {
     /// The policy ATS applies to connections to `host`, resolved as Apple's network stack does

@@ -1,4 +1,4 @@
-import TrustX509
+import TrustSupport
 
 /// The binary form (`bplist00`): an 8-byte header, objects, an offset table and a 32-byte
 /// trailer. Objects refer to each other by index, so a hostile file can loop (an array holding
