@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "TrustX509", targets: ["TrustX509"]),
         .library(name: "ATSModel", targets: ["ATSModel"]),
         .library(name: "TrustCore", targets: ["TrustCore"]),
+        .library(name: "TrustReport", targets: ["TrustReport"]),
         .library(name: "TLSProbe", targets: ["TLSProbe"]),
         .library(name: "TrustLab", targets: ["TrustLab"]),
         .library(name: "TermUI", targets: ["TermUI"]),
@@ -50,12 +51,15 @@ let package = Package(
         // decoding with its notes, the host policy and TLS versions.
         .target(name: "ATSModel", dependencies: ["TrustSupport"]),
         .target(name: "TrustCore", dependencies: ["TrustX509", "ATSModel", "TrustSupport"]),
+        // The evaluation as text for a terminal (its colours given by the caller), JSON and Markdown.
+        .target(name: "TrustReport", dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport"]),
         // Keys, certificates, CRLs and OCSP responses made in process: for the lab and the tests only.
         .target(name: "TrustBuilder", dependencies: ["TrustX509", "TrustSupport", "COpenSSL"]),
         .executableTarget(
             name: "trustx",
             dependencies: [
-                "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "Explorer", "TrustExport",
+                "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "Explorer",
+                "TrustExport",
             ],
             // Start-up is most of a short run's cost (docs/benchmarks.md, docs/DECISIONS.md D20, D90).
             linkerSettings: [.unsafeFlags(trustxLinkerFlags, .when(platforms: [.linux]))]
@@ -71,9 +75,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TrustCoreTests",
-            dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder"]),
+            dependencies: ["TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder"]),
         // The settings as code and configuration (Swift, plist, curl, openssl) and the Info.plist lint.
-        .target(name: "TrustExport", dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport"]),
+        .target(
+            name: "TrustExport", dependencies: ["TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport"]),
         .testTarget(
             name: "TrustExportTests",
             dependencies: ["TrustExport", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder"]),
@@ -84,7 +89,8 @@ let package = Package(
                 "TLSProbe", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL",
             ]),
         // Runs the built trustx executable (and unit-tests TrustCore's reports).
-        .testTarget(name: "trustxCLITests", dependencies: ["TrustCore", "TrustX509", "TrustSupport", "TrustLab"]),
+        .testTarget(
+            name: "trustxCLITests", dependencies: ["TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab"]),
         .target(
             name: "TrustLab",
             dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL"]),
@@ -100,7 +106,8 @@ let package = Package(
         .target(
             name: "Explorer",
             dependencies: [
-                "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "TermUI", "TrustExport",
+                "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "TermUI",
+                "TrustExport",
             ]),
         .testTarget(
             name: "ExplorerTests",

@@ -1,6 +1,7 @@
 import ATSModel
 import TLSProbe
 import TrustCore
+import TrustReport
 import TrustSupport
 import TrustX509
 

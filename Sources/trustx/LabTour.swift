@@ -1,5 +1,6 @@
 import TrustCore
 import TrustLab
+import TrustReport
 import TrustSupport
 
 /// What `trustx` with no arguments shows until the interactive explorer exists: the built-in lab

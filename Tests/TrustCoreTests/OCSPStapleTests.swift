@@ -4,6 +4,7 @@ import XCTest
 
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustReport
 @testable import TrustX509
 
 /// A stapled OCSP response (RFC 6960) made by `openssl ocsp` acting as the responder: verified

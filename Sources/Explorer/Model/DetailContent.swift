@@ -1,5 +1,6 @@
 import TrustCore
 import TrustLab
+import TrustReport
 import TrustSupport
 
 /// One line of the detail pane, before wrapping: a heading, a labelled field, or prose.

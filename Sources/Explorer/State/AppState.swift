@@ -1,5 +1,6 @@
 import TLSProbe
 import TrustCore
+import TrustReport
 import TrustSupport
 import TrustX509
 

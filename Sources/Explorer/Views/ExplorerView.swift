@@ -1,5 +1,6 @@
 import TermUI
 import TrustCore
+import TrustReport
 import TrustSupport
 import TrustX509
 

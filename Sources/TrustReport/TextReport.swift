@@ -1,25 +1,72 @@
+import TrustCore
 import TrustSupport
 
 /// Renders an `Evaluation` for a terminal: the verdict first, then the settings, the built path
 /// and every step grouped by certificate.
 ///
 /// All text that can come from a certificate or a server goes through `TerminalSanitizer`.
-/// Colour is optional and never carries meaning alone: every status also has its symbol.
+/// Styling (the command line's colours) is optional and never carries meaning alone: every
+/// status also has its symbol. The report names what a piece of text stands for, a `Tone`, and
+/// writes no terminal escapes itself: the caller's `Styling` says how each tone is marked.
 public enum TextReport {
+    /// What a piece of the report stands for, for the caller's styling.
+    public enum Tone: Hashable, Sendable, CaseIterable {
+        /// The verdict of a trusted chain.
+        case trusted
+        /// The verdict of a chain that is not trusted.
+        case notTrusted
+        /// A passed step's symbol.
+        case passed
+        /// A failed step's symbol.
+        case failed
+        /// A skipped step's symbol.
+        case skipped
+        /// The symbol of a step that does not apply.
+        case notApplicable
+    }
+
+    /// How the caller marks text of each tone: what goes before and after it. The command line
+    /// gives terminal colours here; the default marks nothing.
+    public struct Styling: Sendable, Equatable {
+        /// The text written before and after a piece of text of one tone.
+        public struct Mark: Sendable, Equatable {
+            /// Written before the text.
+            public var before: String
+            /// Written after the text.
+            public var after: String
+
+            /// Creates a mark.
+            public init(before: String, after: String) {
+                self.before = before
+                self.after = after
+            }
+        }
+
+        /// The mark of each tone; a tone without one is written plain.
+        public var marks: [Tone: Mark]
+
+        /// Creates a styling.
+        public init(marks: [Tone: Mark]) { self.marks = marks }
+
+        /// No marks at all.
+        public static let plain = Styling(marks: [:])
+    }
+
     /// How to draw the report.
     public struct Options: Sendable, Equatable {
-        /// Use ANSI colours (only when writing to a terminal and NO_COLOR is not set).
-        public var color: Bool
+        /// How text of each tone is marked (colours only when writing to a terminal and NO_COLOR
+        /// is not set: the caller decides).
+        public var styling: Styling
         /// Use Unicode symbols (✓ ✗ • –); false draws ASCII (+ x o -) and escapes all non-ASCII
         /// text, for terminals whose locale is not UTF-8.
         public var unicode: Bool
 
         /// Creates options.
         /// - Parameters:
-        ///   - color: Whether to use ANSI colours.
+        ///   - styling: How text of each tone is marked.
         ///   - unicode: Whether the terminal takes UTF-8.
-        public init(color: Bool = false, unicode: Bool = true) {
-            self.color = color
+        public init(styling: Styling = .plain, unicode: Bool = true) {
+            self.styling = styling
             self.unicode = unicode
         }
     }
@@ -71,16 +118,17 @@ public enum TextReport {
             return TerminalSanitizer.sanitize(asciiFold(s), asciiOnly: true)
         }
 
-        func paint(_ s: String, _ code: String) -> String {
-            options.color ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s
+        func paint(_ s: String, _ tone: Tone) -> String {
+            guard let mark = options.styling.marks[tone] else { return s }
+            return mark.before + s + mark.after
         }
 
-        func statusColor(_ status: StepStatus) -> String {
+        func statusTone(_ status: StepStatus) -> Tone {
             switch status {
-            case .passed: "32"
-            case .failed: "31"
-            case .skipped: "33"
-            case .notApplicable: "2"
+            case .passed: .passed
+            case .failed: .failed
+            case .skipped: .skipped
+            case .notApplicable: .notApplicable
             }
         }
 
@@ -90,8 +138,8 @@ public enum TextReport {
             let v = e.verdict
             let head =
                 v.trusted
-                ? paint(symbol(for: .passed, unicode: options.unicode) + " Trusted", "1;32")
-                : paint(symbol(for: .failed, unicode: options.unicode) + " Not trusted", "1;31")
+                ? paint(symbol(for: .passed, unicode: options.unicode) + " Trusted", .trusted)
+                : paint(symbol(for: .failed, unicode: options.unicode) + " Not trusted", .notTrusted)
             line("\(head)  \(ReportFormatting.codes(v, separator: dot))")
             line("  \(clean(v.summary))")
             line("  SecTrustResultType: \(v.resultType.rawValue)")
@@ -166,7 +214,7 @@ public enum TextReport {
                 default: line("  Other")
                 }
                 for s in steps {
-                    let sym = paint(symbol(for: s.status, unicode: options.unicode), statusColor(s.status))
+                    let sym = paint(symbol(for: s.status, unicode: options.unicode), statusTone(s.status))
                     var text = "    \(sym) \(s.id.rawValue.padded(to: idWidth))  \(clean(s.title))"
                     if case .skipped(let why) = s.status { text += " (skipped: \(clean(why)))" }
                     line(text)
@@ -215,7 +263,7 @@ extension TextReport {
     /// - Returns: The report text.
     public static func renderConnectionFailure(_ connection: ConnectionReport, options: Options = Options()) -> String {
         var r = Renderer(options: options)
-        let head = r.paint(symbol(for: .failed, unicode: options.unicode) + " Not trusted", "1;31")
+        let head = r.paint(symbol(for: .failed, unicode: options.unicode) + " Not trusted", .notTrusted)
         let code = connection.failure?.urlError.map { "  \(URLErrorNames.name($0)) (\($0))" } ?? ""
         r.line(head + code)
         r.line("  " + r.clean(ConnectionReport.failureSummary(connection)))

@@ -1,3 +1,4 @@
+import TrustCore
 import TrustSupport
 import TrustX509
 

@@ -1,3 +1,5 @@
+import TrustCore
+
 /// The App Transport Security rows and pin advice every report shows, so text, Markdown and the
 /// explorer say the same things.
 extension ReportFormatting {

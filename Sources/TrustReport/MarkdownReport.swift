@@ -1,3 +1,4 @@
+import TrustCore
 import TrustSupport
 
 /// Renders an `Evaluation` as GitHub-flavoured Markdown: a heading, the verdict, a path table and
