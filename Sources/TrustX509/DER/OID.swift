@@ -8,6 +8,14 @@ public struct OID: Hashable, Sendable, CustomStringConvertible {
     /// Creates an identifier from DER content octets.
     public init(bytes: [UInt8]) { self.bytes = bytes }
 
+    // Written out and inlinable so that the engine's sets and dictionaries of OIDs, in another
+    // module, compare and hash them without a call (what the synthesized ones would do).
+    /// Whether two identifiers have the same encoding.
+    @inlinable public static func == (a: OID, b: OID) -> Bool { a.bytes == b.bytes }
+
+    /// Hashes the encoding.
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
+
     /// Creates an identifier from its dotted form; nil when the text is not one.
     public init?(dotted: String) {
         let parts = dotted.split(separator: ".", omittingEmptySubsequences: false).map { UInt64($0) }

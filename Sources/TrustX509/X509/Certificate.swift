@@ -45,6 +45,9 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
     /// Problems that do not stop decoding but make the certificate non-compliant
     /// (duplicate extensions, malformed known extensions, mismatched signature fields).
     public let complianceIssues: [ComplianceIssue]
+    /// The first critical extension trustx does not enforce, if any (decided once here: every
+    /// evaluation asks).
+    public let firstUnknownCriticalExtension: Extension?
     /// Known extensions whose value Apple's parser could not read (Apple UnparseableExtension).
     public let appleUnparseableExtensions: [Extension]
 
@@ -179,6 +182,7 @@ public final class Certificate: Hashable, Sendable, CustomStringConvertible {
         self.identity = DigestKey(sha256)
         self.keyIdentity = DigestKey(spkiSHA256)
         self.complianceIssues = issues
+        self.firstUnknownCriticalExtension = extensions.first { $0.critical && !$0.isKnown }
         self.name = Certificate.displayName(subject: subject, sha256: sha256)
         self.appleUnparseableExtensions = extensions.filter(\.isAppleUnparseable)
 
