@@ -2,8 +2,11 @@
 // parsers of what servers send: HTTP replies of AIA/OCSP/CRL fetches, CRLs, OCSP responses, SCT
 // lists, STARTTLS dialogues, proxy answers and handshake messages (docs/fuzzing.md).
 // Normal builds compile a stub main; fuzz builds pass -DFUZZING and libFuzzer supplies main.
+import ATSModel
 import TLSProbe
 import TrustCore
+import TrustSupport
+import TrustX509
 
 #if canImport(Glibc)
     import Glibc

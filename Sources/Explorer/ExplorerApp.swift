@@ -1,5 +1,6 @@
 import TermUI
 import TrustCore
+import TrustSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,4 @@
+import ATSModel
 import TrustCore
 
 /// One ATS configuration `trustx ats` tries against a server: the default policy, arbitrary

@@ -1,4 +1,6 @@
+import ATSModel
 import TrustCore
+import TrustSupport
 
 /// Everything a completed handshake showed, as values (no C objects): what the server sent and
 /// what was negotiated, ready for the evaluator and the reports.

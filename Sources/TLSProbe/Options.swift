@@ -1,3 +1,4 @@
+import ATSModel
 import TrustCore
 
 #if canImport(Glibc)

@@ -1,4 +1,7 @@
+import ATSModel
 import TrustCore
+import TrustSupport
+import TrustX509
 
 /// Connects to a server and completes its chain through AIA for `trustx check` and the explorer,
 /// returning values only (blocking: the explorer calls it off the UI thread).

@@ -1,5 +1,6 @@
 internal import COpenSSL
-import TrustCore
+import TrustSupport
+import TrustX509
 
 /// An X.501 name to write into a certificate, most significant RDN first (`C`, `O`, then `CN`,
 /// as the openssl CLI shows it).

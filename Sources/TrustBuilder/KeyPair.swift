@@ -1,5 +1,5 @@
 internal import COpenSSL
-import TrustCore
+import TrustX509
 
 /// Why building a key or certificate failed.
 public enum BuilderError: Error, Sendable, Equatable, CustomStringConvertible {

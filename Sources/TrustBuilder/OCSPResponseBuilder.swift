@@ -1,4 +1,5 @@
-import TrustCore
+import TrustSupport
+import TrustX509
 
 /// Writes and signs OCSP responses (RFC 6960 4.2.1) about one certificate, for tests and the lab.
 public struct OCSPResponseBuilder: Sendable {

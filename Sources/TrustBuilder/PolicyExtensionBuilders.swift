@@ -1,4 +1,4 @@
-import TrustCore
+import TrustX509
 
 extension CertificateBuilder.RawExtension {
     /// certificatePolicies (RFC 5280 4.2.1.4) asserting `policies`, without qualifiers.

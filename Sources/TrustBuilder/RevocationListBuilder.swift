@@ -1,4 +1,5 @@
-import TrustCore
+import TrustSupport
+import TrustX509
 
 /// Writes and signs CRLs (RFC 5280 5) in process, for tests and the lab.
 public struct RevocationListBuilder: Sendable {

@@ -1,4 +1,7 @@
+import ATSModel
 import TrustCore
+import TrustSupport
+import TrustX509
 
 /// One problem `trustx lint` found in an Info.plist's App Transport Security configuration.
 public struct LintFinding: Hashable, Sendable {

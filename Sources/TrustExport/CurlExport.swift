@@ -1,4 +1,7 @@
+import ATSModel
 import TrustCore
+import TrustSupport
+import TrustX509
 
 /// `trustx export curl`: the curl command that checks the same server with the same anchors,
 /// pins and versions, and says where curl cannot do what the app does.

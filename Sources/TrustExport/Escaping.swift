@@ -1,3 +1,4 @@
+import ATSModel
 import TrustCore
 
 /// Escapes for the three contexts exported text lands in: shell command lines, Swift source and

@@ -1,4 +1,7 @@
+import ATSModel
 import TrustCore
+import TrustSupport
+import TrustX509
 
 /// A file the settings were read from: exports name it rather than embed it where the tool can
 /// read it as it is.

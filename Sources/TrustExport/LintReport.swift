@@ -1,4 +1,5 @@
 import TrustCore
+import TrustReport
 
 /// `trustx lint`'s findings as text for people and JSON for CI.
 public enum LintReport {

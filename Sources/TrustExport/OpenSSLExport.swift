@@ -1,4 +1,6 @@
 import TrustCore
+import TrustSupport
+import TrustX509
 
 /// `trustx export openssl`: openssl commands that recompute every pin, from the server and from
 /// the files, and verify the chain, so that trustx's pins can be checked with another tool.

@@ -1,4 +1,6 @@
+import ATSModel
 import TrustCore
+import TrustSupport
 
 /// `trustx export swift`: a URLSessionDelegate that does what the settings do, in Apple's order:
 /// anchors, then the policy, then SecTrustEvaluateWithError, then the pins, recording why it

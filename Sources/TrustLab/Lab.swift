@@ -1,4 +1,7 @@
+import ATSModel
 import TrustCore
+import TrustSupport
+import TrustX509
 
 #if canImport(Glibc)
     import Glibc

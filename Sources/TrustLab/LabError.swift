@@ -1,5 +1,6 @@
 import TrustBuilder
 import TrustCore
+import TrustX509
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,7 @@
 import TrustBuilder
 import TrustCore
+import TrustSupport
+import TrustX509
 
 /// A certificate with the key that signs below it (or that a server proves possession of).
 struct LabIssued: Sendable {

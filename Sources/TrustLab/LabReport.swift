@@ -1,4 +1,6 @@
 import TrustCore
+import TrustSupport
+import TrustX509
 
 /// A small JSON writer with keys in the order written (no Foundation, deterministic output).
 struct JSONWriter {

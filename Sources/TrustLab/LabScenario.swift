@@ -1,3 +1,4 @@
+import ATSModel
 import TrustCore
 
 /// What a client should conclude about one lab server: the verdict, Apple's OSStatus and the

@@ -2,6 +2,7 @@ internal import COpenSSL
 import Dispatch
 import Synchronization
 import TrustCore
+import TrustSupport
 
 #if canImport(Glibc)
     import Glibc

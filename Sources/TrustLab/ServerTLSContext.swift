@@ -1,5 +1,7 @@
+import ATSModel
 internal import COpenSSL
 import TrustCore
+import TrustX509
 
 /// How one TLS endpoint is configured: what it presents, which versions it speaks, whether it
 /// asks for a client certificate.

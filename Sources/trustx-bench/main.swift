@@ -4,6 +4,8 @@ internal import COpenSSL
 import Explorer
 import TermUI
 import TrustCore
+import TrustSupport
+import TrustX509
 
 #if canImport(Glibc)
     import Glibc

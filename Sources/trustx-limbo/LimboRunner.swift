@@ -1,5 +1,7 @@
 import Foundation
 import TrustCore
+import TrustSupport
+import TrustX509
 
 /// Maps one x509-limbo testcase onto trustx settings and evaluates it (the `webpki` profile by default).
 struct LimboRunner {

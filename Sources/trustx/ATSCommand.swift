@@ -1,5 +1,9 @@
+import ATSModel
 import TLSProbe
 import TrustCore
+import TrustReport
+import TrustSupport
+import TrustX509
 
 /// `trustx ats`: the `nscurl --ats-diagnostics` equivalent. Tries each ATS configuration nscurl
 /// tries against one server, prints PASS or FAIL for each, and the smallest set of exceptions

@@ -1,4 +1,5 @@
 import TrustCore
+import TrustSupport
 
 // A small command-line parser following swift-argument-parser's conventions (help layout,
 // messages, exit code 64), which this package cannot depend on. See docs/cli.md.

@@ -1,5 +1,9 @@
+import ATSModel
 import TLSProbe
 import TrustCore
+import TrustReport
+import TrustSupport
+import TrustX509
 
 /// `trustx check`: evaluates a chain from a server or from files and prints a report.
 enum CheckCommand {

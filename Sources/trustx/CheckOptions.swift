@@ -1,5 +1,8 @@
+import ATSModel
 import TLSProbe
 import TrustCore
+import TrustSupport
+import TrustX509
 
 /// `trustx check`'s options and their validation, shared with `explore` and `export`.
 extension CheckCommand {

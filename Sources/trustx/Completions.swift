@@ -1,5 +1,6 @@
 import Explorer
 import TrustCore
+import TrustSupport
 
 // Shell completion scripts and the manual page, generated from the same `CommandSpec`s that the
 // parser enforces and the help prints, so that none of them can list an option the others lack.

@@ -1,6 +1,8 @@
 import Explorer
 import TLSProbe
 import TrustCore
+import TrustSupport
+import TrustX509
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,8 @@
 import TLSProbe
 import TrustCore
 import TrustExport
+import TrustSupport
+import TrustX509
 
 #if canImport(Glibc)
     import Glibc

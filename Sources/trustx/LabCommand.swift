@@ -1,5 +1,7 @@
 import TrustCore
 import TrustLab
+import TrustSupport
+import TrustX509
 
 #if canImport(Glibc)
     import Glibc

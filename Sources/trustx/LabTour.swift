@@ -1,5 +1,7 @@
 import TrustCore
 import TrustLab
+import TrustReport
+import TrustSupport
 
 /// What `trustx` with no arguments shows until the interactive explorer exists: the built-in lab
 /// started on loopback, every scenario checked over real TLS exactly as

@@ -1,5 +1,7 @@
+import ATSModel
 import TrustCore
 import TrustExport
+import TrustSupport
 
 /// `trustx lint`: CI guardrails over an Info.plist's App Transport Security settings
 /// (docs/lint.md).

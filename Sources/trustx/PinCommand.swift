@@ -1,4 +1,6 @@
 import TrustCore
+import TrustSupport
+import TrustX509
 
 /// `trustx pin`: the SPKI SHA-256 pin of every certificate in some files.
 enum PinCommand {

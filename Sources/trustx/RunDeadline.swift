@@ -1,6 +1,7 @@
 import Synchronization
 import TrustCore
 import TrustLab
+import TrustSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -3,6 +3,8 @@
 // 5 ms (docs/cli.md), so it is kept out of the executable.
 
 import TrustCore
+import TrustReport
+import TrustSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -80,7 +82,7 @@ struct Environment {
 
     /// The text report's options for standard output.
     var textOptions: TextReport.Options {
-        TextReport.Options(color: useColor, unicode: localeIsUTF8)
+        TextReport.Options(styling: useColor ? .ansi : .plain, unicode: localeIsUTF8)
     }
 }
 

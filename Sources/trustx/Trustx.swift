@@ -1,5 +1,7 @@
 import Explorer
 import TrustCore
+import TrustSupport
+import TrustX509
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@ import Explorer
 import TermUI
 import TrustCore
 import TrustLab
+import TrustSupport
 import XCTest
 
 #if canImport(Glibc)

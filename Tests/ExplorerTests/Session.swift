@@ -2,6 +2,7 @@ import Explorer
 import Synchronization
 import TrustCore
 import TrustLab
+import TrustSupport
 import XCTest
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import TrustCore
+import TrustSupport
 import XCTest
 
 @testable import Explorer

@@ -1,6 +1,8 @@
 import Explorer
 import TermUI
 import TrustCore
+import TrustSupport
+import TrustX509
 import XCTest
 
 @testable import TrustBuilder

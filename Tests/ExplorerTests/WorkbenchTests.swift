@@ -1,6 +1,8 @@
 import Explorer
 import Foundation
 import TrustCore
+import TrustSupport
+import TrustX509
 import XCTest
 
 /// The explorer as a workbench: actions on the selected certificate, typed values with a preview,

@@ -1,5 +1,8 @@
+import ATSModel
 import Foundation
 import TrustCore
+import TrustSupport
+import TrustX509
 import XCTest
 
 @testable import TLSProbe

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TrustCore
+import TrustX509
 import XCTest
 
 @testable import TLSProbe

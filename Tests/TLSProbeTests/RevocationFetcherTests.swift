@@ -1,5 +1,7 @@
 import Foundation
 import TrustCore
+import TrustSupport
+import TrustX509
 import XCTest
 
 @testable import TLSProbe

@@ -1,3 +1,4 @@
+import ATSModel
 import TrustCore
 import XCTest
 

@@ -1,7 +1,10 @@
+import TrustSupport
 import XCTest
 
+@testable import ATSModel
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustX509
 
 /// The ATS and NSPinnedDomains steps in evaluations, and the verdict order of docs/ats.md:
 /// -1022 before connecting, handshake failures (-1200), SecTrust with NSPinnedDomains (-1202, or

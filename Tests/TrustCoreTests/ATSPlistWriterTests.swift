@@ -1,3 +1,4 @@
+import ATSModel
 import Foundation
 import TrustCore
 import XCTest

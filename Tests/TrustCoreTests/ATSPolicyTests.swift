@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import ATSModel
 @testable import TrustCore
 
 /// NSAppTransportSecurity decoding and the host policy, against the rules in docs/ats.md

@@ -2,6 +2,7 @@ import XCTest
 
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustX509
 
 /// Read what Apple's certificate parser reads, and judge it in evaluation (SecCertificate.c,
 /// SecPolicyServer.c): an extension value Apple cannot parse fails UnparseableExtension

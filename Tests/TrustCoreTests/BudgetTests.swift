@@ -1,6 +1,8 @@
 import XCTest
 
 @testable import TrustCore
+@testable import TrustReport
+@testable import TrustX509
 
 /// One budget bounds an evaluation's work (docs/steps.md, `budget`): the shapes that made
 /// verifiers hang end with a not-trusted verdict naming the budget that ran out. Small versions

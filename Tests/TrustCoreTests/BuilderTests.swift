@@ -1,9 +1,11 @@
 import Dispatch
 import Synchronization
+import TrustSupport
 import XCTest
 
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustX509
 
 /// The builder's output is checked against X.690 by hand and against the openssl CLI, which
 /// parses and verifies what it writes independently of TrustCore.

@@ -2,6 +2,7 @@ import XCTest
 
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustX509
 
 /// RFC 5280 6.1 policy processing with Apple's inputs (user-initial-policy-set {anyPolicy},
 /// explicit policy not required, mapping and anyPolicy allowed), as trustd runs it for every

@@ -1,7 +1,9 @@
+import TrustSupport
 import XCTest
 
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustX509
 
 /// Path building (docs/steps.md): order, extras, missing issuers, bad signatures.
 final class ChainBuildingTests: XCTestCase {

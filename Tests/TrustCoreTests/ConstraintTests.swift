@@ -2,6 +2,7 @@ import XCTest
 
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustX509
 
 /// Compliance and usage checks on issuers and extensions (docs/steps.md): key usage, basic
 /// constraints, path length, critical and duplicate extensions, name constraints, key-identifier

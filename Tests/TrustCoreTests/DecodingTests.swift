@@ -1,8 +1,10 @@
 import Foundation
+import TrustSupport
 import XCTest
 
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustX509
 
 /// Certificate decoding: every field against the openssl CLI, and robustness against truncated,
 /// random, mutated and oversized input (a `DecodingError` with a plausible offset, never a trap).

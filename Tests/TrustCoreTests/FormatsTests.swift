@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import TrustCore
+@testable import TrustX509
 
 /// PEM, DER, PKCS#7 and PKCS#12 files (the containers made by the openssl CLI) load the same
 /// certificates.

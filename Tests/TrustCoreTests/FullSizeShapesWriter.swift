@@ -1,8 +1,10 @@
 import Foundation
+import TrustSupport
 import XCTest
 
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustX509
 
 /// Writes the full-size pathological shapes for scripts/slow-shapes.sh, which times `trustx
 /// check` on them as files and over loopback TLS. Runs only when TRUSTX_SHAPES_DIR names the

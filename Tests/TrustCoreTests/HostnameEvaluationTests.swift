@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import TrustCore
+@testable import TrustX509
 
 /// SSLHostname through the whole evaluation (docs/steps.md): SAN only, wildcard rules, IPs.
 final class HostnameEvaluationTests: XCTestCase {

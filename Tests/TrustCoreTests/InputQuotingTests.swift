@@ -1,6 +1,8 @@
 import XCTest
 
+@testable import ATSModel
 @testable import TrustCore
+@testable import TrustX509
 
 /// Error messages quote input to let the reader find it, at most a few hundred bytes of it: a
 /// megabyte-long tag name, PEM label or object identifier gives a one-line message.

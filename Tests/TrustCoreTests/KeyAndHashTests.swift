@@ -2,6 +2,7 @@ import XCTest
 
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustX509
 
 /// KeySize / WeakKeySize and SignatureHashAlgorithms / WeakSignature (docs/steps.md).
 final class KeyAndHashTests: XCTestCase {

@@ -2,6 +2,7 @@ import XCTest
 
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustX509
 
 /// Apple's rule for name forms it cannot process (trustd SecPolicyServer.c, basic certificate
 /// processing step (g); NameConstraintsTests' UnsupportedGeneralName cases): a CA below the anchor

@@ -1,6 +1,8 @@
 import XCTest
 
 @testable import TrustCore
+@testable import TrustReport
+@testable import TrustX509
 
 /// Bytes of a UTF8String that are not UTF-8 are shown as `\xNN` (docs/cli.md), not as U+FFFD,
 /// which would make different malformed names look alike.

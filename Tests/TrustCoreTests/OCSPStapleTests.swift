@@ -1,8 +1,11 @@
 import Foundation
+import TrustSupport
 import XCTest
 
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustReport
+@testable import TrustX509
 
 /// A stapled OCSP response (RFC 6960) made by `openssl ocsp` acting as the responder: verified
 /// by signature (the issuer or a delegated responder with id-kp-OCSPSigning), CertID and

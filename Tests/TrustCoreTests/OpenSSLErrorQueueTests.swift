@@ -2,6 +2,7 @@ import COpenSSL
 import XCTest
 
 @testable import TrustCore
+@testable import TrustX509
 
 final class OpenSSLErrorQueueTests: XCTestCase {
     /// Pushes at least one entry by asking OpenSSL to decode a name that is not DER.

@@ -2,6 +2,7 @@ import COpenSSL
 import XCTest
 
 @testable import TrustCore
+@testable import TrustX509
 
 /// PKCS#12 key-derivation counts are read with the DER reader and bounded before OpenSSL parses
 /// the file (D46): a 1 KB file cannot ask for minutes of work.

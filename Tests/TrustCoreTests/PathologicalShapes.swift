@@ -1,5 +1,6 @@
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustX509
 
 /// Certificate sets built to make a verifier work without bound (issue: bounded work). Each takes
 /// its sizes as parameters: the unit tests build small ones and lower the limits, and

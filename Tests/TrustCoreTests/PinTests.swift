@@ -1,7 +1,9 @@
+import TrustSupport
 import XCTest
 
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustX509
 
 /// SPKI pins checked by the app's delegate after evaluation (docs/steps.md): never instead of
 /// evaluation, on the DER SubjectPublicKeyInfo, cancelling with -999.

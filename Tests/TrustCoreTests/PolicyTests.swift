@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import TrustCore
+@testable import TrustX509
 
 /// SecPolicyCreateSSL versus SecPolicyCreateBasicX509 (docs/steps.md).
 final class PolicyTests: XCTestCase {

@@ -2,6 +2,7 @@ import XCTest
 
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustX509
 
 /// One code out of many failures (docs/steps.md): the highest-priority subtype anywhere in the
 /// chain wins (Blocked > Revoked > KeySize > WeakHash > Denied > Compliance > Pinning > Trust >

@@ -1,6 +1,8 @@
 import Foundation
+import TrustSupport
 import XCTest
 
+@testable import ATSModel
 @testable import TrustCore
 
 /// The property-list reader against hand-written XML, and against binary lists written by

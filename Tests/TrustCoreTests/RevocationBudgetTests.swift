@@ -2,6 +2,7 @@ import XCTest
 
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustX509
 
 /// The signatures of CRLs and OCSP responses are evaluation work like any other: charged to the
 /// evaluation's budget, each (CRL or response, key) once, and remembered by the signature cache,

@@ -1,7 +1,9 @@
+import TrustSupport
 import XCTest
 
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustX509
 
 /// CRLs supplied with the settings (RFC 5280 6.3): a revoked certificate fails Apple's Revocation
 /// check (errSecCertificateRevoked, -67820, fatal); a CRL that cannot be used fails under

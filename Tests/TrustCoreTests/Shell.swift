@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import TrustCore
+@testable import TrustX509
 
 /// Runs the openssl CLI, which supplies the expected values some tests compare against.
 enum Shell {

@@ -1,4 +1,5 @@
 import Foundation
+import TrustSupport
 import XCTest
 
 @testable import TrustCore

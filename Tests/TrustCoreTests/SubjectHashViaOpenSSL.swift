@@ -1,6 +1,7 @@
 import COpenSSL
 
 @testable import TrustCore
+@testable import TrustX509
 
 extension SystemTrustStore {
     /// The subject hash computed by OpenSSL (`d2i_X509_NAME` + `X509_NAME_hash_ex`); nil when

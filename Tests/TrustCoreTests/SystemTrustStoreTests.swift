@@ -1,8 +1,10 @@
 import Foundation
 import Synchronization
+import TrustSupport
 import XCTest
 
 @testable import TrustCore
+@testable import TrustX509
 
 final class SystemTrustStoreTests: XCTestCase {
     static let systemDir = "/etc/ssl/certs"

@@ -1,8 +1,10 @@
 import Synchronization
+import TrustSupport
 import XCTest
 
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustX509
 
 /// A length of time for validity periods: `TestPKI.now - .days(30)`.
 struct Span: Sendable {

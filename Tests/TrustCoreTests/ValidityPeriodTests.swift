@@ -1,3 +1,4 @@
+import TrustSupport
 import XCTest
 
 @testable import TrustCore

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import TrustCore
+@testable import TrustX509
 
 /// The `webpki` profile's two halves: RFC 5280 path validation, and the CA/Browser Forum
 /// Baseline Requirements on top (`caBrowserForumRules`, on by default). x509-limbo declares its

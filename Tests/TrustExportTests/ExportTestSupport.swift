@@ -1,6 +1,8 @@
 import Foundation
 import TrustBuilder
 import TrustCore
+import TrustSupport
+import TrustX509
 import XCTest
 
 /// A root, an intermediate and a leaf for www.example.com, built in process.

@@ -1,6 +1,8 @@
 import Foundation
 import TrustCore
 import TrustExport
+import TrustSupport
+import TrustX509
 import XCTest
 
 final class SwiftDelegateExportTests: XCTestCase {

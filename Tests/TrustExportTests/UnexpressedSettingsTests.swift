@@ -1,6 +1,8 @@
 import Foundation
 import TrustCore
 import TrustExport
+import TrustSupport
+import TrustX509
 import XCTest
 
 /// Every setting, in every export: either the export does it, or a comment says it cannot

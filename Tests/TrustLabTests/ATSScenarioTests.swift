@@ -1,6 +1,9 @@
+import ATSModel
 import COpenSSL
 import Foundation
 import TrustCore
+import TrustSupport
+import TrustX509
 import XCTest
 
 @testable import TrustLab

@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 import TrustCore
+import TrustSupport
+import TrustX509
 import XCTest
 
 @testable import TrustBuilder

@@ -1,6 +1,8 @@
 import COpenSSL
 import Foundation
 import TrustCore
+import TrustSupport
+import TrustX509
 import XCTest
 
 @testable import TrustLab

@@ -1,6 +1,7 @@
 import COpenSSL
 import Foundation
 import TrustCore
+import TrustX509
 
 /// What one client connection saw.
 struct ClientResult {

@@ -1,5 +1,6 @@
 import Foundation
 import TrustCore
+import TrustReport
 import XCTest
 
 /// The documentation names every step the engine can produce, so a new step cannot ship

@@ -1,4 +1,5 @@
 import TrustLab
+import TrustX509
 import XCTest
 
 /// The full help of every command, compared whole (swift-argument-parser's habit): any change to

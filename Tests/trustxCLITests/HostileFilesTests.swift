@@ -1,5 +1,6 @@
 import Foundation
 import TrustCore
+import TrustX509
 import XCTest
 
 /// Hostile input files given to the built binary: a flood of CRLs, CRL and chain files that

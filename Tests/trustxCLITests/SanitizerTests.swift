@@ -1,5 +1,8 @@
 import Foundation
 import TrustCore
+import TrustReport
+import TrustSupport
+import TrustX509
 import XCTest
 
 /// Attacker-controlled text must never reach a terminal (or a Markdown or JSON consumer) raw.
@@ -149,7 +152,12 @@ final class HostileCertificateTests: XCTestCase {
         let chain = try CertificateLoader.load(path: pki.path("hostile.pem"))
         let settings = TrustSettings(policy: .ssl(host: nil), time: Timestamp(secondsSinceEpoch: 1_900_000_000))
         let evaluation = try XCTUnwrap(Evaluator().evaluate(chain: chain, settings: settings))
-        let text = TextReport.render(evaluation, options: TextReport.Options(color: true, unicode: true))
+        // The command line's colours are SGR sequences like these; the report only places them.
+        let marks = TextReport.Tone.allCases.enumerated().map { i, tone in
+            (tone, TextReport.Styling.Mark(before: "\u{1B}[1;3\(i)m", after: "\u{1B}[0m"))
+        }
+        let styling = TextReport.Styling(marks: Dictionary(uniqueKeysWithValues: marks))
+        let text = TextReport.render(evaluation, options: TextReport.Options(styling: styling, unicode: true))
         // Every ESC must start one of the report's own SGR sequences: ESC [ digits/; m.
         let bytes = Array(text.utf8)
         var escapes = 0
@@ -162,6 +170,17 @@ final class HostileCertificateTests: XCTestCase {
             XCTAssertEqual(bytes[k], UInt8(ascii: "m"), "not an SGR sequence at byte \(i)")
         }
         XCTAssertGreaterThan(escapes, 0)
+        XCTAssertTrue(text.contains("CN=evil\\u{1B}[31mred"), text)
+    }
+
+    func testUnstyledTextReportWritesNoEscapeAtAll() throws {
+        let pki = try TestPKI.get()
+        let chain = try CertificateLoader.load(path: pki.path("hostile.pem"))
+        let settings = TrustSettings(policy: .ssl(host: nil), time: Timestamp(secondsSinceEpoch: 1_900_000_000))
+        let evaluation = try XCTUnwrap(Evaluator().evaluate(chain: chain, settings: settings))
+        let text = TextReport.render(evaluation, options: TextReport.Options(unicode: true))
+        XCTAssertFalse(text.utf8.contains(0x1B), text)
+        XCTAssertFalse(text.unicodeScalars.contains("\u{9B}"), text)
         XCTAssertTrue(text.contains("CN=evil\\u{1B}[31mred"), text)
     }
 

@@ -1,7 +1,10 @@
+import ATSModel
 import Synchronization
 import TLSProbe
 import TrustCore
 import TrustLab
+import TrustSupport
+import TrustX509
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,6 @@
 import TrustCore
+import TrustSupport
+import TrustX509
 
 /// Every field of a certificate as detail lines: version, serial, algorithms, names attribute by
 /// attribute, validity, the key, every extension decoded, fingerprints and the SPKI pin.

@@ -1,6 +1,8 @@
 import TLSProbe
 import TrustCore
 import TrustExport
+import TrustSupport
+import TrustX509
 
 /// The settings of an explorer state as code (`X`): what `trustx export` writes for the same
 /// settings, built from what the explorer holds (the anchors in force, the pins, the policy, the

@@ -1,4 +1,6 @@
 import TrustCore
+import TrustSupport
+import TrustX509
 
 /// One element of a DER encoding, as `openssl asn1parse -i` and dumpasn1 list it.
 public struct DERTreeNode: Hashable, Sendable {

@@ -1,5 +1,8 @@
 import TrustCore
 import TrustLab
+import TrustReport
+import TrustSupport
+import TrustX509
 
 /// One line of the detail pane, before wrapping: a heading, a labelled field, or prose.
 public struct DetailLine: Hashable, Sendable {

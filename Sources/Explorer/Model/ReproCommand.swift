@@ -1,5 +1,8 @@
+import ATSModel
 import TLSProbe
 import TrustCore
+import TrustSupport
+import TrustX509
 
 /// The `trustx check` command line that reproduces an explorer state, and the certificate files
 /// it needs that exist only in the session.

@@ -1,5 +1,7 @@
+import ATSModel
 import TLSProbe
 import TrustCore
+import TrustX509
 
 /// What the user can ask for: the values the keymap produces.
 public enum Command: String, Hashable, Sendable, CaseIterable {

@@ -1,5 +1,8 @@
 import TLSProbe
 import TrustCore
+import TrustReport
+import TrustSupport
+import TrustX509
 
 /// Everything the explorer shows, as one value: views render it, `reduce` produces the next one.
 public struct AppState: Sendable {

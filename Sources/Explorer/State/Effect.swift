@@ -1,6 +1,8 @@
+import ATSModel
 import TLSProbe
 import TrustCore
 import TrustLab
+import TrustX509
 
 /// Work `reduce` asks for; the executor runs it off the UI thread and answers with an `Action`.
 public enum Effect: Sendable {

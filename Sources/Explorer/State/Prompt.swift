@@ -1,4 +1,5 @@
 import TrustCore
+import TrustSupport
 
 /// A line of text the user is typing: a host, a time, a pin, a path or a target.
 public struct Prompt: Hashable, Sendable {

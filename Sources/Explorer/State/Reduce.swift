@@ -1,6 +1,9 @@
+import ATSModel
 import TLSProbe
 import TrustCore
 import TrustLab
+import TrustSupport
+import TrustX509
 
 /// The explorer's one state transition: pure, so a user session is a sequence of calls a test
 /// can replay. Work that takes time or touches the system (the lab, connections, evaluations,

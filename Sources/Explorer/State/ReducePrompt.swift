@@ -1,5 +1,9 @@
+import ATSModel
 import TLSProbe
 import TrustCore
+import TrustReport
+import TrustSupport
+import TrustX509
 
 extension AppState {
     /// Opens a prompt, with its first preview when the initial text is valid.
@@ -235,7 +239,7 @@ extension AppState {
             } else if text.hasSuffix(".md") {
                 contents = MarkdownReport.render(e)
             } else {
-                contents = TextReport.render(e, options: TextReport.Options(color: false, unicode: true))
+                contents = TextReport.render(e, options: TextReport.Options(styling: .plain, unicode: true))
             }
             effects.append(
                 .writeFiles([FileToWrite(path: text, contents: contents)], message: "exported the report to \(text)"))

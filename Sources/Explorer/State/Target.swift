@@ -1,6 +1,7 @@
 import TLSProbe
 import TrustCore
 import TrustLab
+import TrustX509
 
 /// One thing the explorer can evaluate: a lab scenario, a server, or a chain read from files.
 public struct ExplorerTarget: Sendable {

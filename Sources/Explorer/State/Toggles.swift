@@ -1,5 +1,8 @@
+import ATSModel
 import TLSProbe
 import TrustCore
+import TrustSupport
+import TrustX509
 
 /// Which policy the trust object is created with.
 public enum PolicyChoice: String, Hashable, Sendable, CaseIterable {

@@ -1,5 +1,8 @@
 import TermUI
 import TrustCore
+import TrustReport
+import TrustSupport
+import TrustX509
 
 /// How to draw: colours, symbols and the keymap the help is generated from.
 public struct ViewOptions: Sendable {

@@ -1,4 +1,6 @@
 import TrustCore
+import TrustSupport
+import TrustX509
 
 /// Fetches missing intermediates from AIA caIssuers URLs (RFC 5280 4.2.2.1), as Apple's SSL
 /// policy does and OpenSSL/curl do not. Plain HTTP/1.1 only (`http://`; an issuer fetched over

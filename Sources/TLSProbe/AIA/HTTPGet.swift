@@ -1,4 +1,6 @@
 import TrustCore
+import TrustSupport
+import TrustX509
 
 /// The smallest HTTP/1.1 client AIA needs: one GET over plain TCP with `Connection: close`,
 /// bounded headers and body, Content-Length, chunked or read-to-close bodies.

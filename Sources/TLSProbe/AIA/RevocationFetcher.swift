@@ -1,4 +1,6 @@
 import TrustCore
+import TrustSupport
+import TrustX509
 
 /// Fetches revocation information over the network as SecPolicyCreateRevocation with
 /// kSecRevocationUseAnyAvailableMethod does: for each certificate of a path below the anchor, an

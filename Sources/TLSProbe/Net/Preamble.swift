@@ -1,4 +1,6 @@
 import TrustCore
+import TrustSupport
+import TrustX509
 
 /// Plaintext exchanges before the ClientHello: the proxy's CONNECT and the STARTTLS upgrades.
 /// Each reads bounded lines under the probe's deadline and fails with a sentence.

@@ -1,3 +1,4 @@
+import ATSModel
 import TrustCore
 
 /// Which cipher suites the probe offers.

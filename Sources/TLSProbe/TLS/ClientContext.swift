@@ -1,5 +1,6 @@
 internal import COpenSSL
 import TrustCore
+import TrustX509
 
 /// The observer's SSL_CTX: verification off and security level 0, so that RSA-1024, SHA-1,
 /// TLS 1.0/1.1 and broken chains complete the handshake and are judged by the evaluator instead.

@@ -1,5 +1,6 @@
 internal import COpenSSL
 import TrustCore
+import TrustSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,4 @@
+import ATSModel
 import TrustCore
 
 /// Watches the handshake through OpenSSL's message callback: the chain exactly as sent (order,

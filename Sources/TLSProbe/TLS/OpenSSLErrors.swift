@@ -1,4 +1,5 @@
 import TrustCore
+import TrustX509
 
 /// One entry of OpenSSL's per-thread error queue, as a value.
 struct OpenSSLError: Hashable, Sendable, CustomStringConvertible {

@@ -1,5 +1,7 @@
+import ATSModel
 internal import COpenSSL
 import TrustCore
+import TrustSupport
 
 #if canImport(Glibc)
     import Glibc

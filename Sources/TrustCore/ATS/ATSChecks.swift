@@ -1,3 +1,6 @@
+import ATSModel
+import TrustX509
+
 /// The five ATS steps, run once on the chosen path: ATS's requirements are the TLS layer's, not
 /// trustd's, so they do not take part in choosing a path (NSPinnedDomains, which is trustd's,
 /// runs with the path checks instead).

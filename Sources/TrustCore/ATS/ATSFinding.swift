@@ -1,3 +1,5 @@
+import ATSModel
+
 /// When an ATS failure stops a load, which decides what URLSession reports (docs/ats.md).
 public enum ATSFailurePhase: String, Hashable, Sendable {
     /// Before any connection: an http:// URL ATS does not allow (URLError -1022).

@@ -1,3 +1,6 @@
+import TrustSupport
+import TrustX509
+
 /// One piece of advice about a pin set, as a value: what about these pins will break a
 /// deployment (a rotated key, a renewed leaf, a changed chain), for `--pin` pins and the
 /// NSPinnedDomains identities that apply to the host.

@@ -1,3 +1,6 @@
+import ATSModel
+import TrustX509
+
 /// `pinned-domains`: NSPinnedDomains, which Apple's SSL policy reads from the app's Info.plist
 /// whenever it is created with a host, whatever the other ATS keys say (NSAllowsArbitraryLoads
 /// and local-host exemptions included): pins are part of evaluation, with the Pinning subtype.

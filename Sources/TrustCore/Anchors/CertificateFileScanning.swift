@@ -1,3 +1,6 @@
+import TrustSupport
+import TrustX509
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

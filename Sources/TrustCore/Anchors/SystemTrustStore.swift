@@ -1,4 +1,6 @@
 import Synchronization
+import TrustSupport
+import TrustX509
 
 #if canImport(Glibc)
     import Glibc

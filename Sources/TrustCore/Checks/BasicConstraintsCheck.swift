@@ -1,3 +1,5 @@
+import TrustX509
+
 /// `basic-constraints`: issuers are CAs and path lengths hold (RFC 5280 4.2.1.9, 6.1.4 (k)-(m)).
 struct BasicConstraintsCheck: PathCheck {
     /// CA/Browser Forum BR 7.1.2.7.8: a subscriber certificate is not a CA (RFC 5280 alone

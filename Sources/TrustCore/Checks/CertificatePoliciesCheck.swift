@@ -1,3 +1,5 @@
+import TrustX509
+
 /// `certificate-policies`: RFC 5280 6.1 policy processing with Apple's inputs. trustd runs it
 /// for every policy and reports a rejected path on the leaf (SecPolicyServer.c).
 struct CertificatePoliciesCheck: PathCheck {

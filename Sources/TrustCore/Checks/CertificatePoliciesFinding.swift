@@ -42,3 +42,12 @@ enum CertificatePoliciesFinding: RuleFinding {
         }
     }
 }
+
+extension Finding {
+    /// The policies valid for the whole path, when this is the certificate-policies step's
+    /// result: the JSON report carries them as data beside the title that lists them for people.
+    public var validPolicies: [String]? {
+        if case .policySet(let p)? = self.as(CertificatePoliciesFinding.self) { return p }
+        return nil
+    }
+}

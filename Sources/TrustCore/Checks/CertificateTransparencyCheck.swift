@@ -1,3 +1,6 @@
+import TrustSupport
+import TrustX509
+
 /// `certificate-transparency`: Apple's CT policy for chains to system roots (SystemTrustedCTRequired).
 /// The SCT list and the CT poison are read but not enforced as extensions: a critical one stays
 /// unknown, as in Apple's parser (a precertificate is not a certificate to trust).

@@ -1,3 +1,5 @@
+import TrustX509
+
 /// `chain`, `signature` and `anchor`: what path building established.
 struct ChainCheck: PathCheck {
     func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {

@@ -1,3 +1,6 @@
+import TrustSupport
+import TrustX509
+
 /// `extended-key-usage`: the leaf may be used for TLS servers (Apple ExtendedKeyUsage, by anchor class).
 struct ExtendedKeyUsageCheck: PathCheck {
     /// Whether the leaf's purpose is checked at all (Basic X.509 does not check it).

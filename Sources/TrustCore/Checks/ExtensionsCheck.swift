@@ -1,3 +1,6 @@
+import TrustSupport
+import TrustX509
+
 /// `critical-extensions` and `compliance`: every critical extension understood; encodings sound.
 struct ExtensionsCheck: PathCheck {
     /// Apple UnparseableExtension: a known extension whose value Apple's parser cannot read fails

@@ -1,3 +1,5 @@
+import TrustX509
+
 /// `hostname`: Apple SSLHostname, only under SSL with a host.
 struct HostnameCheck: PathCheck {
     /// The matching rules: Apple's, or RFC 6125 with the CA/Browser Forum's (webpki), which also

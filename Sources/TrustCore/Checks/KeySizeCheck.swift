@@ -1,3 +1,5 @@
+import TrustX509
+
 /// `key-size`: Apple KeySize (SSL: RSA >= 2048, EC >= 256; skipped for a leaf that is itself a
 /// device-trusted anchor) and WeakKeySize (any policy, any anchor: RSA >= 1024, EC >= 160).
 struct KeySizeCheck: PathCheck {

@@ -1,3 +1,5 @@
+import TrustX509
+
 /// `key-usage`: an issuer's keyUsage, when present, must allow keyCertSign (RFC 5280 6.1.4 (n)).
 struct KeyUsageCheck: PathCheck {
     /// RFC 5280 4.2.1.9: keyCertSign on a leaf needs basicConstraints cA.

@@ -1,3 +1,5 @@
+import TrustX509
+
 /// `name-constraints`: every name below a constrained CA lies within its permitted subtrees and
 /// outside its excluded ones (RFC 5280 4.2.1.10 and 6.1.3 (b)-(c)).
 struct NameConstraintsCheck: PathCheck {

@@ -1,3 +1,5 @@
+import TrustX509
+
 extension NameConstraintsCheck {
     /// Apple processes constraints on five name forms only: rfc822Name, dNSName, directoryName,
     /// URI and iPAddress. RFC 5280 4.2.1.10 lets an application that cannot process a critical

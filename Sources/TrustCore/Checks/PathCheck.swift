@@ -1,3 +1,5 @@
+import TrustX509
+
 /// What every check sees: the built path and the settings' inputs (time, host, revocation
 /// information). Which rules apply is not read from here: each check is configured with its
 /// rules when a policy is built (`PolicyBuilder`).

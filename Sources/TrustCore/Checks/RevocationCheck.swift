@@ -1,3 +1,6 @@
+import TrustSupport
+import TrustX509
+
 /// `revocation`: the leaf against the OCSP response the server stapled (RFC 6960), and the
 /// certificates of the path against the CRLs supplied (RFC 5280 6.3), as Apple's Revocation check
 /// reports a revoked one (errSecCertificateRevoked, -67820, fatal). The step appears only when

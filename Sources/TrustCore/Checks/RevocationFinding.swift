@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// What the `revocation` step found (RevocationCheck).
 enum RevocationFinding: RuleFinding {
     case notRevoked(issuer: String)

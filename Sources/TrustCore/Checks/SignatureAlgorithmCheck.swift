@@ -1,3 +1,5 @@
+import TrustX509
+
 /// `signature-algorithm`: no MD2/4/5 anywhere, no SHA-1 under SSL, except on self-signed certificates
 /// (and, for SHA-1, on a device-trusted anchor).
 struct SignatureAlgorithmCheck: PathCheck {

@@ -1,3 +1,5 @@
+import TrustX509
+
 /// `validity`: RFC 5280 4.1.2.5 / Apple TemporalValidity, on every certificate of the path.
 struct ValidityCheck: PathCheck {
     func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {

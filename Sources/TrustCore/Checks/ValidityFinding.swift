@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// What the `validity` step found (ValidityCheck).
 enum ValidityFinding: RuleFinding {
     case withinValidity(notBefore: Timestamp, notAfter: Timestamp)

@@ -1,3 +1,6 @@
+import TrustSupport
+import TrustX509
+
 /// `validity-period-maximum`: Apple ValidityPeriodMaximums on the leaf, by anchor class.
 struct ValidityPeriodCheck: PathCheck {
     /// Whether a lifetime maximum applies (Apple's SSL policy; Basic X.509 has none).

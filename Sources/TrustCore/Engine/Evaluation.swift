@@ -1,3 +1,6 @@
+import ATSModel
+import TrustX509
+
 /// The result of evaluating one chain under one set of settings.
 public struct Evaluation: Sendable {
     /// The certificates as presented, leaf first.

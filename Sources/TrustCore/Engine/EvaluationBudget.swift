@@ -1,3 +1,5 @@
+import TrustX509
+
 /// The bounds on the work of one evaluation: whatever certificates arrive, evaluating them costs
 /// at most this much (in the manner of rustls-webpki's `Budget`). docs/steps.md (`budget`) gives
 /// each default and the reason for it.

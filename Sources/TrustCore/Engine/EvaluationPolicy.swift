@@ -1,3 +1,5 @@
+import TrustX509
+
 /// A rule set as a value: the configured checks in the order the evaluator runs them (which is
 /// the order of their steps), and what they make of critical extensions. Apple's SSL policy,
 /// Apple's Basic X.509 policy and the webpki profile are each one of these, built by

@@ -1,3 +1,6 @@
+import ATSModel
+import TrustX509
+
 /// Re-enacts SecTrustEvaluateWithError: builds candidate paths, runs every check on them, picks
 /// the trusted path or the best failed one, and derives Apple's codes. A pure function of
 /// (chain, settings) apart from the signature cache, which only remembers results.

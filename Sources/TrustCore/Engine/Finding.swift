@@ -1,3 +1,5 @@
+import TrustSupport
+
 /// Which class of anchor a path ends at; Apple's requirements differ by class.
 public enum AnchorClass: String, Hashable, Sendable {
     /// A root of the system trust store.

@@ -1,3 +1,5 @@
+import TrustX509
+
 /// A candidate issuer that path building discarded, and why.
 public struct RejectedIssuer: Hashable, Sendable {
     /// Index in the path of the certificate whose issuer was sought.

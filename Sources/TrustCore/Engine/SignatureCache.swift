@@ -1,4 +1,5 @@
 import Synchronization
+import TrustX509
 
 /// Remembers signature results by (issuer key, signed object), so re-evaluating after a settings
 /// change verifies nothing again, and a certificate reached on several paths (cross-signed
@@ -56,14 +57,4 @@ public final class SignatureCache: Sendable {
 
     /// Forgets every result (for cold benchmarks).
     public func removeAll() { results.withLock { $0.removeAll() } }
-}
-
-/// A signature over bytes that are not a certificate: a CRL's tbsCertList or an OCSP response's
-/// tbsResponseData, named by the digest of the whole encoding.
-struct DetachedSignature {
-    /// The SHA-256 of the whole encoding (signature included), the cache's name for it.
-    var identity: DigestKey
-    var algorithm: AlgorithmIdentifier
-    var signed: ArraySlice<UInt8>
-    var signature: [UInt8]
 }

@@ -1,3 +1,7 @@
+import ATSModel
+import TrustSupport
+import TrustX509
+
 /// The policy a trust object is created with.
 public enum TrustPolicy: Hashable, Sendable {
     /// SecPolicyCreateSSL(true, host): server trust, with a host-name check when `host` is non-nil.

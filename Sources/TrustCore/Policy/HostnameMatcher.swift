@@ -1,3 +1,6 @@
+import TrustSupport
+import TrustX509
+
 /// Which rule set to match with.
 ///
 /// The two sets agree on almost everything: SAN only (the Common Name is never used), a wildcard

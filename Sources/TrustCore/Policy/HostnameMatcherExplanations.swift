@@ -1,3 +1,6 @@
+import TrustSupport
+import TrustX509
+
 /// Why a host name did not match, in words: built only after a match failed, off the hot path.
 extension HostnameMatcher {
     // MARK: - Failure explanations (off the hot path)

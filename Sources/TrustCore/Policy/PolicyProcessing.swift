@@ -1,3 +1,5 @@
+import TrustX509
+
 /// The inputs of RFC 5280 6.1.1 (c), (e)-(g) besides the path. The user-initial-policy-set is
 /// always {anyPolicy}, as for every Apple policy.
 struct PolicyInputs: Hashable, Sendable {

@@ -1,3 +1,6 @@
+import TrustSupport
+import TrustX509
+
 /// The Public Suffix List, loaded from Debian's publicsuffix package.
 ///
 /// Used by hostname matching to refuse wildcards placed directly before a public suffix

@@ -1,5 +1,6 @@
 import Foundation
 import TrustCore
+import TrustX509
 import XCTest
 
 /// A PKI made with the openssl CLI in a temporary directory, once per test process:

@@ -1,0 +1,127 @@
+import TrustCore
+import TrustSupport
+import TrustX509
+
+/// Pieces of text every report shares, so text and Markdown say the same things.
+public enum ReportFormatting {
+    /// Lowercase hex, built as bytes (fingerprints are hex-encoded several times per report).
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `EC P-256 (256 bits)`, `RSA 2048 bits`.
+    static func keyDescription(_ k: PublicKeyInfo) -> String {
+        switch k.type {
+        case .ec, .ed25519, .ed448: k.bits > 0 ? "\(k.type.label) (\(k.bits) bits)" : k.type.label
+        default: k.bits > 0 ? "\(k.type.label) \(k.bits) bits" : k.type.label
+        }
+    }
+
+    /// Where path certificate `i` came from, in words (`server #0`, `fetched (AIA)`,
+    /// `trusted custom anchor`), as the reports and the explorer show it.
+    public static func sourceDescription(_ e: Evaluation, _ i: Int) -> String {
+        let source = i < e.path.sources.count ? e.path.sources[i] : .presented
+        var text: String
+        switch source {
+        case .presented:
+            let n = e.presented.firstIndex { $0.sha256 == e.path.certificates[i].sha256 }
+            let word = e.presentedSource == .file ? "file" : (e.connection == nil ? "presented" : "server")
+            text = n.map { "\(word) #\($0)" } ?? word
+        case .anchor: text = "custom anchor"
+        case .systemStore: text = "system trust store"
+        case .aia: text = "fetched (AIA)"
+        case .file: text = "file"
+        }
+        if i == e.path.certificates.count - 1, let cls = e.path.anchorClass {
+            let anchor = "trusted \(anchorClassName(cls))"
+            if source != .anchor { text += ", \(anchor)" } else { text = anchor }
+        }
+        return text
+    }
+
+    /// `system root`, `custom anchor (app)`, `custom anchor (device)`: an anchor with its class.
+    public static func anchorClassName(_ c: AnchorClass) -> String {
+        switch c {
+        case .system: "system root"
+        case .custom: "custom anchor (app)"
+        case .device: "custom anchor (device)"
+        }
+    }
+
+    /// Which anchors are trusted, of which class, and through which Apple calls, in one line.
+    static func anchorsDescription(_ s: TrustSettings) -> String {
+        if s.anchors.isEmpty {
+            return s.systemStore == nil ? "none (no system trust store)" : "system roots"
+        }
+        let n = s.anchors.count
+        let plural = n == 1 ? "" : "s"
+        let parents = s.systemStore == nil ? "" : "; system store used for parents only"
+        switch s.customAnchorClass {
+        case .app:
+            let custom = "\(n) custom anchor\(plural) (app)"
+            if s.trustsSystemAnchors {
+                return "\(custom) and system roots (SecTrustSetAnchorCertificatesOnly(false))"
+            }
+            return "\(custom) only (SecTrustSetAnchorCertificates\(parents))"
+        case .device:
+            // No Apple call: a configuration profile installed them and the user trusted them.
+            let custom = "\(n) custom anchor\(plural) (device: profile, trusted in Settings)"
+            return s.trustsSystemAnchors ? "\(custom) and system roots" : "\(custom) only\(parents)"
+        }
+    }
+
+    /// Where system roots come from, or `none`.
+    static func storeDescription(_ s: TrustSettings) -> String {
+        s.systemStore?.location ?? "none"
+    }
+
+    /// `SSLHostname · errSecHostNameMismatch (-67602)`, or why no code applies.
+    static func appleCode(_ step: Step, separator: String) -> String? {
+        guard step.status == .failed else { return nil }
+        if let code = atsCode(step, separator: separator) { return code }
+        guard let f = step.appleFailure else {
+            if step.id == .signature { return "path discarded; no OSStatus of its own" }
+            if step.id == .pin { return "the app's delegate cancels; no OSStatus" }
+            return nil
+        }
+        return "\(f.check) \(separator) \(OSStatusNames.name(f.osstatus)) (\(f.osstatus))"
+    }
+
+    /// The group label of a path certificate.
+    static func certificateLabel(_ e: Evaluation, _ i: Int) -> String {
+        guard i >= 0 && i < e.path.certificates.count else { return "certificate \(i)" }
+        return e.path.certificates[i].displayName
+    }
+
+    /// The verdict's codes in one line.
+    static func codes(_ v: Verdict, separator: String) -> String {
+        var text = "\(v.osstatusName) (\(v.osstatus))"
+        if let url = v.urlError, let name = v.urlErrorName {
+            text += " \(separator) URLSession: \(name) (\(url))"
+        }
+        return text
+    }
+
+    /// Path-level steps first (chain, name constraints, anchor, pin), then each certificate's.
+    static func groups(_ e: Evaluation) -> [(Int?, [Step])] {
+        var out: [(Int?, [Step])] = []
+        let pathLevel = e.steps.filter { $0.certificate == nil }
+        if !pathLevel.isEmpty { out.append((nil, pathLevel)) }
+        for i in e.path.certificates.indices {
+            let steps = e.steps(forCertificate: i)
+            if !steps.isEmpty { out.append((i, steps)) }
+        }
+        // Steps naming an index outside the path would be an engine bug; show them rather than drop them.
+        let known = Set(e.path.certificates.indices)
+        let stray = e.steps.filter { $0.certificate.map { !known.contains($0) } ?? false }
+        if !stray.isEmpty { out.append((-1, stray)) }
+        return out
+    }
+}

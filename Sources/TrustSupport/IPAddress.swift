@@ -1,0 +1,93 @@
+/// Dotted IPv4, RFC 5952 IPv6, `addr/mask` for 8 or 32 octets, hex otherwise.
+public func formatIPAddress(_ b: [UInt8]) -> String {
+    switch b.count {
+    case 4: return b.map(String.init).joined(separator: ".")
+    case 16:
+        var groups: [Int] = []
+        for i in stride(from: 0, to: 16, by: 2) { groups.append(Int(b[i]) << 8 | Int(b[i + 1])) }
+        // RFC 5952: compress the longest run (length >= 2) of zero groups, the first on ties.
+        var bestStart = -1
+        var bestLength = 0
+        var i = 0
+        while i < 8 {
+            if groups[i] == 0 {
+                var j = i
+                while j < 8 && groups[j] == 0 { j += 1 }
+                if j - i > bestLength && j - i >= 2 {
+                    bestStart = i
+                    bestLength = j - i
+                }
+                i = j
+            } else {
+                i += 1
+            }
+        }
+        func hexGroup(_ g: Int) -> String { String(g, radix: 16) }
+        if bestStart < 0 { return groups.map(hexGroup).joined(separator: ":") }
+        let head = groups[0..<bestStart].map(hexGroup).joined(separator: ":")
+        let tail = groups[(bestStart + bestLength)...].map(hexGroup).joined(separator: ":")
+        return head + "::" + tail
+    case 8: return formatIPAddress(Array(b[0..<4])) + "/" + formatIPAddress(Array(b[4..<8]))
+    case 32: return formatIPAddress(Array(b[0..<16])) + "/" + formatIPAddress(Array(b[16..<32]))
+    default: return hexString(b, separator: ":")
+    }
+}
+
+/// Parses an IPv4 or IPv6 literal (brackets allowed, no zone) into 4 or 16 octets.
+public func parseIPAddress(_ text: String) -> [UInt8]? {
+    var s = Substring(text)
+    if s.hasPrefix("[") && s.hasSuffix("]") { s = s.dropFirst().dropLast() }
+    if !s.contains(":") {
+        let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4 else { return nil }
+        var out: [UInt8] = []
+        for p in parts {
+            guard !p.isEmpty, p.count <= 3, p.allSatisfy({ $0.isASCII && $0.isNumber }),
+                let v = UInt8(p), !(p.count > 1 && p.first == "0")
+            else { return nil }
+            out.append(v)
+        }
+        return out
+    }
+    // IPv6, possibly with an embedded IPv4 tail.
+    let halves = String(s).components(separatedBy: "::")
+    guard halves.count <= 2 else { return nil }
+    func groups(_ part: String) -> [UInt8]? {
+        if part.isEmpty { return [] }
+        var out: [UInt8] = []
+        let items = part.split(separator: ":", omittingEmptySubsequences: false)
+        for (i, item) in items.enumerated() {
+            if i == items.count - 1 && item.contains(".") {
+                guard let v4 = parseIPAddress(String(item)), v4.count == 4 else { return nil }
+                out += v4
+                continue
+            }
+            guard !item.isEmpty, item.count <= 4, let v = UInt16(item, radix: 16) else { return nil }
+            out += [UInt8(v >> 8), UInt8(v & 0xFF)]
+        }
+        return out
+    }
+    if halves.count == 1 {
+        guard let all = groups(halves[0]), all.count == 16 else { return nil }
+        return all
+    }
+    guard let head = groups(halves[0]), let tail = groups(halves[1]), head.count + tail.count <= 14 else {
+        return nil
+    }
+    return head + Array(repeating: 0, count: 16 - head.count - tail.count) + tail
+}
+
+extension String {
+    fileprivate func components(separatedBy separator: String) -> [String] {
+        var result: [String] = []
+        var current = ""
+        var rest = Substring(self)
+        while let range = rest.firstRange(of: separator) {
+            current = String(rest[..<range.lowerBound])
+            result.append(current)
+            rest = rest[range.upperBound...]
+        }
+        result.append(String(rest))
+        return result
+    }
+}

@@ -1,0 +1,287 @@
+import Synchronization
+import TrustSupport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Why certificates could not be loaded from a file.
+public enum LoadError: Error, Sendable, CustomStringConvertible {
+    /// The file could not be read (missing, permissions, a directory).
+    case unreadable(path: String, reason: String)
+    /// The content is not a certificate in any supported format, or is malformed.
+    case malformed(DecodingError)
+    /// A PKCS#12 file needs a password, or the one given is wrong.
+    case password(path: String, reason: String)
+
+    /// One line for the user.
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
+        case .malformed(let e): e.description
+        case .password(let path, let reason): "\(path): \(reason)"
+        }
+    }
+}
+
+/// What the files of one run may still add up to: `CertificateLoader.maximumFileSize` for all of
+/// them together, so that many files cannot multiply the cap (D46).
+public final class InputAllowance: Sendable {
+    private let used = Mutex<Int>(0)
+
+    /// A fresh allowance of `CertificateLoader.maximumFileSize`.
+    public init() {}
+
+    /// Bytes that may still be read.
+    public var remaining: Int { CertificateLoader.maximumFileSize - used.withLock { $0 } }
+
+    func charge(_ bytes: Int) { used.withLock { $0 += bytes } }
+
+    /// Reads the whole file at `path` and charges its size; refused as unreadable, before or while
+    /// reading, when it would take the run's files together past the cap. Every input file of a
+    /// run (chains, anchors, CRLs, client identities, property lists, pins) is read through one
+    /// allowance.
+    public func read(_ path: String) throws(LoadError) -> [UInt8] {
+        let limit = max(0, remaining)
+        do {
+            let bytes = try CertificateLoader.readFile(path, maximumBytes: limit)
+            charge(bytes.count)
+            return bytes
+        } catch {
+            if case .unreadable(_, let reason) = error, reason.hasPrefix("larger than"),
+                limit < CertificateLoader.maximumFileSize
+            {
+                throw .unreadable(
+                    path: path,
+                    reason:
+                        "the files of this run together are larger than \(CertificateLoader.maximumFileSize / 1024 / 1024) MiB"
+                )
+            }
+            throw error
+        }
+    }
+}
+
+/// Reads certificates from PEM (one or many), DER, PKCS#7 (.p7b/.p7c) and PKCS#12 (.p12/.pfx).
+public enum CertificateLoader {
+    /// Files larger than this are refused before reading: no certificate bundle is this big.
+    public static let maximumFileSize = 16 * 1024 * 1024
+
+    /// Why a PKCS#12 file is refused before OpenSSL parses it (too many rounds of password-based
+    /// key derivation, D46), or nil.
+    public static func pkcs12IterationRefusal(_ der: [UInt8]) -> String? { PKCS12Iterations.refusal(der) }
+
+    /// Loads every certificate in the file at `path`, in file order.
+    public static func load(path: String, password: String? = nil) throws(LoadError) -> [Certificate] {
+        try load(path: path, password: password, allowance: nil)
+    }
+
+    /// Loads every certificate in the file at `path`, charging its size to `allowance`: the
+    /// input cap then holds for all the files of a run together.
+    public static func load(path: String, password: String? = nil, allowance: InputAllowance?) throws(LoadError)
+        -> [Certificate]
+    {
+        let bytes = try contents(of: path, allowance)
+        return try decode(bytes, password: password, path: path)
+    }
+
+    /// The bytes of `path`, charged to `allowance` when there is one.
+    static func contents(of path: String, _ allowance: InputAllowance?) throws(LoadError) -> [UInt8] {
+        if let allowance { return try allowance.read(path) }
+        return try readFile(path)
+    }
+
+    /// Decodes the bytes of the file at `path`, attributing errors to it.
+    static func decode(_ bytes: [UInt8], password: String?, path: String) throws(LoadError) -> [Certificate] {
+        do {
+            return try decode(bytes, password: password, name: path)
+        } catch let e as DecodingError {
+            throw .malformed(e.file == nil ? e.inFile(path) : e)
+        } catch let e as LoadError {
+            throw e
+        } catch {
+            throw .malformed(DecodingError(offset: 0, reason: "\(error)", file: path))
+        }
+    }
+
+    /// Loads the certificates of a chain file as Apple reads a list of certificates: one that
+    /// cannot be read among several in a PEM bundle is left out and reported, not fatal. The
+    /// load fails only when nothing can be read.
+    /// - Returns: The readable certificates in file order, and why each other one was not.
+    public static func loadChain(path: String, password: String? = nil, allowance: InputAllowance? = nil)
+        throws(LoadError) -> (certificates: [Certificate], unreadable: [DecodingError])
+    {
+        let bytes = try contents(of: path, allowance)
+        guard PEM.looksLikePEM(bytes), let blocks = try? PEM.blocks(in: bytes),
+            blocks.filter({ certificateLabels.contains($0.label) }).count > 1
+        else { return (try decode(bytes, password: password, path: path), []) }
+        var certificates: [Certificate] = []
+        var unreadable: [DecodingError] = []
+        for block in blocks where certificateLabels.contains(block.label) {
+            let der = block.label == "TRUSTED CERTIFICATE" ? firstElement(block.der) : block.der
+            do {
+                certificates.append(try Certificate(der: der))
+            } catch {
+                unreadable.append(
+                    DecodingError(
+                        offset: error.offset, reason: "in PEM block at byte \(block.offset): \(error.reason)",
+                        file: path))
+            }
+        }
+        if certificates.isEmpty { throw .malformed(unreadable[0]) }
+        return (certificates, unreadable)
+    }
+
+    static let certificateLabels: Set<String> = ["CERTIFICATE", "X509 CERTIFICATE", "TRUSTED CERTIFICATE"]
+
+    /// Decodes certificates from bytes in any supported format.
+    public static func decode(_ bytes: [UInt8], password: String? = nil, name: String = "input") throws -> [Certificate]
+    {
+        if PEM.looksLikePEM(bytes) {
+            let blocks = try PEM.blocks(in: bytes)
+            var certs: [Certificate] = []
+            for block in blocks {
+                switch block.label {
+                case "CERTIFICATE", "X509 CERTIFICATE", "TRUSTED CERTIFICATE":
+                    do {
+                        // A TRUSTED CERTIFICATE carries OpenSSL trust settings after the certificate.
+                        let der = block.label == "TRUSTED CERTIFICATE" ? firstElement(block.der) : block.der
+                        certs.append(try Certificate(der: der))
+                    } catch {
+                        throw DecodingError(
+                            offset: error.offset, reason: "in PEM block at byte \(block.offset): \(error.reason)")
+                    }
+                case "PKCS7":
+                    certs += try PKCS7.certificates(block.der)
+                default:
+                    continue
+                }
+            }
+            if certs.isEmpty { throw DecodingError(offset: 0, reason: "no CERTIFICATE block in PEM input") }
+            return certs
+        }
+        guard let first = bytes.first else { throw DecodingError(offset: 0, reason: "empty input") }
+        guard first == DERTag.sequence else {
+            throw DecodingError(offset: 0, reason: "neither PEM nor DER (first byte 0x\(hex(first)))")
+        }
+        if PKCS7.isPKCS7(bytes) { return try PKCS7.certificates(bytes) }
+        if PKCS12.isPKCS12(bytes) {
+            guard let password else {
+                throw LoadError.password(path: name, reason: "PKCS#12 file needs --password")
+            }
+            return try PKCS12.certificates(bytes, password: password, name: name)
+        }
+        return [try Certificate(der: bytes)]
+    }
+
+    package static func firstElement(_ der: [UInt8]) -> [UInt8] {
+        var r = DERReader(der)
+        guard let node = try? r.readNode() else { return der }
+        return Array(der[node.fullRange])
+    }
+
+    /// Reads a whole file with POSIX calls (no Foundation on this path), refusing huge files.
+    public static func readFile(_ path: String) throws(LoadError) -> [UInt8] {
+        try readFile(path, maximumBytes: maximumFileSize)
+    }
+
+    /// Reads at most the first `count` bytes of a file: enough to tell its format (a PEM block
+    /// after `openssl x509 -text`'s dump of a large certificate starts within 64 KiB) without
+    /// reading, or charging to a run's allowance, a file that was already loaded once.
+    public static func readHead(_ path: String, count: Int = 65536) throws(LoadError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(path: path, reason: errnoText()) }
+        defer { close(fd) }
+        var out = [UInt8](repeating: 0, count: max(0, count))
+        var filled = 0
+        while filled < out.count {
+            let n = out.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, reason: errnoText())
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        return Array(out[0..<filled])
+    }
+
+    /// Reads a whole file, refusing one larger than `maximumBytes` before or while reading it.
+    static func readFile(_ path: String, maximumBytes: Int) throws(LoadError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(path: path, reason: errnoText()) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .unreadable(path: path, reason: errnoText()) }
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(path: path, reason: "is a directory") }
+        if st.st_size > maximumBytes {
+            throw .unreadable(path: path, reason: "larger than \(maximumFileSize / 1024 / 1024) MiB")
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(Int(st.st_size))
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, reason: errnoText())
+            }
+            if n == 0 { break }
+            out += chunk[0..<n]
+            if out.count > maximumBytes {
+                throw .unreadable(path: path, reason: "larger than \(maximumFileSize / 1024 / 1024) MiB")
+            }
+        }
+        return out
+    }
+
+    static func errnoText() -> String {
+        guard let s = strerror(errno) else { return "error \(errno)" }
+        return String(cString: s)
+    }
+}
+
+/// PKCS#7 / CMS SignedData certificate bags (RFC 2315 9.1), decoded with the DER reader.
+enum PKCS7 {
+    static func isPKCS7(_ der: [UInt8]) -> Bool {
+        var r = DERReader(der)
+        guard let outer = try? r.read(DERTag.sequence, "ContentInfo") else { return false }
+        var c = r.reader(inside: outer)
+        guard let oidNode = try? c.read(DERTag.oid, "contentType"), let oid = try? c.objectIdentifier(oidNode) else {
+            return false
+        }
+        return oid == .pkcs7SignedData
+    }
+
+    static func certificates(_ der: [UInt8]) throws(DecodingError) -> [Certificate] {
+        var r = DERReader(der)
+        let outer = try r.read(DERTag.sequence, "a PKCS#7 ContentInfo")
+        var c = r.reader(inside: outer)
+        let oid = try c.objectIdentifier(try c.read(DERTag.oid, "contentType"))
+        guard oid == .pkcs7SignedData else { throw c.fail("PKCS#7 content is not SignedData") }
+        let explicit = try c.read(DERTag.contextSpecific(0, constructed: true), "[0] content")
+        var e = c.reader(inside: explicit)
+        let signed = try e.read(DERTag.sequence, "SignedData")
+        var s = e.reader(inside: signed)
+        _ = try s.read(DERTag.integer, "version")
+        _ = try s.read(DERTag.set, "digestAlgorithms")
+        _ = try s.read(DERTag.sequence, "contentInfo")
+        var certs: [Certificate] = []
+        if let bag = try s.readOptional(DERTag.contextSpecific(0, constructed: true)) {
+            var b = s.reader(inside: bag)
+            while !b.isAtEnd {
+                let node = try b.readNode()
+                guard node.tag == DERTag.sequence else { continue }
+                do {
+                    certs.append(try Certificate(der: Array(der[node.fullRange])))
+                } catch {
+                    throw DecodingError(offset: node.start + error.offset, reason: error.reason)
+                }
+            }
+        }
+        if certs.isEmpty { throw DecodingError(offset: 0, reason: "PKCS#7 file holds no certificates") }
+        return certs
+    }
+}
