@@ -76,7 +76,8 @@ let package = Package(
             name: "trustx-fuzz",
             // TLSProbe for the parsers of what servers send (HTTP replies, STARTTLS, handshake messages).
             dependencies: ["TrustCore", "TLSProbe", "ATSModel", "TrustX509", "TrustSupport"],
-            path: "Fuzz/trustx-fuzz"
+            // Inputs the fuzzer starts from, not sources.
+            exclude: ["seeds"]
         ),
         .testTarget(
             name: "TrustCoreTests",
