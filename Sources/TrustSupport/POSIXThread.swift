@@ -6,7 +6,7 @@
 
 /// A POSIX thread running one closure: the lab's servers, the explorer's effects and the
 /// executable's run deadline use it instead of Foundation's `Thread`, whose start-up cost every
-/// trustx run would pay. It lives in TrustSupport, below all three users (D49, D130).
+/// trustx run would pay. It lives in TrustSupport, below all three users (D130).
 public final class POSIXThread: @unchecked Sendable {
     // @unchecked: `thread` is written once in init, before the object is shared, and then only
     // read by join, which only the owner calls.
