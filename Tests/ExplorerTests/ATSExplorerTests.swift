@@ -157,10 +157,12 @@ final class ATSExplorerTests: XCTestCase {
         XCTAssertEqual(s.state.prompt?.text, "plist", "Tab completes the format")
         s.press(.enter)
         XCTAssertEqual(s.state.overlay?.title, "Export as plist")
-        // Named after the target and the content, in the current directory when the session has
-        // no export directory; the popup says where.
+        // Named after the target and the content, in the export directory; the popup says where.
         let plistPath = try s.writtenPath()
-        XCTAssertTrue(plistPath.hasPrefix("trustx-export-pin-rotated-") && plistPath.hasSuffix(".plist"), plistPath)
+        XCTAssertTrue(
+            plistPath.hasPrefix(Session.exportDirectory + "/trustx-export-pin-rotated-")
+                && plistPath.hasSuffix(".plist"),
+            plistPath)
         defer { try? FileManager.default.removeItem(atPath: plistPath) }
         let data = try Data(contentsOf: URL(fileURLWithPath: plistPath))
         let plist = try XCTUnwrap(

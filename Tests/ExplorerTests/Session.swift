@@ -30,6 +30,7 @@ final class Session {
         let (state, effects) = AppState.lab(
             now: now, systemStore: nil, options: LabOptions(scenarios: scenarios, now: now))
         self.state = state
+        self.state.exportDirectory = Self.exportDirectory
         run(effects)
     }
 
@@ -37,8 +38,13 @@ final class Session {
     init(targets: [ExplorerTarget], now: Timestamp = Session.now) {
         let (state, effects) = AppState.explore(targets, now: now, systemStore: nil)
         self.state = state
+        self.state.exportDirectory = Self.exportDirectory
         run(effects)
     }
+
+    /// Where `X` writes in tests, as the explorer writes to its state directory: never the
+    /// working directory, which is the checkout.
+    static let exportDirectory = NSTemporaryDirectory() + "trustx-session-exports-\(getpid())"
 
     deinit { executor.shutdown() }
 
