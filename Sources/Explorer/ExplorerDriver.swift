@@ -52,17 +52,18 @@ public final class ExplorerDriver {
         let (next, effects) = reduce(state, action)
         state = next
         var background: [Effect] = []
+        var refused = false
         for effect in effects {
             guard case .copyToClipboard(let text) = effect else {
                 background.append(effect)
                 continue
             }
             copied.append(text)
-            if let clipboard, !clipboard(text) {
-                state.message = "the terminal did not take the copy; the command is shown above"
-            }
+            if let clipboard, !clipboard(text) { refused = true }
         }
         executor.run(background)
+        // The terminal's answer is news like any other: the state hears it through `reduce`.
+        if refused { dispatch(.clipboardRefused) }
     }
 
     /// Handles a key; false when it means nothing here.

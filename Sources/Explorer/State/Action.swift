@@ -145,6 +145,8 @@ public enum Action: Sendable {
     /// A frame was drawn with this layout: its list offsets and its detail's and help's sizes
     /// become the state's, the same frame the mouse is resolved against.
     case frameLaid(FrameLayout)
+    /// The terminal did not take a copy to its clipboard.
+    case clipboardRefused
     /// An edit at the open prompt.
     case promptEdit(PromptEdit)
     /// The lab is serving these targets.

@@ -45,6 +45,8 @@ public func reduce(_ state: AppState, _ action: Action) -> (AppState, [Effect]) 
         s.listOffsets.merge(m.listOffsets) { _, new in new }
         s.helpViewport = m.help
         s.helpScroll = min(s.helpScroll, s.helpScrollLimit)
+    case .clipboardRefused:
+        s.message = "the terminal did not take the copy; the command is shown above"
     case .unknownKey(let label):
         s.message = "\(label): no key here; ? lists the keys"
     case .promptEdit(let edit): s.apply(edit, &effects)

@@ -2,9 +2,10 @@ import Explorer
 import TermUI
 import XCTest
 
-/// The mouse is resolved against the layout the last frame returned, not a layout made again
-/// at click time: a click lands on what the user saw, whatever changed since.
-final class FrameLayoutTests: XCTestCase {
+/// The driver between the terminal and `reduce`: the mouse is resolved against the layout the
+/// last frame returned, not a layout made again at click time, so a click lands on what the user
+/// saw whatever changed since; and what the terminal answers reaches the state as an action.
+final class ExplorerDriverTests: XCTestCase {
     func testAClickSelectsTheStepItsRowShowedInTheLastFrameAfterTheListScrolled() throws {
         let s = Session(scenarios: ClassroomTests.scenarios)
         s.select("wrong-host")
@@ -61,5 +62,22 @@ final class FrameLayoutTests: XCTestCase {
         // The bottom four lines are the verdict, the settings, the change line and the keys.
         XCTAssertFalse(driver.mouse(MouseEvent(.click, x: 5, y: 38)))
         XCTAssertEqual(driver.state.focus, before)
+    }
+
+    func testACopyTheTerminalRefusesIsKeptAndSaidInTheStatusLine() {
+        let s = Session(scenarios: ClassroomTests.scenarios)
+        let driver = ExplorerDriver((s.state, []))
+        defer { driver.executor.shutdown() }
+        var offered: [String] = []
+        driver.clipboard = { text in
+            offered.append(text)
+            return false
+        }
+        driver.press(.char("y"))
+        XCTAssertEqual(offered.count, 1)
+        XCTAssertEqual(driver.copied, offered)
+        XCTAssertEqual(driver.state.message, "the terminal did not take the copy; the command is shown above")
+        XCTAssertTrue(
+            ExplorerView.lines(driver.state, width: 120, height: 40).contains { $0.contains("did not take the copy") })
     }
 }
