@@ -7,7 +7,8 @@ extension Renderer {
         let b = block("3 Steps", focused: state.focus == .steps)
         // Rows that show no step of the selection (the walk-through's, the hidden list's) select
         // nothing when clicked: the pane only takes focus.
-        layout.panes.append(.init(pane: .steps, area: area, inner: b.inner(area)))
+        var laid = FrameLayout.PaneArea(pane: .steps, area: area, inner: b.inner(area))
+        defer { layout.panes.append(laid) }
         guard let e = state.evaluation else {
             b.render(into: &buffer, area: area)
             return
@@ -36,9 +37,7 @@ extension Renderer {
             block: block(title(titles, area), focused: state.focus == .steps), symbols: sym
         ).render(into: &buffer, area: area)
         layout.listOffsets[.steps] = first
-        let inner = b.inner(area)
-        layout.panes[layout.panes.count - 1].rows = FrameLayout.visibleRows(
-            rowOfItem, first: first, height: inner.height)
+        laid.rows = FrameLayout.visibleRows(rowOfItem, first: first, height: laid.inner.height)
     }
 
     /// The steps pane's lines: certificate headings and step rows; for each line its row in
