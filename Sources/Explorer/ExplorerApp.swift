@@ -69,18 +69,13 @@ public enum ExplorerApp {
         while !driver.state.shouldQuit {
             if stopRequested() { break }
             if dirty {
-                terminal.draw { ExplorerView.render(driver.state, into: &$0, area: $0.area, options: options) }
+                var laid = FrameLayout()
+                terminal.draw { laid = ExplorerView.render(driver.state, into: &$0, area: $0.area, options: options) }
                 dirty = false
-                // What the frame drew goes back to the state: list offsets (so lists do not
+                // What the frame laid out goes back to the state: list offsets (so lists do not
                 // jump) and the detail's wrapped size (so End is its last line), as ratatui's
                 // stateful widgets do. The state then equals the frame: no redraw is needed.
-                let size = backend.size
-                let drawn = ExplorerView.metrics(driver.state, width: size.width, height: size.height, options: options)
-                if drawn.detail != driver.state.detailViewport || drawn.help != driver.state.helpViewport
-                    || drawn.listOffsets.contains(where: { driver.state.listOffsets[$0.key] != $0.value })
-                {
-                    driver.dispatch(.drawn(drawn))
-                }
+                driver.frameLaid(laid)
             }
             let key = backend.readKey(timeoutMilliseconds: driver.state.isBusy ? 15 : 200)
             if let key {
@@ -88,17 +83,7 @@ public enum ExplorerApp {
                     terminal.invalidate()
                     dirty = true
                 } else if case .mouse(let event) = key {
-                    let size = backend.size
-                    if let target = ExplorerView.hitTest(
-                        driver.state, width: size.width, height: size.height, x: event.x, y: event.y, options: options)
-                    {
-                        switch event.kind {
-                        case .click: driver.dispatch(.click(target))
-                        case .wheelUp: driver.dispatch(.wheel(target, -3))
-                        case .wheelDown: driver.dispatch(.wheel(target, 3))
-                        }
-                        dirty = true
-                    }
+                    if driver.mouse(event) { dirty = true }
                 } else if let stroke = KeyStroke(key), driver.press(stroke) {
                     dirty = true
                 }

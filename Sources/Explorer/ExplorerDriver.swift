@@ -8,7 +8,8 @@ import TrustCore
 #endif
 
 /// Owns one session's state on the UI thread: keys go through the keymap and `reduce`, effects
-/// go to the executor's threads, and their answers come back when the loop calls `pump()`.
+/// go to the executor's threads, and their answers come back when the loop calls `pump()`. It
+/// keeps the layout of the last frame drawn, so the mouse lands on what the user saw.
 public final class ExplorerDriver {
     /// The current state.
     public private(set) var state: AppState
@@ -23,6 +24,8 @@ public final class ExplorerDriver {
     public var clipboard: ((String) -> Bool)?
     /// The texts copied so far, newest last.
     public private(set) var copied: [String] = []
+    /// What the last frame drawn laid out (`frameLaid(_:)`); nil before the first.
+    public private(set) var layout: FrameLayout?
 
     /// Creates a driver; nothing runs before `start()`.
     /// - Parameters:
@@ -49,17 +52,18 @@ public final class ExplorerDriver {
         let (next, effects) = reduce(state, action)
         state = next
         var background: [Effect] = []
+        var refused = false
         for effect in effects {
             guard case .copyToClipboard(let text) = effect else {
                 background.append(effect)
                 continue
             }
             copied.append(text)
-            if let clipboard, !clipboard(text) {
-                state.message = "the terminal did not take the copy; the command is shown above"
-            }
+            if let clipboard, !clipboard(text) { refused = true }
         }
         executor.run(background)
+        // The terminal's answer is news like any other: the state hears it through `reduce`.
+        if refused { dispatch(.clipboardRefused) }
     }
 
     /// Handles a key; false when it means nothing here.
@@ -71,6 +75,29 @@ public final class ExplorerDriver {
             return true
         }
         dispatch(action)
+        return true
+    }
+
+    /// Keeps what a frame laid out, for the mouse, and hands it to the state (its list offsets
+    /// and viewport sizes), as one action like any other change.
+    /// - Parameter layout: What `ExplorerView.render` returned for the frame just drawn.
+    public func frameLaid(_ layout: FrameLayout) {
+        self.layout = layout
+        dispatch(.frameLaid(layout))
+    }
+
+    /// Handles a mouse event where the last frame drew: a click focuses the pane and selects
+    /// the item its row showed; the wheel scrolls the pane under the pointer.
+    /// - Parameter event: The event, in screen cells.
+    /// - Returns: Whether it landed on a pane (and so may have changed the state).
+    @discardableResult
+    public func mouse(_ event: MouseEvent) -> Bool {
+        guard let target = layout?.hitTest(x: event.x, y: event.y) else { return false }
+        switch event.kind {
+        case .click: dispatch(.click(target))
+        case .wheelUp: dispatch(.wheel(target, -3))
+        case .wheelDown: dispatch(.wheel(target, 3))
+        }
         return true
     }
 

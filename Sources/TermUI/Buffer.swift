@@ -176,6 +176,15 @@ public struct Buffer: Hashable, Sendable {
         cells[i] = cell
     }
 
+    /// Puts a cell whose symbol is one column wide and safe to draw (a border from `Symbols`),
+    /// clipped to the buffer: what `set(x:y:string:style:)` does for it, without measuring and
+    /// checking the same symbol again for every cell of an edge.
+    mutating func setNarrow(x: Int, y: Int, _ cell: Cell) {
+        guard area.contains(x: x, y: y) else { return }
+        let rowStart = index(area.x, y)
+        replace(at: rowStart + x - area.x, rowStart, rowStart + area.width, with: cell, wide: false)
+    }
+
     /// Lays a style over every cell of a rectangle (clipped to the buffer), keeping the symbols.
     /// - Parameters:
     ///   - rect: The cells to restyle.

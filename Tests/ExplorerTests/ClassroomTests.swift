@@ -154,7 +154,7 @@ final class ClassroomTests: XCTestCase {
             let lines = ExplorerView.lines(s.state, width: w, height: h)
             let y = try XCTUnwrap(lines.firstIndex { $0.contains("✗ hostname") }, "\(w)x\(h)")
             let x = try XCTUnwrap(lines[y].range(of: "✗ hostname")).lowerBound.utf16Offset(in: lines[y])
-            let target = try XCTUnwrap(ExplorerView.hitTest(s.state, width: w, height: h, x: x, y: y))
+            let target = try XCTUnwrap(ExplorerView.layout(s.state, width: w, height: h).hitTest(x: x, y: y))
             XCTAssertEqual(target.pane, .steps)
             s.send(.click(target))
             XCTAssertEqual(s.state.focus, .steps)
@@ -164,14 +164,15 @@ final class ClassroomTests: XCTestCase {
         // A click on a scenario selects it; the wheel over the steps moves three rows.
         let lines = ExplorerView.lines(s.state, width: 120, height: 40)
         let y = try XCTUnwrap(lines.firstIndex { $0.contains("rogue-ca") })
-        let target = try XCTUnwrap(ExplorerView.hitTest(s.state, width: 120, height: 40, x: 6, y: y))
+        let target = try XCTUnwrap(ExplorerView.layout(s.state, width: 120, height: 40).hitTest(x: 6, y: y))
         s.send(.click(target))
         XCTAssertEqual(s.state.target?.name, "rogue-ca")
         XCTAssertEqual(s.state.focus, .targets)
         s.send(.wheel(PointerTarget(pane: .steps, row: nil), 3))
         XCTAssertEqual(s.state.focus, .steps)
         XCTAssertEqual(s.state.selectedStep, 3)
-        XCTAssertNil(ExplorerView.hitTest(s.state, width: 120, height: 40, x: 5, y: 38), "the bottom bar is no pane")
+        XCTAssertNil(
+            ExplorerView.layout(s.state, width: 120, height: 40).hitTest(x: 5, y: 38), "the bottom bar is no pane")
     }
 
     func testAPinIsNeverSplitAndHexBreaksBetweenBytes() throws {
@@ -210,7 +211,7 @@ final class ClassroomTests: XCTestCase {
     func testListsKeepTheirScrollPositionBetweenFrames() {
         let s = Session(scenarios: Self.scenarios)
         s.press(.char("3"))
-        func frame() { s.send(.drawn(ExplorerView.metrics(s.state, width: 80, height: 24))) }
+        func frame() { s.send(.frameLaid(ExplorerView.layout(s.state, width: 80, height: 24))) }
         frame()
         XCTAssertEqual(s.state.listOffsets[.steps], 0)
         for _ in 0..<24 {
@@ -275,12 +276,12 @@ final class ClassroomTests: XCTestCase {
     func testTheDetailScrollsToItsLastWrappedLine() {
         let s = Session(scenarios: Self.scenarios)
         s.press(.char("2"), .char("4"))
-        s.send(.drawn(PaneMetrics(detail: Viewport(lines: 100, height: 20))))
+        s.send(.frameLaid(FrameLayout(detail: Viewport(lines: 100, height: 20))))
         s.press(.char("G"))
         XCTAssertEqual(s.state.detailScroll, 80, "End shows the last line at the bottom")
         s.press(.char("k"))
         XCTAssertEqual(s.state.detailScroll, 79, "and k moves at once")
-        s.send(.drawn(PaneMetrics(detail: Viewport(lines: 50, height: 20))))
+        s.send(.frameLaid(FrameLayout(detail: Viewport(lines: 50, height: 20))))
         XCTAssertEqual(s.state.detailScroll, 30, "a wider pane wraps less: clamped")
     }
 

@@ -144,8 +144,11 @@ public enum Action: Sendable {
     case click(PointerTarget)
     /// The wheel turned over a pane: positive down, negative up, in rows.
     case wheel(PointerTarget, Int)
-    /// A frame was drawn with these list offsets and detail size.
-    case drawn(PaneMetrics)
+    /// A frame was drawn with this layout: its list offsets and its detail's and help's sizes
+    /// become the state's, the same frame the mouse is resolved against.
+    case frameLaid(FrameLayout)
+    /// The terminal did not take a copy to its clipboard.
+    case clipboardRefused
     /// An edit at the open prompt.
     case promptEdit(PromptEdit)
     /// The lab is serving these targets.

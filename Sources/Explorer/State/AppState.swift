@@ -354,23 +354,6 @@ public struct PointerTarget: Hashable, Sendable {
     }
 }
 
-/// What a frame drew: each list's first visible line and the detail's wrapped size.
-public struct PaneMetrics: Hashable, Sendable {
-    /// The detail pane, when it is shown.
-    public var detail: Viewport?
-    /// The first visible line of each list shown.
-    public var listOffsets: [AppState.Pane: Int] = [:]
-    /// The help overlay, when it is shown.
-    public var help: Viewport?
-
-    /// Creates metrics.
-    public init(detail: Viewport? = nil, listOffsets: [AppState.Pane: Int] = [:], help: Viewport? = nil) {
-        self.detail = detail
-        self.listOffsets = listOffsets
-        self.help = help
-    }
-}
-
 /// What the detail pane shows of its lines at the current size.
 public struct Viewport: Hashable, Sendable {
     /// Its lines after wrapping.

@@ -149,6 +149,12 @@ public struct Keymap: Sendable {
         KeyBinding([.escape], .walkEnd, hint: "end", help: "Walk-through: end it and show every step."),
     ]
 
+    /// The keys that edit an open prompt; every other character is typed into it.
+    public static let promptKeys: [KeyStroke: PromptEdit] = [
+        .backspace: .deleteBackward, .enter: .commit, .escape: .cancel, .tab: .complete, .up: .historyPrevious,
+        .down: .historyNext,
+    ]
+
     /// The command `key` sends, if any.
     public func command(for key: KeyStroke) -> Command? {
         bindings.first { $0.keys.contains(key) }?.command
@@ -164,16 +170,8 @@ public struct Keymap: Sendable {
     /// - Returns: The action, or nil when the key means nothing here.
     public func action(for key: KeyStroke, in state: AppState) -> Action? {
         if state.prompt != nil {
-            switch key {
-            case .char(let c): return .promptEdit(.insert(c))
-            case .backspace: return .promptEdit(.deleteBackward)
-            case .enter: return .promptEdit(.commit)
-            case .escape: return .promptEdit(.cancel)
-            case .tab: return .promptEdit(.complete)
-            case .up: return .promptEdit(.historyPrevious)
-            case .down: return .promptEdit(.historyNext)
-            default: return nil
-            }
+            if case .char(let c) = key { return .promptEdit(.insert(c)) }
+            return Keymap.promptKeys[key].map { .promptEdit($0) }
         }
         if (state.showHelp || state.overlay != nil) && key == .escape { return .command(.toggleHelp) }
         if state.walk != nil || state.verdictHidden {

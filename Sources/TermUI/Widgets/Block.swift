@@ -101,8 +101,9 @@ public struct Block: Hashable, Sendable {
         let left = borders.contains(.left)
         let bottom = borders.contains(.bottom) && !(top && lastY == area.y)
         let right = borders.contains(.right) && !(left && lastX == area.x)
+        // The symbols are TermUI's own, each one column wide and printable.
         func put(_ x: Int, _ y: Int, _ symbol: String) {
-            buffer.set(x: x, y: y, string: symbol, style: edge)
+            buffer.setNarrow(x: x, y: y, Cell(symbol: symbol, style: edge))
         }
         if top { for x in visible.x..<visible.right { put(x, area.y, s.horizontal) } }
         if bottom { for x in visible.x..<visible.right { put(x, lastY, s.horizontal) } }

@@ -56,13 +56,17 @@ public struct ListView: Hashable, Sendable {
     /// - Parameters:
     ///   - buffer: The buffer to draw into.
     ///   - area: The list's area (including the block, if any).
-    public func render(into buffer: inout Buffer, area: Rect) {
+    /// - Returns: The first visible item, as `scrollOffset` gives it: what the frame showed, for
+    ///   the caller to keep as the next frame's `offset` (ratatui's stateful widgets) and to find
+    ///   which item a row shows.
+    @discardableResult
+    public func render(into buffer: inout Buffer, area: Rect) -> Int {
         block?.render(into: &buffer, area: area)
         // Laid out in the whole area; the buffer clips what falls outside it.
         let inner = block?.inner(area) ?? area
-        guard !inner.intersection(buffer.area).isEmpty else { return }
-        if style != .plain { buffer.setStyle(inner, style) }
         let first = scrollOffset(height: inner.height)
+        guard !inner.intersection(buffer.area).isEmpty else { return first }
+        if style != .plain { buffer.setStyle(inner, style) }
         let markerWidth = displayWidth(of: highlightSymbol)
         let padding = String(repeating: " ", count: markerWidth)
         for row in 0..<inner.height {
@@ -75,6 +79,7 @@ public struct ListView: Hashable, Sendable {
             buffer.set(x: inner.x + used, y: y, line: items[index], baseStyle: style, maxWidth: inner.width - used)
             if isSelected { buffer.setStyle(Rect(x: inner.x, y: y, width: inner.width, height: 1), highlightStyle) }
         }
+        return first
     }
 }
 

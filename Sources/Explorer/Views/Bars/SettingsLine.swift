@@ -1,0 +1,82 @@
+import TermUI
+import TrustCore
+
+// The settings line (each setting with its key) and the change line.
+extension Renderer {
+    /// The settings, each with its key; on a narrow terminal the items that do not fit whole
+    /// are left out (the most used come first).
+    func settingsLine(width: Int) -> Line {
+        var spans: [Span] = []
+        for item in settingsItems {
+            let lead = spans.isEmpty ? [] : [Span("  ")]
+            guard Line(spans + lead + item).width <= width else { continue }
+            spans += lead + item
+        }
+        return Line(spans)
+    }
+
+    /// The settings line's items.
+    var settingsItems: [[Span]] {
+        let t = state.toggles
+        let start = state.startToggles
+        var items: [[Span]] = []
+        func item(_ command: Command, _ value: String, _ isDefault: Bool, enabled: Bool = true) {
+            let key = options.keymap.binding(for: command)?.keys.first?.label(unicode: unicode) ?? "?"
+            let dim = theme[.stepNotApplicable]
+            items.append([
+                Span(clean(key), style: enabled ? theme[.key] : dim),
+                Span(" " + clean(value), style: enabled ? theme[isDefault ? .label : .changed] : dim),
+            ])
+        }
+        let policy: String =
+            switch t.policy {
+            case .sslWithHost: state.checkedHost.isEmpty ? "SSL(nil: no host)" : "SSL(\(state.checkedHost))"
+            case .sslWithoutHost: "SSL(nil)"
+            case .basicX509: "Basic X.509"
+            }
+        item(.cyclePolicy, policy, t.policy == start.policy && t.host == start.host)
+        let anchors = state.effectiveAnchors
+        let anchorText: String
+        if anchors.isEmpty {
+            anchorText = "system roots"
+        } else {
+            let n = anchors.count == 1 ? "1 anchor" : "\(anchors.count) anchors"
+            anchorText = "\(n) (\(t.anchorClass.rawValue))" + (t.anchorsOnly ? " only" : " + system roots")
+        }
+        let anchorsDefault =
+            t.addedAnchors == start.addedAnchors && t.removedAnchors == start.removedAnchors
+            && t.anchorsOnly == start.anchorsOnly && t.anchorClass == start.anchorClass
+        item(.toggleAnchor, anchorText, anchorsDefault)
+        item(
+            .togglePin, t.pins.isEmpty ? "no pins" : t.pins.count == 1 ? "1 pin" : "\(t.pins.count) pins",
+            t.pins == start.pins)
+        item(.toggleATS, t.ats.summary, t.ats == start.ats)
+        item(.editTime, t.time.map { "at \($0.rfc3339)" } ?? "now", t.time == start.time)
+        item(.cycleProfile, t.profile.rawValue, t.profile == start.profile)
+        let server = state.targetIsServer
+        item(
+            .cycleTLSMinimum, "TLS \(unicode ? "≥" : ">=") \(t.tlsMinimum.description.dropFirst(4))",
+            t.tlsMinimum == start.tlsMinimum, enabled: server)
+        item(.toggleAIA, t.fetchAIA ? "AIA on" : "AIA off", t.fetchAIA == start.fetchAIA, enabled: server)
+        if !state.undoStack.isEmpty {
+            items.append([span("u undo (\(state.undoStack.count))", .label)])
+        }
+        return items
+    }
+
+    var changeLine: Line {
+        let mark = Span(unicode ? "Δ " : "* ", style: theme[.changed])
+        if let message = state.message {
+            return Line([Span(sym.bullet + " ", style: theme[.key]), span(message)])
+        }
+        guard let change = state.change else {
+            return Line([mark, span("change a setting to see what changes; ? lists the keys", .label)])
+        }
+        if state.verdictHidden {
+            return Line([
+                mark, span(change.cause + ": ", .changed), span("what changed shows with the verdict", .label),
+            ])
+        }
+        return Line([mark, span(change.cause + ": ", .changed), span(change.text)])
+    }
+}

@@ -1,0 +1,80 @@
+import TermUI
+import TrustCore
+import TrustX509
+
+// The Chain pane: the path as built, then the chain as sent (or read).
+extension Renderer {
+    func chain(_ buffer: inout Buffer, _ area: Rect, _ layout: inout FrameLayout) {
+        let rows = state.chainRows
+        var titles = ["2 Chain"]
+        if let e = state.evaluation {
+            let where_ = position(state.selectedCertificate, state.chainRows.count)
+            let changed = state.change?.pathChanged == true ? " changed" : ""
+            let counts = "\(e.path.certificates.count) in path, \(e.presented.count) \(sentWord)"
+            titles = [
+                "2 Chain (\(counts))\(changed)\(where_)",
+                "2 Chain (\(e.path.certificates.count) path, \(e.presented.count) \(sentWord))\(changed)\(where_)",
+                "2 Chain\(changed)\(where_)", "2 Chain\(where_)", "2 Chain",
+            ]
+        }
+        var (items, rowOfItem, selectedRow) = chainList()
+        var list = ListView(
+            items, selected: selectedRow, offset: state.listOffsets[.chain] ?? 0,
+            highlightStyle: highlight(state.focus == .chain || state.detailSubject == .chain),
+            block: block(title(titles, area), focused: state.focus == .chain), symbols: sym)
+        if rows.isEmpty {
+            // Wrapped, not cut: the reason reads in full however narrow the pane.
+            let width = max(1, area.width - 4)
+            list.items = wrap(placeholder, width: width).map { Line([span($0, .label)]) }
+            rowOfItem = list.items.map { _ in nil }
+        }
+        let first = list.render(into: &buffer, area: area)
+        let inner = list.block?.inner(area) ?? area
+        layout.listOffsets[.chain] = first
+        layout.panes.append(
+            .init(
+                pane: .chain, area: area, inner: inner,
+                rows: FrameLayout.visibleRows(rowOfItem, first: first, height: inner.height)))
+    }
+
+    /// The chain pane's lines: headings and certificate rows; for each line the chain row it
+    /// shows (nil for a heading), and the selected line.
+    func chainList() -> (items: [Line], rowOfItem: [Int?], selectedItem: Int?) {
+        let anchors = Set(state.effectiveAnchors.map(\.certificate))
+        let pins = Set(state.toggles.pins.map { DigestKey($0) })
+        var items: [Line] = []
+        var rowOfItem: [Int?] = []
+        var selectedRow: Int?
+        var section: ChainRow.Section?
+        for (n, row) in state.chainRows.enumerated() {
+            if section != row.section {
+                section = row.section
+                items.append(Line([span(row.section == .path ? "Path as built" : "Chain as \(sentWord)", .title)]))
+                rowOfItem.append(nil)
+            }
+            if n == state.selectedCertificate { selectedRow = items.count }
+            let index = row.section == .path ? "[\(row.index)]" : "#\(row.index)"
+            var line = Line([span(index, .label), Span(" "), span(row.certificate.displayName)])
+            // What the user made of this certificate: an anchor, a pin.
+            if anchors.contains(row.certificate) { line.spans.append(span(" anchor", .changed)) }
+            if pins.contains(row.certificate.keyIdentity) { line.spans.append(span(" pinned", .changed)) }
+            line.spans.append(span("  \(row.source)", .label))
+            items.append(line)
+            rowOfItem.append(n)
+        }
+        return (items, rowOfItem, selectedRow)
+    }
+
+    /// "sent" for a server's chain, "read" for files.
+    var sentWord: String { state.targetIsServer ? "sent" : "read" }
+
+    var placeholder: String {
+        if state.lab == .starting { return "starting the lab..." }
+        switch state.chain {
+        case .connecting: return "connecting..."
+        case .ready(let r) where r.chain.isEmpty:
+            return "no chain: the connection failed; the Detail pane (4) says why"
+        default: return state.isBusy ? "evaluating..." : ""
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import TermUI
+import TrustCore
+
+// The Detail pane: the selected certificate's or step's lines, wrapped and scrolled.
+extension Renderer {
+    func detail(_ buffer: inout Buffer, _ area: Rect, _ layout: inout FrameLayout) {
+        let inner = block("", focused: false).inner(area)
+        let lines = inner.isEmpty ? [] : detailLines(width: inner.width)
+        let scroll = max(0, min(state.detailScroll, lines.count - inner.height))
+        layout.panes.append(.init(pane: .detail, area: area, inner: inner))
+        layout.detail = Viewport(lines: lines.count, height: inner.height)
+        // Where the pane is in its text, when it does not all fit: `lines 12-30/80`.
+        let where_ =
+            lines.count > inner.height ? " \(scroll + 1)-\(min(scroll + inner.height, lines.count))/\(lines.count)" : ""
+        let b = block(
+            title(["4 " + DetailContent.title(state) + where_, "4 Detail" + where_, "4 Detail"], area),
+            focused: state.focus == .detail)
+        b.render(into: &buffer, area: area)
+        guard !inner.isEmpty else { return }
+        for (row, line) in lines.dropFirst(scroll).prefix(inner.height).enumerated() {
+            buffer.set(x: inner.x, y: inner.y + row, line: line, maxWidth: inner.width)
+        }
+    }
+
+    /// The detail lines wrapped to `width`: field values wrap under themselves.
+    func detailLines(width: Int) -> [Line] {
+        let labelWidth = 14
+        var out: [Line] = []
+        for d in DetailContent.lines(state) {
+            let indent = String(repeating: " ", count: d.indent)
+            switch d.kind {
+            case .heading:
+                out.append(Line([Span(indent), span(d.text, d.lit ? .changed : .title)]))
+            case .text:
+                for piece in wrap(clean(d.text), width: width - d.indent) {
+                    out.append(Line([Span(indent), Span(piece, style: d.lit ? theme[.changed] : .plain)]))
+                }
+            case .status(let status):
+                let role: ThemeRole =
+                    switch status {
+                    case .passed: .stepPassed
+                    case .failed: .stepFailed
+                    case .skipped: .stepSkipped
+                    case .notApplicable: .stepNotApplicable
+                    }
+                for (i, piece) in wrap(clean(d.text), width: width - d.indent - 2).enumerated() {
+                    out.append(Line([Span(indent), i == 0 ? symbol(status) : Span(" "), Span(" "), span(piece, role)]))
+                }
+            case .field(let label):
+                let labelCells = max(labelWidth - d.indent, displayWidth(of: label) + 1)
+                let value = clean(d.text)
+                // A pin or a fingerprint (one token, no spaces) that does not fit beside its
+                // label gets the next line to itself from the left edge, so it is copied whole.
+                if !value.contains(" ") && !value.contains(":")
+                    && displayWidth(of: value) > width - d.indent - labelCells
+                {
+                    // A pin keeps its scheme beside the label when the digest alone fits (trustx
+                    // check takes the bare base64 too).
+                    let scheme = value.hasPrefix("sha256//") && displayWidth(of: value) > width ? "sha256//" : ""
+                    let token = String(value.dropFirst(scheme.count))
+                    if displayWidth(of: token) <= width {
+                        out.append(
+                            Line([
+                                Span(indent), span(clean(label).padding(to: labelCells), d.lit ? .changed : .label),
+                                Span(scheme),
+                            ]))
+                        out.append(Line([Span(token, style: d.lit ? theme[.changed] : .plain)]))
+                        continue
+                    }
+                }
+                let pad = String(repeating: " ", count: d.indent + labelCells)
+                let pieces = wrap(value, width: width - d.indent - labelCells)
+                let valueStyle = d.lit ? theme[.changed] : Style.plain
+                let mark = Span(d.lit ? (unicode ? "▸" : ">") : "", style: theme[.changed])
+                for (i, piece) in pieces.enumerated() {
+                    if i == 0 {
+                        out.append(
+                            Line([
+                                Span(indent), span(clean(label).padding(to: labelCells), d.lit ? .changed : .label),
+                                Span(piece, style: valueStyle), mark,
+                            ]))
+                    } else {
+                        out.append(Line([Span(pad), Span(piece, style: valueStyle)]))
+                    }
+                }
+            }
+        }
+        return out
+    }
+}
