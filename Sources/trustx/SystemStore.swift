@@ -1,4 +1,5 @@
 import TrustCore
+import TrustX509
 
 /// The system trust store used by `check`, created here and nowhere else: the roots OpenSSL's
 /// default paths name (`SSL_CERT_FILE`, `SSL_CERT_DIR`, else /etc/ssl/certs). Nothing is read

@@ -1,5 +1,3 @@
-import TrustX509
-
 /// OpenSSL's subject hash, computed in Swift from the name's DER with a minimal TLV reader.
 extension SystemTrustStore {
     // MARK: - Subject hash

@@ -1,5 +1,4 @@
 import TrustSupport
-import TrustX509
 
 #if canImport(Glibc)
     import Glibc

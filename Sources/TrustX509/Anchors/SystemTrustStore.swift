@@ -1,6 +1,5 @@
 import Synchronization
 import TrustSupport
-import TrustX509
 
 #if canImport(Glibc)
     import Glibc
