@@ -62,22 +62,13 @@ public struct ATSConfigurationError: Error, Hashable, Sendable, CustomStringConv
 }
 
 extension ATSConfiguration {
-    static let globalKeys = [
-        "NSAllowsArbitraryLoads", "NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInWebContent",
-        "NSAllowsLocalNetworking", "NSExceptionDomains", "NSPinnedDomains",
-    ]
-    static let exceptionKeys = [
-        "NSIncludesSubdomains", "NSExceptionAllowsInsecureHTTPLoads", "NSExceptionMinimumTLSVersion",
-        "NSExceptionRequiresForwardSecrecy", "NSRequiresCertificateTransparency",
-    ]
+    // The keys come from the one table the lint reads too.
+    static let globalKeys = ATSKey.names(in: .topLevel)
+    static let exceptionKeys = ATSKey.names(in: .exceptionDomain)
     /// Keys of iOS 9's first ATS release, documented once and ignored by current systems.
-    static let obsoleteExceptionKeys = [
-        "NSTemporaryExceptionAllowsInsecureHTTPLoads", "NSTemporaryExceptionMinimumTLSVersion",
-        "NSTemporaryExceptionRequiresForwardSecrecy", "NSThirdPartyExceptionAllowsInsecureHTTPLoads",
-        "NSThirdPartyExceptionMinimumTLSVersion", "NSThirdPartyExceptionRequiresForwardSecrecy",
-        "NSExceptionAllowsInsecureHTTPSLoads",
-    ]
-    static let pinnedKeys = ["NSIncludesSubdomains", "NSPinnedLeafIdentities", "NSPinnedCAIdentities"]
+    static let obsoleteExceptionKeys = Set(ATSKey.obsoleteKeys(in: .exceptionDomain).keys)
+    static let pinnedKeys = ATSKey.names(in: .pinnedDomain)
+    static let identityKey = ATSKey.names(in: .identity)[0]
 
     /// Reads NSAppTransportSecurity from a whole Info.plist, or from a dictionary that is itself the
     /// ATS dictionary (one holding an ATS key at its top). An Info.plist without the key gives ATS's
@@ -246,7 +237,7 @@ extension ATSConfiguration {
         var out: [PinnedIdentity] = []
         for (i, item) in items.enumerated() {
             let p = path + ["[\(i)]"]
-            guard case .string(let text)? = item["SPKI-SHA256-BASE64"] else {
+            guard case .string(let text)? = item[identityKey] else {
                 let why =
                     if case .dictionary = item { "no SPKI-SHA256-BASE64 string" } else {
                         "\(typeName(item)), not a dictionary"
