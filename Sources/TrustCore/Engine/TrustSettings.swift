@@ -2,92 +2,6 @@ import ATSModel
 import TrustSupport
 import TrustX509
 
-/// The policy a trust object is created with.
-public enum TrustPolicy: Hashable, Sendable {
-    /// SecPolicyCreateSSL(true, host): server trust, with a host-name check when `host` is non-nil.
-    case ssl(host: String?)
-    /// SecPolicyCreateBasicX509(): chain, signatures, validity and compliance only.
-    case basicX509
-
-    /// Whether this is an SSL policy (with or without host).
-    public var isSSL: Bool { if case .ssl = self { true } else { false } }
-
-    /// The host the SSL policy checks, if any.
-    public var host: String? { if case .ssl(let h) = self { h } else { nil } }
-
-    /// How Apple's API spells it.
-    public var appleName: String {
-        switch self {
-        case .ssl(let host?): "SecPolicyCreateSSL(true, \"\(host)\")"
-        case .ssl(nil): "SecPolicyCreateSSL(true, nil)"
-        case .basicX509: "SecPolicyCreateBasicX509()"
-        }
-    }
-
-    /// The command-line name: `ssl`, `ssl-no-host` or `basic`.
-    public var identifier: String {
-        switch self {
-        case .ssl(let h): h == nil ? "ssl-no-host" : "ssl"
-        case .basicX509: "basic"
-        }
-    }
-}
-
-/// Which rule set the checks follow.
-public enum RuleProfile: String, Hashable, Sendable, CaseIterable {
-    /// Apple's SecTrust rules (the default everywhere).
-    case apple
-    /// RFC 5280 and CA/Browser Forum rules, as x509-limbo expects.
-    case webpki
-}
-
-/// Where a certificate of the evaluated path came from.
-public enum CertificateSource: String, Hashable, Sendable {
-    /// Presented by the server, or given as the chain.
-    case presented = "server"
-    /// A custom anchor.
-    case anchor = "anchor"
-    /// The system trust store.
-    case systemStore = "anchor-store"
-    /// Fetched through the AIA caIssuers URL.
-    case aia = "aia"
-    /// Read from a file.
-    case file = "file"
-}
-
-/// How the custom anchors (`TrustSettings.anchors`) come to be trusted on an Apple device.
-public enum CustomAnchorClass: String, Hashable, Sendable, CaseIterable {
-    /// The app sets them (SecTrustSetAnchorCertificates); the app's delegate decides trust.
-    case app
-    /// A configuration profile installed them and the user trusted them in Settings (trustd's user
-    /// anchor source); URLSession's default handling decides trust. Apple relaxes some rules for
-    /// these (docs/steps.md, "Anchor classes").
-    case device
-
-    /// The class of a path that ends at one of these anchors.
-    public var anchorClass: AnchorClass { self == .app ? .custom : .device }
-}
-
-/// A set of SPKI SHA-256 pins.
-public struct PinSet: Hashable, Sendable {
-    /// The pinned SHA-256 digests of DER SubjectPublicKeyInfo.
-    public var digests: [[UInt8]]
-
-    /// Creates a pin set.
-    public init(digests: [[UInt8]] = []) { self.digests = digests }
-
-    /// Whether no pins are set.
-    public var isEmpty: Bool { digests.isEmpty }
-
-    /// Parses `sha256//BASE64` or bare base64 of a 32-byte digest; nil when it is neither.
-    public static func parse(_ text: String) -> [UInt8]? {
-        var body = Substring(text)
-        if body.hasPrefix("sha256//") { body = body.dropFirst(8) }
-        guard let bytes = Base64.decode(Array(body.utf8)), bytes.count == 32 else { return nil }
-        return bytes
-    }
-}
-
 /// Everything that shapes one evaluation besides the presented chain.
 public struct TrustSettings: Sendable {
     /// Custom anchors (SecTrustSetAnchorCertificates). Any certificate can be one.
@@ -170,15 +84,4 @@ public struct TrustSettings: Sendable {
     /// turns a rejection into URLError -999 instead of -1202. Device-trusted anchors need no
     /// delegate: URLSession's default handling trusts them.
     public var delegateDecides: Bool { (!anchors.isEmpty && customAnchorClass == .app) || !pins.isEmpty }
-}
-
-/// Where the hostname check finds the Public Suffix List, which decides whether a wildcard sits
-/// directly before a public suffix. An input like the issuer sources, so an evaluation reads no
-/// file it was not given and tests can pass a list made from text.
-public enum PublicSuffixSource: Sendable {
-    /// Debian's `publicsuffix` file, read once per process on the first wildcard name: its ICANN
-    /// section under the `apple` profile, the whole list (PRIVATE section too) under `webpki`.
-    case debian
-    /// This list under every profile; nil for none, leaving only the built-in single-label rule.
-    case list(PublicSuffixList?)
 }

@@ -192,8 +192,10 @@ public enum SignatureVerifier {
         default: return .unsupported("EC key on an unsupported curve")
         }
         guard let pooled = ECKeyPool.shared.take(nid) else { return .unsupported("EC curve unavailable") }
-        var ecKey: OpaquePointer? = pooled
-        defer { ECKeyPool.shared.give(back: ecKey, nid) }
+        defer { ECKeyPool.shared.give(back: pooled) }
+        // With a key already in place, o2i_ECPublicKey loads the point into it and neither
+        // replaces nor frees it, so the pooled object keeps sole ownership.
+        var ecKey: OpaquePointer? = pooled.key
         let decoded = key.keyBytes.withUnsafeBufferPointer { buf -> Bool in
             var p: UnsafePointer<UInt8>? = buf.baseAddress
             return o2i_ECPublicKey(&ecKey, &p, buf.count) != nil
@@ -201,7 +203,7 @@ public enum SignatureVerifier {
         guard decoded else { return .unsupported("EC public key point does not decode") }
         let digest = Digest.withBytes(signed) { Digest.digest(hash, $0) }
         let rc = signature.withUnsafeBufferPointer { sig in
-            ECDSA_verify(0, digest, Int32(digest.count), sig.baseAddress, Int32(sig.count), ecKey)
+            ECDSA_verify(0, digest, Int32(digest.count), sig.baseAddress, Int32(sig.count), pooled.key)
         }
         return rc == 1 ? .valid : .invalid
     }
@@ -271,25 +273,37 @@ public enum SignatureVerifier {
 /// new point into an existing key, so keys are recycled instead (docs/DECISIONS.md).
 final class ECKeyPool: Sendable {
     static let shared = ECKeyPool()
-    /// Pointers are stored as bit patterns: each is owned by the pool while listed here and by
-    /// exactly one caller between `take` and `give(back:)`.
-    private let free = Mutex<[Int32: [UInt]]>([:])
+    /// At most this many idle keys per curve: enough for every thread verifying at once.
+    private static let idleLimit = 8
+    private let idle = Mutex<[Int32: [PooledECKey]]>([:])
 
-    func take(_ nid: Int32) -> OpaquePointer? {
-        if let bits = free.withLock({ $0[nid]?.popLast() }), let key = OpaquePointer(bitPattern: bits) {
-            return key
-        }
-        return EC_KEY_new_by_curve_name(nid)
+    /// An idle key for curve `nid`, or a new one; nil only when OpenSSL cannot make the curve.
+    func take(_ nid: Int32) -> PooledECKey? {
+        if let key = idle.withLock({ $0[nid]?.popLast() }) { return key }
+        return PooledECKey(curve: nid)
     }
 
-    func give(back key: OpaquePointer?, _ nid: Int32) {
-        guard let key else { return }
-        let bits = UInt(bitPattern: key)
-        let kept = free.withLock { pool -> Bool in
-            guard pool[nid, default: []].count < 8 else { return false }
-            pool[nid, default: []].append(bits)
-            return true
+    /// Lists `key` as idle again; past the limit it is dropped, and its `deinit` frees it.
+    func give(back key: PooledECKey) {
+        idle.withLock { pool in
+            guard pool[key.curve, default: []].count < Self.idleLimit else { return }
+            pool[key.curve, default: []].append(key)
         }
-        if !kept { EC_KEY_free(key) }
     }
+}
+
+/// One EC_KEY, owned by this object and freed with it, as swift-nio-ssl wraps its OpenSSL objects.
+/// Unchecked Sendable: the pool hands each key to one verification at a time and takes it back
+/// only when that verification is done, so no two threads use the EC_KEY together.
+final class PooledECKey: @unchecked Sendable {
+    let key: OpaquePointer
+    let curve: Int32
+
+    init?(curve: Int32) {
+        guard let key = EC_KEY_new_by_curve_name(curve) else { return nil }
+        self.key = key
+        self.curve = curve
+    }
+
+    deinit { EC_KEY_free(key) }
 }

@@ -1,4 +1,3 @@
-import Synchronization
 import TrustSupport
 
 #if canImport(Glibc)
@@ -6,63 +5,6 @@ import TrustSupport
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-/// Why certificates could not be loaded from a file.
-public enum LoadError: Error, Sendable, CustomStringConvertible {
-    /// The file could not be read (missing, permissions, a directory).
-    case unreadable(path: String, reason: String)
-    /// The content is not a certificate in any supported format, or is malformed.
-    case malformed(DecodingError)
-    /// A PKCS#12 file needs a password, or the one given is wrong.
-    case password(path: String, reason: String)
-
-    /// One line for the user.
-    public var description: String {
-        switch self {
-        case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
-        case .malformed(let e): e.description
-        case .password(let path, let reason): "\(path): \(reason)"
-        }
-    }
-}
-
-/// What the files of one run may still add up to: `CertificateLoader.maximumFileSize` for all of
-/// them together, so that many files cannot multiply the cap (D46).
-public final class InputAllowance: Sendable {
-    private let used = Mutex<Int>(0)
-
-    /// A fresh allowance of `CertificateLoader.maximumFileSize`.
-    public init() {}
-
-    /// Bytes that may still be read.
-    public var remaining: Int { CertificateLoader.maximumFileSize - used.withLock { $0 } }
-
-    func charge(_ bytes: Int) { used.withLock { $0 += bytes } }
-
-    /// Reads the whole file at `path` and charges its size; refused as unreadable, before or while
-    /// reading, when it would take the run's files together past the cap. Every input file of a
-    /// run (chains, anchors, CRLs, client identities, property lists, pins) is read through one
-    /// allowance.
-    public func read(_ path: String) throws(LoadError) -> [UInt8] {
-        let limit = max(0, remaining)
-        do {
-            let bytes = try CertificateLoader.readFile(path, maximumBytes: limit)
-            charge(bytes.count)
-            return bytes
-        } catch {
-            if case .unreadable(_, let reason) = error, reason.hasPrefix("larger than"),
-                limit < CertificateLoader.maximumFileSize
-            {
-                throw .unreadable(
-                    path: path,
-                    reason:
-                        "the files of this run together are larger than \(CertificateLoader.maximumFileSize / 1024 / 1024) MiB"
-                )
-            }
-            throw error
-        }
-    }
-}
 
 /// Reads certificates from PEM (one or many), DER, PKCS#7 (.p7b/.p7c) and PKCS#12 (.p12/.pfx).
 public enum CertificateLoader {
@@ -240,48 +182,5 @@ public enum CertificateLoader {
     static func errnoText() -> String {
         guard let s = strerror(errno) else { return "error \(errno)" }
         return String(cString: s)
-    }
-}
-
-/// PKCS#7 / CMS SignedData certificate bags (RFC 2315 9.1), decoded with the DER reader.
-enum PKCS7 {
-    static func isPKCS7(_ der: [UInt8]) -> Bool {
-        var r = DERReader(der)
-        guard let outer = try? r.read(DERTag.sequence, "ContentInfo") else { return false }
-        var c = r.reader(inside: outer)
-        guard let oidNode = try? c.read(DERTag.oid, "contentType"), let oid = try? c.objectIdentifier(oidNode) else {
-            return false
-        }
-        return oid == .pkcs7SignedData
-    }
-
-    static func certificates(_ der: [UInt8]) throws(DecodingError) -> [Certificate] {
-        var r = DERReader(der)
-        let outer = try r.read(DERTag.sequence, "a PKCS#7 ContentInfo")
-        var c = r.reader(inside: outer)
-        let oid = try c.objectIdentifier(try c.read(DERTag.oid, "contentType"))
-        guard oid == .pkcs7SignedData else { throw c.fail("PKCS#7 content is not SignedData") }
-        let explicit = try c.read(DERTag.contextSpecific(0, constructed: true), "[0] content")
-        var e = c.reader(inside: explicit)
-        let signed = try e.read(DERTag.sequence, "SignedData")
-        var s = e.reader(inside: signed)
-        _ = try s.read(DERTag.integer, "version")
-        _ = try s.read(DERTag.set, "digestAlgorithms")
-        _ = try s.read(DERTag.sequence, "contentInfo")
-        var certs: [Certificate] = []
-        if let bag = try s.readOptional(DERTag.contextSpecific(0, constructed: true)) {
-            var b = s.reader(inside: bag)
-            while !b.isAtEnd {
-                let node = try b.readNode()
-                guard node.tag == DERTag.sequence else { continue }
-                do {
-                    certs.append(try Certificate(der: Array(der[node.fullRange])))
-                } catch {
-                    throw DecodingError(offset: node.start + error.offset, reason: error.reason)
-                }
-            }
-        }
-        if certs.isEmpty { throw DecodingError(offset: 0, reason: "PKCS#7 file holds no certificates") }
-        return certs
     }
 }

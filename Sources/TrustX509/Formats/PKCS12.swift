@@ -37,7 +37,7 @@ public enum PKCS12 {
     /// or empty when absent. They are freed when `body` returns; keep one only by taking a
     /// reference of your own. A failure becomes the caller's error through `failure`; OpenSSL's
     /// error queue is left as the failing call left it, for the caller to report or clear.
-    public static func open<R, E: Error>(
+    package static func open<R, E: Error>(
         _ der: [UInt8], password: String, failure: (PKCS12Failure) -> E,
         _ body: (_ key: OpaquePointer?, _ certificate: OpaquePointer?, _ others: [OpaquePointer]) throws(E) -> R
     ) throws(E) -> R {

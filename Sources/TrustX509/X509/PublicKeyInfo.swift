@@ -1,50 +1,3 @@
-/// An AlgorithmIdentifier: an algorithm and its parameters' DER, if any.
-public struct AlgorithmIdentifier: Hashable, Sendable {
-    /// The algorithm.
-    public var oid: OID
-    /// The full DER of the parameters element, nil when absent (NULL is kept as `[0x05, 0x00]`).
-    public var parameters: [UInt8]?
-    /// The whole AlgorithmIdentifier DER, for comparing the two signature fields.
-    public var der: [UInt8]
-
-    /// The short name, e.g. `ecdsa-with-SHA256`.
-    public var name: String { oid.name }
-}
-
-/// The kind of a subject public key.
-public enum KeyType: Hashable, Sendable {
-    case rsa
-    case ec(curve: OID?)
-    case ed25519
-    case ed448
-    case dsa
-    case unknown(OID)
-
-    /// A short label: `RSA`, `EC P-256`, `Ed25519`.
-    public var label: String {
-        switch self {
-        case .rsa: "RSA"
-        case .ec(let curve): curve.map { "EC \($0.name)" } ?? "EC"
-        case .ed25519: "Ed25519"
-        case .ed448: "Ed448"
-        case .dsa: "DSA"
-        case .unknown(let oid): oid.name
-        }
-    }
-
-    /// The JSON form: `rsa`, `ec`, `ed25519`, `ed448`, `dsa`, or the dotted OID.
-    public var identifier: String {
-        switch self {
-        case .rsa: "rsa"
-        case .ec: "ec"
-        case .ed25519: "ed25519"
-        case .ed448: "ed448"
-        case .dsa: "dsa"
-        case .unknown(let oid): oid.dotted
-        }
-    }
-}
-
 /// SubjectPublicKeyInfo (RFC 5280 4.1.2.7).
 public struct PublicKeyInfo: Hashable, Sendable {
     /// The whole SubjectPublicKeyInfo DER: what SPKI pins hash.
@@ -112,19 +65,5 @@ public struct PublicKeyInfo: Hashable, Sendable {
         return PublicKeyInfo(
             der: Array(reader.bytes[node.fullRange]), algorithm: algorithm, keyBytes: key,
             type: type, bits: bits)
-    }
-}
-
-extension AlgorithmIdentifier {
-    static func decode(_ reader: DERReader, node: DERNode) throws(DecodingError) -> AlgorithmIdentifier {
-        var inner = reader.reader(inside: node)
-        let oid = try inner.objectIdentifier(try inner.read(DERTag.oid, "an algorithm OID"))
-        var params: [UInt8]?
-        if !inner.isAtEnd {
-            let p = try inner.readNode()
-            params = Array(reader.bytes[p.fullRange])
-        }
-        try inner.expectEnd("AlgorithmIdentifier parameters")
-        return AlgorithmIdentifier(oid: oid, parameters: params, der: Array(reader.bytes[node.fullRange]))
     }
 }
