@@ -163,14 +163,22 @@ extension ATSConfiguration {
         }
     }
 
-    static func exceptionDomain(
+    /// The keys of a domain entry, or nil with a note when its value is not a dictionary.
+    static func dictionary(
         _ entry: PropertyListEntry, _ path: [String], _ notes: inout [ATSConfigurationNote]
-    ) -> ATSExceptionDomain? {
+    ) -> [PropertyListEntry]? {
         guard case .dictionary(let keys) = entry.value else {
             notes.append(
                 .init(keyPath: path, problem: .wrongType(expected: "a dictionary", found: typeName(entry.value))))
             return nil
         }
+        return keys
+    }
+
+    static func exceptionDomain(
+        _ entry: PropertyListEntry, _ path: [String], _ notes: inout [ATSConfigurationNote]
+    ) -> ATSExceptionDomain? {
+        guard let keys = dictionary(entry, path, &notes) else { return nil }
         var e = ATSExceptionDomain(domain: entry.key)
         for k in keys {
             let p = path + [k.key]
@@ -201,11 +209,7 @@ extension ATSConfiguration {
     static func pinnedDomain(
         _ entry: PropertyListEntry, _ path: [String], _ notes: inout [ATSConfigurationNote]
     ) -> PinnedDomain? {
-        guard case .dictionary(let keys) = entry.value else {
-            notes.append(
-                .init(keyPath: path, problem: .wrongType(expected: "a dictionary", found: typeName(entry.value))))
-            return nil
-        }
+        guard let keys = dictionary(entry, path, &notes) else { return nil }
         var d = PinnedDomain(domain: entry.key)
         for k in keys {
             let p = path + [k.key]
