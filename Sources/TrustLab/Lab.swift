@@ -339,21 +339,17 @@ public final class Lab: Sendable {
     /// What the servers have done so far.
     public var statistics: LabServerStatistics { server.statistics }
 
+    /// What variations' arguments name in this lab: its anchor files, pins and learner identity.
+    public var argumentValues: LabArgumentValues {
+        LabArgumentValues(
+            anchorPaths: Dictionary(uniqueKeysWithValues: anchors.map { ($0.anchor, $0.path) }), pins: pins,
+            clientIdentityPath: clientIdentity.pkcs12Path, clientIdentityPassword: clientIdentity.password)
+    }
+
     /// The `trustx check` arguments of `variation` for `scenario`, paths and pins filled in
     /// (the URL, `--connect-to` when needed and, when kept, the scenario's `--anchor` included).
     public func arguments(for variation: LabVariation, of scenario: RunningScenario) -> [String] {
-        var out = scenario.targetArguments
-        if variation.keepsScenarioAnchor { out += ["--anchor", scenario.anchorPath] }
-        for argument in variation.arguments {
-            switch argument {
-            case .literal(let text): out.append(text)
-            case .anchorPath(let anchor): out.append(self.anchor(anchor).path)
-            case .pin(let pin): out.append(pins[pin] ?? "")
-            case .clientIdentityPath: out.append(clientIdentity.pkcs12Path)
-            case .clientIdentityPassword: out.append(clientIdentity.password)
-            }
-        }
-        return out
+        variation.checkArguments(target: scenario.targetArguments, scenarioAnchor: scenario.anchorPath, argumentValues)
     }
 
     /// The `trustx check` arguments that load `atsCase`'s Info.plist for `scenario`.

@@ -16,18 +16,22 @@ import TrustSupport
 /// answer) and hands it back to wait again. Serves any chain, any protocol range, with or
 /// without a required client certificate, over HTTPS or SMTP STARTTLS.
 ///
-/// The server's threads keep it alive until `stop()` is called.
+/// This file holds the accepting, waiting and scheduling; what a connection says and answers is
+/// in LabServer+Dialogue.swift. The server's threads keep it alive until `stop()` is called.
 public final class LabServer: @unchecked Sendable {
     // @unchecked: mutable state is in LabLock/Atomic values or owned by the acceptor thread
     // (`Acceptor`); listeners, handlers and threads are set in init and only joined/closed by
     // stop(), which runs once.
-    private enum Handler: Sendable {
+
+    /// What an endpoint serves: TLS (HTTPS, or SMTP upgraded with STARTTLS) with its answer page,
+    /// or plain HTTP files (the AIA downloads).
+    enum Handler: Sendable {
         case tls(ServerTLSContext, smtp: Bool, page: String)
         case http([String: LabHTTPFile])
     }
 
     /// What a worker's step left the connection waiting for.
-    fileprivate enum Outcome {
+    enum Outcome {
         case read, write
         /// The step's bound was reached with input still buffered: back in the queue behind
         /// the others, not in the poll set (the socket may have nothing new to say).
@@ -46,7 +50,7 @@ public final class LabServer: @unchecked Sendable {
     }
 
     private let listeners: [LabListener]
-    private let handlers: [Handler]
+    let handlers: [Handler]
     private let names: [String]
     private let options: LabServerOptions
     /// Connections the process keeps open at most: the descriptor limit less room for the rest
@@ -66,8 +70,8 @@ public final class LabServer: @unchecked Sendable {
     private let state: Acceptor
 
     private let acceptedCount = Atomic<Int>(0)
-    private let servedCount = Atomic<Int>(0)
-    private let failedCount = Atomic<Int>(0)
+    let servedCount = Atomic<Int>(0)
+    let failedCount = Atomic<Int>(0)
     private let timedOutCount = Atomic<Int>(0)
     private let droppedCount = Atomic<Int>(0)
     private let evictedCount = Atomic<Int>(0)
@@ -425,7 +429,8 @@ public final class LabServer: @unchecked Sendable {
         }
     }
 
-    private var stageTime: Double { min(options.readTimeout, options.connectionTimeout) }
+    /// Seconds a connection has for each stage of its dialogue.
+    var stageTime: Double { min(options.readTimeout, options.connectionTimeout) }
 
     // MARK: - Working
 
@@ -472,326 +477,7 @@ public final class LabServer: @unchecked Sendable {
         }
     }
 
-    /// Runs a connection as far as its client's bytes (or the socket's room) allow, without
-    /// waiting; says what it waits for next, or that it is done.
-    private func advance(_ c: Connection) -> Outcome {
-        let now = monotonicSeconds()
-        // A bound on stages per turn, so that a client pipelining commands shares the worker.
-        for _ in 0..<64 {
-            switch c.stage {
-            case .sendPlain(let next):
-                while c.sent < c.output.count {
-                    let n = c.output.withUnsafeBytes { buffer in
-                        send(
-                            c.fd, buffer.baseAddress! + c.sent, buffer.count - c.sent,
-                            Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-                    }
-                    if n < 0 && errno == EINTR { continue }
-                    if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return .write }
-                    guard n > 0 else { return .finished(served: false) }
-                    c.sent += n
-                }
-                c.output = []
-                c.sent = 0
-                c.expect(next, within: stageTime, now: now)
-            case .smtpCommand:
-                switch readPlainLine(c) {
-                case .wait: return .read
-                case .closed: return .finished(served: false)
-                case .tooLong:
-                    c.output = Array("500 5.5.2 Line too long\r\n".utf8)
-                    c.expect(.sendPlain(then: .done(served: false)), within: stageTime, now: now)
-                case .line(let line):
-                    c.commands += 1
-                    let (reply, next) = smtpBeforeTLS(line, commands: c.commands)
-                    c.output = Array(reply.utf8)
-                    c.expect(.sendPlain(then: next), within: stageTime, now: now)
-                }
-            case .handshake:
-                guard case .tls(let context, let smtp, _) = handlers[c.endpoint] else {
-                    return .finished(served: false)
-                }
-                if c.ssl == nil {
-                    guard let ssl = SSL_new(context.context) else { return .finished(served: false) }
-                    c.ssl = ssl
-                    // Partial writes: a non-blocking write resumes where the socket had no room.
-                    // Released buffers: thousands of waiting connections keep no 16 KiB record
-                    // buffers each.
-                    let modes = SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER
-                    _ = SSL_ctrl(ssl, SSL_CTRL_MODE, Int(modes | SSL_MODE_RELEASE_BUFFERS), nil)
-                    guard SSL_set_fd(ssl, c.fd) == 1 else { return .finished(served: false) }
-                }
-                let result = SSL_accept(c.ssl)
-                guard result == 1 else { return waitOrFail(c.ssl!, result) }
-                c.facts = connectionFacts(c.ssl!)
-                c.expect(smtp ? .smtpOverTLS : .httpsRequest, within: stageTime, now: now)
-            case .httpsRequest:
-                let before = c.input.count
-                var ended = false
-                switch readTLS(c, limit: LabServer.requestLimit) {
-                case .wait(let outcome): return outcome
-                case .failed: return .finished(served: false)
-                case .more:
-                    ended = LabServer.headerEnds(c.input, from: before) || c.input.count >= LabServer.requestLimit
-                case .end: ended = true
-                }
-                if ended {
-                    // Answer whatever arrived (as `openssl s_server -www` does), unless the
-                    // header block did not end within the limit.
-                    if c.input.count >= LabServer.requestLimit && !LabServer.headerEnds(c.input) {
-                        c.output = Array(
-                            "HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-                                .utf8)
-                        c.expect(.sendTLS(then: .done(served: false)), within: stageTime, now: now)
-                    } else {
-                        guard case .tls(_, _, let page) = handlers[c.endpoint] else { return .finished(served: false) }
-                        let body = Array((page + "\n" + c.facts).utf8)
-                        let head =
-                            "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-                        c.output = Array(head.utf8) + body
-                        c.expect(.sendTLS(then: .done(served: true)), within: stageTime, now: now)
-                    }
-                }
-            case .smtpOverTLS:
-                if let line = c.takeLine() {
-                    c.commands += 1
-                    guard case .tls(_, _, let page) = handlers[c.endpoint] else { return .finished(served: false) }
-                    let (reply, next) = smtpOverTLS(line, page: page, commands: c.commands)
-                    c.output = Array(reply.utf8)
-                    c.expect(.sendTLS(then: next), within: stageTime, now: now)
-                    continue
-                }
-                if c.input.count > LabServer.lineLimit {
-                    c.output = Array("500 5.5.2 Line too long\r\n".utf8)
-                    c.expect(.sendTLS(then: .done(served: true)), within: stageTime, now: now)
-                    continue
-                }
-                switch readTLS(c, limit: c.input.count + 4096) {
-                case .wait(let outcome): return outcome
-                // The handshake was the lesson: a client that ends the dialogue early was served.
-                case .failed, .end: return .finished(served: true)
-                case .more: continue
-                }
-            case .sendTLS(let next):
-                while c.sent < c.output.count {
-                    let n = c.output.withUnsafeBytes { buffer in
-                        SSL_write(c.ssl, buffer.baseAddress! + c.sent, Int32(buffer.count - c.sent))
-                    }
-                    guard n > 0 else { return waitOrFail(c.ssl!, n) }
-                    c.sent += Int(n)
-                }
-                c.output = []
-                c.sent = 0
-                c.expect(next, within: stageTime, now: now)
-            case .httpRequest:
-                guard case .http(let files) = handlers[c.endpoint] else { return .finished(served: false) }
-                switch readPlain(c, limit: LabServer.requestLimit) {
-                case .wait: return .read
-                case .closed where c.input.isEmpty: return .finished(served: false)
-                case .more: continue
-                case .closed, .end:
-                    let (answer, served) = LabServer.answerHTTP(c.input, files: files)
-                    c.output = answer
-                    c.expect(.sendPlain(then: .done(served: served)), within: stageTime, now: now)
-                }
-            case .done(let served):
-                if let ssl = c.ssl { _ = SSL_shutdown(ssl) }
-                // Closing with unread input would send a reset, which can destroy the answer
-                // before the client reads it: end our side, and read theirs away for a moment.
-                // Counted before the client can see our end, so a client that has read its
-                // answer to the end finds it in the statistics.
-                if served {
-                    servedCount.add(1, ordering: .relaxed)
-                } else {
-                    failedCount.add(1, ordering: .relaxed)
-                }
-                c.counted = true
-                shutdown(c.fd, Int32(SHUT_WR))
-                c.expect(.linger, within: min(stageTime, LabServer.lingerTime), now: now)
-            case .linger:
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                while c.drained < LabServer.lingerLimit {
-                    let n = buffer.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-                    if n < 0 && errno == EINTR { continue }
-                    if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return .read }
-                    guard n > 0 else { break }
-                    c.drained += n
-                }
-                return .finished(served: true)
-            }
-        }
-        return .again
-    }
-
-    /// What a TLS read or handshake call that did not succeed means: wait, or give up.
-    private func waitOrFail(_ ssl: OpaquePointer, _ result: Int32) -> Outcome {
-        switch SSL_get_error(ssl, result) {
-        case SSL_ERROR_WANT_READ: .read
-        case SSL_ERROR_WANT_WRITE: .write
-        default: .finished(served: false)
-        }
-    }
-
     /// Connections the process keeps open at most, whatever the descriptor limit: each may hold
     /// a partial request (16 KiB) and TLS state, so this bounds the lab's memory too.
     static let processConnectionLimit = 8192
-
-    /// Seconds a closing connection reads away what its client still sends.
-    static let lingerTime = 1.0
-    /// Bytes a closing connection reads away at most (past them a reset is the client's doing).
-    static let lingerLimit = 65_536
-
-    /// The most the lab reads of an HTTP request (request line and headers; it reads no body).
-    static let requestLimit = 16_384
-    /// The longest SMTP command line accepted (RFC 5321 asks for 512 octets at least).
-    static let lineLimit = 1000
-
-    private enum TLSRead {
-        case wait(Outcome)
-        case more, end, failed
-    }
-
-    /// One SSL_read of at most `limit - input.count` bytes into `c.input`; `.end` when the limit
-    /// is reached or the client closed.
-    private func readTLS(_ c: Connection, limit: Int) -> TLSRead {
-        let room = limit - c.input.count
-        guard room > 0 else { return .end }
-        var buffer = [UInt8](repeating: 0, count: min(room, 4096))
-        let n = buffer.withUnsafeMutableBytes { SSL_read(c.ssl, $0.baseAddress, Int32($0.count)) }
-        guard n > 0 else {
-            switch SSL_get_error(c.ssl, n) {
-            case SSL_ERROR_WANT_READ: return .wait(.read)
-            case SSL_ERROR_WANT_WRITE: return .wait(.write)
-            case SSL_ERROR_ZERO_RETURN: return .end
-            default: return .failed
-            }
-        }
-        c.input += buffer[0..<Int(n)]
-        return .more
-    }
-
-    private enum PlainRead { case wait, more, end, closed }
-
-    /// One recv of at most `limit - input.count` bytes into `c.input`; `.end` once the header
-    /// block ended or the limit is reached.
-    private func readPlain(_ c: Connection, limit: Int) -> PlainRead {
-        let room = limit - c.input.count
-        guard room > 0 else { return .end }
-        var buffer = [UInt8](repeating: 0, count: min(room, 4096))
-        let n = buffer.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-        if n < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? .wait : .closed }
-        if n == 0 { return .closed }
-        let before = c.input.count
-        c.input += buffer[0..<n]
-        return LabServer.headerEnds(c.input, from: before) || c.input.count >= limit ? .end : .more
-    }
-
-    private enum LineRead {
-        case wait, closed, tooLong
-        case line(String)
-    }
-
-    /// One SMTP command line from the plain socket. It looks before it takes, and takes no byte
-    /// past the line's end: after STARTTLS the client's next bytes are its ClientHello, OpenSSL's.
-    private func readPlainLine(_ c: Connection) -> LineRead {
-        while true {
-            let room = LabServer.lineLimit + 1 - c.input.count
-            guard room > 0 else { return .tooLong }
-            var buffer = [UInt8](repeating: 0, count: room)
-            let n = buffer.withUnsafeMutableBytes {
-                recv(c.fd, $0.baseAddress, $0.count, Int32(MSG_PEEK | MSG_DONTWAIT))
-            }
-            if n < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? .wait : .closed }
-            if n == 0 { return .closed }
-            let end = buffer[0..<n].firstIndex(of: 0x0A)
-            let take = end.map { $0 + 1 } ?? n
-            let taken = buffer.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, take, Int32(MSG_DONTWAIT)) }
-            guard taken == take else { return .closed }
-            c.input += buffer[0..<take]
-            if end != nil, let line = c.takeLine() { return .line(line) }
-        }
-    }
-
-    /// Whether an HTTP header block has ended in `bytes` (looking from `from` on, less the
-    /// three bytes an end could straddle).
-    static func headerEnds(_ bytes: [UInt8], from: Int = 0) -> Bool {
-        let seen = bytes[max(0, from - 3)...]
-        return seen.firstRange(of: [0x0D, 0x0A, 0x0D, 0x0A]) != nil || seen.firstRange(of: [0x0A, 0x0A]) != nil
-    }
-
-    /// The plain part of RFC 3207 (banner sent, EHLO with STARTTLS, STARTTLS -> 220): the reply to
-    /// one command and what follows it.
-    private func smtpBeforeTLS(_ line: String, commands: Int) -> (String, Stage) {
-        let verb = line.split(separator: " ").first.map { $0.uppercased() } ?? ""
-        switch verb {
-        case "STARTTLS": return ("220 2.0.0 Ready to start TLS\r\n", .handshake)
-        case "QUIT": return ("221 2.0.0 Bye\r\n", .done(served: false))
-        default: break
-        }
-        // A bound on commands before STARTTLS: a client looping on NOOP is let go.
-        guard commands < LabServer.commandLimit else {
-            return ("421 4.7.0 Too many commands\r\n", .done(served: false))
-        }
-        switch verb {
-        case "EHLO": return ("250-trustx-lab\r\n250-8BITMIME\r\n250 STARTTLS\r\n", .smtpCommand)
-        case "HELO": return ("250 trustx-lab\r\n", .smtpCommand)
-        case "NOOP", "RSET": return ("250 2.0.0 OK\r\n", .smtpCommand)
-        default: return ("530 5.7.0 Must issue a STARTTLS command first\r\n", .smtpCommand)
-        }
-    }
-
-    /// After STARTTLS: EHLO answered with the lesson, QUIT ends; nothing is ever delivered.
-    private func smtpOverTLS(_ line: String, page: String, commands: Int) -> (String, Stage) {
-        let firstLine = page.split(separator: "\n").first.map(String.init) ?? "trustx lab"
-        let verb = line.split(separator: " ").first.map { $0.uppercased() } ?? ""
-        switch verb {
-        case "QUIT": return ("221 2.0.0 Bye\r\n", .done(served: true))
-        default: break
-        }
-        guard commands < 2 * LabServer.commandLimit else {
-            return ("421 4.7.0 Too many commands\r\n", .done(served: true))
-        }
-        switch verb {
-        case "EHLO", "HELO": return ("250-trustx-lab\r\n250 \(firstLine)\r\n", .smtpOverTLS)
-        default: return ("502 5.5.1 trustx lab only demonstrates STARTTLS\r\n", .smtpOverTLS)
-        }
-    }
-
-    /// Commands an SMTP client may send before STARTTLS (and twice as many in all).
-    static let commandLimit = 20
-
-    /// The answer to a plain HTTP request for one of `files`, and whether it served one.
-    static func answerHTTP(_ request: [UInt8], files: [String: LabHTTPFile]) -> ([UInt8], Bool) {
-        let close = "Content-Length: 0\r\nConnection: close\r\n\r\n"
-        guard request.count < requestLimit || headerEnds(request) else {
-            return (Array("HTTP/1.1 431 Request Header Fields Too Large\r\n\(close)".utf8), false)
-        }
-        let firstLine = request.split(separator: 0x0A).first.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let parts = firstLine.split(separator: " ")
-        guard parts.count >= 2, parts[0] == "GET" || parts[0] == "HEAD" else {
-            return (Array("HTTP/1.1 405 Method Not Allowed\r\n\(close)".utf8), false)
-        }
-        guard let file = files[String(parts[1])] else {
-            return (Array("HTTP/1.1 404 Not Found\r\n\(close)".utf8), false)
-        }
-        let head =
-            "HTTP/1.1 200 OK\r\nContent-Type: \(file.contentType)\r\nContent-Length: \(file.body.count)\r\nConnection: close\r\n\r\n"
-        return (Array(head.utf8) + (parts[0] == "HEAD" ? [] : file.body), true)
-    }
-
-    /// Protocol, cipher and client certificate, for the answer page.
-    private func connectionFacts(_ ssl: OpaquePointer) -> String {
-        var lines: [String] = []
-        if let version = SSL_get_version(ssl) { lines.append("Protocol: \(String(cString: version))") }
-        if let cipher = SSL_get_current_cipher(ssl), let name = SSL_CIPHER_get_name(cipher) {
-            lines.append("Cipher: \(String(cString: name))")
-        }
-        if let peer = SSL_get0_peer_certificate(ssl), let name = X509_get_subject_name(peer),
-            let text = X509_NAME_oneline(name, nil, 0)
-        {
-            lines.append("Client certificate: \(String(cString: text))")
-            CRYPTO_free(text, nil, 0)
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
 }

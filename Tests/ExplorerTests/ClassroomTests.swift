@@ -285,5 +285,31 @@ final class ClassroomTests: XCTestCase {
         XCTAssertEqual(s.state.detailScroll, 30, "a wider pane wraps less: clamped")
     }
 
+    /// A lesson's variations are listed under "Try" as their `check` options, with the lab's
+    /// file and key names standing for its paths and pins (docs/explorer.md).
+    func testALessonsVariationsAreListedAsTheirCheckOptions() {
+        let s = Session(scenarios: Self.scenarios)
+        s.press(.char("1"))
+        let expected = [
+            "good": ["--pin good-leaf", "no --anchor"],
+            "wrong-host": ["--policy basic", "--policy ssl-no-host"],
+            "rogue-ca": ["--anchor rogue-ca.pem", "--anchor rogue-ca.pem --pin good-leaf"],
+            "missing-intermediate-aia": ["--no-aia"],
+        ]
+        for (name, labels) in expected {
+            s.select(name)
+            let lines = DetailContent.lines(s.state)
+            let tried = lines.drop { $0.text != "Try" }.dropFirst().prefix { line in
+                if case .field = line.kind { return true }
+                return false
+            }
+            let shown = tried.map { line -> String in
+                if case .field(let label) = line.kind { return label }
+                return ""
+            }
+            XCTAssertEqual(shown, labels, name)
+        }
+    }
+
     private func displayWidthOf(_ s: String) -> Int { s.count }
 }

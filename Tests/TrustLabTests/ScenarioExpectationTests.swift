@@ -152,16 +152,14 @@ final class ScenarioExpectationTests: XCTestCase {
                 var policy: TrustPolicy = .ssl(host: s.host)
                 var pins: [String] = []
                 var evaluable = true
-                var i = 0
-                while i < v.arguments.count {
-                    switch (v.arguments[i], i + 1 < v.arguments.count ? v.arguments[i + 1] : nil) {
-                    case (.literal("--anchor"), .anchorPath(let a)?): anchors.append(lab.anchor(a).certificate)
-                    case (.literal("--pin"), .pin(let p)?): pins.append(try XCTUnwrap(lab.pins[p]))
-                    case (.literal("--policy"), .literal("basic")?): policy = .basicX509
-                    case (.literal("--policy"), .literal("ssl-no-host")?): policy = .ssl(host: nil)
-                    default: evaluable = false  // --tls-min, --no-aia, --client-cert: network parts
+                for setting in v.settings {
+                    switch setting {
+                    case .anchor(let a): anchors.append(lab.anchor(a).certificate)
+                    case .noScenarioAnchor: break
+                    case .pin(let p): pins.append(try XCTUnwrap(lab.pins[p]))
+                    case .policy(let p): policy = p
+                    case .minimumTLS, .noAIA, .clientIdentity: evaluable = false  // decided on the network
                     }
-                    i += 2
                 }
                 guard evaluable else { continue }
                 var chosen = try settings(s, anchors: anchors, policy: policy, pins: pins)

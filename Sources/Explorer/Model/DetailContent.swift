@@ -218,18 +218,10 @@ public enum DetailContent {
             + rows.map { DetailLine(.field($0.0.prefix(1).uppercased() + $0.0.dropFirst()), clean($0.1)) }
     }
 
-    /// A variation's `check` options, in words the toggles also use.
+    /// A variation's `check` options, in words the toggles also use: file and key names stand
+    /// for the lab's paths and pins.
     static func variationLabel(_ v: LabVariation) -> String {
-        var words: [String] = v.keepsScenarioAnchor ? [] : ["no --anchor"]
-        for a in v.arguments {
-            switch a {
-            case .literal(let text): words.append(text)
-            case .anchorPath(let anchor): words.append(anchor.fileName)
-            case .pin(let pin): words.append(pin.rawValue)
-            case .clientIdentityPath: words.append("client.p12")
-            case .clientIdentityPassword: words.append("PASSWORD")
-            }
-        }
+        let words = (v.keepsScenarioAnchor ? [] : ["no --anchor"]) + v.options(.names)
         return words.isEmpty ? "defaults" : words.joined(separator: " ")
     }
 

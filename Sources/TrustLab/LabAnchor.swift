@@ -1,0 +1,14 @@
+/// The certificates the lab offers as `--anchor` files.
+public enum LabAnchor: String, Hashable, Sendable, CaseIterable {
+    /// The private CA of the walkthrough in docs/lab.md, the anchor of almost every scenario.
+    case libraryTestCA = "library-test-ca"
+    /// A second CA, which signs the rogue-ca server (trusting a CA trusts all it signs).
+    case rogueCA = "rogue-ca"
+    /// The root of untrusted-root: a CA nobody told the client about.
+    case untrustedRoot = "untrusted-root-ca"
+    /// The self-signed scenario's certificate itself, for "anchor a self-signed leaf".
+    case selfSigned = "self-signed"
+
+    /// The file name in the lab folder.
+    public var fileName: String { "\(rawValue).pem" }
+}

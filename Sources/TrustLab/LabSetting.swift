@@ -1,0 +1,83 @@
+import ATSModel
+import TrustCore
+
+/// One setting a lab variation changes from the scenario's default settings (docs/lab.md, "What
+/// expected means"); `arguments(_:)` spells it as `trustx check` options.
+public enum LabSetting: Hashable, Sendable {
+    /// Another trust policy: Basic X.509, or SSL without the host-name check.
+    case policy(TrustPolicy)
+    /// One more custom anchor (with `noScenarioAnchor`, the only one).
+    case anchor(LabAnchor)
+    /// The scenario's own anchor is left out: the other settings give every anchor, or none is
+    /// set and only system roots are trusted.
+    case noScenarioAnchor
+    /// A pin on a lesson key's SPKI SHA-256, checked after evaluation as an app's delegate does.
+    case pin(LabPin)
+    /// The lowest TLS version the client offers.
+    case minimumTLS(TLSVersion)
+    /// No fetching of a missing issuer through the leaf's AIA caIssuers URL.
+    case noAIA
+    /// The lab's learner identity as the client certificate.
+    case clientIdentity
+
+    /// The `trustx check` options for this setting, with `values` naming the lab's files and pins.
+    /// The lab's command lines, JSON and labels all come from here.
+    public func arguments(_ values: LabArgumentValues) -> [String] {
+        switch self {
+        case .policy(let policy):
+            // The policy's command-line name; an SSL policy with its own host names that host.
+            return ["--policy", policy.identifier] + (policy.host.map { ["--host", $0] } ?? [])
+        case .anchor(let anchor): return ["--anchor", values.anchorPath(anchor)]
+        case .noScenarioAnchor: return []
+        case .pin(let pin): return ["--pin", values.pin(pin)]
+        case .minimumTLS(let version): return ["--tls-min", LabSetting.versionNumber(version)]
+        case .noAIA: return ["--no-aia"]
+        case .clientIdentity:
+            return ["--client-cert", values.clientIdentityPath, "--password", values.clientIdentityPassword]
+        }
+    }
+
+    /// `1.2` for TLS 1.2: the spelling `--tls-min` takes.
+    static func versionNumber(_ version: TLSVersion) -> String {
+        switch version {
+        case .tls1_0: "1.0"
+        case .tls1_1: "1.1"
+        case .tls1_2: "1.2"
+        case .tls1_3: "1.3"
+        }
+    }
+}
+
+/// What a variation's arguments name: the files and pins of a running lab, or short names for
+/// the same things where no lab runs (a label in the explorer).
+public struct LabArgumentValues: Sendable {
+    /// The path (or name) of each anchor file.
+    public var anchorPaths: [LabAnchor: String]
+    /// `sha256//BASE64` (or a name) of each lesson key.
+    public var pins: [LabPin: String]
+    /// The learner identity's PKCS#12 file.
+    public var clientIdentityPath: String
+    /// Its password.
+    public var clientIdentityPassword: String
+
+    /// Creates values.
+    public init(
+        anchorPaths: [LabAnchor: String], pins: [LabPin: String], clientIdentityPath: String,
+        clientIdentityPassword: String
+    ) {
+        self.anchorPaths = anchorPaths
+        self.pins = pins
+        self.clientIdentityPath = clientIdentityPath
+        self.clientIdentityPassword = clientIdentityPassword
+    }
+
+    /// Names instead of values: each anchor's file name, each pin's key name, `client.p12` and
+    /// `PASSWORD`.
+    public static let names = LabArgumentValues(
+        anchorPaths: Dictionary(uniqueKeysWithValues: LabAnchor.allCases.map { ($0, $0.fileName) }),
+        pins: Dictionary(uniqueKeysWithValues: LabPin.allCases.map { ($0, $0.rawValue) }),
+        clientIdentityPath: "client.p12", clientIdentityPassword: "PASSWORD")
+
+    func anchorPath(_ anchor: LabAnchor) -> String { anchorPaths[anchor] ?? anchor.fileName }
+    func pin(_ pin: LabPin) -> String { pins[pin] ?? "" }
+}

@@ -1,0 +1,85 @@
+import ATSModel
+import TrustCore
+import XCTest
+
+@testable import TrustLab
+
+/// A variation's settings spelled as `trustx check` options, checked against the options'
+/// documented spelling (docs/cli.md); that the spelled commands parse and give the listed
+/// expectations is `LabCheckTests.testEveryVariationGivesItsListedExpectationThroughCheck`.
+final class LabSettingTests: XCTestCase {
+    /// Paths and pins as a running lab would give them.
+    static let values = LabArgumentValues(
+        anchorPaths: [.libraryTestCA: "/lab/library-test-ca.pem", .rogueCA: "/lab/rogue-ca.pem"],
+        pins: [.goodLeaf: "sha256//R09PRA=="], clientIdentityPath: "/lab/client.p12", clientIdentityPassword: "pw")
+
+    func testEachSettingIsSpelledAsTheOptionThatMakesIt() {
+        let cases: [(LabSetting, [String])] = [
+            (.policy(.basicX509), ["--policy", "basic"]),
+            (.policy(.ssl(host: nil)), ["--policy", "ssl-no-host"]),
+            (.policy(.ssl(host: "example.com")), ["--policy", "ssl", "--host", "example.com"]),
+            (.anchor(.rogueCA), ["--anchor", "/lab/rogue-ca.pem"]),
+            (.noScenarioAnchor, []),
+            (.pin(.goodLeaf), ["--pin", "sha256//R09PRA=="]),
+            (.minimumTLS(.tls1_3), ["--tls-min", "1.3"]),
+            (.minimumTLS(.tls1_0), ["--tls-min", "1.0"]),
+            (.noAIA, ["--no-aia"]),
+            (.clientIdentity, ["--client-cert", "/lab/client.p12", "--password", "pw"]),
+        ]
+        for (setting, expected) in cases {
+            XCTAssertEqual(setting.arguments(Self.values), expected, "\(setting)")
+        }
+    }
+
+    func testEveryMinimumVersionIsOneTheCheckOptionReadsBack() {
+        for version in TLSVersion.allCases {
+            let arguments = LabSetting.minimumTLS(version).arguments(Self.values)
+            XCTAssertEqual(arguments.first, "--tls-min")
+            XCTAssertEqual(arguments.last.flatMap(TLSVersion.init), version)
+        }
+    }
+
+    func testTheScenarioAnchorComesFirstUnlessAVariationLeavesItOut() {
+        let target = ["https://127.0.0.1:8400/"]
+        let kept = LabVariation([.anchor(.rogueCA), .pin(.goodLeaf)], .trusted, "")
+        XCTAssertTrue(kept.keepsScenarioAnchor)
+        XCTAssertEqual(
+            kept.checkArguments(target: target, scenarioAnchor: "/lab/library-test-ca.pem", Self.values),
+            target + [
+                "--anchor", "/lab/library-test-ca.pem", "--anchor", "/lab/rogue-ca.pem", "--pin", "sha256//R09PRA==",
+            ])
+        let replaced = LabVariation([.noScenarioAnchor, .anchor(.selfSigned)], .trusted, "")
+        XCTAssertFalse(replaced.keepsScenarioAnchor)
+        let names = replaced.checkArguments(target: target, scenarioAnchor: "ca.pem", .names)
+        XCTAssertEqual(names, target + ["--anchor", "self-signed.pem"])
+    }
+
+    func testEverySettingKindIsUsedSoTheCheckTestsRunItThroughTheCLI() {
+        func kind(_ setting: LabSetting) -> String {
+            switch setting {
+            case .policy: "policy"
+            case .anchor: "anchor"
+            case .noScenarioAnchor: "noScenarioAnchor"
+            case .pin: "pin"
+            case .minimumTLS: "minimumTLS"
+            case .noAIA: "noAIA"
+            case .clientIdentity: "clientIdentity"
+            }
+        }
+        let used = Set(LabScenario.all.flatMap(\.variations).flatMap(\.settings).map(kind))
+        XCTAssertEqual(
+            used, ["policy", "anchor", "noScenarioAnchor", "pin", "minimumTLS", "noAIA", "clientIdentity"])
+    }
+
+    func testEachGroupIsOneRunOfTheCatalogueAndTheATSGroupHoldsTheATSLessons() {
+        XCTAssertEqual(LabScenario.groups, [.lessons, .ats])
+        // Teaching order keeps a group together: the groups in order give the catalogue back.
+        let regrouped = LabScenario.groups.flatMap { g in LabScenario.all.filter { $0.group == g } }
+        XCTAssertEqual(regrouped.map(\.name), LabScenario.all.map(\.name))
+        for s in LabScenario.all {
+            // ATS exempts loopback addresses, so exactly the ATS lessons have DNS names and Info.plists.
+            XCTAssertEqual(s.group == .ats, s.needsConnectTo, s.name)
+            XCTAssertEqual(s.group == .ats, !s.atsCases.isEmpty, s.name)
+        }
+    }
+}
