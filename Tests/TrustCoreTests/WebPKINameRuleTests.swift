@@ -33,10 +33,11 @@ final class WebPKINameRuleTests: XCTestCase {
             let e = try webpki([leaf.certificate, ca.certificate], anchor: root.certificate, br: false)
             XCTAssertEqual(e.failureSummaries, ["compliance@1:failed(-67603)"], "\(nc)")
         }
+        let subnet = try GeneralName.ipSubnet("10.0.0.0/8")
         let wellFormed = try TestPKI.intermediate(issuer: root) {
             $0.nameConstraints = .init(
                 permitted: [.dnsName("example.com")],
-                excluded: [.rfc822Name(".example.org"), .rfc822Name("a@example.org"), try! .ipSubnet("10.0.0.0/8")])
+                excluded: [.rfc822Name(".example.org"), .rfc822Name("a@example.org"), subnet])
         }
         let leaf = try TestPKI.leaf(issuer: wellFormed)
         let e = try webpki([leaf.certificate, wellFormed.certificate], anchor: root.certificate, br: false)
@@ -111,15 +112,16 @@ final class WebPKINameRuleTests: XCTestCase {
         // SAN that holds addresses only has no dNSName to copy and is not judged (D187); an
         // address CN must still be one of the iPAddress entries.
         let root = try TestPKI.root()
+        let loopback = try GeneralName.ip("127.0.0.1")
         let domainCN = try TestPKI.leaf(issuer: root) {
             $0.subject = [.commonName("example.com")]
-            $0.subjectAltNames = .init([try! .ip("127.0.0.1")])
+            $0.subjectAltNames = .init([loopback])
         }
         let e = try webpki([domainCN.certificate], anchor: root.certificate, host: "127.0.0.1")
         XCTAssertTrue(e.verdict.trusted, "\(e.failures.map(\.detail))")
         let otherAddress = try TestPKI.leaf(issuer: root) {
             $0.subject = [.commonName("127.0.0.2")]
-            $0.subjectAltNames = .init([try! .ip("127.0.0.1")])
+            $0.subjectAltNames = .init([loopback])
         }
         XCTAssertEqual(
             try webpki([otherAddress.certificate], anchor: root.certificate, host: "127.0.0.1").failureSummaries,
