@@ -1,3 +1,4 @@
+import TrustSupport
 import TrustX509
 
 extension NameConstraintMatcher {
@@ -23,17 +24,19 @@ extension NameConstraintMatcher {
             // satisfies the name constraint." A leading period belongs to the URI and rfc822Name
             // forms only; the empty name (every DNS name) is allowed.
             guard !name.isEmpty, !isValidDNSName(name, wildcard: false) else { return nil }
-            return "nameConstraints dNSName \(name) is not a DNS host name (RFC 5280 4.2.1.10)"
+            return "nameConstraints dNSName \(InputExcerpt.quote(name)) is not a DNS host name (RFC 5280 4.2.1.10)"
         case .rfc822Name(let name):
             // "a particular mailbox, all addresses at a particular host, or all mailboxes in a
             // domain" (the domain with a leading period).
             if name.contains("@") {
                 return isValidMailbox(name)
-                    ? nil : "nameConstraints rfc822Name \(name) is not a mailbox, host or domain (RFC 5280 4.2.1.10)"
+                    ? nil
+                    : "nameConstraints rfc822Name \(InputExcerpt.quote(name)) is not a mailbox, host or domain (RFC 5280 4.2.1.10)"
             }
             let host = name.hasPrefix(".") ? String(name.dropFirst()) : name
             guard !name.isEmpty, !isValidDNSName(host, wildcard: false) else { return nil }
-            return "nameConstraints rfc822Name \(name) is not a mailbox, host or domain (RFC 5280 4.2.1.10)"
+            return
+                "nameConstraints rfc822Name \(InputExcerpt.quote(name)) is not a mailbox, host or domain (RFC 5280 4.2.1.10)"
         case .ipAddress(let bytes):
             // "the iPAddress field ... MUST contain eight (8) octets [IPv4] ... thirty-two (32)
             // octets [IPv6], encoded in the style of RFC 4632 (CIDR)": an address and a mask whose
