@@ -54,9 +54,9 @@ final class WebPKIFamilyTests: XCTestCase {
                 )
             ])
         XCTAssertTrue(try webpki([leaf.certificate], anchor: root.certificate, br: false).verdict.trusted)
-        // Case does not matter, as in DNS.
+        // A copy differing in letter case is not "a character-for-character copy" (BR 7.1.4.3).
         let upper = try TestPKI.leaf(issuer: root) { $0.subject = [.commonName("WWW.Example.COM")] }
-        XCTAssertTrue(try webpki([upper.certificate], anchor: root.certificate).verdict.trusted)
+        XCTAssertFalse(try webpki([upper.certificate], anchor: root.certificate).verdict.trusted)
     }
 
     func testNonCriticalNameConstraintsAreAllowedByTheBaselineRequirementsOnly() throws {
