@@ -147,7 +147,7 @@ final class CheckCommandTests: XCTestCase {
             Set(settings.keys),
             [
                 "policy", "host", "anchors", "anchorClass", "anchorsOnly", "systemAnchors", "systemStore", "pins", "at",
-                "profile", "revocationFetched",
+                "profile", "revocationFetched", "revocationRequired",
             ])
         XCTAssertEqual(settings["revocationFetched"] as? Bool, false)
         XCTAssertEqual(settings["anchorClass"] as? String, "app")
