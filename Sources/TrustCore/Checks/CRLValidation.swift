@@ -149,7 +149,7 @@ struct CRLValidation {
             }
         }
         if unrelated > 0 {
-            out.evidence.append("\(unrelated) other CRL\(unrelated == 1 ? " is" : "s are") from other issuers.")
+            out.evidence.append("\(unrelated) other CRL\(unrelated == 1 ? " is" : "s are") from other issuers")
         }
         if let revokedBy {
             out.status = .revoked(
@@ -157,7 +157,7 @@ struct CRLValidation {
         } else if reasons.isSuperset(of: .all) {
             out.status = .unrevoked(signers: signers)
         } else if !signers.isEmpty {
-            out.evidence.append("The usable CRLs cover only \(reasons) (RFC 5280 6.3.3: all reasons are needed).")
+            out.evidence.append("The usable CRLs cover only \(reasons) (RFC 5280 6.3.3: all reasons are needed)")
             out.defective.append("the usable CRLs cover only some revocation reasons (\(reasons))")
         }
         return out
@@ -250,6 +250,20 @@ struct CRLValidation {
         RevocationList.freshestCRL: false,
     ]
 
+    /// RFC 5280's name for a CRL or CRL entry extension, else the OID's.
+    static func name(_ oid: OID) -> String {
+        switch oid {
+        case RevocationList.crlNumber: "cRLNumber"
+        case RevocationList.deltaCRLIndicator: "deltaCRLIndicator"
+        case RevocationList.issuingDistributionPointOID: "issuingDistributionPoint"
+        case RevocationList.freshestCRL: "freshestCRL"
+        case RevocationList.reasonCode: "reasonCode"
+        case RevocationList.invalidityDate: "invalidityDate"
+        case RevocationList.certificateIssuerOID: "certificateIssuer"
+        default: oid.name
+        }
+    }
+
     /// What makes `crl` unusable apart from its signer and signature, or nil: none of it costs
     /// a public-key operation.
     static func defect(_ crl: RevocationList, time: Timestamp) -> String? {
@@ -257,17 +271,19 @@ struct CRLValidation {
         for x in crl.extensions {
             switch processedExtensions[x.oid] {
             case nil where x.critical:
-                return "not used: it has a critical extension \(x.oid.name) that trustx does not process (RFC 5280 5.2)"
+                return
+                    "not used: it has a critical extension \(Self.name(x.oid)) that trustx does not process (RFC 5280 5.2)"
             case let required?? where required != x.critical:
                 return
-                    "not used: its \(x.oid.name) extension is \(x.critical ? "" : "not ")critical, which RFC 5280 5.2 forbids"
+                    "not used: its \(Self.name(x.oid)) extension is \(x.critical ? "" : "not ")critical, which RFC 5280 5.2 forbids"
             default: continue
             }
         }
         if let entry = crl.revoked.first(where: { $0.unknownCriticalExtension != nil }),
             let oid = entry.unknownCriticalExtension
         {
-            return "not used: an entry has a critical extension \(oid.name) that trustx does not process (RFC 5280 5.3)"
+            return
+                "not used: an entry has a critical extension \(Self.name(oid)) that trustx does not process (RFC 5280 5.3)"
         }
         if time < crl.thisUpdate {
             return "not used: its thisUpdate \(crl.thisUpdate.rfc3339) is after the evaluation time"

@@ -113,7 +113,9 @@ struct RevocationCheck: PathCheck {
             steps.append(
                 Step(
                     .revocation, i, .failed,
-                    RevocationFinding.responseRequired(reason: why, evidence: defective + evidence)))
+                    RevocationFinding.responseRequired(
+                        reason: why, evidence: (ocspProblem.map { ["OCSP response unusable: \($0)"] } ?? []) + evidence)
+                ))
             return true
         }
         if outcome == nil, let ocspProblem, !require {
