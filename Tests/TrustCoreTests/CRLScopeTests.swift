@@ -225,6 +225,62 @@ final class CRLScopeTests: XCTestCase {
         XCTAssertTrue(try evaluate(leaf, [try rootCRL(), held, removed]).verdict.trusted)
     }
 
+    // MARK: webpki (RFC 5280 path validation, as x509-limbo runs it)
+
+    func testUnderWebPKIACRLWithForbiddenCriticalityFailsAndACRLSignerWithoutKeyUsageServes() throws {
+        let leaf = try leaf()
+        let signer = try separateSigner(keyUsage: nil)
+        func evaluate(_ list: RevocationList) throws -> Evaluation {
+            var s = TestPKI.ssl(anchors: [root.certificate])
+            s.profile = .webpki
+            s.caBrowserForumRules = false
+            s.revocationLists = [list]
+            return try TrustCoreTests.evaluate(
+                [leaf.certificate, intermediate.certificate, signer.certificate], s)
+        }
+        // RFC 5280 4.2.1.3 asks for cRLSign only when keyUsage is present.
+        XCTAssertEqual(try evaluate(try crl(signer, revoking: [leaf.certificate])).failureSummaries, [Self.revoked])
+        let clear = try evaluate(try crl(signer))
+        XCTAssertTrue(clear.verdict.trusted, "\(clear.failureSummaries)")
+        // RFC 5280 5.2.3: cRLNumber is non-critical; a CRL marking it critical is not used, and
+        // without usable information webpki cannot determine the status.
+        let critical = try evaluate(try crl(signer, crlNumberCritical: true))
+        XCTAssertEqual(critical.failureSummaries, ["revocation@0:failed(-67603)"])
+    }
+
+    // MARK: Decoding
+
+    func testScopeExtensionsReadAsOpenSSLReadsThem() throws {
+        let point = DistributionPointName.fullName([.uri("http://crl.example/a.crl")])
+        let list = try crl(
+            intermediate, number: 2,
+            entries: [(leaf().certificate.serialNumber, TestPKI.now - .days(2), [CRLExtensionBuilder.reasonCode(1)])],
+            extensions: [
+                Self.idp {
+                    $0.name = point
+                    $0.onlySomeReasons = RevocationReasons(rawValue: 1 << 1)
+                    $0.indirectCRL = true
+                },
+                CRLExtensionBuilder.deltaCRLIndicator(base: 1),
+            ])
+        let idp = try XCTUnwrap(list.issuingDistributionPoint)
+        XCTAssertEqual(idp.name, point)
+        XCTAssertEqual(idp.onlySomeReasons?.description, "keyCompromise")
+        XCTAssertTrue(idp.indirectCRL)
+        XCTAssertEqual(list.deltaBaseCRLNumber, [1])
+        XCTAssertEqual(list.revoked.first?.reason, 1)
+        // openssl reads the same encoding the same way.
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("crl.pem", Array(PEM.encode(list.der, label: "X509 CRL").utf8))
+        let text = try Shell.run("openssl crl -noout -text -in \(file)").text
+        for expected in [
+            "X509v3 Issuing Distribution Point: critical", "URI:http://crl.example/a.crl", "Key Compromise",
+            "Indirect CRL", "X509v3 Delta CRL Indicator: critical",
+        ] {
+            XCTAssertTrue(text.contains(expected), "\(expected) in \(text)")
+        }
+    }
+
     // MARK: Criticality and currency
 
     func testCRLsWithCriticalExtensionsTheyMayNotHaveAreNotUsed() throws {
