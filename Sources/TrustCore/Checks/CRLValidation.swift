@@ -27,6 +27,8 @@ struct CRLValidation {
         var defective: [String]
         /// Whether the budget or the deadline stopped the work.
         var stopped: Bool
+        /// The lines of `evidence` and `defective`, so a line is written once without searching.
+        var written: Set<String> = []
     }
 
     let context: CheckContext
@@ -168,9 +170,15 @@ struct CRLValidation {
     ) {
         // A CRL met again through another distribution point for the same reason says it once.
         let line = "\(label): \(why)"
-        if !out.evidence.contains(line) { out.evidence.append(line) }
-        if defective, !out.defective.contains(line) { out.defective.append(line) }
+        guard out.written.insert(line).inserted else { return }
+        out.evidence.append(line)
+        if defective { out.defective.append(line) }
         seen.insert(n)
+    }
+
+    /// Writes a line of evidence once.
+    static func record(_ out: inout Outcome, _ line: String) {
+        if out.written.insert(line).inserted { out.evidence.append(line) }
     }
 
     private func unrelatedCount(_ count: inout Int, _ n: Int, _ seen: inout Set<Int>) {
@@ -279,9 +287,7 @@ struct CRLValidation {
             default: continue
             }
         }
-        if let entry = crl.revoked.first(where: { $0.unknownCriticalExtension != nil }),
-            let oid = entry.unknownCriticalExtension
-        {
+        if let oid = crl.firstUnknownCriticalEntryExtension {
             return
                 "not used: an entry has a critical extension \(Self.name(oid)) that trustx does not process (RFC 5280 5.3)"
         }
@@ -436,24 +442,26 @@ struct CRLValidation {
         where d.isDelta && d.issuer.matches(base.issuer) {
             let label = Self.label(d)
             guard d.issuingDistributionPointDER == base.issuingDistributionPointDER else {
-                out.evidence.append(
+                Self.record(
+                    &out,
                     "\(label): not used with \(Self.label(base)): their scopes differ (RFC 5280 6.3.3 (c)(2))")
                 continue
             }
             guard let from = d.deltaBaseCRLNumber, let number = d.crlNumberValue,
                 Self.compare(from, baseNumber) <= 0
             else {
-                out.evidence.append(
+                Self.record(
+                    &out,
                     "\(label): not used with \(Self.label(base)): its BaseCRLNumber is after the base's cRLNumber (RFC 5280 5.2.4)"
                 )
                 continue
             }
             guard Self.compare(number, baseNumber) > 0 else {
-                out.evidence.append("\(label): not used: it is no newer than \(Self.label(base))")
+                Self.record(&out, "\(label): not used: it is no newer than \(Self.label(base))")
                 continue
             }
             if let defect = Self.defect(d, time: context.settings.time) {
-                out.evidence.append("\(label): \(defect)")
+                Self.record(&out, "\(label): \(defect)")
                 continue
             }
             guard budget.withinTime() else { return .stopped }
@@ -463,7 +471,8 @@ struct CRLValidation {
             case nil: return .stopped
             case .valid?: break
             default:
-                out.evidence.append(
+                Self.record(
+                    &out,
                     "\(label): not used: its signature does not verify with \(signer.name)'s key (RFC 5280 6.3.3 (h))")
                 continue
             }
@@ -471,7 +480,7 @@ struct CRLValidation {
             best = d
         }
         if let best {
-            out.evidence.append("\(Self.label(best)): used with \(Self.label(base)) (RFC 5280 6.3.3 (c))")
+            Self.record(&out, "\(Self.label(best)): used with \(Self.label(base)) (RFC 5280 6.3.3 (c))")
             return .some(best)
         }
         return .none

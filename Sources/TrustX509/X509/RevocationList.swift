@@ -43,6 +43,9 @@ public struct RevocationList: Sendable {
     /// Whether some entry carries a critical extension trustx does not process (decided once,
     /// at decoding).
     package let hasCriticalEntryExtension: Bool
+    /// The first critical entry extension that is not processed, found once at decoding so
+    /// judging a CRL never walks its entries again.
+    package let firstUnknownCriticalEntryExtension: OID?
     /// The crlExtensions.
     public let extensions: [(oid: OID, critical: Bool)]
     /// The cRLNumber's content octets (RFC 5280 5.2.3), when present.
@@ -174,7 +177,8 @@ public struct RevocationList: Sendable {
         self.thisUpdate = thisUpdate
         self.nextUpdate = nextUpdate
         self.revoked = revoked
-        self.hasCriticalEntryExtension = revoked.contains { $0.unknownCriticalExtension != nil }
+        self.firstUnknownCriticalEntryExtension = revoked.lazy.compactMap(\.unknownCriticalExtension).first
+        self.hasCriticalEntryExtension = firstUnknownCriticalEntryExtension != nil
         self.extensions = extensions.map { ($0.oid, $0.critical) }
     }
 
