@@ -128,6 +128,26 @@ final class CRLScopeTests: XCTestCase {
         XCTAssertEqual(try evaluate(try self.leaf(), [try rootCRL(), same]).failureSummaries, [Self.required])
     }
 
+    func testADistributionPointNameRelativeToTheIssuerMeetsTheFullNameItStandsFor() throws {
+        // nameRelativeToCRLIssuer CN=crl1 under "O=trustx tests, CN=Test Intermediate" is the
+        // directoryName "O=trustx tests, CN=Test Intermediate, CN=crl1" (RFC 5280 4.2.1.13).
+        let relative = Array(NameBuilder([.commonName("crl1")]).der.dropFirst(2))
+        let leaf = try leaf(points: [DistributionPoint(name: .relativeName(relative))])
+        func named(_ last: String) throws -> DistinguishedName {
+            let der = NameBuilder([.organization("trustx tests"), .commonName("Test Intermediate"), .commonName(last)])
+                .der
+            var r = DERReader(der)
+            let node = try r.readNode()
+            return try DistinguishedName.decode(r, node: node)
+        }
+        let crl1 = try named("crl1")
+        let crl2 = try named("crl2")
+        let same = try crl(intermediate, extensions: [Self.idp { $0.name = .fullName([.directoryName(crl1)]) }])
+        XCTAssertTrue(try evaluate(leaf, [try rootCRL(), same]).verdict.trusted)
+        let other = try crl(intermediate, extensions: [Self.idp { $0.name = .fullName([.directoryName(crl2)]) }])
+        XCTAssertEqual(try evaluate(leaf, [try rootCRL(), other]).failureSummaries, [Self.required])
+    }
+
     // MARK: Indirect CRLs
 
     /// A CRL issuer certified by the root, and a leaf whose distribution point names it.
