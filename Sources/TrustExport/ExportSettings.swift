@@ -90,6 +90,9 @@ public struct ExportSettings: Sendable {
     public var revocationLists: [String] = []
     /// Whether revocation information is fetched over the network (`--revocation`).
     public var fetchesRevocation = false
+    /// Whether every certificate needs a positive revocation answer (`--require-revocation`):
+    /// the Swift code adds SecPolicyCreateRevocation with kSecRevocationRequirePositiveResponse.
+    public var requiresRevocation = false
 
     /// Creates export settings; by default SSL without a host, the system roots, no pins.
     public init(
@@ -250,6 +253,9 @@ extension ExportSettings {
         }
         if fetchesRevocation {
             out.append("--revocation: \(tool) does not fetch OCSP responses or CRLs here.")
+        }
+        if requiresRevocation && format != .swift {
+            out.append("--require-revocation: \(tool) does not require a revocation answer here.")
         }
         return out
     }

@@ -56,6 +56,10 @@ public enum SwiftDelegateExport {
                 ? "//   pins:     none"
                 : "//   pins:     \(Set(s.pins).count) SPKI SHA-256, any key of the evaluated chain may match")
         if let time = s.time { lines.append("//   time:     \(time.rfc3339) (SecTrustSetVerifyDate)") }
+        if s.requiresRevocation {
+            lines.append(
+                "//   revocation: a positive answer required for every certificate (SecPolicyCreateRevocation)")
+        }
         let missing = s.unexpressed(in: .swift)
         if !missing.isEmpty {
             lines += ["//", "// What trustx evaluated with and this delegate cannot express:"]
@@ -209,7 +213,7 @@ public enum SwiftDelegateExport {
         lines += anchorLines(s)
         lines += [
             "        // The policy replaces the one URLSession set (SSL for the URL's host).",
-            "        status = SecTrustSetPolicies(trust, \(policyExpression(s.policy)))",
+            "        status = SecTrustSetPolicies(trust, \(policiesExpression(s)))",
             "        guard status == errSecSuccess else { return .failure(.setupFailed(step: \"SecTrustSetPolicies\", status: status)) }",
         ]
         if let time = s.time {
@@ -303,6 +307,16 @@ public enum SwiftDelegateExport {
             ]
         }
         return lines
+    }
+
+    /// The policy, and with a required revocation answer the revocation policy beside it: any
+    /// method (OCSP or CRLs), and a positive response required (Apple's RevocationResponseRequired
+    /// check, errSecIncompleteCertRevocationCheck, when none comes).
+    static func policiesExpression(_ s: ExportSettings) -> String {
+        guard s.requiresRevocation else { return policyExpression(s.policy) }
+        return "[\(policyExpression(s.policy)), "
+            + "SecPolicyCreateRevocation(kSecRevocationUseAnyAvailableMethod | kSecRevocationRequirePositiveResponse)!]"
+            + " as CFArray"
     }
 
     static func policyExpression(_ policy: TrustPolicy) -> String {

@@ -176,6 +176,7 @@ public enum JSONReport {
             ("at", .string(s.time.rfc3339)),
             ("profile", .string(s.profile.rawValue)),
             ("revocationFetched", .bool(s.revocationFetched)),
+            ("revocationRequired", .bool(s.requireRevocation)),
         ])
     }
 

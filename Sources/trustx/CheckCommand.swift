@@ -141,6 +141,7 @@ enum CheckCommand {
         case .success(let crls): settings.revocationLists = crls
         case .failure(let f): return .failure(f)
         }
+        settings.requireRevocation = r.requireRevocation
         switch loadATS(r.ats) {
         case .success(let ats): settings.ats = ats
         case .failure(let f): return .failure(f)
@@ -327,6 +328,7 @@ enum CheckCommand {
         case .success(let crls): settings.revocationLists = crls
         case .failure(let f): return .failure(f)
         }
+        settings.requireRevocation = r.requireRevocation
         switch loadATS(r.ats) {
         case .success(let ats): settings.ats = ats
         case .failure(let f): return .failure(f)

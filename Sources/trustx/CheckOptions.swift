@@ -130,6 +130,11 @@ extension CheckCommand {
                 name: "no-aia", arity: .flag,
                 help: "Do not fetch missing intermediates from AIA URLs, as OpenSSL and curl do not."),
             allAddressesOption,
+            OptionSpec(
+                name: "require-revocation", arity: .flag,
+                help:
+                    "Fail every certificate of the path without a positive, verified OCSP response or CRL answer, as kSecRevocationRequirePositiveResponse does (errSecIncompleteCertRevocationCheck)."
+            ),
         ]
     )
 
@@ -175,6 +180,8 @@ extension CheckCommand {
         var crlFiles: [String] = []
         /// --revocation: fetch revocation information over the network.
         var fetchRevocation = false
+        /// --require-revocation: a positive revocation answer for every certificate.
+        var requireRevocation = false
         /// --ats / --ats-plist / --platform and the target's scheme; nil without ATS.
         var ats: ATSRequest? = nil
         /// --timeout: the deadline of the whole run, files included (a server's is also in
@@ -289,7 +296,8 @@ extension CheckCommand {
             time: time, profile: p.value("profile").flatMap(RuleProfile.init(rawValue:)) ?? .apple,
             format: p.value("format") ?? "text", connection: connection, allAddresses: p.has("all-addresses"),
             targetText: targetText, ignoredHost: policy == .basicX509 ? host : nil, crlFiles: p.all("crl"),
-            fetchRevocation: p.has("revocation"), ats: ats, timeout: try runTimeout(p) ?? .seconds(10))
+            fetchRevocation: p.has("revocation"), requireRevocation: p.has("require-revocation"), ats: ats,
+            timeout: try runTimeout(p) ?? .seconds(10))
     }
 
     /// `--timeout`, the deadline of the whole run; nil when not given.

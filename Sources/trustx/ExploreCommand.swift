@@ -101,6 +101,7 @@ enum ExploreCommand {
         toggles.time = r.time == now ? nil : r.time
         toggles.profile = r.profile
         toggles.fetchRevocation = r.fetchRevocation
+        toggles.requireRevocation = r.requireRevocation
         switch CheckCommand.loadCRLs(r.crlFiles) {
         case .success(let lists): toggles.crls = CRLFiles(paths: r.crlFiles, lists: lists)
         case .failure(let f): return .failure(f)

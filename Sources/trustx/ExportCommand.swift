@@ -180,6 +180,7 @@ enum ExportCommand {
         if let ats = r.ats { s.ats = ats.plistPath.map { .infoPlist($0) } ?? .defaults }
         s.revocationLists = r.crlFiles
         s.fetchesRevocation = r.fetchRevocation
+        s.requiresRevocation = r.requireRevocation
         if let c = r.connection {
             switch c.target.sni {
             case .none: s.sendsNoServerName = true

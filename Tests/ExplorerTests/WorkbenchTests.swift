@@ -340,6 +340,24 @@ final class WorkbenchTests: XCTestCase {
         XCTAssertEqual(s.state.evaluation?.settings.revocationFetched, true)
     }
 
+    /// `V` requires a positive revocation answer: the lab's chains come with none, so every
+    /// certificate below the anchor fails with RevocationResponseRequired (-67635), and the
+    /// copied command carries the flag.
+    func testRequiringRevocationFailsAChainWithoutAnswersAndIsNamedInTheCommand() throws {
+        let s = Session(scenarios: Self.scenarios)
+        s.select("good")
+        XCTAssertEqual(s.verdict?.trusted, true)
+        s.press(.char("V"))
+        XCTAssertEqual(s.verdict?.trusted, false)
+        XCTAssertEqual(s.verdict?.osstatus, -67635)
+        let failed = s.state.evaluation?.steps.filter { $0.id == .revocation && $0.status == .failed } ?? []
+        XCTAssertEqual(failed.count, (s.state.evaluation?.path.certificates.count ?? 0) - 1)
+        s.press(.char("y"))
+        XCTAssertTrue(s.copied.last?.contains(" --require-revocation") == true, s.copied.last ?? "")
+        s.press(.escape, .char("V"))
+        XCTAssertEqual(s.verdict?.trusted, true)
+    }
+
     func testTheAnchorClassToggles() {
         let s = Session(scenarios: Self.scenarios + ["long-validity"])
         s.select("long-validity")

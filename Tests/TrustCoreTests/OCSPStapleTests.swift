@@ -104,7 +104,7 @@ final class OCSPStapleTests: XCTestCase {
         let staple = try opensslResponse(root: pki.root, leaf: pki.leaf, revoked: true)
         let e = try evaluateWith(pki, staple, at: now + .days(2))
         XCTAssertTrue(e.verdict.trusted, "\(e.failureSummaries)")
-        guard case .revocationNotChecked(let reason)? = e.step(.revocation, 0)?.finding.as(RevocationFinding.self)
+        guard case .revocationNotChecked(let reason, _)? = e.step(.revocation, 0)?.finding.as(RevocationFinding.self)
         else {
             return XCTFail("\(e.stepSummaries)")
         }

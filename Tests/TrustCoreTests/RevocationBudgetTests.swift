@@ -116,7 +116,7 @@ final class RevocationBudgetTests: XCTestCase {
         let e = try XCTUnwrap(evaluator.evaluate(chain: chain.presented, settings: s))
         // Apple's revocation checking fails soft: the unusable response is ignored, and says why.
         XCTAssertTrue(e.verdict.trusted, "\(e.failureSummaries)")
-        guard case .revocationNotChecked(let reason)? = e.step(.revocation, 0)?.finding.as(RevocationFinding.self)
+        guard case .revocationNotChecked(let reason, _)? = e.step(.revocation, 0)?.finding.as(RevocationFinding.self)
         else {
             return XCTFail("\(e.stepSummaries)")
         }

@@ -69,9 +69,10 @@ final class RevocationTests: XCTestCase {
         let other = try TestPKI.leaf("other.example.com", issuer: chain.intermediate)
         let e = try evaluateWith(chain, [try crl(chain.intermediate, revoking: [other.certificate])])
         XCTAssertTrue(e.verdict.trusted)
-        XCTAssertEqual(
-            e.step(.revocation, 0)?.finding.as(RevocationFinding.self),
-            .notRevoked(issuer: chain.intermediate.certificate.displayName))
+        guard case .notRevoked(let issuer, let evidence)? = e.step(.revocation, 0)?.finding.as(RevocationFinding.self)
+        else { return XCTFail("\(e.stepSummaries)") }
+        XCTAssertEqual(issuer, chain.intermediate.certificate.displayName)
+        XCTAssertEqual(evidence.count, 1, "\(evidence)")
     }
 
     func testACRLFromAnotherIssuerDoesNotApply() throws {
@@ -97,7 +98,8 @@ final class RevocationTests: XCTestCase {
             let apple = try evaluateWith(chain, [list])
             XCTAssertTrue(apple.verdict.trusted, why)
             guard
-                case .revocationNotChecked(let reason)? = apple.step(.revocation, 0)?.finding.as(RevocationFinding.self)
+                case .revocationNotChecked(let reason, _)? = apple.step(.revocation, 0)?.finding.as(
+                    RevocationFinding.self)
             else {
                 return XCTFail("\(why): \(apple.stepSummaries)")
             }

@@ -224,6 +224,7 @@ final class StepsDocumentationTests: XCTestCase {
         Finding(RevocationFinding.certificateRevoked(date: Timestamp(year: 2025, month: 1, day: 1)!, source: "")),
         Finding(RevocationFinding.ocspGood(signer: "")),
         Finding(RevocationFinding.revocationNotChecked(reason: "")),
+        Finding(RevocationFinding.responseRequired(reason: "")),
         Finding(SignatureAlgorithmFinding.signatureAlgorithmOK(name: "")),
         Finding(SignatureAlgorithmFinding.selfSignedHashExempt(name: "")),
         Finding(SignatureAlgorithmFinding.sha1Signature(name: "")),
@@ -303,7 +304,7 @@ final class StepsDocumentationTests: XCTestCase {
         case .noNameConstraints, .withinNameConstraints, .nameConstraintViolated, .nameConstraintFormUnsupported: break
         }
         switch l {
-        case .notRevoked, .certificateRevoked, .ocspGood, .revocationNotChecked: break
+        case .notRevoked, .certificateRevoked, .ocspGood, .revocationNotChecked, .responseRequired: break
         }
         switch m {
         case .signatureAlgorithmOK, .selfSignedHashExempt, .sha1Signature, .weakSignature,

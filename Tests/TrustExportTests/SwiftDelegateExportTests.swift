@@ -109,6 +109,21 @@ final class SwiftDelegateExportTests: XCTestCase {
         }
     }
 
+    func testARequiredRevocationAnswerAddsApplesRevocationPolicyWithThePositiveResponseFlag() throws {
+        let chain = try ExportChain.make()
+        var s = settings(chain, policy: .basicX509)
+        s.requiresRevocation = true
+        let source = SwiftDelegateExport.render(s)
+        // SecPolicyCreateRevocation's flags as Security's SecPolicy.h names them.
+        XCTAssertTrue(
+            source.contains(
+                "SecTrustSetPolicies(trust, [SecPolicyCreateBasicX509(), SecPolicyCreateRevocation(kSecRevocationUseAnyAvailableMethod | kSecRevocationRequirePositiveResponse)!] as CFArray)"
+            ), source)
+        XCTAssertFalse(s.unexpressed(in: .swift).contains { $0.contains("--require-revocation") })
+        XCTAssertTrue(s.unexpressed(in: .curl).contains { $0.contains("--require-revocation") })
+        try parse(source)
+    }
+
     func testTheEmbeddedAnchorIsTheAnchorsDERAndThePinsAreListed() throws {
         let chain = try ExportChain.make()
         let source = SwiftDelegateExport.render(settings(chain))

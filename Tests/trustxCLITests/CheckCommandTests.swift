@@ -147,7 +147,7 @@ final class CheckCommandTests: XCTestCase {
             Set(settings.keys),
             [
                 "policy", "host", "anchors", "anchorClass", "anchorsOnly", "systemAnchors", "systemStore", "pins", "at",
-                "profile", "revocationFetched",
+                "profile", "revocationFetched", "revocationRequired",
             ])
         XCTAssertEqual(settings["revocationFetched"] as? Bool, false)
         XCTAssertEqual(settings["anchorClass"] as? String, "app")
@@ -337,6 +337,39 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(verdict["resultType"] as? String, "fatalTrustFailure")
         // A file that is not a CRL is malformed input.
         XCTAssertEqual(try check(["--anchor", pki.path("ca.pem"), "--crl", pki.path("ca.pem")]).status, 65)
+    }
+
+    func testRequiredRevocationFailsWithoutAnAnswerAndPassesWithOpenSSLsEmptyCRL() throws {
+        let r = try check(["--anchor", pki.path("ca.pem"), "--require-revocation", "--format", "json"])
+        XCTAssertEqual(r.status, 1, r.out + r.err)
+        let doc = try r.json()
+        XCTAssertEqual((doc["settings"] as? [String: Any])?["revocationRequired"] as? Bool, true)
+        let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
+        XCTAssertEqual(verdict["osstatus"] as? Int, -67635)
+        XCTAssertEqual(verdict["resultType"] as? String, "recoverableTrustFailure")
+        // `openssl ca -gencrl` with nothing revoked: openssl verify -crl_check accepts the leaf,
+        // and the CRL is the positive answer trustx asks for.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-crl-empty-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try
+            "[ca]\ndefault_ca = d\n[d]\ndatabase = index.txt\ncrlnumber = crlnumber\ndefault_md = sha256\ndefault_crl_days = 30\n"
+            .write(to: dir.appendingPathComponent("ca.cnf"), atomically: true, encoding: .utf8)
+        try "".write(to: dir.appendingPathComponent("index.txt"), atomically: true, encoding: .utf8)
+        try "01\n".write(to: dir.appendingPathComponent("crlnumber"), atomically: true, encoding: .utf8)
+        try Shell.openssl(
+            [
+                "ca", "-gencrl", "-batch", "-config", "ca.cnf", "-keyfile", pki.path("ca.key"), "-cert",
+                pki.path("ca.pem"), "-out", "crl.pem",
+            ],
+            in: dir)
+        let crl = dir.appendingPathComponent("crl.pem").path
+        let verify = try Shell.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["openssl", "verify", "-crl_check", "-CAfile", pki.path("ca.pem"), "-CRLfile", crl, pki.path("leaf.pem")])
+        XCTAssertEqual(verify.status, 0, verify.out + verify.err)
+        let ok = try check(["--anchor", pki.path("ca.pem"), "--require-revocation", "--crl", crl])
+        XCTAssertEqual(ok.status, 0, ok.out + ok.err)
     }
 
     func testRevocationFetchingIsMarkedAndFailsSoftWithoutURLs() throws {

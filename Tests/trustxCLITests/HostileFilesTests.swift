@@ -61,17 +61,19 @@ final class HostileFilesTests: XCTestCase {
 
     func testAFloodOfForgedCRLsEndsWithTheBudgetStepNotHours() throws {
         let pki = try TestPKI.get()
-        // 300 distinct CRLs naming the CA: openssl's genuine one, revoking the leaf, and 299
-        // copies whose ECDSA signature's last octet differs, so each costs a verification.
+        // 300 distinct CRLs naming the CA: 299 copies of openssl's genuine one, revoking the
+        // leaf, whose ECDSA signature's last octet differs, so each costs a verification, and
+        // the genuine one last (a CRL that lists the certificate ends the search for it).
         let crl = try String(contentsOfFile: try pki.crlRevokingTheLeaf(in: dir), encoding: .utf8)
         let der = try XCTUnwrap(try PEM.blocks(in: Array(crl.utf8)).first?.der)
-        var flood = crl
+        var flood = ""
         for k in 1..<300 {
             var forged = der
             forged[forged.count - 1] ^= UInt8(k & 0xFF)
             forged[forged.count - 2] ^= UInt8(k >> 8)
             flood += PEM.encode(forged, label: "X509 CRL")
         }
+        flood += crl
         try flood.write(toFile: file("flood.pem"), atomically: true, encoding: .utf8)
         let r = try CLI.run([
             "check", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem"), "--host", "127.0.0.1",

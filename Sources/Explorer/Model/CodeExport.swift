@@ -74,6 +74,7 @@ public struct CodeExport: Sendable {
         if t.ats.enabled { s.ats = t.ats.source.map { .infoPlist($0) } ?? .defaults }
         s.revocationLists = t.crls.paths
         s.fetchesRevocation = t.fetchRevocation
+        s.requiresRevocation = t.requireRevocation
         if let (probe, _) = target.server {
             s.host = probe.host
             s.port = Int(probe.port)

@@ -109,6 +109,7 @@ public struct ReproCommand: Sendable {
         for pin in toggles.pins { args += ["--pin", "sha256//" + Base64.encode(pin)] }
         for crl in toggles.crls.paths { args += ["--crl", crl] }
         if toggles.fetchRevocation { args.append("--revocation") }
+        if toggles.requireRevocation { args.append("--require-revocation") }
         if toggles.ats.enabled {
             if let plist = toggles.ats.source { args += ["--ats-plist", plist] } else { args.append("--ats") }
             if toggles.ats.platform != .ios17 { args += ["--platform", toggles.ats.platform.rawValue] }

@@ -83,6 +83,8 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case toggleATSPlatform
     /// Fetch revocation information (OCSP, else CRLs) over the network, or stop.
     case toggleRevocationFetching
+    /// Require a positive revocation answer for every certificate below the anchor, or stop.
+    case toggleRevocationRequired
     /// Copy the `trustx check` command that reproduces the current state.
     case copyCommand
     /// Export the current report to a file (prompts for the path; the extension picks the format).

@@ -250,6 +250,7 @@ public struct AppState: Sendable {
         if t.policy == .basicX509 && !host.isEmpty { s.hostIgnoredByPolicy = host }
         s.ats = t.ats.settings
         s.revocationLists = t.crls.lists
+        s.requireRevocation = t.requireRevocation
         if t.fetchRevocation, let f = fetchedRevocation, f.leaf == chainToEvaluate.first {
             s.fetchedOCSPResponses = f.result.ocspResponses
             s.revocationLists += f.result.revocationLists

@@ -327,6 +327,11 @@ public struct Keymap: Sendable {
             help:
                 "Fetch revocation information over the network (OCSP, else CRLs; at most 8 plain HTTP fetches, once per chain), or stop, as SecPolicyCreateRevocation does.",
             inBar: false),
+        KeyBinding(
+            [.char("V")], .toggleRevocationRequired, hint: "require revocation",
+            help:
+                "Require a positive, verified revocation answer (OCSP or CRLs) for every certificate below the anchor, or stop, as kSecRevocationRequirePositiveResponse does.",
+            inBar: false),
         KeyBinding([.char("u")], .undo, hint: "undo", help: "Undo the last setting change."),
         KeyBinding([.char("U")], .redo, hint: "redo", help: "Redo the last undone setting change.", inBar: false),
         KeyBinding(

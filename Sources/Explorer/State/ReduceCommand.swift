@@ -188,6 +188,9 @@ extension AppState {
         case .toggleRevocationFetching:
             let on = !toggles.fetchRevocation
             change("revocation fetching -> \(on ? "on" : "off")", &effects) { $0.fetchRevocation = on }
+        case .toggleRevocationRequired:
+            let on = !toggles.requireRevocation
+            change("revocation required -> \(on ? "on" : "off")", &effects) { $0.requireRevocation = on }
         case .toggleATSPlatform:
             let next: ATSPlatform = toggles.ats.platform == .ios17 ? .ios16 : .ios17
             let note = toggles.ats.enabled ? "" : " (ATS is off: i applies it)"

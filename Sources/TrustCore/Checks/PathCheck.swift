@@ -12,6 +12,8 @@ struct CheckContext {
     /// when they are `enforcedExtensions`, which each certificate was judged against when it was
     /// decoded (`Certificate.firstUnknownCriticalExtension`), so no evaluation hashes them again.
     let understoodExtensions: Set<OID>?
+    /// The presented certificates besides the path, where a CRL's separate signer is found.
+    var otherCertificates: [Certificate] = []
     var certificates: [Certificate] { path.certificates }
     var count: Int { path.certificates.count }
 

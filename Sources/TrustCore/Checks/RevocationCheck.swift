@@ -23,7 +23,8 @@ struct RevocationCheck: PathCheck {
         let staple = c.settings.stapledOCSPResponse
         let fetched = c.settings.fetchedOCSPResponses
         let fetching = c.settings.revocationFetched
-        guard !crls.isEmpty || staple != nil || !fetched.isEmpty || fetching else { return }
+        guard c.settings.requireRevocation || !crls.isEmpty || staple != nil || !fetched.isEmpty || fetching
+        else { return }
         outer: for i in 0..<c.count where !c.isAnchor(i) {
             var ocspProblem: String?
             guard budget.withinTime() else { return stopped(c, i, budget, into: &steps) }
@@ -55,83 +56,126 @@ struct RevocationCheck: PathCheck {
                     }
                 }
             }
-            if crls.isEmpty, ocspProblem == nil {
-                if fetching {
-                    steps.append(
-                        Step(
-                            .revocation, i, .skipped("no revocation information could be fetched"),
-                            RevocationFinding.revocationNotChecked(
-                                reason:
-                                    "Neither an OCSP responder nor a CRL distribution point of this certificate answered; Apple's revocation checking fails soft and accepts it."
-                            )))
-                }
-                continue
+            guard judgeCRLs(c, i, ocspProblem: ocspProblem, budget: &budget, into: &steps) else { return }
+        }
+    }
+
+    /// At most this many CRLs are looked at for one certificate: a bound on the work of input
+    /// the user or a server supplies.
+    static let maximumCRLs = 256
+
+    /// The certificate's step from the CRLs (RFC 5280 6.3), when OCSP did not decide it; false
+    /// when the budget or the deadline stopped it.
+    func judgeCRLs(
+        _ c: CheckContext, _ i: Int, ocspProblem: String?, budget: inout WorkMeter, into steps: inout [Step]
+    ) -> Bool {
+        let crls = c.settings.revocationLists
+        let require = c.settings.requireRevocation
+        let cert = c.certificates[i]
+        var outcome: CRLValidation.Outcome?
+        if i + 1 < c.count, !crls.isEmpty {
+            let o = CRLValidation(context: c, check: self, requirePositive: require)
+                .validate(cert, issuerIndex: i + 1, budget: &budget)
+            if o.stopped {
+                stopped(c, i, budget, into: &steps)
+                return false
             }
-            if crls.isEmpty, let ocspProblem {
-                steps.append(
-                    unusableInformationFails
-                        ? Step(
-                            .revocation, i, .failed,
-                            ComplianceFinding.nonCompliant(detail: "stapled OCSP response unusable: \(ocspProblem)"))
-                        : Step(
-                            .revocation, i, .skipped("the stapled OCSP response cannot be used"),
-                            RevocationFinding.revocationNotChecked(
-                                reason:
-                                    "Stapled OCSP response unusable: \(ocspProblem). Apple's revocation checking fails soft: information it cannot use is ignored."
-                            )))
-                continue
+            outcome = o
+        }
+        let evidence = outcome?.evidence ?? []
+        switch outcome?.status {
+        case .revoked(let date, let reason, let signer)?:
+            let why = reason.map { " (reason \(RevocationFinding.reasonName($0)))" } ?? ""
+            steps.append(
+                Step(
+                    .revocation, i, .failed,
+                    RevocationFinding.certificateRevoked(
+                        date: date, source: "A current CRL signed by \(signer)\(why)", evidence: evidence)))
+            return true
+        case .unrevoked(let signers)?:
+            steps.append(
+                Step(
+                    .revocation, i, .passed,
+                    RevocationFinding.notRevoked(issuer: signers.joined(separator: ", "), evidence: evidence)))
+            return true
+        case .undetermined?, nil: break
+        }
+        let defective = (ocspProblem.map { ["OCSP response unusable: \($0)"] } ?? []) + (outcome?.defective ?? [])
+        if require {
+            let why: String
+            if i + 1 >= c.count {
+                why = "Its issuer is not on the path, so no CRL or OCSP response about it can be verified."
+            } else if crls.isEmpty && ocspProblem == nil {
+                why = "No OCSP response or CRL about it was at hand."
+            } else {
+                why = "No OCSP response or CRL at hand gives a positive, verified answer about it."
             }
-            if crls.isEmpty { continue }
-            let cert = c.certificates[i]
-            guard i + 1 < c.count else {
-                steps.append(
-                    Step(
-                        .revocation, i, .skipped("its issuer is not on the path"),
-                        RevocationFinding.revocationNotChecked(
-                            reason: "A CRL is checked with its issuer's key; this issuer was not found.")))
-                continue
-            }
-            let issuer = c.certificates[i + 1]
-            var problems: [String] = []
-            var usable: [RevocationList] = []
-            for crl in crls where crl.issuer.matches(cert.issuer) {
-                switch problem(crl, issuer: issuer, context: c, budget: &budget) {
-                case .failure(.budget): return stopped(c, i, budget, into: &steps)
-                case .failure(.unusable(let problem)): problems.append(problem)
-                case .success: usable.append(crl)
-                }
-            }
-            if let entry = usable.lazy.flatMap(\.revoked).first(where: { $0.serialNumber == cert.serialNumber }) {
-                steps.append(
-                    Step(
+            steps.append(
+                Step(
+                    .revocation, i, .failed,
+                    RevocationFinding.responseRequired(
+                        reason: why, evidence: (ocspProblem.map { ["OCSP response unusable: \($0)"] } ?? []) + evidence)
+                ))
+            return true
+        }
+        if outcome == nil, let ocspProblem, !require {
+            steps.append(
+                unusableInformationFails
+                    ? Step(
                         .revocation, i, .failed,
-                        RevocationFinding.certificateRevoked(
-                            date: entry.revocationDate, source: "A current CRL signed by \(issuer.displayName)")))
-            } else if !usable.isEmpty {
-                steps.append(Step(.revocation, i, .passed, RevocationFinding.notRevoked(issuer: issuer.displayName)))
-            } else if problems.isEmpty {
-                steps.append(
-                    Step(
-                        .revocation, i, .skipped("no CRL from its issuer"),
+                        ComplianceFinding.nonCompliant(detail: "stapled OCSP response unusable: \(ocspProblem)"))
+                    : Step(
+                        .revocation, i, .skipped("the stapled OCSP response cannot be used"),
                         RevocationFinding.revocationNotChecked(
                             reason:
-                                "None of the CRLs supplied was issued by \(InputExcerpt.quote(cert.issuer.description))."
+                                "Stapled OCSP response unusable: \(ocspProblem). Apple's revocation checking fails soft: information it cannot use is ignored."
                         )))
-            } else if unusableInformationFails {
-                // RFC 5280 6.3.3: without a usable CRL the status cannot be determined.
-                for p in problems {
-                    steps.append(
-                        Step(.revocation, i, .failed, ComplianceFinding.nonCompliant(detail: "CRL unusable: \(p)")))
+            return true
+        }
+        if !defective.isEmpty {
+            if unusableInformationFails {
+                // RFC 5280 6.3.3: without usable information the status cannot be determined.
+                for p in defective {
+                    steps.append(Step(.revocation, i, .failed, ComplianceFinding.nonCompliant(detail: p)))
                 }
             } else {
                 // Apple's revocation checking fails soft: information it cannot use is ignored.
                 steps.append(
                     Step(
-                        .revocation, i, .skipped("the CRL cannot be used"),
+                        .revocation, i,
+                        .skipped(
+                            outcome == nil ? "the stapled OCSP response cannot be used" : "the CRL cannot be used"),
                         RevocationFinding.revocationNotChecked(
-                            reason: "CRL unusable: " + problems.joined(separator: "; ") + ".")))
+                            reason: defective.joined(separator: "; ")
+                                + ". Apple's revocation checking fails soft: information it cannot use is ignored.",
+                            evidence: evidence)))
             }
+            return true
         }
+        if i + 1 >= c.count, !crls.isEmpty {
+            steps.append(
+                Step(
+                    .revocation, i, .skipped("its issuer is not on the path"),
+                    RevocationFinding.revocationNotChecked(
+                        reason: "A CRL is checked with its issuer's key; this issuer was not found.")))
+        } else if !crls.isEmpty {
+            steps.append(
+                Step(
+                    .revocation, i, .skipped("no CRL from its issuer"),
+                    RevocationFinding.revocationNotChecked(
+                        reason:
+                            "None of the CRLs supplied covers this certificate (issued by \(InputExcerpt.quote(cert.issuer.description))).",
+                        evidence: evidence)))
+        } else if c.settings.revocationFetched {
+            steps.append(
+                Step(
+                    .revocation, i, .skipped("no revocation information could be fetched"),
+                    RevocationFinding.revocationNotChecked(
+                        reason:
+                            "Neither an OCSP responder nor a CRL distribution point of this certificate answered; Apple's revocation checking fails soft and accepts it."
+                    )))
+        }
+        return true
     }
 
     /// Why revocation information did not decide a certificate's status.
@@ -227,44 +271,5 @@ struct RevocationCheck: PathCheck {
         case .unknown:
             return .failure(.unusable("the responder does not know this certificate (status unknown)"))
         }
-    }
-
-    /// Why `crl` cannot decide the status of certificates `issuer` signed (RFC 5280 6.3.3), or
-    /// success when it can.
-    func problem(
-        _ crl: RevocationList, issuer: Certificate, context c: CheckContext, budget: inout WorkMeter
-    ) -> Result<Void, Unusable> {
-        if let problem = Self.problem(crl, issuer: issuer, time: c.settings.time) {
-            return .failure(.unusable(problem))
-        }
-        switch verify(crl.detachedSignature, key: issuer.publicKey, keyIdentity: issuer.keyIdentity, c, budget: &budget)
-        {
-        case nil: return .failure(.budget)
-        case .valid?: return .success(())
-        case .refused(let why)?:
-            return .failure(.unusable("the issuer's key is refused before verifying its signature: \(why)"))
-        default: return .failure(.unusable("its signature does not verify with the issuer's key (RFC 5280 6.3.3 (f))"))
-        }
-    }
-
-    /// What makes `crl` unusable apart from its signature, or nil: checked first, as none of it
-    /// costs a public-key operation.
-    static func problem(_ crl: RevocationList, issuer: Certificate, time: Timestamp) -> String? {
-        if let ku = issuer.keyUsage, !ku.has(6) {
-            return "the issuer's keyUsage lacks cRLSign (RFC 5280 4.2.1.3)"
-        }
-        if !crl.hasCRLNumber { return "it has no cRLNumber, which every CRL must carry (RFC 5280 5.2.3)" }
-        let understood: Set<OID> = [RevocationList.crlNumber, RevocationList.authorityKeyIdentifier]
-        if let unknown = crl.extensions.first(where: { $0.critical && !understood.contains($0.oid) }) {
-            return "it has a critical extension \(unknown.oid.name) that trustx does not process (RFC 5280 5.2)"
-        }
-        if crl.hasCriticalEntryExtension {
-            return "an entry has a critical extension, so the CRL must not be used (RFC 5280 5.3)"
-        }
-        if time < crl.thisUpdate { return "its thisUpdate \(crl.thisUpdate.rfc3339) is after the evaluation time" }
-        if let next = crl.nextUpdate, next < time {
-            return "its nextUpdate \(next.rfc3339) has passed (RFC 5280 6.3.3 (a)(2))"
-        }
-        return nil
     }
 }

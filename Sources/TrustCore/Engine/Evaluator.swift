@@ -57,7 +57,8 @@ public final class Evaluator: Sendable {
             steps.reserveCapacity(16 * path.certificates.count)
             let context = CheckContext(
                 path: path, settings: settings, cache: cache,
-                understoodExtensions: policy.agreesWithDecoding ? nil : policy.understoodExtensions)
+                understoodExtensions: policy.agreesWithDecoding ? nil : policy.understoodExtensions,
+                otherCertificates: presented)
             policy.run(context, budget: &budget, into: &steps)
             if budget.exhausted != nil {
                 interrupted = (path, steps)

@@ -57,6 +57,10 @@ public struct TrustSettings: Sendable {
     public var ats: ATSSettings?
     /// What the connection negotiated, for ATS's connection rules; nil for chains from files.
     public var negotiated: NegotiatedTLS?
+    /// Whether every certificate of the path below the anchor needs a positive, verified
+    /// revocation answer (an OCSP response or an applicable CRL), as SecPolicyCreateRevocation
+    /// with kSecRevocationRequirePositiveResponse asks (`--require-revocation`).
+    public var requireRevocation = false
 
     /// Creates settings; by default SSL without host, system anchors, the `apple` profile.
     public init(

@@ -6,8 +6,16 @@ public struct RevokedEntry: Hashable, Sendable {
     public var serialNumber: [UInt8]
     /// When it was revoked.
     public var revocationDate: Timestamp
-    /// Whether the entry carries a critical extension (RFC 5280 5.3: such a CRL cannot be used).
+    /// Whether the entry carries a critical extension.
     public var hasCriticalExtension: Bool
+    /// The first critical entry extension other than reasonCode, invalidityDate and
+    /// certificateIssuer, which are processed: RFC 5280 5.3 forbids using such a CRL.
+    public var unknownCriticalExtension: OID? = nil
+    /// reasonCode (RFC 5280 5.3.1), when present: 8 is removeFromCRL.
+    public var reason: Int? = nil
+    /// The certificate issuer this entry is about in an indirect CRL (RFC 5280 5.3.3): the last
+    /// certificateIssuer extension at or before this entry; nil for the CRL issuer.
+    public var certificateIssuer: [GeneralName]? = nil
 }
 
 /// A certificate revocation list (RFC 5280 5), decoded strictly like certificates.
@@ -32,10 +40,26 @@ public struct RevocationList: Sendable {
     public let nextUpdate: Timestamp?
     /// The revoked certificates (at most `maximumEntries`).
     public let revoked: [RevokedEntry]
-    /// Whether some entry carries a critical extension (decided once, at decoding).
+    /// Whether some entry carries a critical extension trustx does not process (decided once,
+    /// at decoding).
     package let hasCriticalEntryExtension: Bool
+    /// The first critical entry extension that is not processed, found once at decoding so
+    /// judging a CRL never walks its entries again.
+    package let firstUnknownCriticalEntryExtension: OID?
     /// The crlExtensions.
     public let extensions: [(oid: OID, critical: Bool)]
+    /// The cRLNumber's content octets (RFC 5280 5.2.3), when present.
+    public let crlNumberValue: [UInt8]?
+    /// deltaCRLIndicator's BaseCRLNumber (RFC 5280 5.2.4): present on delta CRLs only.
+    public let deltaBaseCRLNumber: [UInt8]?
+    /// issuingDistributionPoint (RFC 5280 5.2.5), when present.
+    public let issuingDistributionPoint: IssuingDistributionPoint?
+    /// The DER of issuingDistributionPoint's value: a delta and its base must have the same scope.
+    public let issuingDistributionPointDER: [UInt8]?
+    /// Whether this is a delta CRL.
+    public var isDelta: Bool { deltaBaseCRLNumber != nil }
+    /// freshestCRL (RFC 5280 5.2.6): where the delta CRLs for this CRL are found; nil when absent.
+    public let freshestCRLPoints: [DistributionPoint]?
     /// Whether cRLNumber (2.5.29.20) is present.
     public var hasCRLNumber: Bool { extensions.contains { $0.oid == RevocationList.crlNumber } }
 
@@ -44,8 +68,17 @@ public struct RevocationList: Sendable {
 
     package static let crlNumber = OID(dotted: "2.5.29.20")!
     package static let authorityKeyIdentifier = OID(dotted: "2.5.29.35")!
-    static let deltaCRLIndicator = OID(dotted: "2.5.29.27")!
-    static let issuingDistributionPoint = OID(dotted: "2.5.29.28")!
+    package static let deltaCRLIndicator = OID(dotted: "2.5.29.27")!
+    package static let issuingDistributionPointOID = OID(dotted: "2.5.29.28")!
+    package static let freshestCRL = OID(dotted: "2.5.29.46")!
+    package static let reasonCode = OID(dotted: "2.5.29.21")!
+    /// CRLReason removeFromCRL (RFC 5280 5.3.1): in a delta CRL, the entry is no longer revoked.
+    package static let removeFromCRL = 8
+    package static let invalidityDate = OID(dotted: "2.5.29.24")!
+    package static let certificateIssuerOID = OID(dotted: "2.5.29.29")!
+    /// Entry extensions whose meaning trustx processes, so a critical one does not make the CRL
+    /// unusable.
+    package static let processedEntryExtensions: Set<OID> = [reasonCode, invalidityDate, certificateIssuerOID]
 
     /// Decodes one DER CRL; throws a `DecodingError` naming the byte offset.
     public init(der: [UInt8]) throws(DecodingError) {
@@ -76,26 +109,61 @@ public struct RevocationList: Sendable {
         var revoked: [RevokedEntry] = []
         if let seq = try tbs.readOptional(DERTag.sequence) {
             var r = tbs.reader(inside: seq)
+            var entryIssuer: [GeneralName]?
             while !r.isAtEnd {
                 guard revoked.count < RevocationList.maximumEntries else { throw r.fail("too many CRL entries") }
                 let entry = try r.read(DERTag.sequence, "a revokedCertificates entry")
                 var e = r.reader(inside: entry)
                 let serial = try e.integerBytes(try e.read(DERTag.integer, "userCertificate"))
                 let date = try e.time(try e.readNode())
-                var critical = false
+                var one = RevokedEntry(serialNumber: serial, revocationDate: date, hasCriticalExtension: false)
                 if let exts = try e.readOptional(DERTag.sequence) {
-                    critical = try RevocationList.extensions(e, exts).contains { $0.critical }
+                    for x in try RevocationList.extensions(e, exts) {
+                        one.hasCriticalExtension = one.hasCriticalExtension || x.critical
+                        if x.critical, !RevocationList.processedEntryExtensions.contains(x.oid),
+                            one.unknownCriticalExtension == nil
+                        {
+                            one.unknownCriticalExtension = x.oid
+                        }
+                        var v = DERReader(x.value)
+                        if x.oid == RevocationList.reasonCode {
+                            one.reason = try v.smallInteger(try v.read(DERTag.enumerated, "a CRLReason"))
+                        } else if x.oid == RevocationList.certificateIssuerOID {
+                            entryIssuer = try GeneralName.decodeSequence(
+                                v, node: try v.read(DERTag.sequence, "a certificateIssuer"))
+                        }
+                    }
                 }
+                one.certificateIssuer = entryIssuer
                 try e.expectEnd("a revokedCertificates entry")
-                revoked.append(RevokedEntry(serialNumber: serial, revocationDate: date, hasCriticalExtension: critical))
+                revoked.append(one)
             }
         }
-        var extensions: [(oid: OID, critical: Bool)] = []
+        var extensions: [(oid: OID, critical: Bool, value: [UInt8])] = []
         if let wrapper = try tbs.readOptional(DERTag.contextSpecific(0, constructed: true)) {
             guard version == 2 else { throw tbs.fail("crlExtensions need version 2", at: wrapper.start) }
             var w = tbs.reader(inside: wrapper)
             extensions = try RevocationList.extensions(w, try w.read(DERTag.sequence, "crlExtensions"))
             try w.expectEnd("crlExtensions")
+        }
+        func integerValue(_ oid: OID) throws(DecodingError) -> [UInt8]? {
+            guard let x = extensions.first(where: { $0.oid == oid }) else { return nil }
+            var v = DERReader(x.value)
+            return try v.integerBytes(try v.read(DERTag.integer, "a CRL number"))
+        }
+        self.crlNumberValue = try integerValue(RevocationList.crlNumber)
+        self.deltaBaseCRLNumber = try integerValue(RevocationList.deltaCRLIndicator)
+        if let idp = extensions.first(where: { $0.oid == RevocationList.issuingDistributionPointOID }) {
+            self.issuingDistributionPoint = try IssuingDistributionPoint.decode(idp.value)
+            self.issuingDistributionPointDER = idp.value
+        } else {
+            self.issuingDistributionPoint = nil
+            self.issuingDistributionPointDER = nil
+        }
+        if let x = extensions.first(where: { $0.oid == RevocationList.freshestCRL }) {
+            self.freshestCRLPoints = try DistributionPoint.decodeList(x.value)
+        } else {
+            self.freshestCRLPoints = nil
         }
         try tbs.expectEnd("tbsCertList")
         guard unused == 0 else { throw list.fail("signatureValue has unused bits", at: tbsNode.end) }
@@ -109,24 +177,25 @@ public struct RevocationList: Sendable {
         self.thisUpdate = thisUpdate
         self.nextUpdate = nextUpdate
         self.revoked = revoked
-        self.hasCriticalEntryExtension = revoked.contains(where: \.hasCriticalExtension)
-        self.extensions = extensions
+        self.firstUnknownCriticalEntryExtension = revoked.lazy.compactMap(\.unknownCriticalExtension).first
+        self.hasCriticalEntryExtension = firstUnknownCriticalEntryExtension != nil
+        self.extensions = extensions.map { ($0.oid, $0.critical) }
     }
 
     private static func extensions(_ reader: DERReader, _ node: DERNode) throws(DecodingError) -> [(
-        oid: OID, critical: Bool
+        oid: OID, critical: Bool, value: [UInt8]
     )] {
         var r = reader.reader(inside: node)
-        var out: [(oid: OID, critical: Bool)] = []
+        var out: [(oid: OID, critical: Bool, value: [UInt8])] = []
         while !r.isAtEnd {
             let one = try r.read(DERTag.sequence, "an Extension")
             var x = r.reader(inside: one)
             let oid = try x.objectIdentifier(try x.read(DERTag.oid, "extnID"))
             var critical = false
             if let c = try x.readOptional(DERTag.boolean) { critical = try x.boolean(c) }
-            _ = try x.read(DERTag.octetString, "extnValue")
+            let value = Array(x.content(try x.read(DERTag.octetString, "extnValue")))
             try x.expectEnd("an Extension")
-            out.append((oid, critical))
+            out.append((oid, critical, value))
         }
         return out
     }
