@@ -37,6 +37,21 @@ final class WebPKIFamilyTests: XCTestCase {
         XCTAssertFalse(try webpki([leaf.certificate], anchor: root.certificate).verdict.trusted)
     }
 
+    func testIssuerWithoutKeyUsageIsRFC5280ButNotBaselineRequirements() throws {
+        // RFC 5280 6.1.4 (n) checks keyUsage only when present (4.2.1.3's "MUST include" binds
+        // the CA that issues, not the path validator); BR 7.1.2.10.7 requires it on a CA.
+        let root = try TestPKI.root()
+        let ca = try TestPKI.intermediate("No KeyUsage CA", issuer: root, notAfter: TestPKI.now + .days(300)) {
+            $0.keyUsage = nil
+        }
+        let leaf = try TestPKI.leaf(issuer: ca)
+        let chain = [leaf.certificate, ca.certificate]
+        XCTAssertTrue(try webpki(chain, anchor: root.certificate, br: false).verdict.trusted)
+        XCTAssertEqual(
+            try webpki(chain, anchor: root.certificate).step(.keyUsage, 1)?.finding.as(KeyUsageFinding.self),
+            .keyUsageMissingOnCA)
+    }
+
     func testCommonNameMustBeOneOfTheSANValuesUnderTheBaselineRequirements() throws {
         // BR 7.1.4.3: "this attribute MUST contain exactly one entry that is one of the values
         // contained in the Certificate's subjectAltName extension".

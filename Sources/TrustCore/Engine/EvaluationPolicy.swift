@@ -106,7 +106,8 @@ struct PolicyBuilder: Hashable, Sendable {
             ValidityCheck(),
             BasicConstraintsCheck(leafMustNotBeCA: caBrowserForum, toleratesVersion1Issuers: apple),
             KeyUsageCheck(
-                leafCertSignNeedsCA: webpki, leafNeedsSignatureUsage: caBrowserForum, issuersNeedKeyUsage: webpki),
+                leafCertSignNeedsCA: webpki, leafNeedsSignatureUsage: caBrowserForum,
+                issuersNeedKeyUsage: caBrowserForum),
             ExtendedKeyUsageCheck(
                 enforced: ssl || webpki, appleAnchorRules: apple, subscriberRules: caBrowserForum,
                 rootMustNotCarryEKU: webpki),
