@@ -1,4 +1,5 @@
 import AppleTrustData
+import TrustReport
 import TrustSupport
 import XCTest
 
@@ -29,6 +30,15 @@ final class SystemPinningTests: XCTestCase {
         assertVerdict(e, trusted: false, osstatus: -67612, urlError: -1202, resultType: .recoverableTrustFailure)
         XCTAssertEqual(e.verdict.decisiveStep?.id, .systemPinning)
         XCTAssertTrue(e.verdict.decisiveStep?.detail.hasPrefix("Apple pins this host to its own CAs") ?? false)
+    }
+
+    func testTheTextReportSaysApplePinsTheHost() throws {
+        let (root, leaf) = try Self.proxied("gateway.icloud.com")
+        let e = try evaluate(
+            [leaf.certificate], TestPKI.ssl("gateway.icloud.com", anchors: [root.certificate], anchorClass: .device))
+        let text = TextReport.render(e)
+        XCTAssertTrue(text.contains("Apple pins this host to its own CAs"), text)
+        XCTAssertTrue(text.contains("system-pinning") || text.contains("Anchor is not an Apple root"), text)
     }
 
     func testAnUnpinnedHostIsTrustedThroughTheSameDeviceInstalledRoot() throws {

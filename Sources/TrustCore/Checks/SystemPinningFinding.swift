@@ -78,8 +78,10 @@ enum SystemPinningFinding: RuleFinding {
 
     /// The rule in plain words, citing its source.
     var detail: String {
+        // Every step of this rule opens with the same sentence, which is what the report and the
+        // explorer's Detail pane show first.
         let lead =
-            "Apple pins this host to its own CAs: trustd's system pinning (security_certificates Pinning/CertificatePinning.plist, applied by SecPinningDb.m and SecPathBuilderAddPinningPolicies in SecTrustServer.c) puts it under Apple's \(policy) policy, which replaces the SSL policy with rules any chain must meet, whatever anchor the device or app trusts; a TLS-inspection proxy's root does not satisfy them."
+            "Apple pins this host to its own CAs: its \(policy) pinning policy (security_certificates Pinning/CertificatePinning.plist, applied by trustd's SecPinningDb.m) holds for any anchor the app or the device trusts, so a TLS-inspection proxy's root does not satisfy it."
         let rule: String
         switch self {
         case .pinnedRuleMet(_, let n, let count):
@@ -116,6 +118,6 @@ enum SystemPinningFinding: RuleFinding {
             rule =
                 "Some certificate of the path must assert certificate policy \(oid) (CertificatePolicy, errSecInvalidPolicyIdentifiers)."
         }
-        return lead + "\n" + rule
+        return lead + " " + rule
     }
 }
