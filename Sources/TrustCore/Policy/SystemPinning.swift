@@ -1,4 +1,5 @@
 import AppleTrustData
+import Synchronization
 import TrustSupport
 import TrustX509
 
@@ -34,8 +35,25 @@ enum SystemPinning {
         return table
     }()
 
+    /// Answers already computed, by host: running the patterns costs milliseconds, and every
+    /// candidate path and every re-evaluation asks again for the same host. Emptied when full.
+    private static let answers = Mutex<[String: Match?]>([:])
+    /// How many hosts `answers` holds before it is emptied.
+    static let answersKept = 64
+
     /// The pinning policy covering `host`, or nil when Apple pins nothing for it.
     static func match(host: String) -> Match? {
+        if let known = answers.withLock({ $0[host] }) { return known }
+        let answer = lookUp(host: host)
+        answers.withLock {
+            if $0.count >= answersKept { $0.removeAll(keepingCapacity: true) }
+            $0[host] = answer
+        }
+        return answer
+    }
+
+    /// The lookup itself, as trustd's `queryForDomain:` does it.
+    static func lookUp(host: String) -> Match? {
         guard let dot = host.firstIndex(of: ".") else { return nil }
         let label = host[..<dot]
         var suffix = host[host.index(after: dot)...]
