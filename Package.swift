@@ -56,7 +56,7 @@ let package = Package(
         // Info.plist in, ATS settings out: the bounded property-list reader, NSAppTransportSecurity
         // decoding with its notes, the host policy and TLS versions.
         .target(name: "ATSModel", dependencies: ["TrustSupport"]),
-        .target(name: "TrustCore", dependencies: ["TrustX509", "ATSModel", "TrustSupport"]),
+        .target(name: "TrustCore", dependencies: ["TrustX509", "ATSModel", "TrustSupport", "AppleTrustData"]),
         // The evaluation as text for a terminal (its colours given by the caller), JSON and Markdown.
         .target(name: "TrustReport", dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport"]),
         // Keys, certificates, CRLs and OCSP responses made in process: for the lab and the tests only.
@@ -85,7 +85,9 @@ let package = Package(
         ),
         .testTarget(
             name: "TrustCoreTests",
-            dependencies: ["TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder"]),
+            dependencies: [
+                "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "AppleTrustData",
+            ]),
         // The settings as code and configuration (Swift, plist, curl, openssl) and the Info.plist lint.
         .target(
             name: "TrustExport", dependencies: ["TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport"]),

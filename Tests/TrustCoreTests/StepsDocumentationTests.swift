@@ -251,6 +251,20 @@ final class StepsDocumentationTests: XCTestCase {
         Finding(PinnedDomainsFinding.leafNotMatched(domains: [], pins: 0, usable: 0)),
         Finding(PinnedDomainsFinding.caMatched(domains: [], pin: "")),
         Finding(PinnedDomainsFinding.caNotMatched(domains: [], pins: 0, usable: 0, pathLength: 0)),
+        Finding(KeySizeFinding.keySizeWholeBytes(label: "", bits: 0, minimum: 0)),
+        Finding(KeySizeFinding.keyTooLargeToBuild(bits: 0, limit: 0)),
+        Finding(ExtendedKeyUsageFinding.ekuServerGatedCrypto(present: [])),
+        Finding(SystemPinningFinding.pinnedRuleMet(policy: "", rule: 0, rules: 0)),
+        Finding(SystemPinningFinding.anchorNotApple(policy: "", anchor: "")),
+        Finding(SystemPinningFinding.anchorNotListed(policy: "", anchor: "")),
+        Finding(SystemPinningFinding.chainLengthMismatch(policy: "", expected: 0, actual: 0)),
+        Finding(SystemPinningFinding.intermediateMarkerMissing(policy: "", oid: "")),
+        Finding(SystemPinningFinding.intermediateCountryMismatch(policy: "", expected: "")),
+        Finding(SystemPinningFinding.intermediateOrganizationMismatch(policy: "", expected: "")),
+        Finding(SystemPinningFinding.leafMarkerMissing(policy: "", oids: [])),
+        Finding(SystemPinningFinding.leafProductionMarkerMissing(policy: "", oids: [])),
+        Finding(SystemPinningFinding.subjectOrganizationMismatch(policy: "", expected: "")),
+        Finding(SystemPinningFinding.certificatePolicyMissing(policy: "", oid: "")),
     ]
 
     /// Does nothing; it stops compiling when a finding type gains a case `everyFinding` lacks.
@@ -281,7 +295,7 @@ final class StepsDocumentationTests: XCTestCase {
         }
         switch f {
         case .ekuServerAuth, .ekuMissingRequired, .ekuAbsentAllowed, .ekuLacks, .caEKUAllows, .caEKULacks,
-            .ekuNotChecked, .ekuDeviceAnchorExempt:
+            .ekuNotChecked, .ekuDeviceAnchorExempt, .ekuServerGatedCrypto:
             break
         }
         switch g {
@@ -293,7 +307,9 @@ final class StepsDocumentationTests: XCTestCase {
         case .hostMatched, .hostMismatch, .hostNotChecked, .hostIgnored: break
         }
         switch i {
-        case .keySizeOK, .keyTooSmall, .keyWeak, .keyUnknown, .keySizeDeviceAnchorExempt: break
+        case .keySizeOK, .keyTooSmall, .keyWeak, .keyUnknown, .keySizeDeviceAnchorExempt, .keySizeWholeBytes,
+            .keyTooLargeToBuild:
+            break
         }
         switch j {
         case .keyUsageAbsent, .keyUsageAllowsCertSign, .keyUsageLacksCertSign, .keyUsageMissingOnCA, .leafKeyUsage,
@@ -325,6 +341,16 @@ final class StepsDocumentationTests: XCTestCase {
         }
         switch r {
         case .notConsulted, .noEntry, .leafMatched, .leafNotMatched, .caMatched, .caNotMatched: break
+        }
+    }
+
+    /// Does nothing; it stops compiling when the system pinning finding gains a case `everyFinding` lacks.
+    static func systemPinningCoverage(_ s: SystemPinningFinding) {
+        switch s {
+        case .pinnedRuleMet, .anchorNotApple, .anchorNotListed, .chainLengthMismatch, .intermediateMarkerMissing,
+            .intermediateCountryMismatch, .intermediateOrganizationMismatch, .leafMarkerMissing,
+            .leafProductionMarkerMissing, .subjectOrganizationMismatch, .certificatePolicyMissing:
+            break
         }
     }
 }

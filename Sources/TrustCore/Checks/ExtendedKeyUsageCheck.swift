@@ -18,6 +18,13 @@ struct ExtendedKeyUsageCheck: PathCheck {
 
     var enforcedExtensions: Set<OID> { [.extKeyUsage] }
 
+    /// Netscape's and Microsoft's Server Gated Crypto purposes, which Apple's SSL policy still lists
+    /// beside serverAuth and anyExtendedKeyUsage (set_ssl_ekus in SecPolicy.c); only the strict
+    /// serverAuth rule (ServerAuthEKU) refuses them.
+    static let serverGatedCrypto: Set<OID> = [
+        OID(dotted: "2.16.840.1.113730.4.1")!, OID(dotted: "1.3.6.1.4.1.311.10.3.3")!,
+    ]
+
     /// Apple requires an explicit serverAuth EKU on leaves issued after this under custom anchors.
     static let customAnchorEKUCutoff = Timestamp(year: 2019, month: 6, day: 30, hour: 23)!
 
@@ -38,6 +45,11 @@ struct ExtendedKeyUsageCheck: PathCheck {
         let leaf = c.certificates[0]
         let names = leaf.extendedKeyUsage?.map(\.name) ?? []
         let subscriber = subscriberRules && c.leafIsForServerAuth && c.count > 1
+        // Apple's loose rule (ExtendedKeyUsage) accepts an SGC purpose wherever it accepts anyEKU.
+        func looselyAllowed(_ eku: [OID]) -> Bool {
+            eku.contains(.anyExtendedKeyUsage)
+                || (appleAnchorRules && c.leafIsForServerAuth && !Self.serverGatedCrypto.isDisjoint(with: eku))
+        }
         if subscriber, let eku = leaf.extendedKeyUsage, eku.contains(.anyExtendedKeyUsage) {
             // CA/Browser Forum BR 7.1.2.7.10 (subscriber extKeyUsage): "anyExtendedKeyUsage MUST
             // NOT" be present.
@@ -66,7 +78,7 @@ struct ExtendedKeyUsageCheck: PathCheck {
         } else if let eku = leaf.extendedKeyUsage {
             if eku.contains(purpose) {
                 steps.append(Step(.extendedKeyUsage, 0, .passed, ExtendedKeyUsageFinding.ekuServerAuth))
-            } else if appleAnchorRules && c.endsAtDeviceAnchor && eku.contains(.anyExtendedKeyUsage) {
+            } else if appleAnchorRules && c.endsAtDeviceAnchor && looselyAllowed(eku) {
                 // Only the loose rule applies below a device-trusted root, and it accepts anyEKU.
                 steps.append(
                     Step(
@@ -76,6 +88,11 @@ struct ExtendedKeyUsageCheck: PathCheck {
                 && leaf.notBefore <= Self.customAnchorEKUCutoff
             {
                 steps.append(Step(.extendedKeyUsage, 0, .passed, ExtendedKeyUsageFinding.caEKUAllows))
+            } else if looselyAllowed(eku) && appleAnchorRules && c.ruleClass == .custom
+                && leaf.notBefore <= Self.customAnchorEKUCutoff
+            {
+                steps.append(
+                    Step(.extendedKeyUsage, 0, .passed, ExtendedKeyUsageFinding.ekuServerGatedCrypto(present: names)))
             } else {
                 steps.append(
                     Step(
@@ -115,6 +132,12 @@ struct ExtendedKeyUsageCheck: PathCheck {
             guard let eku = c.certificates[i].extendedKeyUsage else { continue }
             if eku.contains(purpose) || eku.contains(.anyExtendedKeyUsage) {
                 steps.append(Step(.extendedKeyUsage, i, .passed, ExtendedKeyUsageFinding.caEKUAllows))
+            } else if looselyAllowed(eku) && c.ruleClass != .system {
+                // The strict rule that refuses SGC on a sub-CA applies to system-anchored chains only.
+                steps.append(
+                    Step(
+                        .extendedKeyUsage, i, .passed,
+                        ExtendedKeyUsageFinding.ekuServerGatedCrypto(present: eku.map(\.name))))
             } else {
                 steps.append(
                     Step(

@@ -10,6 +10,9 @@ enum ExtendedKeyUsageFinding: RuleFinding {
     /// The path ends at a device-trusted anchor, so the strict serverAuth rule is skipped; `present`
     /// is the leaf's extKeyUsage (empty when it has none).
     case ekuDeviceAnchorExempt(present: [String])
+    /// A Server Gated Crypto purpose (Netscape or Microsoft) without serverAuth, which Apple's
+    /// loose rule accepts where the strict one does not apply.
+    case ekuServerGatedCrypto(present: [String])
 
     var storage: Finding.Storage { .extendedKeyUsage(self) }
 
@@ -35,6 +38,7 @@ enum ExtendedKeyUsageFinding: RuleFinding {
             p.isEmpty
                 ? "No extended key usage, allowed under a device-trusted anchor"
                 : "Extended key usage \(p.joined(separator: ", ")), allowed under a device-trusted anchor"
+        case .ekuServerGatedCrypto: "Extended key usage names Server Gated Crypto, which Apple accepts here"
         }
     }
 
@@ -58,7 +62,9 @@ enum ExtendedKeyUsageFinding: RuleFinding {
         case .ekuNotChecked:
             "Basic X.509 does not check extended key usage (SecPolicyCreateBasicX509)."
         case .ekuDeviceAnchorExempt:
-            "The path ends at an anchor the device trusts (a configuration profile's root, trusted in Settings), and Apple's strict rule that the leaf's extKeyUsage name serverAuth explicitly (ServerAuthEKU) skips such chains. The looser rule still holds: an extKeyUsage, when present, must include serverAuth or anyExtendedKeyUsage (Apple ExtendedKeyUsage)."
+            "The path ends at an anchor the device trusts (a configuration profile's root, trusted in Settings), and Apple's strict rule that the leaf's extKeyUsage name serverAuth explicitly (ServerAuthEKU) skips such chains. The looser rule still holds: an extKeyUsage, when present, must include serverAuth, anyExtendedKeyUsage or a Server Gated Crypto purpose (Apple ExtendedKeyUsage)."
+        case .ekuServerGatedCrypto(let present):
+            "extKeyUsage (\(present.joined(separator: ", "))) has no serverAuth but a Server Gated Crypto purpose (Netscape 2.16.840.1.113730.4.1 or Microsoft 1.3.6.1.4.1.311.10.3.3), which Apple's SSL policy still accepts (ExtendedKeyUsage, set_ssl_ekus); only its strict rule (ServerAuthEKU) refuses it, for system-anchored chains and for custom-anchored leaves issued after 2019-06-30."
         }
     }
 }

@@ -6,6 +6,10 @@ enum KeySizeFinding: RuleFinding {
     case keyUnknown(label: String)
     /// The leaf is itself a device-trusted anchor, so the SSL key-size minimum is skipped.
     case keySizeDeviceAnchorExempt(label: String, bits: Int, minimum: Int)
+    /// Below the SSL minimum in bits but not in whole bytes, which is how Apple compares.
+    case keySizeWholeBytes(label: String, bits: Int, minimum: Int)
+    /// An RSA modulus larger than Apple's Security framework builds a key from.
+    case keyTooLargeToBuild(bits: Int, limit: Int)
 
     var storage: Finding.Storage { .keySize(self) }
 
@@ -13,7 +17,8 @@ enum KeySizeFinding: RuleFinding {
     var appleFailure: AppleFailure? {
         switch self {
         case .keyTooSmall: AppleFailure("KeySize", .keySize, -67735)
-        case .keyWeak, .keyUnknown: AppleFailure("WeakKeySize", .keySize, -67735, fatal: true)
+        case .keyWeak, .keyUnknown, .keyTooLargeToBuild:
+            AppleFailure("WeakKeySize", .keySize, -67735, fatal: true)
         default: nil
         }
     }
@@ -27,6 +32,8 @@ enum KeySizeFinding: RuleFinding {
         case .keyUnknown(let label): "\(label) key of unknown size"
         case .keySizeDeviceAnchorExempt(let label, let bits, let min):
             "\(label) \(bits) bits, below \(min) but the leaf is a device-trusted anchor"
+        case .keySizeWholeBytes(let label, let bits, _): "\(label) \(bits) bits (\((bits + 7) / 8) bytes)"
+        case .keyTooLargeToBuild(let bits, let limit): "RSA \(bits) bits, over the \(limit) Apple can use"
         }
     }
 
@@ -43,6 +50,10 @@ enum KeySizeFinding: RuleFinding {
             "The size of this \(label) key cannot be determined."
         case .keySizeDeviceAnchorExempt(let label, let bits, let min):
             "Apple skips the SSL key-size minimum (\(min) bits for \(label)) when the leaf itself is a device-trusted anchor (KeySize); the \(bits)-bit key still meets the minimum for any policy (WeakKeySize)."
+        case .keySizeWholeBytes(let label, let bits, let min):
+            "Apple compares key sizes in whole bytes: this \(bits)-bit \(label) key is \((bits + 7) / 8) bytes, as many as the \(min)-bit minimum, so it passes (Apple KeySize, SecCertificateIsAtLeastMinKeySize)."
+        case .keyTooLargeToBuild(let bits, let limit):
+            "Apple's Security framework builds RSA keys of at most \(limit) bits; for this \(bits)-bit modulus it has no key, and a certificate without a usable key is weak under every policy (Apple WeakKeySize, errSecUnsupportedKeySize; fatal)."
         }
     }
 }

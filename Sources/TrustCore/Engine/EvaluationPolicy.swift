@@ -121,11 +121,13 @@ struct PolicyBuilder: Hashable, Sendable {
             HostnameCheck(rules: webpki ? .webpki : .apple),
             KeySizeCheck(
                 weakMinimums: KeySizeCheck.weakMinimums, sslMinimums: ssl || webpki ? KeySizeCheck.sslMinimums : nil,
-                requireWholeBytes: webpki, deviceAnchoredLeafExempt: appleSSL),
+                requireWholeBytes: webpki, deviceAnchoredLeafExempt: appleSSL, comparesWholeBytes: apple,
+                rsaModulusLimit: apple ? SignatureVerifier.maximumRSAModulusBits : nil),
             SignatureAlgorithmCheck(rejectsSHA1: ssl || webpki, deviceAnchorExempt: appleSSL),
             ValidityPeriodCheck(enforced: ssl, deviceAnchoredLeafExempt: apple),
             CertificateTransparencyCheck(required: appleSSL),
             RevocationCheck(unusableInformationFails: webpki),
+            SystemPinningCheck(consulted: appleSSL),
             PinnedDomainsCheck(consulted: ssl),
         ]
         return EvaluationPolicy(checks: checks, selfIssuedCountTowardsDepth: !webpki)

@@ -26,6 +26,7 @@ public struct Finding: Hashable, Sendable {
         case budget(BudgetFinding)
         case ats(ATSFinding)
         case pinnedDomains(PinnedDomainsFinding)
+        case systemPinning(SystemPinningFinding)
 
         /// The rule's finding.
         var value: any RuleFinding {
@@ -49,6 +50,7 @@ public struct Finding: Hashable, Sendable {
             case .budget(let f): f
             case .ats(let f): f
             case .pinnedDomains(let f): f
+            case .systemPinning(let f): f
             }
         }
     }

@@ -25,4 +25,5 @@ public enum StepID: String, Hashable, Sendable, CaseIterable {
     case atsKeySize = "ats-key-size"
     case atsSignatureHash = "ats-signature-hash"
     case pinnedDomains = "pinned-domains"
+    case systemPinning = "system-pinning"
 }

@@ -1,0 +1,91 @@
+import AppleTrustData
+import Synchronization
+import TrustSupport
+import TrustX509
+
+/// Apple's system pinning: which of Apple's pinning policies covers a host, as trustd's pinning
+/// database answers it (SecPinningDb.m, `queryForDomain:`), over the rules compiled into
+/// AppleTrustData.
+///
+/// The host is split at its first dot: the rest, less one trailing dot, must equal an entry's
+/// suffix exactly (trustd looks it up with an SQL equality, so case matters), and the entry's
+/// pattern must find a match anywhere in the first label, ignoring case. Every matching entry's
+/// rules are gathered in the data's order; the policy is named after the last one.
+enum SystemPinning {
+    /// Apple's pinning policy for a host: its name and the alternatives a chain must meet.
+    struct Match: Sendable {
+        /// Apple's name for the policy (`MMCS`, ...).
+        var policyName: String
+        /// The rules gathered from every matching entry; a chain passes if it meets one.
+        var rules: [ApplePinningRule]
+        /// The suffix and pattern of each matching entry, for the report.
+        var domains: [ApplePinningDomain]
+    }
+
+    /// The longest first label considered: a DNS label has at most 63 octets, and the patterns
+    /// (some with a lookahead over the whole label) are not run on anything longer.
+    static let maximumLabelLength = 63
+
+    /// The entries by suffix: (policy index, domain), in the data's order.
+    static let bySuffix: [String: [(policy: Int, domain: ApplePinningDomain)]] = {
+        var table: [String: [(policy: Int, domain: ApplePinningDomain)]] = [:]
+        for (index, policy) in ApplePinningData.policies.enumerated() {
+            for domain in policy.domains { table[domain.suffix, default: []].append((index, domain)) }
+        }
+        return table
+    }()
+
+    /// Answers already computed, by host: running the patterns costs milliseconds, and every
+    /// candidate path and every re-evaluation asks again for the same host. Emptied when full.
+    private static let answers = Mutex<[String: Match?]>([:])
+    /// How many hosts `answers` holds before it is emptied.
+    static let answersKept = 64
+
+    /// The pinning policy covering `host`, or nil when Apple pins nothing for it.
+    static func match(host: String) -> Match? {
+        if let known = answers.withLock({ $0[host] }) { return known }
+        let answer = lookUp(host: host)
+        answers.withLock {
+            if $0.count >= answersKept { $0.removeAll(keepingCapacity: true) }
+            $0[host] = answer
+        }
+        return answer
+    }
+
+    /// The lookup itself, as trustd's `queryForDomain:` does it.
+    static func lookUp(host: String) -> Match? {
+        guard let dot = host.firstIndex(of: ".") else { return nil }
+        let label = host[..<dot]
+        var suffix = host[host.index(after: dot)...]
+        if suffix.hasSuffix(".") { suffix = suffix.dropLast() }
+        guard let entries = bySuffix[String(suffix)], label.utf8.count <= maximumLabelLength else { return nil }
+        var match: Match?
+        for entry in entries where labelMatches(String(label), pattern: entry.domain.labelPattern) {
+            let policy = ApplePinningData.policies[entry.policy]
+            if match == nil { match = Match(policyName: policy.name, rules: [], domains: []) }
+            match!.policyName = policy.name
+            match!.rules += policy.rules
+            match!.domains.append(entry.domain)
+        }
+        return match
+    }
+
+    /// Whether `pattern` finds a match in `label`, ignoring case (NSRegularExpression with
+    /// NSRegularExpressionCaseInsensitive, `numberOfMatchesInString:` over the whole label). A
+    /// pattern that does not compile matches nothing, as trustd skips such a row.
+    static func labelMatches(_ label: String, pattern: String) -> Bool {
+        guard let regex = try? Regex(pattern).ignoresCase() else { return false }
+        return label.firstMatch(of: regex) != nil
+    }
+
+    /// SHA-256 fingerprints (lowercase hex) of Apple's own roots: what `AnchorApple` accepts
+    /// (SecAppleAnchor.c, `getAnchors`: Apple Root CA, Apple Root CA - G2 and - G3, Apple
+    /// Platform Backport RSA and ECC Root CA - G1).
+    static let appleAnchors: Set<String> = [
+        "b0b1730ecbc7ff4505142c49f1295e6eda6bcaed7e2c68c5be91b5a11001f024",
+        "c2b9b042dd57830e7d117dac55ac8ae19407d38e41d88f3215bc3a890444a050",
+        "63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179",
+        "fb3f6cf69467b5fa9ffa2b3b392b6e5e775bbb09c77b6e759e9038e26bbf9049",
+        "eda23b3f224f45e0952f20e4d2b33e000d49c8044c1168de47b443cd2b3536dc",
+    ]
+}
