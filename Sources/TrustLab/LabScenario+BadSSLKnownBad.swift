@@ -14,7 +14,7 @@ extension LabScenario {
             // The leaf's issuer is neither sent nor an anchor: MissingIntermediate.
             .rejectedByDelegate(-25318),
             rule:
-                "Apple MissingIntermediate until the root is installed; installed, any custom anchor is trusted (Trust, -25318; docs/steps.md#chain, docs/steps.md#anchor-classes-app-or-device)",
+                "Apple MissingIntermediate until the root is installed (Trust, -25318; docs/steps.md#chain); installed by a profile and turned on in Certificate Trust Settings, any custom anchor is trusted, and trustd's blocked-key lists skip the anchor (docs/lab.md#the-known-bad-roots)",
             variations: [
                 LabVariation(
                     [.noScenarioAnchor], .rejectedByDefault(-25318),
