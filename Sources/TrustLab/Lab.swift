@@ -191,7 +191,9 @@ public final class Lab: Sendable {
             if !selected.contains(scenario) { selected.append(scenario) }
         }
         selected = selected.isEmpty ? LabScenario.all : LabScenario.all.filter { selected.contains($0) }
-        if let base = options.portBase, base < 0 || base + LabScenario.aiaPortOffset > 65_535 {
+        // The badssl.com cases sit above the AIA server's offset: the highest offset bounds the base.
+        let highestOffset = max(LabScenario.aiaPortOffset, selected.map(\.portOffset).max() ?? 0)
+        if let base = options.portBase, base < 0 || base + highestOffset > 65_535 {
             throw .portOutOfRange(base)
         }
         func port(_ offset: Int) -> UInt16 { options.portBase.map { UInt16($0 + offset) } ?? 0 }

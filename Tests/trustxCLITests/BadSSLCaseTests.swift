@@ -110,6 +110,15 @@ final class BadSSLCaseTests: XCTestCase {
         }
     }
 
+    /// The badssl.com cases sit above the AIA server's offset (99): a fixed port base must leave
+    /// room for them too, or the lab refuses it before binding anything.
+    func testAPortBaseWithNoRoomForTheBadSSLOffsetsIsRefused() {
+        XCTAssertThrowsError(try Lab.start(LabOptions(scenarios: ["client-cert-missing"], portBase: 65_400))) {
+            XCTAssertEqual(
+                ($0 as? LabError)?.description, "port base 65400 leaves no room for every scenario below 65536")
+        }
+    }
+
     /// The hosts read as on the web, under the lab's domain, and the slow keys are the real sizes.
     func testHostsKeepBadSSLNamesAndTheRSACasesServeTheirKeySizes() throws {
         let lab = try running()
