@@ -156,7 +156,7 @@ public final class Lab: Sendable {
     public let aiaIntermediate: Certificate
 
     private let server: LabServer
-    /// Servers whose slow key is made for their first client (rsa4096, rsa8192).
+    /// Servers that make their certificate for their first client (the RSA cases, 10000-sans).
     private let deferred: [LabDeferredServer]
     private let files: LabDirectory
     private let stopped = LabLock(false)
