@@ -156,6 +156,8 @@ public final class Lab: Sendable {
     public let aiaIntermediate: Certificate
 
     private let server: LabServer
+    /// Servers that make their certificate for their first client (the RSA cases, 10000-sans).
+    private let deferred: [LabDeferredServer]
     private let files: LabDirectory
     private let stopped = LabLock(false)
 
@@ -164,7 +166,8 @@ public final class Lab: Sendable {
 
     private init(
         scenarios: [RunningScenario], anchors: [LabAnchorFile], clientIdentity: LabClientIdentity,
-        pins: [LabPin: String], files: LabDirectory, aiaURL: String?, aiaIntermediate: Certificate, server: LabServer
+        pins: [LabPin: String], files: LabDirectory, aiaURL: String?, aiaIntermediate: Certificate, server: LabServer,
+        deferred: [LabDeferredServer] = []
     ) {
         self.scenarios = scenarios
         self.anchors = anchors
@@ -176,6 +179,7 @@ public final class Lab: Sendable {
         self.aiaURL = aiaURL
         self.aiaIntermediate = aiaIntermediate
         self.server = server
+        self.deferred = deferred
     }
 
     /// Builds fresh PKI, writes the files and starts every selected server.
@@ -187,7 +191,9 @@ public final class Lab: Sendable {
             if !selected.contains(scenario) { selected.append(scenario) }
         }
         selected = selected.isEmpty ? LabScenario.all : LabScenario.all.filter { selected.contains($0) }
-        if let base = options.portBase, base < 0 || base + LabScenario.aiaPortOffset > 65_535 {
+        // The badssl.com cases sit above the AIA server's offset: the highest offset bounds the base.
+        let highestOffset = max(LabScenario.aiaPortOffset, selected.map(\.portOffset).max() ?? 0)
+        if let base = options.portBase, base < 0 || base + highestOffset > 65_535 {
             throw .portOutOfRange(base)
         }
         func port(_ offset: Int) -> UInt16 { options.portBase.map { UInt16($0 + offset) } ?? 0 }
@@ -211,13 +217,17 @@ public final class Lab: Sendable {
         let now = options.now ?? Timestamp(secondsSinceEpoch: Int64(time(nil)))
         var serverIPs = ["127.0.0.1"]
         if advertised != "127.0.0.1" { serverIPs.append(advertised) }
-        let pki: LabPKI
+        var pki: LabPKI
+        let badssl: BadSSLPKI
         do {
             pki = try LabPKI.build(
                 now: now, serverIPs: serverIPs, aiaURL: aiaURL ?? "http://127.0.0.1/intermediate.der")
+            badssl = try BadSSLPKI.build(library: pki.libraryCA, now: now, serverIPs: serverIPs)
         } catch {
             throw .pki(error)
         }
+        pki.served.merge(badssl.served) { own, _ in own }
+        pki.anchors.merge(badssl.anchors) { own, _ in own }
 
         let directory: LabDirectory
         if let path = options.outputDirectory {
@@ -225,6 +235,7 @@ public final class Lab: Sendable {
         } else {
             directory = try LabDirectory.temporary()
         }
+        var deferredServers: [LabDeferredServer] = []
         do {
             var anchors: [LabAnchorFile] = []
             for anchor in LabAnchor.allCases {
@@ -253,6 +264,14 @@ public final class Lab: Sendable {
             var running: [RunningScenario] = []
             var endpoints: [(LabListener, LabEndpoint)] = []
             for (listener, scenario) in bound {
+                if let make = badssl.deferred[scenario.name] {
+                    let (entry, server) = try deferredScenario(
+                        scenario, listener: listener, make: make, urlHost: urlHost, directory: directory,
+                        anchorPath: anchors.first { $0.anchor == scenario.anchor }!.path, options: options)
+                    running.append(entry)
+                    deferredServers.append(server)
+                    continue
+                }
                 let served = pki.served[scenario.name]!
                 let host = scenario.host == "127.0.0.1" ? advertised : scenario.host
                 let hostInURL = scenario.host == "127.0.0.1" ? urlHost : scenario.host
@@ -280,6 +299,7 @@ public final class Lab: Sendable {
                 switch scenario.name {
                 case "tls12-only": tls.maximumVersion = .tls1_2
                 case "mtls-required": tls.requiredClientCAs = [pki.clientCA.certificate]
+                case "client-cert-missing": tls.requiredClientCAs = [badssl.missingClientCA]
                 case "tls11-only":
                     tls.minimumVersion = .tls1_1
                     tls.maximumVersion = .tls1_1
@@ -315,11 +335,12 @@ public final class Lab: Sendable {
             for (pin, digest) in pki.pins { pins[pin] = "sha256//" + Base64.encode(digest) }
             let lab = Lab(
                 scenarios: running, anchors: anchors, clientIdentity: identity, pins: pins, files: directory,
-                aiaURL: aiaURL, aiaIntermediate: pki.aiaIntermediate, server: server)
+                aiaURL: aiaURL, aiaIntermediate: pki.aiaIntermediate, server: server, deferred: deferredServers)
             // Handouts and scripts read the same description the command line prints.
             try directory.write("lab.json", lab.json())
             return lab
         } catch {
+            for d in deferredServers { d.stop() }
             directory.remove()
             throw error
         }
@@ -369,6 +390,7 @@ public final class Lab: Sendable {
         }
         guard first else { return }
         server.stop()
+        for d in deferred { d.stop() }
         files.remove()
     }
 

@@ -8,6 +8,17 @@ public enum LabAnchor: String, Hashable, Sendable, CaseIterable {
     case untrustedRoot = "untrusted-root-ca"
     /// The self-signed scenario's certificate itself, for "anchor a self-signed leaf".
     case selfSigned = "self-signed"
+    /// The lab's stand-ins for roots that software installed on users' machines with the private
+    /// key shipped alongside (badssl.com's known-bad folder), under the same subject names.
+    case superfish = "superfish"
+    /// The stand-in for Dell's eDellRoot.
+    case eDellRoot = "edellroot"
+    /// The stand-in for Dell's DSDTestProvider.
+    case dsdTestProvider = "dsdtestprovider"
+    /// The stand-in for the development root preact-cli shipped ("Acme Co").
+    case preactCLI = "preact-cli"
+    /// The stand-in for the development root webpack-dev-server shipped (CN=localhost).
+    case webpackDevServer = "webpack-dev-server"
 
     /// The file name in the lab folder.
     public var fileName: String { "\(rawValue).pem" }

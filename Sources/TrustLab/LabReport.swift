@@ -97,6 +97,7 @@ extension Lab {
         for s in scenarios {
             w.beginObject()
             w.string("name", s.name)
+            if let badssl = s.scenario.badssl { w.string("badssl", badssl) }
             w.string("url", s.url)
             w.int("port", Int(s.port))
             w.string("host", s.host)

@@ -83,7 +83,8 @@ extension LabScenario {
             // TemporalValidity: outside notBefore..notAfter -> errSecCertificateExpired.
             expectation: .rejectedByDelegate(-67818),
             rule: "Apple TemporalValidity: outside notBefore..notAfter (Expired, -67818; docs/steps.md#validity)",
-            networkOnly: nil, variations: [], serviceProtocol: .https, portOffset: 4),
+            networkOnly: nil, variations: [], serviceProtocol: .https, portOffset: 4,
+            badssl: "expired"),
         LabScenario(
             group: .lessons, name: "not-yet-valid",
             lesson: "A leaf whose notBefore is in the future (a clock or issuance mistake).",
@@ -105,7 +106,8 @@ extension LabScenario {
                 LabVariation(
                     [.noScenarioAnchor, .anchor(.selfSigned)], .trusted,
                     "a self-signed leaf set as anchor is accepted, still subject to hostname, EKU and lifetime")
-            ], serviceProtocol: .https, portOffset: 6),
+            ], serviceProtocol: .https, portOffset: 6,
+            badssl: "self-signed"),
         LabScenario(
             group: .lessons, name: "missing-intermediate",
             lesson: "The server forgets its intermediate and the leaf has no AIA URL.",
@@ -130,7 +132,8 @@ extension LabScenario {
                 LabVariation(
                     [.noAIA], .rejectedByDelegate(-25318),
                     "without the fetch the issuer is missing, as OpenSSL and curl users see it")
-            ], serviceProtocol: .https, portOffset: 8),
+            ], serviceProtocol: .https, portOffset: 8,
+            badssl: "incomplete-chain"),
         LabScenario(
             group: .lessons, name: "wrong-order",
             lesson: "Intermediates sent in the wrong order: Apple builds the path anyway.",
@@ -152,7 +155,8 @@ extension LabScenario {
                 LabVariation(
                     [.anchor(.untrustedRoot)], .trusted,
                     "trusting the root makes the same chain trusted: the anchor set is the whole difference")
-            ], serviceProtocol: .https, portOffset: 10),
+            ], serviceProtocol: .https, portOffset: 10,
+            badssl: "untrusted-root"),
         LabScenario(
             group: .lessons, name: "cn-only", lesson: "The host is only in the Common Name: Apple never reads the CN.",
             host: "127.0.0.1", anchor: .libraryTestCA,
@@ -270,7 +274,8 @@ extension LabScenario {
                 LabVariation(
                     [.clientIdentity],
                     .trusted, "with the lab's learner identity the server accepts the connection")
-            ], serviceProtocol: .https, portOffset: 19),
+            ], serviceProtocol: .https, portOffset: 19,
+            badssl: "client"),
         LabScenario(
             group: .lessons, name: "smtp-starttls",
             lesson: "A mail server upgrading to TLS with STARTTLS: the same trust rules.",
@@ -310,6 +315,7 @@ extension LabScenario {
                 "Apple Revocation: the stapled OCSP response, signed by the issuer, says revoked (Revoked, -67820, fatal; docs/steps.md#revocation)",
             networkOnly:
                 "the stapled OCSP response: the served chain alone is trusted; the staple in the handshake revokes it",
-            variations: [], serviceProtocol: .https, portOffset: 22),
+            variations: [], serviceProtocol: .https, portOffset: 22,
+            badssl: "revoked"),
     ]
 }

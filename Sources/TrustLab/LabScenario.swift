@@ -31,6 +31,8 @@ public struct LabScenario: Hashable, Sendable, Identifiable {
     public var portOffset: Int
     /// ATS configurations the lesson tries (empty for lessons without ATS).
     public var atsCases: [LabATSCase] = []
+    /// The badssl.com subdomain this scenario re-enacts (`expired`, `wrong.host`), when it does.
+    public var badssl: String? = nil
 
     /// Whether the URL's host is a DNS name that does not resolve (ATS exempts loopback addresses
     /// and local names, so its lessons name the server `NAME.trustx.test`): clients reach it with
@@ -50,6 +52,9 @@ extension LabScenario {
     public static let all: [LabScenario] = [
         lessons,
         ats,
+        badsslCertificates,
+        badsslKnownBad,
+        badsslClient,
     ].flatMap { $0 }
 
     /// The groups, in teaching order.

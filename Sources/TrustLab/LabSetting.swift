@@ -19,6 +19,8 @@ public enum LabSetting: Hashable, Sendable {
     case noAIA
     /// The lab's learner identity as the client certificate.
     case clientIdentity
+    /// How the custom anchors reached the device: set by the app, or installed by a profile.
+    case anchorClass(CustomAnchorClass)
 
     /// The `trustx check` options for this setting, with `values` naming the lab's files and pins.
     /// The lab's command lines, JSON and labels all come from here.
@@ -34,6 +36,7 @@ public enum LabSetting: Hashable, Sendable {
         case .noAIA: return ["--no-aia"]
         case .clientIdentity:
             return ["--client-cert", values.clientIdentityPath, "--password", values.clientIdentityPassword]
+        case .anchorClass(let anchorClass): return ["--anchor-class", anchorClass.rawValue]
         }
     }
 

@@ -64,21 +64,24 @@ final class LabSettingTests: XCTestCase {
             case .minimumTLS: "minimumTLS"
             case .noAIA: "noAIA"
             case .clientIdentity: "clientIdentity"
+            case .anchorClass: "anchorClass"
             }
         }
         let used = Set(LabScenario.all.flatMap(\.variations).flatMap(\.settings).map(kind))
         XCTAssertEqual(
-            used, ["policy", "anchor", "noScenarioAnchor", "pin", "minimumTLS", "noAIA", "clientIdentity"])
+            used,
+            ["policy", "anchor", "noScenarioAnchor", "pin", "minimumTLS", "noAIA", "clientIdentity", "anchorClass"])
     }
 
     func testEachGroupIsOneRunOfTheCatalogueAndTheATSGroupHoldsTheATSLessons() {
-        XCTAssertEqual(LabScenario.groups, [.lessons, .ats])
+        XCTAssertEqual(LabScenario.groups, [.lessons, .ats, .badsslCertificates, .badsslKnownBad, .badsslClient])
         // Teaching order keeps a group together: the groups in order give the catalogue back.
         let regrouped = LabScenario.groups.flatMap { g in LabScenario.all.filter { $0.group == g } }
         XCTAssertEqual(regrouped.map(\.name), LabScenario.all.map(\.name))
         for s in LabScenario.all {
-            // ATS exempts loopback addresses, so exactly the ATS lessons have DNS names and Info.plists.
-            XCTAssertEqual(s.group == .ats, s.needsConnectTo, s.name)
+            // ATS exempts loopback addresses, so the ATS lessons have DNS names, and the badssl.com
+            // cases keep badssl.com's; only the ATS lessons have Info.plists.
+            XCTAssertEqual(s.group != .lessons, s.needsConnectTo, s.name)
             XCTAssertEqual(s.group == .ats, !s.atsCases.isEmpty, s.name)
         }
     }

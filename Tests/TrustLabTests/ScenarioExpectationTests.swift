@@ -14,8 +14,11 @@ final class ScenarioExpectationTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        shared = try? Lab.start(LabOptions(now: now))
+        shared = try? Lab.start(LabOptions(scenarios: lessonsAndATS.map(\.name), now: now))
     }
+
+    /// The lab's own lessons and the ATS lessons: the badssl.com cases have BadSSLCaseTests.
+    static let lessonsAndATS = LabScenario.all.filter { $0.group == .lessons || $0.group == .ats }
 
     override class func tearDown() {
         shared?.stop()
@@ -73,10 +76,10 @@ final class ScenarioExpectationTests: XCTestCase {
             "rsa-2048", "mtls-required", "smtp-starttls", "key-rotated", "revoked-ocsp", "tls11-only",
             "no-forward-secrecy", "pin-rotated",
         ]
-        XCTAssertEqual(LabScenario.all.map(\.name), names)
-        XCTAssertEqual(Set(LabScenario.all.map(\.portOffset)).count, names.count)
+        XCTAssertEqual(Self.lessonsAndATS.map(\.name), names)
+        XCTAssertEqual(Set(LabScenario.all.map(\.portOffset)).count, LabScenario.all.count)
         XCTAssertFalse(LabScenario.all.map(\.portOffset).contains(LabScenario.aiaPortOffset))
-        for s in LabScenario.all {
+        for s in Self.lessonsAndATS {
             XCTAssertFalse(s.lesson.contains("\n"), s.name)
             // ATS exempts loopback addresses and local names: its lessons' servers have DNS names.
             let host =
@@ -88,7 +91,7 @@ final class ScenarioExpectationTests: XCTestCase {
 
     func testEveryServedChainEvaluatesToTheScenarioExpectation() throws {
         let lab = try self.lab
-        XCTAssertEqual(lab.scenarios.count, LabScenario.all.count)
+        XCTAssertEqual(lab.scenarios.count, Self.lessonsAndATS.count)
         let evaluator = Evaluator()
         for s in lab.scenarios {
             let chain = try capturedChain(s)
@@ -151,6 +154,7 @@ final class ScenarioExpectationTests: XCTestCase {
                 var anchors = v.keepsScenarioAnchor ? [lab.anchor(s.scenario.anchor).certificate] : []
                 var policy: TrustPolicy = .ssl(host: s.host)
                 var pins: [String] = []
+                var anchorClass = CustomAnchorClass.app
                 var evaluable = true
                 for setting in v.settings {
                     switch setting {
@@ -159,10 +163,12 @@ final class ScenarioExpectationTests: XCTestCase {
                     case .pin(let p): pins.append(try XCTUnwrap(lab.pins[p]))
                     case .policy(let p): policy = p
                     case .minimumTLS, .noAIA, .clientIdentity: evaluable = false  // decided on the network
+                    case .anchorClass(let c): anchorClass = c
                     }
                 }
                 guard evaluable else { continue }
                 var chosen = try settings(s, anchors: anchors, policy: policy, pins: pins)
+                chosen.customAnchorClass = anchorClass
                 if anchors.isEmpty {
                     // No custom anchor: the system store decides (and does not know Library Test CA).
                     chosen.systemStore = EmptyStore()
@@ -312,7 +318,7 @@ final class ScenarioExpectationTests: XCTestCase {
         let anchors = try XCTUnwrap(object["anchors"] as? [String: String])
         XCTAssertEqual(anchors["library-test-ca"], lab.anchor(.libraryTestCA).path)
         let scenarios = try XCTUnwrap(object["scenarios"] as? [[String: Any]])
-        XCTAssertEqual(scenarios.count, LabScenario.all.count)
+        XCTAssertEqual(scenarios.count, Self.lessonsAndATS.count)
         let wrongHost = try XCTUnwrap(scenarios.first { $0["name"] as? String == "wrong-host" })
         XCTAssertEqual(wrongHost["host"] as? String, "localhost")
         XCTAssertEqual(

@@ -1,0 +1,27 @@
+import TrustCore
+
+extension LabScenarioGroup {
+    /// badssl.com's client-certificate cases (its domains/client folder); `client` itself is the
+    /// lab's mtls-required lesson.
+    public static let badsslClient = LabScenarioGroup(id: "badssl-client", title: "badssl.com: client")
+}
+
+extension LabScenario {
+    /// The client group.
+    static let badsslClient: [LabScenario] = [
+        badsslCase(
+            "client-cert-missing", group: .badsslClient,
+            "A server that requires a client certificate from a CA no learner has an identity from.",
+            LabExpectation(trusted: false, osstatus: 0, urlError: -1206),
+            rule:
+                "URLError clientCertificateRequired (-1206); the server's own chain is trusted (docs/steps.md#urlerror)",
+            networkOnly:
+                "the client-certificate request: the served chain is trusted; the handshake fails without an identity the server accepts",
+            variations: [
+                LabVariation(
+                    [.clientIdentity], LabExpectation(trusted: false, osstatus: 0, urlError: -1205),
+                    "the learner's identity is from another CA: the server refuses it (alert unknown_ca), URLError -1205"
+                )
+            ], portOffset: 140)
+    ]
+}

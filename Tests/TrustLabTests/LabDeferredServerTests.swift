@@ -1,0 +1,63 @@
+import Foundation
+import Synchronization
+import TrustBuilder
+import TrustSupport
+import TrustX509
+import XCTest
+
+@testable import TrustLab
+
+/// A scenario whose key is slow is served by a `LabDeferredServer`: nothing is made until a
+/// client connects, that client is served once it is, and later clients reuse it.
+final class LabDeferredServerTests: XCTestCase {
+    /// An endpoint like the lab's: a self-signed P-256 leaf (cheap, unlike the RSA keys this
+    /// server exists for) answering HTTPS.
+    static func endpoint(port: UInt16) throws -> LabEndpoint {
+        let key = try KeyPair.generate(.ecP256)
+        let now = Timestamp(secondsSinceEpoch: Int64(time(nil)))
+        var b = CertificateBuilder(
+            subject: NameBuilder(commonName: "deferred.test"), publicKey: key, notBefore: now.adding(seconds: -60),
+            notAfter: now.adding(seconds: 86_400))
+        b.subjectAltNames = .dns("deferred.test")
+        let leaf = try b.selfSign(key: key)
+        let tls = LabTLSConfiguration(chain: [leaf], privateKeyPEM: key.privateKeyPEM())
+        return LabEndpoint(name: "deferred", port: port, service: .https(tls, page: "deferred\n"))
+    }
+
+    func testTheEndpointIsMadeForTheFirstClientOnlyAndServesEveryClient() throws {
+        let listener = try LabListener.bind(address: "127.0.0.1", port: 0)
+        let port = listener.port
+        let made = Mutex(0)
+        let server = try LabDeferredServer(listener: listener, options: LabServerOptions()) {
+            made.withLock { $0 += 1 }
+            return try LabDeferredServerTests.endpoint(port: port)
+        }
+        defer { server.stop() }
+        // The server polls every 200 ms: twice that with no client makes nothing.
+        usleep(400_000)
+        XCTAssertEqual(made.withLock { $0 }, 0, "made before any client connected")
+
+        let first = TestClient.run(port: port)
+        XCTAssertTrue(first.served, first.failure)
+        XCTAssertEqual(first.chain.count, 1)
+        let second = TestClient.run(port: port)
+        XCTAssertTrue(second.served, second.failure)
+        XCTAssertEqual(second.chain, first.chain, "the same certificate for every client")
+        XCTAssertEqual(made.withLock { $0 }, 1)
+    }
+
+    func testStoppingBeforeAnyClientClosesThePortAndMakesNothing() throws {
+        let listener = try LabListener.bind(address: "127.0.0.1", port: 0)
+        let port = listener.port
+        let made = Mutex(0)
+        let server = try LabDeferredServer(listener: listener, options: LabServerOptions()) {
+            made.withLock { $0 += 1 }
+            return try LabDeferredServerTests.endpoint(port: port)
+        }
+        server.stop()
+        let refused = TestClient.run(port: port)
+        XCTAssertFalse(refused.handshake, "the port still accepts after stop()")
+        usleep(400_000)
+        XCTAssertEqual(made.withLock { $0 }, 0)
+    }
+}

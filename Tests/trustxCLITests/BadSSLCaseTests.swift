@@ -1,0 +1,147 @@
+import Dispatch
+import Foundation
+import Synchronization
+import TrustCore
+import TrustLab
+import XCTest
+
+/// badssl.com's certificate, known-bad and client cases in the lab, each checked the way a
+/// trainee does it: the built `trustx check URL --connect-to ... --anchor FILE` against one lab
+/// serving only those cases. The expected verdicts are the catalogue's, which cites Apple's rule
+/// for each (docs/lab.md, "badssl.com: certificates").
+final class BadSSLCaseTests: XCTestCase {
+    nonisolated(unsafe) static var lab: Lab?
+
+    /// Every badssl.com name this part of the lab covers.
+    static let names: Set<String> = [
+        "1000-sans", "10000-sans", "ecc256", "ecc384", "expired", "extended-validation", "incomplete-chain",
+        "no-common-name", "no-sct", "no-subject", "pinning-test", "reversed-chain", "revoked", "rsa2048", "rsa4096",
+        "rsa8192", "self-signed", "sha1", "sha1-2016", "sha1-2017", "sha1-intermediate", "sha256", "sha384", "sha512",
+        "untrusted-root", "wrong.host", "xn--n1aae7f7o", "dsdtestprovider", "edellroot", "preact-cli", "superfish",
+        "webpack-dev-server", "client", "client-cert-missing",
+    ]
+
+    override class func setUp() {
+        super.setUp()
+        // Keys made by openssl ahead of time: the lab would otherwise make them for the first
+        // client, which takes up to a minute for RSA 8,192.
+        _ = try? LabSlowKeys.preload(privateKeyPEM: SlowKeyFixtures.rsa4096)
+        _ = try? LabSlowKeys.preload(privateKeyPEM: SlowKeyFixtures.rsa8192)
+        let scenarios = LabScenario.all.filter { $0.badssl.map(names.contains) ?? false }.map(\.name)
+        lab = try? Lab.start(LabOptions(scenarios: scenarios))
+    }
+
+    override class func tearDown() {
+        lab?.stop()
+        lab = nil
+        super.tearDown()
+    }
+
+    func running() throws -> Lab { try XCTUnwrap(Self.lab, "the lab did not start") }
+
+    /// One `trustx check` and what it should give.
+    struct Run: Sendable {
+        var label: String
+        var arguments: [String]
+        var expected: LabExpectation
+    }
+
+    /// What one check gave: its JSON verdict's three values, or why there is none.
+    struct Outcome: Sendable {
+        var trusted: Bool?
+        var osstatus: Int32?
+        var urlError: Int?
+        var failure: String?
+    }
+
+    /// Runs the checks a few at a time (each is a process that mostly waits on its own start-up
+    /// and the handshake).
+    func outcomes(_ runs: [Run]) -> [Int: Outcome] {
+        let results = Mutex<[Int: Outcome]>([:])
+        let next = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            while true {
+                let i = next.withLock { n in
+                    defer { n += 1 }
+                    return n
+                }
+                guard i < runs.count else { return }
+                var outcome = Outcome()
+                do {
+                    let r = try CLI.run(["check"] + runs[i].arguments + ["--format", "json", "--timeout", "10"])
+                    if let v = try? r.json()["verdict"] as? [String: Any] {
+                        outcome.trusted = v["trusted"] as? Bool
+                        outcome.osstatus = (v["osstatus"] as? Int).map(Int32.init)
+                        outcome.urlError = v["urlError"] as? Int
+                    } else {
+                        outcome.failure = r.out + r.err
+                    }
+                } catch {
+                    outcome.failure = "\(error)"
+                }
+                results.withLock { [outcome] in $0[i] = outcome }
+            }
+        }
+        return results.withLock { $0 }
+    }
+
+    func testEveryBadSSLCaseGivesItsStatedVerdictThroughCheck() throws {
+        let lab = try running()
+        XCTAssertEqual(Set(lab.scenarios.compactMap(\.scenario.badssl)), Self.names)
+        var runs: [Run] = []
+        for s in lab.scenarios {
+            runs.append(
+                Run(label: s.name, arguments: s.targetArguments + ["--anchor", s.anchorPath], expected: s.expectation))
+            for v in s.scenario.variations {
+                let arguments = lab.arguments(for: v, of: s)
+                runs.append(
+                    Run(
+                        label: "\(s.name) \(arguments.dropFirst().joined(separator: " "))", arguments: arguments,
+                        expected: v.expectation))
+            }
+        }
+        let results = outcomes(runs)
+        for (i, run) in runs.enumerated() {
+            let got = try XCTUnwrap(results[i], "\(run.label): not run")
+            if let failure = got.failure { XCTFail("\(run.label): no verdict: \(failure)") }
+            XCTAssertEqual(got.trusted, run.expected.trusted, "\(run.label): trusted")
+            XCTAssertEqual(got.osstatus, run.expected.osstatus, "\(run.label): OSStatus")
+            XCTAssertEqual(got.urlError, run.expected.urlError, "\(run.label): URLError")
+        }
+    }
+
+    /// The badssl.com cases sit above the AIA server's offset (99): a fixed port base must leave
+    /// room for them too, or the lab refuses it before binding anything.
+    func testAPortBaseWithNoRoomForTheBadSSLOffsetsIsRefused() {
+        XCTAssertThrowsError(try Lab.start(LabOptions(scenarios: ["client-cert-missing"], portBase: 65_400))) {
+            XCTAssertEqual(
+                ($0 as? LabError)?.description, "port base 65400 leaves no room for every scenario below 65536")
+        }
+    }
+
+    /// The hosts read as on the web, under the lab's domain, and the slow keys are the real sizes.
+    func testHostsKeepBadSSLNamesAndTheRSACasesServeTheirKeySizes() throws {
+        let lab = try running()
+        for s in lab.scenarios where s.scenario.group != .lessons {
+            XCTAssertEqual(s.host, "\(s.name).badssl.trustx.test")
+            XCTAssertTrue(s.url.hasPrefix("https://\(s.name).badssl.trustx.test:"), s.url)
+        }
+        for (name, bits) in [("rsa4096", 4096), ("rsa8192", 8192), ("ecc384", 384)] {
+            let s = try XCTUnwrap(lab.scenario(name))
+            XCTAssertEqual(s.served.first?.publicKey.bits, bits, name)
+        }
+        // rsa2048's key is made for its first client: what the server sends says its size.
+        let rsa2048 = try XCTUnwrap(lab.scenario("rsa2048"))
+        XCTAssertEqual(rsa2048.served, [], "made at start-up")
+        let r = try CLI.run(["check"] + rsa2048.targetArguments + ["--anchor", rsa2048.anchorPath, "--format", "json"])
+        let presented = try XCTUnwrap(try r.json()["presented"] as? [[String: Any]], r.out)
+        XCTAssertEqual((presented.first?["key"] as? [String: Any])?["bits"] as? Int, 2048, r.out)
+        // 10,000 names make a Certificate message over the probe's 256 KiB bound.
+        // Its chain is made (and its file written) for its first client.
+        let tenThousand = try XCTUnwrap(lab.scenario("10000-sans"))
+        _ = try CLI.run(
+            ["check"] + tenThousand.targetArguments + ["--anchor", tenThousand.anchorPath, "--timeout", "10"])
+        let chain = try String(contentsOfFile: tenThousand.chainPath, encoding: .utf8)
+        XCTAssertGreaterThan(chain.utf8.count * 3 / 4, 256 * 1024)
+    }
+}
