@@ -176,6 +176,8 @@ public enum JSONReport {
             ("at", .string(s.time.rfc3339)),
             ("profile", .string(s.profile.rawValue)),
             ("revocationFetched", .bool(s.revocationFetched)),
+            ("store", .string(s.systemStore?.storeName)),
+            ("storeVersion", .string(s.systemStore?.storeVersion)),
         ])
     }
 

@@ -77,9 +77,11 @@ public enum ReportFormatting {
         }
     }
 
-    /// Where system roots come from, or `none`.
+    /// Which store gives the system roots and where it reads them (`apple: Apple's root store,
+    /// security_certificates-...`), or `none`.
     static func storeDescription(_ s: TrustSettings) -> String {
-        s.systemStore?.location ?? "none"
+        guard let store = s.systemStore else { return "none" }
+        return store.storeName == store.location ? store.location : "\(store.storeName): \(store.location)"
     }
 
     /// `SSLHostname · errSecHostNameMismatch (-67602)`, or why no code applies.

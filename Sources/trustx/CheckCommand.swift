@@ -134,7 +134,7 @@ enum CheckCommand {
         }
         var settings = TrustSettings(
             anchors: anchors, anchorsOnly: !r.withSystemAnchors, customAnchorClass: r.anchorClass,
-            systemStore: makeSystemStore(),
+            systemStore: makeSystemStore(r.store),
             policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
         settings.hostIgnoredByPolicy = r.ignoredHost
         switch loadCRLs(r.crlFiles) {
@@ -320,7 +320,7 @@ enum CheckCommand {
             anchorsOnly: !r.withSystemAnchors,
             customAnchorClass: r.anchorClass,
             // The store is a source of parent certificates even when its roots are not trusted.
-            systemStore: makeSystemStore(),
+            systemStore: makeSystemStore(r.store),
             policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
         settings.hostIgnoredByPolicy = r.ignoredHost
         switch loadCRLs(r.crlFiles) {

@@ -130,6 +130,7 @@ extension CheckCommand {
                 name: "no-aia", arity: .flag,
                 help: "Do not fetch missing intermediates from AIA URLs, as OpenSSL and curl do not."),
             allAddressesOption,
+            storeOption,
         ]
     )
 
@@ -180,6 +181,8 @@ extension CheckCommand {
         /// --timeout: the deadline of the whole run, files included (a server's is also in
         /// `connection.options.timeout`).
         var timeout: Duration = .seconds(10)
+        /// --store: which roots are the system's.
+        var store: TrustStoreChoice = .apple
     }
 
     /// ATS as asked for, before the Info.plist is read.
@@ -289,7 +292,8 @@ extension CheckCommand {
             time: time, profile: p.value("profile").flatMap(RuleProfile.init(rawValue:)) ?? .apple,
             format: p.value("format") ?? "text", connection: connection, allAddresses: p.has("all-addresses"),
             targetText: targetText, ignoredHost: policy == .basicX509 ? host : nil, crlFiles: p.all("crl"),
-            fetchRevocation: p.has("revocation"), ats: ats, timeout: try runTimeout(p) ?? .seconds(10))
+            fetchRevocation: p.has("revocation"), ats: ats, timeout: try runTimeout(p) ?? .seconds(10),
+            store: try storeChoice(p))
     }
 
     /// `--timeout`, the deadline of the whole run; nil when not given.

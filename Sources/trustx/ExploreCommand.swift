@@ -125,7 +125,7 @@ enum ExploreCommand {
             toggles.policy = .basicX509
             if let held = r.ignoredHost, held != targetHost { toggles.host = .typed(held) }
         }
-        let store = makeSystemStore()
+        let store = makeSystemStore(r.store)
         var targets: [ExplorerTarget] = []
         if let c = r.connection {
             toggles.tlsMinimum = c.options.minimumVersion
