@@ -60,7 +60,7 @@ enum CheckCommand {
         let evaluation: Evaluation
         let outcome = request.connection == nil ? evaluate(request) : evaluateServer(request, environment: environment)
         switch outcome {
-        case .success(let e): evaluation = e
+        case .success(let e): evaluation = withStoreComparison(e)
         case .failure(let failure):
             switch failure.detail {
             case .evaluation(let partial):

@@ -27,3 +27,14 @@ func storeChoice(_ p: ParsedArguments) throws(UsageError) -> TrustStoreChoice {
 func makeSystemStore(_ choice: TrustStoreChoice = .apple) -> (any IssuerSource)? {
     choice.makeStore()
 }
+
+/// `e` with the "trusted by" comparison: the chain under Apple's store and this machine's
+/// OpenSSL store side by side, one of them the evaluation itself. Nothing is compared for a
+/// chain whose evaluation ran out of budget, whose answer would not be the store's.
+func withStoreComparison(_ e: Evaluation) -> Evaluation {
+    guard !e.steps.contains(where: { $0.id == .budget }) else { return e }
+    var out = e
+    out.storeComparison = StoreComparison.compare(
+        e, stores: [AppleRootStore.shared, SystemTrustStore.fromEnvironment()], evaluator: Evaluator())
+    return out
+}

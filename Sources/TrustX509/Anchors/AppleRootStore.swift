@@ -46,6 +46,11 @@ public final class AppleRootStore: Sendable {
         return cert
     }
 
+    /// The file name of root `index` in security_certificates' certificates/roots.
+    public func fileName(at index: Int) -> String {
+        AppleRootIndex.fileName.indices.contains(index) ? AppleRootIndex.fileName[index] : ""
+    }
+
     /// Every root, in the data's order. Decodes them all: for listing, not for evaluation.
     public func allCertificates() -> [Certificate] {
         (0..<count).compactMap { certificate(at: $0) }
