@@ -100,6 +100,7 @@ enum ExploreCommand {
         toggles.pins = r.pins.digests
         toggles.time = r.time == now ? nil : r.time
         toggles.profile = r.profile
+        toggles.store = r.store
         toggles.fetchRevocation = r.fetchRevocation
         switch CheckCommand.loadCRLs(r.crlFiles) {
         case .success(let lists): toggles.crls = CRLFiles(paths: r.crlFiles, lists: lists)

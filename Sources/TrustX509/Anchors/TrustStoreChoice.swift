@@ -5,7 +5,7 @@
 #endif
 
 /// Which roots are the system's: `--store apple|openssl|PATH`.
-public enum TrustStoreChoice: Sendable, Equatable {
+public enum TrustStoreChoice: Sendable, Hashable {
     /// Apple's root store, compiled in (the default): what an Apple device trusts.
     case apple
     /// This machine's OpenSSL store (`SSL_CERT_FILE`, `SSL_CERT_DIR`, else /etc/ssl/certs).
