@@ -87,6 +87,18 @@ final class AppleRootDataTests: XCTestCase {
         }
     }
 
+    func testALookupDecodesOnlyTheRootsFiledUnderTheNamesHash() throws {
+        let probe = try XCTUnwrap(AppleRootStore().certificate(at: 0))
+        let store = AppleRootStore()
+        XCTAssertTrue(store.contains(probe))
+        XCTAssertEqual(store.decodedCount, 0, "membership compares recorded digests")
+        let found = store.certificates(withSubject: probe.subject)
+        XCTAssertTrue(found.contains(probe))
+        let candidates = AppleRootIndex.bySubjectHash[AppleRootIndex.subjectHash[0]] ?? []
+        XCTAssertEqual(store.decodedCount, candidates.count)
+        XCTAssertLessThan(store.decodedCount, store.count)
+    }
+
     func testNoRemovedRootIsAlsoShipped() {
         let shipped = Set(AppleRootIndex.sha256)
         let removed = AppleRemovedRoots.entries.filter { shipped.contains($0.sha256) }

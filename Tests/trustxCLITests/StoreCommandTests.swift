@@ -124,6 +124,15 @@ final class StoreCommandTests: XCTestCase {
         XCTAssertEqual(missing.status, 64, missing.err)
     }
 
+    func testLabAndExploreTakeTheStoreOptionAndRefuseAMissingPath() throws {
+        let missing = scratch.appendingPathComponent("absent.pem").path
+        for command in ["lab", "explore"] {
+            let r = try CLI.run([command, "--store", missing])
+            XCTAssertEqual(r.status, 64, "\(command): \(r.err)")
+            XCTAssertTrue(r.err.contains("--store <store>"), r.err)
+        }
+    }
+
     func testStoreDiffListsBothDirectionsAndFlagsRemovedRoots() throws {
         let r = try CLI.run(["store", "diff", "--format", "json"], environment: Self.machineEnvironment)
         XCTAssertEqual(r.status, 0, r.err)

@@ -28,6 +28,9 @@ public final class AppleRootStore: Sendable {
     /// A store over the compiled-in data. Use `shared` unless a fresh cache is wanted.
     public init() {}
 
+    /// How many roots this store has decoded so far: lookups decode only their candidates.
+    package var decodedCount: Int { decoded.withLock { $0.count } }
+
     /// How many roots Apple ships in this tag.
     public var count: Int { AppleRootIndex.sha256.count }
 
