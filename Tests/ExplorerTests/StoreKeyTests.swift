@@ -27,6 +27,12 @@ final class StoreKeyTests: XCTestCase {
             targets: [target], systemStore: AppleRootStore.shared, toggles: toggles)
         XCTAssertEqual(s.state.settings.systemStore?.storeName, "apple")
         XCTAssertEqual(s.verdict?.trusted, true)
+        // The Detail pane's verdict gives both stores and the root that makes the difference.
+        var overview = s.state
+        overview.detailSubject = .targets
+        let trustedBy = DetailContent.lines(overview).first { $0.kind == .field("Trusted by") }
+        XCTAssertEqual(trustedBy?.text.hasPrefix("apple: trusted · openssl: not trusted; the difference: "), true)
+        XCTAssertEqual(trustedBy?.text.contains(String(hexString(root.sha256).prefix(16))), true)
         s.press(.char("s"))
         XCTAssertEqual(s.state.toggles.store, .openssl)
         XCTAssertEqual(s.state.settings.systemStore?.storeName, "openssl")

@@ -4,7 +4,7 @@ import TrustX509
 extension AppState {
     /// This machine's OpenSSL store, made once per process: its caches then serve every
     /// evaluation after a switch back to it.
-    private static let machineStore = SystemTrustStore.fromEnvironment()
+    static let machineStore = SystemTrustStore.fromEnvironment()
 
     /// The store `t` names: the session's own when it is that one (it keeps its caches), Apple's
     /// shared store, or this machine's; nil when the session has no system store at all.
