@@ -41,6 +41,7 @@ public enum JSONReport {
             ("verdict", verdict(e)),
             ("ats", ats(e)),
             ("pinAdvice", .array(e.pinAdvice.map(pinAdvice))),
+            ("trustedBy", trustedBy(e.storeComparison)),
         ])
     }
 
@@ -177,6 +178,29 @@ public enum JSONReport {
             ("profile", .string(s.profile.rawValue)),
             ("revocationFetched", .bool(s.revocationFetched)),
             ("revocationRequired", .bool(s.requireRevocation)),
+            ("store", .string(s.systemStore?.storeName)),
+            ("storeVersion", .string(s.systemStore?.storeVersion)),
+        ])
+    }
+
+    /// The chain under Apple's store and this machine's, side by side; null when not compared.
+    static func trustedBy(_ c: StoreComparison?) -> JSONValue {
+        guard let c else { return .null }
+        return .object([
+            (
+                "stores",
+                .array(
+                    c.sides.map {
+                        .object([
+                            ("store", .string($0.storeName)), ("version", .string($0.storeVersion)),
+                            ("trusted", .bool($0.trusted)),
+                            ("root", .string($0.systemRoot.map { ReportFormatting.hex($0.sha256) })),
+                        ])
+                    })
+            ),
+            ("differingRoot", .string(c.differingRoot.map { ReportFormatting.hex($0.sha256) })),
+            ("differingRootName", .string(c.differingRoot?.displayName)),
+            ("differingRootIn", .array(c.storesWithDifferingRoot.map { .string($0) })),
         ])
     }
 

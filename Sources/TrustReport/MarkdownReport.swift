@@ -49,6 +49,7 @@ public enum MarkdownReport {
         line("- Policy: \(escape(s.policy.appleName))")
         line("- Anchors: \(escape(ReportFormatting.anchorsDescription(s)))")
         line("- System trust store: \(escape(ReportFormatting.storeDescription(s)))")
+        if let c = e.storeComparison { line("- Trusted by: \(escape(ReportFormatting.trustedBy(c)))") }
         let pins = s.pins.digests.map { "sha256//" + Base64.encode($0) }
         line("- Pins: \(pins.isEmpty ? "none" : escape(pins.joined(separator: ", ")))")
         line("- Time: \(s.time.rfc3339)")

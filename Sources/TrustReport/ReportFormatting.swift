@@ -17,7 +17,7 @@ public enum ReportFormatting {
     }
 
     /// `EC P-256 (256 bits)`, `RSA 2048 bits`.
-    static func keyDescription(_ k: PublicKeyInfo) -> String {
+    public static func keyDescription(_ k: PublicKeyInfo) -> String {
         switch k.type {
         case .ec, .ed25519, .ed448: k.bits > 0 ? "\(k.type.label) (\(k.bits) bits)" : k.type.label
         default: k.bits > 0 ? "\(k.type.label) \(k.bits) bits" : k.type.label
@@ -77,9 +77,24 @@ public enum ReportFormatting {
         }
     }
 
-    /// Where system roots come from, or `none`.
+    /// Which store gives the system roots and where it reads them (`apple: Apple's root store,
+    /// security_certificates-...`), or `none`.
     static func storeDescription(_ s: TrustSettings) -> String {
-        s.systemStore?.location ?? "none"
+        guard let store = s.systemStore else { return "none" }
+        return store.storeName == store.location ? store.location : "\(store.storeName): \(store.location)"
+    }
+
+    /// `apple: trusted · openssl: not trusted; the difference: NAME (sha256 0123456789abcdef…), a
+    /// root of apple only`: the "trusted by" line.
+    public static func trustedBy(_ c: StoreComparison) -> String {
+        var text = c.sides.map { "\($0.storeName): \($0.trusted ? "trusted" : "not trusted")" }
+            .joined(separator: " · ")
+        if let root = c.differingRoot {
+            let only = c.storesWithDifferingRoot.joined(separator: " and ")
+            text +=
+                "; the difference: \(root.displayName) (sha256 \(hex(root.sha256).prefix(16))…), a root of \(only) only"
+        }
+        return text
     }
 
     /// `SSLHostname · errSecHostNameMismatch (-67602)`, or why no code applies.

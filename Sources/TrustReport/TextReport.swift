@@ -94,7 +94,7 @@ public enum TextReport {
         var r = Renderer(options: options)
         r.verdict(e)
         if let c = e.connection { r.connection(c) }
-        r.settings(e.settings)
+        r.settings(e.settings, comparison: e.storeComparison)
         r.ats(e)
         r.path(e)
         r.unreadable(e)
@@ -152,7 +152,7 @@ public enum TextReport {
             line()
         }
 
-        mutating func settings(_ s: TrustSettings) {
+        mutating func settings(_ s: TrustSettings, comparison: StoreComparison? = nil) {
             line("Settings")
             let pins =
                 s.pins.isEmpty ? "none" : s.pins.digests.map { "sha256//" + Base64.encode($0) }.joined(separator: ", ")
@@ -165,6 +165,7 @@ public enum TextReport {
                 ("profile", s.profile.rawValue),
             ]
             for (k, v) in rows { line("  \(k.padded(to: 8)) \(clean(v))") }
+            if let comparison { line("  trusted by \(clean(ReportFormatting.trustedBy(comparison)))") }
             line()
         }
 

@@ -60,7 +60,7 @@ enum CheckCommand {
         let evaluation: Evaluation
         let outcome = request.connection == nil ? evaluate(request) : evaluateServer(request, environment: environment)
         switch outcome {
-        case .success(let e): evaluation = e
+        case .success(let e): evaluation = withStoreComparison(e)
         case .failure(let failure):
             switch failure.detail {
             case .evaluation(let partial):
@@ -134,7 +134,7 @@ enum CheckCommand {
         }
         var settings = TrustSettings(
             anchors: anchors, anchorsOnly: !r.withSystemAnchors, customAnchorClass: r.anchorClass,
-            systemStore: makeSystemStore(),
+            systemStore: makeSystemStore(r.store),
             policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
         settings.hostIgnoredByPolicy = r.ignoredHost
         switch loadCRLs(r.crlFiles) {
@@ -321,7 +321,7 @@ enum CheckCommand {
             anchorsOnly: !r.withSystemAnchors,
             customAnchorClass: r.anchorClass,
             // The store is a source of parent certificates even when its roots are not trusted.
-            systemStore: makeSystemStore(),
+            systemStore: makeSystemStore(r.store),
             policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
         settings.hostIgnoredByPolicy = r.ignoredHost
         switch loadCRLs(r.crlFiles) {

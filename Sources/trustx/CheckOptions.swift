@@ -135,6 +135,7 @@ extension CheckCommand {
                 help:
                     "Fail every certificate of the path without a positive, verified OCSP response or CRL answer, as kSecRevocationRequirePositiveResponse does (errSecIncompleteCertRevocationCheck)."
             ),
+            storeOption,
         ]
     )
 
@@ -187,6 +188,8 @@ extension CheckCommand {
         /// --timeout: the deadline of the whole run, files included (a server's is also in
         /// `connection.options.timeout`).
         var timeout: Duration = .seconds(10)
+        /// --store: which roots are the system's.
+        var store: TrustStoreChoice = .apple
     }
 
     /// ATS as asked for, before the Info.plist is read.
@@ -297,7 +300,7 @@ extension CheckCommand {
             format: p.value("format") ?? "text", connection: connection, allAddresses: p.has("all-addresses"),
             targetText: targetText, ignoredHost: policy == .basicX509 ? host : nil, crlFiles: p.all("crl"),
             fetchRevocation: p.has("revocation"), requireRevocation: p.has("require-revocation"), ats: ats,
-            timeout: try runTimeout(p) ?? .seconds(10))
+            timeout: try runTimeout(p) ?? .seconds(10), store: try storeChoice(p))
     }
 
     /// `--timeout`, the deadline of the whole run; nil when not given.

@@ -100,6 +100,7 @@ enum ExploreCommand {
         toggles.pins = r.pins.digests
         toggles.time = r.time == now ? nil : r.time
         toggles.profile = r.profile
+        toggles.store = r.store
         toggles.fetchRevocation = r.fetchRevocation
         toggles.requireRevocation = r.requireRevocation
         switch CheckCommand.loadCRLs(r.crlFiles) {
@@ -126,7 +127,7 @@ enum ExploreCommand {
             toggles.policy = .basicX509
             if let held = r.ignoredHost, held != targetHost { toggles.host = .typed(held) }
         }
-        let store = makeSystemStore()
+        let store = makeSystemStore(r.store)
         var targets: [ExplorerTarget] = []
         if let c = r.connection {
             toggles.tlsMinimum = c.options.minimumVersion

@@ -37,6 +37,7 @@ enum LabCommand {
             OptionSpec(
                 name: "format", valueName: "format", arity: .one,
                 help: "How to describe the running lab.", allowedValues: ["text", "json"], defaultText: "text"),
+            storeOption,
         ]
     )
 
@@ -47,6 +48,12 @@ enum LabCommand {
         case .failure(let exit): return exit.status
         }
         var options = LabOptions(scenarios: p.all("scenario"), outputDirectory: p.value("out"), now: now)
+        let store: TrustStoreChoice
+        do {
+            store = try storeChoice(p)
+        } catch {
+            return Trustx.usageError(error, spec)
+        }
         if let base = p.value("port-base") {
             guard let n = Int(base), n >= 1, n + 99 <= 65535 else {
                 return Trustx.usageError(
@@ -88,6 +95,11 @@ enum LabCommand {
             Output.out(lab.json())
         } else {
             Output.out(lab.table())
+            // The checks the table suggests take the same store.
+            if store != .apple {
+                let name = TerminalSanitizer.sanitize(store.argument)
+                Output.out("\nSystem roots: add --store \(name) to those checks.\n")
+            }
             Output.out("\nServing until Ctrl-C.\n")
         }
         var received: Int32 = 0

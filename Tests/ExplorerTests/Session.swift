@@ -3,6 +3,7 @@ import Synchronization
 import TrustCore
 import TrustLab
 import TrustSupport
+import TrustX509
 import XCTest
 
 #if canImport(Glibc)
@@ -35,8 +36,11 @@ final class Session {
     }
 
     /// A session on explicit targets.
-    init(targets: [ExplorerTarget], now: Timestamp = Session.now) {
-        let (state, effects) = AppState.explore(targets, now: now, systemStore: nil)
+    init(
+        targets: [ExplorerTarget], now: Timestamp = Session.now, systemStore: (any IssuerSource)? = nil,
+        toggles: Toggles = Toggles()
+    ) {
+        let (state, effects) = AppState.explore(targets, now: now, systemStore: systemStore, toggles: toggles)
         self.state = state
         self.state.exportDirectory = Self.exportDirectory
         run(effects)

@@ -185,6 +185,7 @@ final class StepsDocumentationTests: XCTestCase {
         Finding(ChainFinding.selfSignedNotTrusted(name: "")),
         Finding(ChainFinding.noAnchor),
         Finding(ChainFinding.signatureKeyRefused(reason: "")),
+        Finding(ChainFinding.removedRoot(name: "", note: "")),
         Finding(ComplianceFinding.nonCompliant(detail: "")),
         Finding(ExtendedKeyUsageFinding.ekuServerAuth),
         Finding(ExtendedKeyUsageFinding.ekuMissingRequired(anchorClass: .system)),
@@ -287,7 +288,7 @@ final class StepsDocumentationTests: XCTestCase {
         switch d {
         case .chainComplete, .chainEndsSelfSigned, .issuerNotFound, .depthExceeded, .signatureValid, .signatureInvalid,
             .signatureUnsupported, .anchorSignatureNotChecked, .anchoredAt,
-            .selfSignedNotTrusted, .noAnchor, .signatureKeyRefused:
+            .selfSignedNotTrusted, .noAnchor, .signatureKeyRefused, .removedRoot:
             break
         }
         switch e {

@@ -107,7 +107,7 @@ final class CheckCommandTests: XCTestCase {
             Set(doc.keys),
             [
                 "schema", "target", "connection", "presented", "unreadable", "path", "candidatePaths", "settings",
-                "steps", "verdict", "ats", "pinAdvice",
+                "steps", "verdict", "ats", "pinAdvice", "trustedBy",
             ])
         // Without --ats or --ats-plist there is no ATS section and no advice.
         XCTAssertTrue(doc["ats"] is NSNull)
@@ -147,7 +147,7 @@ final class CheckCommandTests: XCTestCase {
             Set(settings.keys),
             [
                 "policy", "host", "anchors", "anchorClass", "anchorsOnly", "systemAnchors", "systemStore", "pins", "at",
-                "profile", "revocationFetched", "revocationRequired",
+                "profile", "revocationFetched", "revocationRequired", "store", "storeVersion",
             ])
         XCTAssertEqual(settings["revocationFetched"] as? Bool, false)
         XCTAssertEqual(settings["anchorClass"] as? String, "app")
@@ -425,7 +425,7 @@ final class CheckCommandTests: XCTestCase {
     /// Runs check with the system trust store replaced by `store/`, which holds the test CA.
     func checkWithTestStore(_ extra: [String]) throws -> RunResult {
         try CLI.run(
-            ["check", "--chain", pki.path("leaf.pem"), "--format", "json"] + extra,
+            ["check", "--chain", pki.path("leaf.pem"), "--format", "json", "--store", "openssl"] + extra,
             environment: ["SSL_CERT_FILE": "", "SSL_CERT_DIR": pki.path("store")])
     }
 

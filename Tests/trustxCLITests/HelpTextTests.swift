@@ -41,6 +41,8 @@ final class HelpTextTests: XCTestCase {
                                   flag.
           completions             Print a completion script for bash, zsh or fish, made
                                   from the same option specs as the help.
+          store                   List Apple's root store, show one of its roots, or
+                                  compare it with this machine's store.
 
           See 'trustx help <subcommand>' for detailed help.
 
@@ -54,7 +56,7 @@ final class HelpTextTests: XCTestCase {
         trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection
         failed.
 
-        USAGE: trustx check [<target>] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation]
+        USAGE: trustx check [<target>] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--store <store>]
 
         ARGUMENTS:
           <target>                A server to connect to: host, host:port,
@@ -137,6 +139,11 @@ final class HelpTextTests: XCTestCase {
                                   verified OCSP response or CRL answer, as
                                   kSecRevocationRequirePositiveResponse does
                                   (errSecIncompleteCertRevocationCheck).
+          --store <store>         The system roots: Apple's root store compiled in (what
+                                  an Apple device trusts), this machine's OpenSSL store
+                                  (SSL_CERT_FILE, SSL_CERT_DIR, else /etc/ssl/certs), or
+                                  a PEM bundle or certificate directory at PATH.
+                                  (default: apple)
           --version               Show the version.
           -h, --help              Show help information.
 
@@ -167,7 +174,7 @@ final class HelpTextTests: XCTestCase {
         trustx with no subcommand (or trustx explore), which starts the same servers
         itself.
 
-        USAGE: trustx lab [--scenario <name> ...] [--port-base <port>] [--listen <address>] [--out <directory>] [--format <format>]
+        USAGE: trustx lab [--scenario <name> ...] [--port-base <port>] [--listen <address>] [--out <directory>] [--format <format>] [--store <store>]
 
         OPTIONS:
           --scenario <name>       Serve only this scenario (repeatable). (values: good,
@@ -188,6 +195,11 @@ final class HelpTextTests: XCTestCase {
                                   after the lab stops.
           --format <format>       How to describe the running lab. (values: text, json;
                                   default: text)
+          --store <store>         The system roots: Apple's root store compiled in (what
+                                  an Apple device trusts), this machine's OpenSSL store
+                                  (SSL_CERT_FILE, SSL_CERT_DIR, else /etc/ssl/certs), or
+                                  a PEM bundle or certificate directory at PATH.
+                                  (default: apple)
           --version               Show the version.
           -h, --help              Show help information.
 

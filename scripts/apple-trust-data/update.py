@@ -6,7 +6,7 @@ Usage: scripts/apple-trust-data/update.py PATH-TO-security_certificates-CHECKOUT
 Each generator beside this script (gen_*.py) exposes generate(checkout, out_dir, tag) and writes its
 own Swift files into Sources/AppleTrustData; every generated file records the tag and a SHA-256 of
 its data so that a test can tell when the data and the recorded source disagree. Only the Python
-standard library and git are used. See docs/apple-trust-data.md.
+standard library, git and the openssl command (for subject hashes) are used. See docs/apple-trust-data.md.
 """
 import importlib.util
 import pathlib

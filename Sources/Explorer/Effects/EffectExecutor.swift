@@ -90,6 +90,13 @@ public final class EffectExecutor: Sendable {
             )
             evaluation?.connection = r.connection
             evaluation?.presentedSource = r.fromFiles ? .file : .presented
+            // The Detail pane's "Trusted by": the same chain under Apple's store and this
+            // machine's, with signatures from the cache the first evaluation filled.
+            if let e = evaluation, r.settings.systemStore != nil, !e.steps.contains(where: { $0.id == .budget }) {
+                evaluation?.storeComparison = StoreComparison.compare(
+                    e, stores: [AppleRootStore.shared, AppState.machineStore], evaluator: evaluator,
+                    deadline: EvaluationDeadline(after: EffectExecutor.evaluationTime))
+            }
             return .evaluated(request: r.id, evaluation)
         case .listDirectory(let id, let path):
             return .completions(request: id, FileSystem.completions(of: path))

@@ -206,6 +206,9 @@ public enum DetailContent {
             out.append(DetailLine(.heading, "Verdict"))
             out.append(DetailLine(.text, clean(e.verdict.summary)))
             out.append(DetailLine(.field("Result type"), e.verdict.resultType.rawValue))
+            if let c = e.storeComparison {
+                out.append(DetailLine(.field("Trusted by"), clean(ReportFormatting.trustedBy(c))))
+            }
         }
         return out
     }

@@ -116,6 +116,7 @@ public struct ReproCommand: Sendable {
         }
         if let time = toggles.time, time != now { args += ["--at", time.rfc3339] }
         if toggles.profile != .apple { args += ["--profile", toggles.profile.rawValue] }
+        if toggles.store != .apple { args += ["--store", toggles.store.argument] }
         if let password = target.password { args += ["--password", password] }
         return ReproCommand(command: args.map(shellQuoted).joined(separator: " "), files: files)
     }

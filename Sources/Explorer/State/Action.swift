@@ -116,6 +116,8 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case searchNext
     /// Clear the search.
     case clearSearch
+    /// Switch the system roots: Apple's store, this machine's, and the `--store PATH` of the start.
+    case cycleStore
 }
 
 /// An edit of the text being typed at a prompt.

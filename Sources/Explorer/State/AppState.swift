@@ -244,7 +244,7 @@ public struct AppState: Sendable {
             anchors: effectiveAnchors(t).map(\.certificate), anchorsOnly: t.anchorsOnly,
             customAnchorClass: t.anchorClass,
             // The store stays a source of parents even when its roots are not trusted, as in check.
-            systemStore: systemStore, policy: policy, pins: PinSet(digests: t.pins), time: t.time ?? now,
+            systemStore: store(for: t), policy: policy, pins: PinSet(digests: t.pins), time: t.time ?? now,
             profile: t.profile)
         // The app still holds a host under Basic X.509, which ignores it: the step says so.
         if t.policy == .basicX509 && !host.isEmpty { s.hostIgnoredByPolicy = host }

@@ -349,5 +349,10 @@ public struct Keymap: Sendable {
             help:
                 "Export these settings as code: a Swift URLSessionDelegate, an NSPinnedDomains plist, a curl command, or the openssl commands that recompute the pins; written to a file and copied.",
             inBar: false),
+        KeyBinding(
+            [.char("s")], .cycleStore, hint: "store",
+            help:
+                "System roots: Apple's root store (compiled in), this machine's OpenSSL store, or the --store PATH the session started with.",
+            inBar: false),
     ])
 }

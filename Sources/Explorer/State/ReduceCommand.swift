@@ -59,6 +59,9 @@ extension AppState {
             let only = !toggles.anchorsOnly
             change(only ? "anchors only" : "anchors + system roots", &effects) { $0.anchorsOnly = only }
         case .addAnchorFile: open(.anchorFile, &effects)
+        case .cycleStore:
+            let next = nextStore
+            change("store -> \(next.argument)", &effects) { $0.store = next }
         case .toggleAnchorClass:
             let next = toggles.anchorClass.cycled()
             change("anchor class -> \(next.rawValue)", &effects) { $0.anchorClass = next }

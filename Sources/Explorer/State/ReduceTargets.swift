@@ -80,7 +80,7 @@ extension AppState {
         chain = .connecting
         var request = ConnectRequest(
             id: id, target: probeTarget, options: options, fetchAIA: toggles.fetchAIA,
-            anchors: effectiveAnchors.map(\.certificate), systemStore: systemStore)
+            anchors: effectiveAnchors.map(\.certificate), systemStore: store(for: toggles))
         // Under ATS the client offers what ATS allows for this host (its TLS floor, its suites).
         request.atsPolicy = toggles.ats.settings?.policy(forHost: probeTarget.host)
         effects.append(.connect(request))

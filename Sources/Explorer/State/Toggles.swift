@@ -85,6 +85,8 @@ public struct Toggles: Hashable, Sendable {
     /// Whether every certificate below the anchor needs a positive revocation answer
     /// (`--require-revocation`, `V`), as kSecRevocationRequirePositiveResponse asks.
     public var requireRevocation = false
+    /// Which roots are the system's (`--store`, `s`).
+    public var store: TrustStoreChoice = .apple
 
     /// The defaults: SSL with the URL's host, the target's anchors only, TLS 1.2 to 1.3, AIA
     /// on, now, Apple's rules: under these each lab scenario meets its expectation.

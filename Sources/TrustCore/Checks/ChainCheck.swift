@@ -59,6 +59,8 @@ struct ChainCheck: PathCheck {
         if let cls = c.path.anchorClass {
             steps.append(
                 Step(.anchor, last, .passed, ChainFinding.anchoredAt(anchorClass: cls, name: lastCert.displayName)))
+        } else if c.path.endsSelfSigned, let note = c.settings.systemStore?.removalNote(for: lastCert) {
+            steps.append(Step(.anchor, last, .failed, ChainFinding.removedRoot(name: lastCert.displayName, note: note)))
         } else if c.path.endsSelfSigned {
             steps.append(Step(.anchor, last, .failed, ChainFinding.selfSignedNotTrusted(name: lastCert.displayName)))
         } else {

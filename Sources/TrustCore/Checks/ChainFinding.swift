@@ -14,6 +14,8 @@ enum ChainFinding: RuleFinding {
     case selfSignedNotTrusted(name: String)
     case noAnchor
     case signatureKeyRefused(reason: String)
+    /// The path ends at a root the system store's maker took out of its store (Apple's removed roots).
+    case removedRoot(name: String, note: String)
 
     var storage: Finding.Storage { .chain(self) }
 
@@ -21,7 +23,7 @@ enum ChainFinding: RuleFinding {
     var appleFailure: AppleFailure? {
         switch self {
         case .issuerNotFound, .depthExceeded: AppleFailure("MissingIntermediate", .trust, -25318)
-        case .selfSignedNotTrusted, .noAnchor: AppleFailure("AnchorTrusted", .trust, -67843)
+        case .selfSignedNotTrusted, .noAnchor, .removedRoot: AppleFailure("AnchorTrusted", .trust, -67843)
         default: nil
         }
     }
@@ -46,6 +48,7 @@ enum ChainFinding: RuleFinding {
         case .selfSignedNotTrusted: "Self-signed certificate is not a trusted anchor"
         case .noAnchor: "No trusted anchor reached"
         case .signatureKeyRefused: "Candidate issuer's key refused before verification"
+        case .removedRoot(_, let note): "Root not trusted: \(note)"
         }
     }
 
@@ -84,6 +87,8 @@ enum ChainFinding: RuleFinding {
             "The path does not reach a trusted anchor."
         case .signatureKeyRefused(let reason):
             "\(reason). The key is refused without verifying, so that a certificate set cannot make each signature check expensive; the path through this issuer is discarded."
+        case .removedRoot(let name, let note):
+            "The path ends at the self-signed \(name), \(note): it is not a system root there, so the chain is not trusted (Apple AnchorTrusted, errSecNotTrusted)."
         }
     }
 }

@@ -29,6 +29,8 @@ public struct Evaluation: Sendable {
     public var atsPolicy: ATSHostPolicy?
     /// Advice on the pins (`--pin` and NSPinnedDomains) for this path: what breaks at rotation.
     public var pinAdvice: [PinAdvice] = []
+    /// The chain under Apple's store and this machine's side by side, when the caller compared them.
+    public var storeComparison: StoreComparison?
 
     /// The failed steps.
     public var failures: [Step] { steps.filter { $0.status == .failed } }

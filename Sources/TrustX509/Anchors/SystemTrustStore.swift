@@ -38,6 +38,8 @@ public final class SystemTrustStore: Sendable {
     public let certFile: String?
     /// The directories consulted, in order (`SSL_CERT_DIR` or the default).
     public let certDirectories: [String]
+    /// How `--store` named it: `openssl` for OpenSSL's default paths, else the path given.
+    public let storeName: String
 
     private let state: Mutex<State>
 
@@ -106,8 +108,9 @@ public final class SystemTrustStore: Sendable {
     /// A store reading the PEM bundle at `certFile` (if non-nil and non-empty) and the hashed
     /// directories `certDirectories`, in that order. Empty and repeated directory entries are
     /// dropped, as OpenSSL does. Pass `certDirectories: []` for a bundle-only store.
-    /// Nothing is read until the first query.
-    public init(certFile: String?, certDirectories: [String]) {
+    /// Nothing is read until the first query. `name` is how reports name the store.
+    public init(certFile: String?, certDirectories: [String], name: String = "openssl") {
+        self.storeName = name
         self.certFile = (certFile?.isEmpty ?? true) ? nil : certFile
         var dirs: [String] = []
         for dir in certDirectories where !dir.isEmpty && !dirs.contains(dir) {

@@ -53,6 +53,7 @@ extension Renderer {
         item(.toggleATS, t.ats.summary, t.ats == start.ats)
         item(.editTime, t.time.map { "at \($0.rfc3339)" } ?? "now", t.time == start.time)
         item(.cycleProfile, t.profile.rawValue, t.profile == start.profile)
+        if state.systemStore != nil { item(.cycleStore, state.storeWords, t.store == start.store) }
         let server = state.targetIsServer
         item(
             .cycleTLSMinimum, "TLS \(unicode ? "≥" : ">=") \(t.tlsMinimum.description.dropFirst(4))",
