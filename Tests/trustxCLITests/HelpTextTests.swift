@@ -185,7 +185,14 @@ final class HelpTextTests: XCTestCase {
                                   long-validity, path-length, name-constraints,
                                   rsa-2048, mtls-required, smtp-starttls, key-rotated,
                                   revoked-ocsp, tls11-only, no-forward-secrecy,
-                                  pin-rotated; default: all)
+                                  pin-rotated, 1000-sans, 10000-sans, ecc256, ecc384,
+                                  extended-validation, no-common-name, no-sct,
+                                  no-subject, pinning-test, reversed-chain, rsa2048,
+                                  rsa4096, rsa8192, sha1-2016, sha1-2017,
+                                  sha1-intermediate, sha256, sha384, sha512, wrong.host,
+                                  xn--n1aae7f7o, sha1, superfish, edellroot,
+                                  dsdtestprovider, preact-cli, webpack-dev-server,
+                                  client-cert-missing; default: all)
           --port-base <port>      Serve scenario n on port base+n (the AIA server on
                                   base+99), for handouts. (default: ports chosen by the
                                   system)
