@@ -56,7 +56,7 @@ let package = Package(
         // Info.plist in, ATS settings out: the bounded property-list reader, NSAppTransportSecurity
         // decoding with its notes, the host policy and TLS versions.
         .target(name: "ATSModel", dependencies: ["TrustSupport"]),
-        .target(name: "TrustCore", dependencies: ["TrustX509", "ATSModel", "TrustSupport"]),
+        .target(name: "TrustCore", dependencies: ["TrustX509", "ATSModel", "TrustSupport", "AppleTrustData"]),
         // The evaluation as text for a terminal (its colours given by the caller), JSON and Markdown.
         .target(name: "TrustReport", dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport"]),
         // Keys, certificates, CRLs and OCSP responses made in process: for the lab and the tests only.

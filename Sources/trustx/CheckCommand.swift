@@ -193,7 +193,7 @@ enum CheckCommand {
         }
         settings.fetchedIssuers = result.fetchedIssuers
         settings.negotiated = result.negotiated
-        settings.connectionSCTLogIDs = result.sctLogIDs
+        settings.presentedSCTs = result.presentedSCTs
         settings.stapledOCSPResponse = result.ocspResponse
         settings.negotiated = result.negotiated
         guard

@@ -259,7 +259,7 @@ public struct AppState: Sendable {
             s.negotiated = c.negotiated
             // Apple's SSL policy fetches missing intermediates; Basic X.509 does not.
             if policy.isSSL && t.fetchAIA { s.fetchedIssuers = c.fetchedIssuers }
-            s.connectionSCTLogIDs = c.sctLogIDs
+            s.presentedSCTs = c.presentedSCTs
             s.stapledOCSPResponse = c.ocspResponse
         }
         return s
