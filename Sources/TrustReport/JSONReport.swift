@@ -205,6 +205,7 @@ public enum JSONReport {
                     ])
                 } ?? .null
             ),
+            ("scts", s.finding.certificateTransparency.map(scts) ?? .null),
         ])
     }
 
@@ -220,6 +221,7 @@ public enum JSONReport {
             ("urlErrorName", .string(v.urlErrorName)),
             ("decisiveStep", .int(decisive)),
             ("summary", .string(v.summary)),
+            ("certificateTransparency", .bool(v.certificateTransparency)),
         ])
     }
 }
@@ -253,6 +255,7 @@ extension JSONReport {
                     ("urlErrorName", .string(urlError.map(URLErrorNames.name))),
                     ("decisiveStep", .null),
                     ("summary", .string(ConnectionReport.failureSummary(connection))),
+                    ("certificateTransparency", .bool(false)),
                 ])
             ),
         ])

@@ -130,6 +130,15 @@ extension CheckCommand {
                 name: "no-aia", arity: .flag,
                 help: "Do not fetch missing intermediates from AIA URLs, as OpenSSL and curl do not."),
             allAddressesOption,
+            ctLogsOption,
+            OptionSpec(
+                name: "sct", valueName: "file", arity: .repeated,
+                help:
+                    "With --chain: SCTs a server would send in its TLS extension, as a SignedCertificateTimestampList or one SCT (binary, as sent)."
+            ),
+            OptionSpec(
+                name: "ocsp-response", valueName: "file", arity: .one,
+                help: "With --chain: the OCSP response (DER) a server would staple, for its status and its SCTs."),
         ]
     )
 
@@ -180,6 +189,8 @@ extension CheckCommand {
         /// --timeout: the deadline of the whole run, files included (a server's is also in
         /// `connection.options.timeout`).
         var timeout: Duration = .seconds(10)
+        /// --ct-logs, --sct and --ocsp-response.
+        var ct = CTRequest()
     }
 
     /// ATS as asked for, before the Info.plist is read.
@@ -281,7 +292,7 @@ extension CheckCommand {
         } else if p.has("platform") {
             throw UsageError(message: "--platform applies to --ats or --ats-plist")
         }
-        return Request(
+        var request = Request(
             chainFiles: p.all("chain"), anchorFiles: p.all("anchor"), password: p.value("password"),
             withSystemAnchors: p.has("with-system-anchors"),
             anchorClass: p.value("anchor-class").flatMap(CustomAnchorClass.init(rawValue:)) ?? .app, policy: policy,
@@ -290,6 +301,8 @@ extension CheckCommand {
             format: p.value("format") ?? "text", connection: connection, allAddresses: p.has("all-addresses"),
             targetText: targetText, ignoredHost: policy == .basicX509 ? host : nil, crlFiles: p.all("crl"),
             fetchRevocation: p.has("revocation"), ats: ats, timeout: try runTimeout(p) ?? .seconds(10))
+        request.ct = try validateCT(p)
+        return request
     }
 
     /// `--timeout`, the deadline of the whole run; nil when not given.
