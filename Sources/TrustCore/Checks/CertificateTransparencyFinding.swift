@@ -61,9 +61,15 @@ enum CertificateTransparencyFinding: RuleFinding {
         lines.append(
             "This leaf (\(era)) needs \(a.requiredEmbedded) embedded; logs checked against: \(a.logListSource). Operators counted: \(a.operators.isEmpty ? "none" : a.operators.joined(separator: ", "))."
         )
-        if a.scts.isEmpty { lines.append("No SCTs: none embedded, none delivered.") }
-        for s in a.scts { lines.append("• " + s.summary) }
-        return lines.joined(separator: "\n")
+        // One paragraph: reports sanitise control characters, newlines included.
+        if a.scts.isEmpty {
+            lines.append("No SCTs: none embedded, none delivered.")
+        } else {
+            lines.append(
+                "SCTs: " + a.scts.enumerated().map { "\($0.offset + 1)) \($0.element.summary)" }.joined(separator: "; ")
+                    + ".")
+        }
+        return lines.joined(separator: " ")
     }
 }
 
