@@ -148,7 +148,11 @@ enum CTPolicy {
             let m = total % 12 + 1
             let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
             let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-            let midnight = Timestamp(year: y, month: m, day: min(day, lengths[m - 1]))!
+            // Certificate dates lie in years 0...9999, where this always exists; past them the
+            // count simply stops growing.
+            guard let midnight = Timestamp(year: y, month: m, day: min(day, lengths[m - 1])) else {
+                return Timestamp(secondsSinceEpoch: .max)
+            }
             return midnight.adding(seconds: secondOfDay)
         }
     }
@@ -217,7 +221,7 @@ enum CTPolicy {
         guard budget.chargeRevocationSignature(object: identity, key: keyIdentity) else { return outcome(.notChecked) }
         let object = DetachedSignature.over(
             ArraySlice(signed), identity: identity, algorithm: algorithm, signature: sct.signature)
-        switch cache.check(object, signedBy: key, keyIdentity: keyIdentity) {
+        switch cache.check(object, signedBy: key, keyIdentity: keyIdentity, isRevocation: false) {
         case .valid: return outcome(.verified)
         case .invalid: return outcome(.signatureInvalid)
         case .unsupported(let why), .refused(let why): return outcome(.signatureUnsupported(why))
