@@ -22,12 +22,16 @@ enum CTPolicy {
 
         // find_validating_logs: embedded SCTs over the precertificate (which needs the issuer),
         // delivered ones over the certificate.
-        let precertificate = issuer.flatMap { CTLogEntry.precertificate(leaf, issuerSPKI: $0.publicKey.der) }
-        let certificateEntry = CTLogEntry.certificate(leaf)
         var batches: [(SCTEvidence.Source, [[UInt8]])] = [(.embedded, embeddedSCTs(leaf))]
         batches.append(
             (.tlsExtension, Array(settings.presentedSCTs.prefix(SignedCertificateTimestampList.maximumEntries))))
         if let issuer { batches.append((.ocspResponse, ocspSCTs(settings.stapledOCSPResponse, leaf, issuer))) }
+        // Most paths have no SCTs at all: the entries are built only for SCTs that need them.
+        guard batches.contains(where: { !$0.1.isEmpty }) else { return a }
+        let precertificate =
+            batches[0].1.isEmpty
+            ? nil : issuer.flatMap { CTLogEntry.precertificate(leaf, issuerSPKI: $0.publicKey.der) }
+        let certificateEntry = batches.dropFirst().allSatisfy(\.1.isEmpty) ? nil : CTLogEntry.certificate(leaf)
         let verifyMilliseconds = UInt64(max(0, settings.time.secondsSinceEpoch)) * 1000
         // Per log ID, the earliest verified SCT time: embedded (any log), and current (any source,
         // logs not retired).
