@@ -286,6 +286,26 @@ final class CertificateTransparencyTests: XCTestCase {
         XCTAssertTrue(e.verdict.trusted, e.failureSummaries.joined(separator: ", "))
     }
 
+    // MARK: - Work
+
+    func testEachSCTSignatureIsVerifiedOnceAndAWarmReevaluationVerifiesNone() throws {
+        let leaf = try leaf(embedded(Array(Self.logs[0..<3])))
+        let withLogs = systemSSL(list(Self.logs))
+        let withoutLogs = systemSSL(list([]))
+        let cold = Evaluator()
+        _ = cold.evaluate(chain: [leaf], settings: withoutLogs)
+        let withoutSCTChecks = cold.cache.verificationCount
+        let warm = Evaluator()
+        _ = warm.evaluate(chain: [leaf], settings: withLogs)
+        // Three SCTs from three trusted logs: three more verifications, no more.
+        XCTAssertEqual(warm.cache.verificationCount, withoutSCTChecks + 3)
+        var toggled = withLogs
+        toggled.policy = .basicX509
+        let again = try XCTUnwrap(warm.evaluate(chain: [leaf], settings: toggled))
+        XCTAssertEqual(warm.cache.verificationCount, withoutSCTChecks + 3)
+        XCTAssertTrue(again.verdict.certificateTransparency)
+    }
+
     // MARK: - Apple's compiled list
 
     func testTheCompiledAppleLogListMatchesItsRecordedDigestAndTag() {

@@ -28,10 +28,20 @@ enum CTPolicy {
         if let issuer { batches.append((.ocspResponse, ocspSCTs(settings.stapledOCSPResponse, leaf, issuer))) }
         // Most paths have no SCTs at all: the entries are built only for SCTs that need them.
         guard batches.contains(where: { !$0.1.isEmpty }) else { return a }
-        let precertificate =
-            batches[0].1.isEmpty
-            ? nil : issuer.flatMap { CTLogEntry.precertificate(leaf, issuerSPKI: $0.publicKey.der) }
-        let certificateEntry = batches.dropFirst().allSatisfy(\.1.isEmpty) ? nil : CTLogEntry.certificate(leaf)
+        // The entries are built on a cache miss only: a warm re-evaluation finds each SCT's result
+        // by a digest of the SCT and the names of what it covers.
+        var precertificate: CTLogEntry??
+        var certificateEntry: CTLogEntry?
+        func entry(_ source: SCTEvidence.Source) -> CTLogEntry? {
+            if source != .embedded {
+                if certificateEntry == nil { certificateEntry = CTLogEntry.certificate(leaf) }
+                return certificateEntry
+            }
+            if precertificate == nil {
+                precertificate = issuer.flatMap { CTLogEntry.precertificate(leaf, issuerSPKI: $0.publicKey.der) }
+            }
+            return precertificate ?? nil
+        }
         let verifyMilliseconds = UInt64(max(0, settings.time.secondsSinceEpoch)) * 1000
         // Per log ID, the earliest verified SCT time: embedded (any log), and current (any source,
         // logs not retired).
@@ -40,11 +50,13 @@ enum CTPolicy {
         var currentEmbedded = false
         var currentExternal = false
         for (source, scts) in batches {
-            let entry = source == .embedded ? precertificate : certificateEntry
+            // What the SCT covers, named: the certificate, or the precertificate and its issuer's key.
+            let entryName: [UInt8]? =
+                source != .embedded ? leaf.sha256 + [0] : issuer.map { leaf.sha256 + [1] + $0.spkiSHA256 }
             for bytes in scts {
                 var e = evidence(
-                    bytes, source: source, entry: entry, leaf: leaf, logs: logs, verifyMilliseconds: verifyMilliseconds,
-                    cache: cache, budget: &budget)
+                    bytes, source: source, entryName: entryName, entry: { entry(source) }, leaf: leaf, logs: logs,
+                    verifyMilliseconds: verifyMilliseconds, cache: cache, budget: &budget)
                 if e.outcome.isVerified, let log = logs.log(withID: e.logID), let time = e.timestamp {
                     func keepEarliest(_ d: inout [[UInt8]: (log: CTLog, time: Timestamp)]) {
                         if let old = d[log.logID], old.time <= time { return }
@@ -182,8 +194,8 @@ enum CTPolicy {
 
     /// One SCT through trustd's getSCTValidatingLog, in its order of questions.
     static func evidence(
-        _ bytes: [UInt8], source: SCTEvidence.Source, entry: CTLogEntry?, leaf: Certificate, logs: CTLogList,
-        verifyMilliseconds: UInt64, cache: SignatureCache, budget: inout WorkMeter
+        _ bytes: [UInt8], source: SCTEvidence.Source, entryName: [UInt8]?, entry: () -> CTLogEntry?,
+        leaf: Certificate, logs: CTLogList, verifyMilliseconds: UInt64, cache: SignatureCache, budget: inout WorkMeter
     ) -> SCTEvidence {
         let sct: SignedCertificateTimestamp
         switch SignedCertificateTimestamp.parse(bytes) {
@@ -201,13 +213,25 @@ enum CTPolicy {
         }
         guard sct.version == 0 else { return outcome(.unsupportedVersion(sct.version)) }
         guard sct.timestampMilliseconds <= verifyMilliseconds else { return outcome(.inTheFuture) }
-        guard let entry else { return outcome(.noPrecertificate) }
+        guard let entryName else { return outcome(.noPrecertificate) }
         guard let log else { return outcome(.unknownLog) }
         guard log.state.isTrusted else { return outcome(.logNotTrusted(log.state)) }
         if source != .embedded && log.isRetired { return outcome(.retiredLogDelivered) }
         if let frozen = log.readOnlyFrom, sct.timestamp > frozen { return outcome(.afterReadOnly(frozen)) }
         if let start = log.intervalStart, leaf.notAfter < start { return outcome(.outsideTemporalInterval) }
         if let end = log.intervalEnd, leaf.notAfter >= end { return outcome(.outsideTemporalInterval) }
+        func result(_ r: SignatureCheckResult) -> SCTEvidence {
+            switch r {
+            case .valid: outcome(.verified)
+            case .invalid: outcome(.signatureInvalid)
+            case .unsupported(let why), .refused(let why): outcome(.signatureUnsupported(why))
+            }
+        }
+        // The cache's names: the SCT with what it covers, and the log's key itself (a list may
+        // give a log ID another list gives another key).
+        let identity = DigestKey(Digest.sha256(sct.encoded + entryName))
+        let keyIdentity = DigestKey(Digest.sha256(log.key))
+        if let known = cache.result(of: identity, signedBy: keyIdentity) { return result(known) }
         let key: PublicKeyInfo
         do {
             key = try PublicKeyInfo(spkiDER: log.key)
@@ -219,17 +243,11 @@ enum CTPolicy {
                 .signatureUnsupported(
                     "hash \(sct.hashAlgorithm) with signature \(sct.signatureAlgorithm) is not one trustd accepts"))
         }
-        let signed = sct.signedData(over: entry)
-        let identity = DigestKey(Digest.sha256(signed + sct.signature))
-        let keyIdentity = DigestKey(log.logID)
+        guard let entry = entry() else { return outcome(.noPrecertificate) }
         guard budget.chargeRevocationSignature(object: identity, key: keyIdentity) else { return outcome(.notChecked) }
         let object = DetachedSignature.over(
-            ArraySlice(signed), identity: identity, algorithm: algorithm, signature: sct.signature)
-        switch cache.check(object, signedBy: key, keyIdentity: keyIdentity, isRevocation: false) {
-        case .valid: return outcome(.verified)
-        case .invalid: return outcome(.signatureInvalid)
-        case .unsupported(let why), .refused(let why): return outcome(.signatureUnsupported(why))
-        }
+            ArraySlice(sct.signedData(over: entry)), identity: identity, algorithm: algorithm, signature: sct.signature)
+        return result(cache.check(object, signedBy: key, keyIdentity: keyIdentity, isRevocation: false))
     }
 }
 

@@ -49,6 +49,11 @@ public final class SignatureCache: Sendable {
         return result
     }
 
+    /// The remembered result for (`object`, `key`), if any, without verifying anything.
+    func result(of object: DigestKey, signedBy key: DigestKey) -> SignatureCheckResult? {
+        results.withLock { $0[Key(issuerSPKI: key, certificate: object)] }
+    }
+
     /// How many signatures were actually verified (not served from the cache).
     public var verificationCount: Int { verifications.load(ordering: .relaxed) }
 
