@@ -104,7 +104,8 @@ let package = Package(
             ]),
         // Runs the built trustx executable (and unit-tests TrustCore's reports).
         .testTarget(
-            name: "trustxCLITests", dependencies: ["TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab"]),
+            name: "trustxCLITests",
+            dependencies: ["TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab", "TrustBuilder"]),
         .target(
             name: "TrustLab",
             dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL"]),

@@ -270,7 +270,7 @@ public enum ATSDiagnostics {
             chosen.ats = ATSSettings(configuration: combination.configuration(host: host), platform: platform)
             chosen.negotiated = connection.negotiated
             chosen.fetchedIssuers = connection.fetchedIssuers
-            chosen.connectionSCTLogIDs = connection.sctLogIDs
+            chosen.presentedSCTs = connection.presentedSCTs
             chosen.stapledOCSPResponse = connection.ocspResponse
             let evaluationDeadline = EvaluationDeadline(at: deadline, allowance: options.timeout)
             guard

@@ -118,8 +118,9 @@ public enum ServerConnection {
             fetched = result.fetched
             report.aiaFetches = result.attempts.map(fetchFact)
         }
+        let presentedSCTs = handshake.scts.filter { $0.source == .tlsExtension }.map(\.encoded)
         var result = ConnectionResult(
-            chain: chain, report: report, fetchedIssuers: fetched, sctLogIDs: handshake.scts.map(\.logID))
+            chain: chain, report: report, fetchedIssuers: fetched, presentedSCTs: presentedSCTs)
         result.ocspResponse = handshake.ocsp?.der
         result.negotiated = NegotiatedTLS(
             version: handshake.version, cipherSuite: handshake.cipher.id, cipherName: handshake.cipher.ianaName,
@@ -174,8 +175,8 @@ public struct ConnectionResult: Sendable {
     public var report: ConnectionReport
     /// Issuers fetched through AIA caIssuers URLs.
     public var fetchedIssuers: [Certificate]
-    /// Log IDs of SCTs delivered in the handshake.
-    public var sctLogIDs: [[UInt8]]
+    /// The SCTs of the TLS extension, each TLS-encoded (those of the OCSP staple are in `ocspResponse`).
+    public var presentedSCTs: [[UInt8]]
     /// The OCSP response the server stapled (DER), for the evaluator to verify.
     public var ocspResponse: [UInt8]?
     /// What the handshake negotiated (version, cipher suite, group), for ATS's connection rules.
@@ -187,12 +188,12 @@ public struct ConnectionResult: Sendable {
     /// Creates a result.
     public init(
         chain: [Certificate], report: ConnectionReport, fetchedIssuers: [Certificate] = [],
-        sctLogIDs: [[UInt8]] = []
+        presentedSCTs: [[UInt8]] = []
     ) {
         self.chain = chain
         self.report = report
         self.fetchedIssuers = fetchedIssuers
-        self.sctLogIDs = sctLogIDs
+        self.presentedSCTs = presentedSCTs
     }
 
     /// The handshake's failure, if it failed (a chain may still have been presented, e.g. when

@@ -16,4 +16,6 @@ public struct TransportSCT: Hashable, Sendable {
     public var logID: [UInt8]
     /// Milliseconds since the epoch.
     public var timestampMilliseconds: UInt64
+    /// The SCT as the server sent it (TLS encoding), for the engine to verify.
+    public var encoded: [UInt8] = []
 }

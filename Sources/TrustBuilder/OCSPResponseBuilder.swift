@@ -15,6 +15,8 @@ public struct OCSPResponseBuilder: Sendable {
     public var thisUpdate: Timestamp
     /// nextUpdate; nil omits it.
     public var nextUpdate: Timestamp?
+    /// SCTs to carry in the single response's extensions (RFC 6962 3.3); none omits them.
+    public var signedCertificateTimestamps: [SignedCertificateTimestamp] = []
 
     /// Creates a builder.
     public init(status: Status, thisUpdate: Timestamp, nextUpdate: Timestamp?) {
@@ -48,6 +50,17 @@ public struct OCSPResponseBuilder: Sendable {
                         OCSPResponseBuilder.generalizedTime(thisUpdate, &w)
                         if let nextUpdate {
                             w.contextSpecific(0) { OCSPResponseBuilder.generalizedTime(nextUpdate, &$0) }
+                        }
+                        if !signedCertificateTimestamps.isEmpty {
+                            let list = SignedCertificateTimestampList.encode(signedCertificateTimestamps.map(\.encoded))
+                            w.contextSpecific(1) { w in
+                                w.sequence { w in
+                                    w.sequence { w in
+                                        w.oid(OID(dotted: "1.3.6.1.4.1.11129.2.4.5")!)
+                                        w.octetString(DERWriter.encode { $0.octetString(list) })
+                                    }
+                                }
+                            }
                         }
                     }
                 }

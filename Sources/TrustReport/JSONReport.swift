@@ -230,6 +230,7 @@ public enum JSONReport {
                     ])
                 } ?? .null
             ),
+            ("scts", s.finding.certificateTransparency.map(scts) ?? .null),
         ])
     }
 
@@ -245,6 +246,7 @@ public enum JSONReport {
             ("urlErrorName", .string(v.urlErrorName)),
             ("decisiveStep", .int(decisive)),
             ("summary", .string(v.summary)),
+            ("certificateTransparency", .bool(v.certificateTransparency)),
         ])
     }
 }
@@ -278,6 +280,7 @@ extension JSONReport {
                     ("urlErrorName", .string(urlError.map(URLErrorNames.name))),
                     ("decisiveStep", .null),
                     ("summary", .string(ConnectionReport.failureSummary(connection))),
+                    ("certificateTransparency", .bool(false)),
                 ])
             ),
         ])

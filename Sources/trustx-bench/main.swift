@@ -20,12 +20,13 @@ struct Options {
     var micro = false
     var onlyCold = false
     var onlyReevaluate = false
+    var ctLogs: String?
 }
 
 func usage(_ message: String) -> Never {
     let text = """
         Error: \(message)
-        Usage: trustx-bench --chain FILE [FILE...] --anchor FILE [--host NAME] [--iterations N] [--at TIME]
+        Usage: trustx-bench --chain FILE [FILE...] --anchor FILE [--host NAME] [--iterations N] [--at TIME] [--ct-logs FILE]
 
         """
     _ = text.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
@@ -59,6 +60,10 @@ func parse() -> Options {
         case "--at":
             guard let v = args.popFirst(), let t = Timestamp(rfc3339: v) else { usage("--at needs an RFC 3339 time") }
             o.at = t
+        case "--ct-logs":
+            // The CT logs SCTs are verified against (Apple's compiled-in list by default).
+            guard let v = args.popFirst() else { usage("--ct-logs needs a file") }
+            o.ctLogs = v
         default:
             usage("unknown argument '\(a)'")
         }
@@ -174,7 +179,14 @@ do {
     usage("\(error)")
 }
 let time: Timestamp = options.at ?? chain[0].notBefore.adding(seconds: 86_400)
-let settings = TrustSettings(anchors: anchors, policy: .ssl(host: options.host), time: time)
+var settings = TrustSettings(anchors: anchors, policy: .ssl(host: options.host), time: time)
+if let path = options.ctLogs {
+    do {
+        settings.ctLogs = try CTLogListReader.read(readAll([path]), source: path)
+    } catch {
+        usage("\(path): \(error)")
+    }
+}
 var toggled = settings
 toggled.policy = .basicX509
 

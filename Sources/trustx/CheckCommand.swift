@@ -146,6 +146,7 @@ enum CheckCommand {
         case .success(let ats): settings.ats = ats
         case .failure(let f): return .failure(f)
         }
+        if case .failure(let f) = loadCT(r.ct, into: &settings) { return .failure(f) }
         if case .failure(let f) = chargeClientIdentity(c.options.clientIdentity) { return .failure(f) }
         // Apple's SSL policy fetches missing intermediates over the network; Basic X.509 does not.
         let (systemStore, anchorList) = (settings.systemStore, anchors)
@@ -194,7 +195,7 @@ enum CheckCommand {
         }
         settings.fetchedIssuers = result.fetchedIssuers
         settings.negotiated = result.negotiated
-        settings.connectionSCTLogIDs = result.sctLogIDs
+        settings.presentedSCTs = result.presentedSCTs
         settings.stapledOCSPResponse = result.ocspResponse
         settings.negotiated = result.negotiated
         guard
@@ -333,6 +334,7 @@ enum CheckCommand {
         case .success(let ats): settings.ats = ats
         case .failure(let f): return .failure(f)
         }
+        if case .failure(let f) = loadCT(r.ct, into: &settings) { return .failure(f) }
         guard var evaluation = Evaluator().evaluate(chain: chain, settings: settings, deadline: deadline.evaluation)
         else {
             // The loader rejects files without certificates, so this needs an empty --chain list.

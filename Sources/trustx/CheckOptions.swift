@@ -136,6 +136,15 @@ extension CheckCommand {
                     "Fail every certificate of the path without a positive, verified OCSP response or CRL answer, as kSecRevocationRequirePositiveResponse does (errSecIncompleteCertRevocationCheck)."
             ),
             storeOption,
+            ctLogsOption,
+            OptionSpec(
+                name: "sct", valueName: "file", arity: .repeated,
+                help:
+                    "With --chain: SCTs a server would send in its TLS extension, as a SignedCertificateTimestampList or one SCT (binary, as sent)."
+            ),
+            OptionSpec(
+                name: "ocsp-response", valueName: "file", arity: .one,
+                help: "With --chain: the OCSP response (DER) a server would staple, for its status and its SCTs."),
         ]
     )
 
@@ -190,6 +199,8 @@ extension CheckCommand {
         var timeout: Duration = .seconds(10)
         /// --store: which roots are the system's.
         var store: TrustStoreChoice = .apple
+        /// --ct-logs, --sct and --ocsp-response.
+        var ct = CTRequest()
     }
 
     /// ATS as asked for, before the Info.plist is read.
@@ -291,7 +302,7 @@ extension CheckCommand {
         } else if p.has("platform") {
             throw UsageError(message: "--platform applies to --ats or --ats-plist")
         }
-        return Request(
+        var request = Request(
             chainFiles: p.all("chain"), anchorFiles: p.all("anchor"), password: p.value("password"),
             withSystemAnchors: p.has("with-system-anchors"),
             anchorClass: p.value("anchor-class").flatMap(CustomAnchorClass.init(rawValue:)) ?? .app, policy: policy,
@@ -301,6 +312,8 @@ extension CheckCommand {
             targetText: targetText, ignoredHost: policy == .basicX509 ? host : nil, crlFiles: p.all("crl"),
             fetchRevocation: p.has("revocation"), requireRevocation: p.has("require-revocation"), ats: ats,
             timeout: try runTimeout(p) ?? .seconds(10), store: try storeChoice(p))
+        request.ct = try validateCT(p)
+        return request
     }
 
     /// `--timeout`, the deadline of the whole run; nil when not given.

@@ -23,7 +23,7 @@ enum ExploreCommand {
         arguments: [
             CheckCommand.targetArgument
         ],
-        options: CheckCommand.spec.options.filter { $0.name != "format" } + [
+        options: CheckCommand.spec.options.filter { !["format", "sct", "ocsp-response"].contains($0.name) } + [
             OptionSpec(
                 name: "theme", valueName: "name", arity: .one,
                 help:
@@ -170,9 +170,9 @@ enum ExploreCommand {
                 toggles.policy = .sslWithHost
                 toggles.host = .target
             }
-            return .success(AppState.lab(now: now, systemStore: store, toggles: toggles))
+            return withCTLogs(AppState.lab(now: now, systemStore: store, toggles: toggles), r)
         }
-        return .success(AppState.explore(targets, now: now, systemStore: store, toggles: toggles))
+        return withCTLogs(AppState.explore(targets, now: now, systemStore: store, toggles: toggles), r)
     }
 
     /// A built-in theme (compiled in, so the name works from any directory), a theme file's

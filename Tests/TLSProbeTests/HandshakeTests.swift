@@ -200,6 +200,13 @@ final class HandshakeTests: XCTestCase {
         XCTAssertEqual(h.scts.first?.logID, TestPKI.sctLogID)
         XCTAssertEqual(h.scts.first?.timestampMilliseconds, TestPKI.sctTimestamp)
         XCTAssertEqual(h.scts.first?.version, 0)
+        // The SCT reaches the engine as sent: 1 + 32 + 8 + 2 + 4 + 8 bytes, read back by trustd's rules.
+        let encoded = try XCTUnwrap(h.scts.first).encoded
+        XCTAssertEqual(encoded.count, 55)
+        let sct = try SignedCertificateTimestamp.parse(encoded).get()
+        XCTAssertEqual(sct.logID, TestPKI.sctLogID)
+        XCTAssertEqual(sct.timestampMilliseconds, TestPKI.sctTimestamp)
+        XCTAssertEqual(sct.signature, [UInt8](repeating: 0x01, count: 8))
     }
 
     func testHundredsOfCertificatesEndWithAClearError() throws {

@@ -165,7 +165,7 @@ final class CheckCommandTests: XCTestCase {
                 Set(step.keys),
                 [
                     "id", "certificate", "status", "reason", "title", "detail", "appleCheck", "appleSubtype",
-                    "osstatus", "policies", "atsFailure",
+                    "osstatus", "policies", "atsFailure", "scts",
                 ])
         }
         let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
@@ -173,7 +173,7 @@ final class CheckCommandTests: XCTestCase {
             Set(verdict.keys),
             [
                 "trusted", "osstatus", "osstatusName", "resultType", "urlError", "urlErrorName", "decisiveStep",
-                "summary",
+                "summary", "certificateTransparency",
             ])
     }
 

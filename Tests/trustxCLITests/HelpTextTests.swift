@@ -56,7 +56,7 @@ final class HelpTextTests: XCTestCase {
         trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection
         failed.
 
-        USAGE: trustx check [<target>] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--store <store>]
+        USAGE: trustx check [<target>] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--store <store>] [--ct-logs <file>] [--sct <file> ...] [--ocsp-response <file>]
 
         ARGUMENTS:
           <target>                A server to connect to: host, host:port,
@@ -144,6 +144,16 @@ final class HelpTextTests: XCTestCase {
                                   (SSL_CERT_FILE, SSL_CERT_DIR, else /etc/ssl/certs), or
                                   a PEM bundle or certificate directory at PATH.
                                   (default: apple)
+          --ct-logs <file>        Check SCTs against the logs in this file, as
+                                  SecTrustSetTrustedLogs: Apple's log_list.json format,
+                                  or a property-list array of dictionaries with key (DER
+                                  SubjectPublicKeyInfo) and operator. (default: Apple's
+                                  list, compiled in)
+          --sct <file>            With --chain: SCTs a server would send in its TLS
+                                  extension, as a SignedCertificateTimestampList or one
+                                  SCT (binary, as sent).
+          --ocsp-response <file>  With --chain: the OCSP response (DER) a server would
+                                  staple, for its status and its SCTs.
           --version               Show the version.
           -h, --help              Show help information.
 

@@ -70,6 +70,8 @@ public struct AppState: Sendable {
     public var now: Timestamp
     /// The system trust store, nil for none.
     public var systemStore: (any IssuerSource)?
+    /// The Certificate Transparency logs SCTs are checked against (`--ct-logs`; Apple's by default).
+    public var ctLogs: CTLogList = .apple
     /// The lab's status.
     public var lab: LabStatus
     /// What can be explored.
@@ -249,6 +251,7 @@ public struct AppState: Sendable {
         // The app still holds a host under Basic X.509, which ignores it: the step says so.
         if t.policy == .basicX509 && !host.isEmpty { s.hostIgnoredByPolicy = host }
         s.ats = t.ats.settings
+        s.ctLogs = ctLogs
         s.revocationLists = t.crls.lists
         s.requireRevocation = t.requireRevocation
         if t.fetchRevocation, let f = fetchedRevocation, f.leaf == chainToEvaluate.first {
@@ -260,7 +263,7 @@ public struct AppState: Sendable {
             s.negotiated = c.negotiated
             // Apple's SSL policy fetches missing intermediates; Basic X.509 does not.
             if policy.isSSL && t.fetchAIA { s.fetchedIssuers = c.fetchedIssuers }
-            s.connectionSCTLogIDs = c.sctLogIDs
+            s.presentedSCTs = c.presentedSCTs
             s.stapledOCSPResponse = c.ocspResponse
         }
         return s

@@ -418,10 +418,16 @@ final class TLSSession {
             var id: UnsafeMutablePointer<UInt8>?
             let idLen = SCT_get0_log_id(sct, &id)
             let logID = id.map { [UInt8](UnsafeBufferPointer(start: $0, count: idLen)) } ?? []
-            out.append(
-                TransportSCT(
-                    source: source, version: Int(SCT_get_version(sct).rawValue), logID: logID,
-                    timestampMilliseconds: SCT_get_timestamp(sct)))
+            var transport = TransportSCT(
+                source: source, version: Int(SCT_get_version(sct).rawValue), logID: logID,
+                timestampMilliseconds: SCT_get_timestamp(sct))
+            var encoded: UnsafeMutablePointer<UInt8>?
+            let length = i2o_SCT(sct, &encoded)
+            if length > 0, let encoded {
+                transport.encoded = [UInt8](UnsafeBufferPointer(start: encoded, count: Int(length)))
+                CRYPTO_free(encoded, nil, 0)
+            }
+            out.append(transport)
         }
         return out
     }

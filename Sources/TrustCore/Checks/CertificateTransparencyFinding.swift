@@ -1,10 +1,21 @@
-/// What the `certificate-transparency` step found (CertificateTransparencyCheck).
+/// What the `certificate-transparency` step found (CertificateTransparencyCheck). Each case
+/// carries the path's CT assessment: every SCT and what became of it.
 enum CertificateTransparencyFinding: RuleFinding {
-    case ctNotRequired(reason: String)
-    case ctSatisfied(logs: Int, required: Int)
-    case ctMissing(logs: Int, required: Int)
+    /// trustd does not enforce CT here (the policy, the anchor or the leaf's dates); the path's CT
+    /// result is still computed.
+    case ctNotRequired(reason: String, CTAssessment)
+    /// Enforced, and the path is CT-qualified.
+    case ctSatisfied(CTAssessment)
+    /// Enforced, and the path is not CT-qualified.
+    case ctMissing(CTAssessment)
 
     var storage: Finding.Storage { .certificateTransparency(self) }
+
+    var assessment: CTAssessment {
+        switch self {
+        case .ctNotRequired(_, let a), .ctSatisfied(let a), .ctMissing(let a): a
+        }
+    }
 
     /// Apple's check key, subtype and OSStatus for failing findings.
     var appleFailure: AppleFailure? {
@@ -17,19 +28,55 @@ enum CertificateTransparencyFinding: RuleFinding {
     /// One line, no newline.
     var title: String {
         switch self {
-        case .ctNotRequired: "Certificate Transparency not required"
-        case .ctSatisfied(let logs, let required): "SCTs from \(logs) logs (\(required) required)"
-        case .ctMissing(let logs, let required): "SCTs from \(logs) log\(logs == 1 ? "" : "s"), \(required) required"
+        case .ctNotRequired(_, let a):
+            "Certificate Transparency not required (\(a.qualified ? "the path is CT-qualified" : "the path is not CT-qualified"))"
+        case .ctSatisfied(let a): "CT-qualified: \(Self.counts(a))"
+        case .ctMissing(let a): "Not CT-qualified: \(Self.counts(a))"
         }
     }
 
-    /// The rule in plain words, citing its source.
-    var detail: String {
-        switch self {
-        case .ctNotRequired(let reason):
-            reason
-        case .ctSatisfied, .ctMissing:
-            "Chains to system roots need Signed Certificate Timestamps from distinct logs: 2 for leaves valid at most 180 days, 3 otherwise when embedded, or 2 delivered in the TLS handshake or OCSP response (Apple's Certificate Transparency policy; SystemTrustedCTRequired, errSecVerifyActionFailed). trustx counts SCTs by log; it does not verify their signatures or Apple's log list."
+    /// The verified SCTs against what the policy asks, in a few words.
+    static func counts(_ a: CTAssessment) -> String {
+        if a.qualifiedBy == .tlsExtension {
+            return "SCTs from \(a.currentLogs) logs, delivered with the certificate (2 required)"
         }
+        let logs = a.qualifiedEmbeddedLogs
+        return "embedded SCTs from \(logs) log\(logs == 1 ? "" : "s") (\(a.requiredEmbedded) required)"
+    }
+
+    var specifics: String? {
+        let a = assessment
+        return "\(a.scts.count) SCT\(a.scts.count == 1 ? "" : "s"); \(Self.counts(a))"
+    }
+
+    /// The rule in plain words, citing its source, then every SCT.
+    var detail: String {
+        let a = assessment
+        var lines: [String] = []
+        if case .ctNotRequired(let reason, _) = self { lines.append(reason) }
+        lines.append(
+            "Apple's CT policy (trustd, CertificateTransparency.m): a path is CT-qualified with SCTs from 2 currently trusted logs of which at least one was delivered with the certificate (TLS extension or stapled OCSP response), or with embedded SCTs from enough logs, at least one currently trusted; embedded SCTs from a retired log count when dated, and the certificate issued, before its retirement. Embedded SCTs needed by lifetime: for leaves issued before 2021-04-21, under 15 months 2, to 27 months 3, to 39 months 4, else 5; from 2021-04-21, up to 180 days 2, up to 825 days 3, else 4. trustd counts logs, not operators. Where enforced (SSL policy, system root other than Apple's, leaf issued from 2018-10-16 and valid), a path that is not CT-qualified fails with SystemTrustedCTRequired, errSecVerifyActionFailed (SecPolicyServer.c)."
+        )
+        let era = a.era == .beforeApril2021 ? "issued before 2021-04-21" : "issued from 2021-04-21"
+        lines.append(
+            "This leaf (\(era)) needs \(a.requiredEmbedded) embedded; logs checked against: \(a.logListSource). Operators counted: \(a.operators.isEmpty ? "none" : a.operators.joined(separator: ", "))."
+        )
+        // One paragraph: reports sanitise control characters, newlines included.
+        if a.scts.isEmpty {
+            lines.append("No SCTs: none embedded, none delivered.")
+        } else {
+            lines.append(
+                "SCTs: " + a.scts.enumerated().map { "\($0.offset + 1)) \($0.element.summary)" }.joined(separator: "; ")
+                    + ".")
+        }
+        return lines.joined(separator: " ")
+    }
+}
+
+extension Finding {
+    /// The path's Certificate Transparency assessment, when this is the CT step's finding.
+    public var certificateTransparency: CTAssessment? {
+        if case .certificateTransparency(let f) = storage { return f.assessment }
+        return nil
     }
 }

@@ -127,7 +127,8 @@ public final class Evaluator: Sendable {
         let atsRefused = steps.contains { $0.status == .failed && $0.finding.atsFailure != nil }
         steps.append(
             pinStep(path: path, settings: settings, evaluationPassed: evaluationPassed, atsRefused: atsRefused))
-        let verdict = Evaluator.verdict(steps: steps, path: path, settings: settings)
+        var verdict = Evaluator.verdict(steps: steps, path: path, settings: settings)
+        verdict.certificateTransparency = Evaluator.isCertificateTransparent(steps)
         var evaluation = Evaluation(
             presented: original, path: path, steps: steps, verdict: verdict, settings: settings,
             candidatePaths: examined)

@@ -32,10 +32,10 @@ public final class SignatureCache: Sendable {
     }
 
     /// The result of checking the signature of a CRL or an OCSP response (`object`) with the key
-    /// `issuer`, verified at most once per (object, key).
-    func check(_ object: DetachedSignature, signedBy issuer: PublicKeyInfo, keyIdentity: DigestKey)
-        -> SignatureCheckResult
-    {
+    /// `issuer`, verified at most once per (object, key); an SCT's too, when `isRevocation` is false.
+    func check(
+        _ object: DetachedSignature, signedBy issuer: PublicKeyInfo, keyIdentity: DigestKey, isRevocation: Bool = true
+    ) -> SignatureCheckResult {
         let key = Key(issuerSPKI: keyIdentity, certificate: object.identity)
         if let hit = results.withLock({ $0[key] }) { return hit }
         let result = SignatureVerifier.verify(
@@ -43,10 +43,15 @@ public final class SignatureCache: Sendable {
         if case .refused = result {
         } else {
             verifications.add(1, ordering: .relaxed)
-            revocationVerifications.add(1, ordering: .relaxed)
+            if isRevocation { revocationVerifications.add(1, ordering: .relaxed) }
         }
         results.withLock { $0[key] = result }
         return result
+    }
+
+    /// The remembered result for (`object`, `key`), if any, without verifying anything.
+    func result(of object: DigestKey, signedBy key: DigestKey) -> SignatureCheckResult? {
+        results.withLock { $0[Key(issuerSPKI: key, certificate: object)] }
     }
 
     /// How many signatures were actually verified (not served from the cache).

@@ -26,9 +26,6 @@ public struct TrustSettings: Sendable {
     public var maximumIntermediates: Int?
     /// The extended key usage required of the leaf under the webpki profile (serverAuth by default).
     public var requiredLeafPurpose: OID?
-    /// Log IDs of SCTs delivered by the connection (TLS extension or stapled OCSP), which count
-    /// towards the Certificate Transparency requirement beside the leaf's embedded ones.
-    public var connectionSCTLogIDs: [[UInt8]] = []
     /// Issuers fetched through AIA caIssuers URLs (Apple's SSL policy fetches missing
     /// intermediates; Basic X.509 does not, so callers fetch only for SSL).
     public var fetchedIssuers: [Certificate] = []
@@ -61,6 +58,13 @@ public struct TrustSettings: Sendable {
     /// revocation answer (an OCSP response or an applicable CRL), as SecPolicyCreateRevocation
     /// with kSecRevocationRequirePositiveResponse asks (`--require-revocation`).
     public var requireRevocation = false
+    /// The Certificate Transparency logs SCTs are checked against (SecTrustSetTrustedLogs):
+    /// Apple's list by default.
+    public var ctLogs: CTLogList = .apple
+    /// The SCTs the server sent in its TLS extension, each TLS-encoded
+    /// (SecTrustSetSignedCertificateTimestamps); those of a stapled OCSP response are read from
+    /// `stapledOCSPResponse`.
+    public var presentedSCTs: [[UInt8]] = []
 
     /// Creates settings; by default SSL without host, system anchors, the `apple` profile.
     public init(

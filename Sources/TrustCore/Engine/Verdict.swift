@@ -12,6 +12,9 @@ public struct Verdict: Hashable, Sendable {
     public var decisiveStep: Step?
     /// One line for people.
     public var summary: String
+    /// kSecTrustCertificateTransparency: the path is CT-qualified and SecTrust's evaluation
+    /// succeeded, whether or not CT was enforced (docs/steps.md, `certificate-transparency`).
+    public var certificateTransparency = false
 
     /// The constant's name, e.g. `errSecHostNameMismatch`.
     public var osstatusName: String { OSStatusNames.name(osstatus) }

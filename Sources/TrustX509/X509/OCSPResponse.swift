@@ -87,10 +87,11 @@ public struct OCSPResponse: Sendable {
                 var r = s.reader(inside: n)
                 nextUpdate = try r.time(try r.read(DERTag.generalizedTime, "nextUpdate"))
             }
-            responses.append(
-                OCSPSingleResponse(
-                    hashAlgorithm: hash.oid, issuerNameHash: nameHash, issuerKeyHash: keyHash, serialNumber: serial,
-                    status: certStatus, thisUpdate: thisUpdate, nextUpdate: nextUpdate))
+            var single = OCSPSingleResponse(
+                hashAlgorithm: hash.oid, issuerNameHash: nameHash, issuerKeyHash: keyHash, serialNumber: serial,
+                status: certStatus, thisUpdate: thisUpdate, nextUpdate: nextUpdate)
+            single.sctList = OCSPResponse.sctList(in: &s)
+            responses.append(single)
         }
         self.basicDER = basic
         self.identity = DigestKey(Digest.sha256(basic))
@@ -182,5 +183,33 @@ public struct OCSPResponse: Sendable {
     package var detachedSignature: DetachedSignature {
         DetachedSignature(
             identity: identity, algorithm: signatureAlgorithm, signed: basicDER[tbsRange], signature: signature)
+    }
+}
+
+extension OCSPResponse {
+    static let sctExtension = OID(dotted: "1.3.6.1.4.1.11129.2.4.5")!
+
+    /// The SCT list of a SingleResponse's singleExtensions, read after nextUpdate; nil when there
+    /// is none or it does not decode (which leaves the response's status as it was: the SCTs are
+    /// what is lost).
+    static func sctList(in s: inout DERReader) -> [UInt8]? {
+        guard let wrapper = try? s.readOptional(DERTag.contextSpecific(1, constructed: true)) else { return nil }
+        var w = s.reader(inside: wrapper)
+        guard let list = try? w.read(DERTag.sequence, "singleExtensions") else { return nil }
+        var items = w.reader(inside: list)
+        var count = 0
+        while !items.isAtEnd, count < 64 {
+            count += 1
+            guard let node = try? items.read(DERTag.sequence, "an extension") else { return nil }
+            var e = items.reader(inside: node)
+            guard let oidNode = try? e.read(DERTag.oid, "extnID") else { return nil }
+            guard Array(e.content(oidNode)) == sctExtension.bytes else { continue }
+            _ = try? e.readOptional(DERTag.boolean)
+            guard let value = try? e.read(DERTag.octetString, "extnValue") else { return nil }
+            var v = DERReader(Array(e.content(value)))
+            guard let inner = try? v.read(DERTag.octetString, "SignedCertificateTimestampList") else { return nil }
+            return Array(v.content(inner))
+        }
+        return nil
     }
 }

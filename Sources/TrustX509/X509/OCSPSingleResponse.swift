@@ -22,4 +22,7 @@ public struct OCSPSingleResponse: Hashable, Sendable {
     public var thisUpdate: Timestamp
     /// nextUpdate, when present.
     public var nextUpdate: Timestamp?
+    /// The SignedCertificateTimestampList of the singleExtensions' SCT extension
+    /// (1.3.6.1.4.1.11129.2.4.5, RFC 6962 3.3), when present and readable.
+    public var sctList: [UInt8]? = nil
 }
