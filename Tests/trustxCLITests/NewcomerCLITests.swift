@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 #if canImport(Glibc)
@@ -138,8 +139,18 @@ final class NewcomerCLITests: XCTestCase {
             "smtp": "an SMTP server's 220 greeting", "imap": "an IMAP server's * OK greeting",
             "pop3": "a POP3 server's +OK greeting", "postgres": "a PostgreSQL server's answer to SSLRequest",
         ]
+        // The four wait out their one-second deadlines side by side.
+        let protocols = Array(expected.keys)
+        let results = Mutex<[String: Result<RunResult, any Error>]>([:])
+        DispatchQueue.concurrentPerform(iterations: protocols.count) { i in
+            let proto = protocols[i]
+            let r = Result {
+                try CLI.run(["check", "127.0.0.1:\(server.port)", "--starttls", proto, "--timeout", "1"])
+            }
+            results.withLock { $0[proto] = r }
+        }
         for (proto, waited) in expected {
-            let r = try CLI.run(["check", "127.0.0.1:\(server.port)", "--starttls", proto, "--timeout", "1"])
+            let r = try XCTUnwrap(results.withLock { $0[proto] }, proto).get()
             XCTAssertEqual(r.status, 69, proto)
             XCTAssertTrue(r.err.contains(waited), "\(proto): \(r.err)")
         }
