@@ -103,13 +103,20 @@ final class NewcomerCLITests: XCTestCase {
     func testAnFTPTargetThatNeverGreetsSaysItWaitedForAnFTPGreeting() throws {
         let server = try silentServer()
         defer { server.stop() }
-        let text = try CLI.run(["check", "ftp://127.0.0.1:\(server.port)", "--timeout", "1"])
+        // The text and the JSON run wait out their one-second deadlines side by side.
+        let runs = Mutex<[Int: Result<RunResult, any Error>]>([:])
+        DispatchQueue.concurrentPerform(iterations: 2) { i in
+            let format = i == 0 ? [] : ["--format", "json"]
+            let r = Result { try CLI.run(["check", "ftp://127.0.0.1:\(server.port)", "--timeout", "1"] + format) }
+            runs.withLock { $0[i] = r }
+        }
+        let text = try XCTUnwrap(runs.withLock { $0[0] }).get()
         XCTAssertEqual(text.status, 69)
         // RFC 959: an FTP server greets with 220; RFC 4217: TLS is asked for with AUTH TLS.
         XCTAssertTrue(text.err.contains("an FTP server's 220 greeting and its answer to AUTH TLS"), text.err)
         XCTAssertTrue(text.err.contains("FTP STARTTLS"), text.err)
         XCTAssertTrue(text.err.contains("-1001"), text.err)
-        let json = try CLI.run(["check", "ftp://127.0.0.1:\(server.port)", "--timeout", "1", "--format", "json"])
+        let json = try XCTUnwrap(runs.withLock { $0[1] }).get()
         let report = try json.json()
         let connection = try XCTUnwrap(report["connection"] as? [String: Any])
         let target = try XCTUnwrap(report["target"] as? [String: Any])
