@@ -76,7 +76,10 @@ final class TmuxSession {
     }
 
     /// Sends keys (tmux key names, or text).
-    func send(_ keys: String...) throws { try run(["send-keys", "-t", session] + keys) }
+    func send(_ keys: String...) throws { try send(keys) }
+
+    /// Sends a list of keys in one tmux call.
+    func send(_ keys: [String]) throws { try run(["send-keys", "-t", session] + keys) }
 
     /// Sends text literally, character by character.
     func type(_ text: String) throws { try run(["send-keys", "-t", session, "-l", text]) }
