@@ -18,7 +18,8 @@ struct LabServedChain: Sendable {
     var ocspResponse: [UInt8]?
 }
 
-/// Every certificate and key of one lab run, built in process with fresh keys.
+/// Every certificate and key of one lab run, built in process: every certificate and EC key
+/// fresh, the RSA keys from the lab's key cache (`LabKeyCache`, D148).
 ///
 /// The PKI of the private-CA walkthrough in docs/lab.md: "Library Test CA" (P-256,
 /// basicConstraints CA:TRUE and no keyUsage, as `openssl req -x509` without an extension file
@@ -45,7 +46,10 @@ struct LabPKI: Sendable {
     ///   - now: the reference time for validity periods.
     ///   - serverIPs: the iPAddress SAN entries of every leaf (127.0.0.1, plus a classroom address).
     ///   - aiaURL: the caIssuers URL written into missing-intermediate-aia's leaf.
-    static func build(now: Timestamp, serverIPs: [String], aiaURL: String) throws(BuilderError) -> LabPKI {
+    ///   - keys: where the RSA leaves' keys come from, each under its scenario's name as its role.
+    static func build(
+        now: Timestamp, serverIPs: [String], aiaURL: String, keys: LabKeyCache = .shared
+    ) throws(BuilderError) -> LabPKI {
         let caStart = now.adding(seconds: -30 * day)
         let caEnd = now.adding(seconds: 3650 * day)
 
@@ -84,13 +88,19 @@ struct LabPKI: Sendable {
             b.subjectAltNames = .init(sans)
             return b
         }
+        // An RSA key costs a generation of tens to hundreds of milliseconds, an EC key
+        // microseconds: only the RSA ones are worth keeping between starts.
+        func leafKey(_ kind: KeyKind, role: String) throws(BuilderError) -> KeyPair {
+            if case .rsa = kind { return try keys.key(kind, role: role) }
+            return try KeyPair.generate(kind)
+        }
         func leaf(
-            issuer: LabIssued, kind: KeyKind = .ecP256,
+            issuer: LabIssued, kind: KeyKind = .ecP256, role: String = "",
             configure: (inout CertificateBuilder) throws(BuilderError) -> Void = { _ in }
         ) throws(BuilderError)
             -> LabIssued
         {
-            let key = try KeyPair.generate(kind)
+            let key = try leafKey(kind, role: role)
             var b = leafBuilder(key)
             try configure(&b)
             return LabIssued(certificate: try b.sign(issuerKey: issuer.key, issuer: issuer.certificate), key: key)
@@ -147,7 +157,7 @@ struct LabPKI: Sendable {
 
         serve("cn-only", try leaf(issuer: library) { $0.subjectAltNames = nil })
         serve("client-auth-eku", try leaf(issuer: library) { $0.extendedKeyUsage = .init([.clientAuth]) })
-        serve("rsa-1024", try leaf(issuer: library, kind: .rsa(bits: 1024)))
+        serve("rsa-1024", try leaf(issuer: library, kind: .rsa(bits: 1024), role: "rsa-1024"))
         serve("sha1-signature", try leaf(issuer: library) { $0.signatureAlgorithm = .ecdsaWithSHA1 })
         serve(
             "long-validity",
@@ -162,7 +172,7 @@ struct LabPKI: Sendable {
         }
         serve("name-constraints", try leaf(issuer: constrained), [constrained.certificate])
 
-        let rsa2048 = try leaf(issuer: library, kind: .rsa(bits: 2048))
+        let rsa2048 = try leaf(issuer: library, kind: .rsa(bits: 2048), role: "rsa-2048")
         serve("rsa-2048", rsa2048)
 
         // key-rotated: the lesson's pin was taken from the old leaf; the server now has a new key.
@@ -182,7 +192,7 @@ struct LabPKI: Sendable {
         // comes first in the SAN, the addresses stay for clients that dial them directly.
         func namedLeaf(_ scenario: String, kind: KeyKind = .ecP256) throws(BuilderError) -> LabIssued {
             let host = LabScenario.named(scenario)?.host ?? scenario
-            return try leaf(issuer: library, kind: kind) { b in
+            return try leaf(issuer: library, kind: kind, role: scenario) { b in
                 b.subject = NameBuilder(commonName: host)
                 b.subjectAltNames = .init([.dnsName(host)] + sans)
                 // RSA key exchange encrypts the premaster secret to the leaf's key (RFC 5246 7.4.7.1).

@@ -79,6 +79,10 @@ enum ManPage {
             ".TP", "https_proxy, HTTPS_PROXY, no_proxy",
             text("The HTTP CONNECT proxy for server targets, unless --proxy is given."),
             ".TP", "TERM, LANG, LC_ALL, LC_CTYPE", text("The terminal type and whether it takes UTF-8."),
+            ".TP", "XDG_CACHE_HOME, TRUSTX_LAB_FRESH_KEYS",
+            text(
+                "The lab keeps its RSA keys in $XDG_CACHE_HOME/trustx/lab-keys (else ~/.cache/trustx/lab-keys);"
+                    + " TRUSTX_LAB_FRESH_KEYS=1 generates every key afresh and keeps none."),
             ".SH SEE ALSO",
             text("openssl(1), curl(1); docs/cli.md and the other pages of docs/ in the source."),
             "",

@@ -22,7 +22,10 @@ final class ExplorerTmuxTests: XCTestCase {
     /// The session `screen` and `keys` address; nil for tmux's current one.
     var session: String?
     /// Sends keys to `session` (or tmux's current pane).
-    func send(_ keys: String...) throws {
+    func send(_ keys: String...) throws { try send(keys) }
+
+    /// Sends a list of keys in one tmux call.
+    func send(_ keys: [String]) throws {
         _ = try tmux(["send-keys"] + (session.map { ["-t", $0] } ?? []) + keys)
     }
 
@@ -266,7 +269,7 @@ final class ExplorerTmuxTests: XCTestCase {
         XCTAssertTrue(
             verdict.contains("-67602") && verdict.contains("URLError -999"), "the hostname step reveals it:\n\(text)")
         try send("Escape", "?")
-        for _ in 0..<80 { try send("j") }
+        try send(Array(repeating: "j", count: 80))
         text = try screen { $0.contains("changed by the last change") }
         XCTAssertTrue(text.contains("Walk-through: end it and show every step."), text)
         try send("Escape")

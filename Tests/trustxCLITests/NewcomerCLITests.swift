@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 #if canImport(Glibc)
@@ -102,13 +103,20 @@ final class NewcomerCLITests: XCTestCase {
     func testAnFTPTargetThatNeverGreetsSaysItWaitedForAnFTPGreeting() throws {
         let server = try silentServer()
         defer { server.stop() }
-        let text = try CLI.run(["check", "ftp://127.0.0.1:\(server.port)", "--timeout", "1"])
+        // The text and the JSON run wait out their one-second deadlines side by side.
+        let runs = Mutex<[Int: Result<RunResult, any Error>]>([:])
+        DispatchQueue.concurrentPerform(iterations: 2) { i in
+            let format = i == 0 ? [] : ["--format", "json"]
+            let r = Result { try CLI.run(["check", "ftp://127.0.0.1:\(server.port)", "--timeout", "1"] + format) }
+            runs.withLock { $0[i] = r }
+        }
+        let text = try XCTUnwrap(runs.withLock { $0[0] }).get()
         XCTAssertEqual(text.status, 69)
         // RFC 959: an FTP server greets with 220; RFC 4217: TLS is asked for with AUTH TLS.
         XCTAssertTrue(text.err.contains("an FTP server's 220 greeting and its answer to AUTH TLS"), text.err)
         XCTAssertTrue(text.err.contains("FTP STARTTLS"), text.err)
         XCTAssertTrue(text.err.contains("-1001"), text.err)
-        let json = try CLI.run(["check", "ftp://127.0.0.1:\(server.port)", "--timeout", "1", "--format", "json"])
+        let json = try XCTUnwrap(runs.withLock { $0[1] }).get()
         let report = try json.json()
         let connection = try XCTUnwrap(report["connection"] as? [String: Any])
         let target = try XCTUnwrap(report["target"] as? [String: Any])
@@ -138,8 +146,24 @@ final class NewcomerCLITests: XCTestCase {
             "smtp": "an SMTP server's 220 greeting", "imap": "an IMAP server's * OK greeting",
             "pop3": "a POP3 server's +OK greeting", "postgres": "a PostgreSQL server's answer to SSLRequest",
         ]
+        // The four wait out their one-second deadlines side by side.
+        let protocols = Array(expected.keys)
+        let results = Mutex<[String: Result<RunResult, any Error>]>([:])
+        // A thread each: a pool the size of the core count would run them two at a time.
+        let done = DispatchGroup()
+        for proto in protocols {
+            done.enter()
+            Thread.detachNewThread {
+                let r = Result {
+                    try CLI.run(["check", "127.0.0.1:\(server.port)", "--starttls", proto, "--timeout", "1"])
+                }
+                results.withLock { $0[proto] = r }
+                done.leave()
+            }
+        }
+        done.wait()
         for (proto, waited) in expected {
-            let r = try CLI.run(["check", "127.0.0.1:\(server.port)", "--starttls", proto, "--timeout", "1"])
+            let r = try XCTUnwrap(results.withLock { $0[proto] }, proto).get()
             XCTAssertEqual(r.status, 69, proto)
             XCTAssertTrue(r.err.contains(waited), "\(proto): \(r.err)")
         }

@@ -76,7 +76,10 @@ final class TmuxSession {
     }
 
     /// Sends keys (tmux key names, or text).
-    func send(_ keys: String...) throws { try run(["send-keys", "-t", session] + keys) }
+    func send(_ keys: String...) throws { try send(keys) }
+
+    /// Sends a list of keys in one tmux call.
+    func send(_ keys: [String]) throws { try run(["send-keys", "-t", session] + keys) }
 
     /// Sends text literally, character by character.
     func type(_ text: String) throws { try run(["send-keys", "-t", session, "-l", text]) }
@@ -84,15 +87,15 @@ final class TmuxSession {
     /// The screen as text.
     func capture() throws -> String { try run("capture-pane", "-p", "-t", session) }
 
-    /// Captures until `condition` holds and two captures 100 ms apart agree (a capture can catch
+    /// Captures until `condition` holds and two captures 50 ms apart agree (a capture can catch
     /// a frame half drawn), or 20 seconds pass; returns the last capture.
     func screen(until condition: (String) -> Bool) throws -> String {
         var previous = ""
-        for _ in 0..<200 {
+        for _ in 0..<400 {
             let text = try capture()
             if condition(text) && text == previous { return text }
             previous = text
-            usleep(100_000)
+            usleep(50_000)
         }
         return previous
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 /// docs/training.md run as the instructor runs it: the lab started in a terminal with
@@ -35,6 +36,12 @@ final class TrainingPlanTmuxTests: XCTestCase {
         if printed {
             XCTAssertTrue(plan.contains(line), "docs/training.md prints: \(line)", file: file, line: lineNumber)
         }
+        return try Self.run(line, base: base, in: work)
+    }
+
+    /// `line` run in `work` with the plan's ports moved to `base`; no assertion, so it may run on
+    /// any thread.
+    static func run(_ line: String, base: Int, in work: URL) throws -> RunResult {
         var command = line
         for offset in stride(from: 99, through: 0, by: -1) {
             command = command.replacingOccurrences(of: "\(8400 + offset)", with: "\(base + offset)")
@@ -58,6 +65,30 @@ final class TrainingPlanTmuxTests: XCTestCase {
             runnable = runnable.replacingOccurrences(of: placeholder, with: value)
         }
         let result = try run(runnable, printed: false, file: file, lineNumber: lineNumber)
+        verify(result, line, codes, file: file, lineNumber: lineNumber)
+    }
+
+    /// Runs the unprinted `cases` side by side (each a `trustx check` of its own server) and checks
+    /// each as `expect` does, in order.
+    func expectAll(
+        _ cases: [(line: String, codes: [String])], file: StaticString = #filePath, lineNumber: UInt = #line
+    ) throws {
+        let results = Mutex<[Int: Result<RunResult, any Error>]>([:])
+        let (base, work) = (self.base, self.work!)
+        DispatchQueue.concurrentPerform(iterations: cases.count) { i in
+            let r = Result { try Self.run(cases[i].line, base: base, in: work) }
+            results.withLock { $0[i] = r }
+        }
+        for (i, c) in cases.enumerated() {
+            let result = try XCTUnwrap(results.withLock { $0[i] }, c.line).get()
+            verify(result, c.line, c.codes, file: file, lineNumber: lineNumber)
+        }
+    }
+
+    /// Checks the codes on check's first line (sorted; none when trusted) and the exit status.
+    func verify(
+        _ result: RunResult, _ line: String, _ codes: [String], file: StaticString = #filePath, lineNumber: UInt = #line
+    ) {
         // A failed connection is one line of error on standard error, with nothing on standard output.
         let shown = ExplorerTmuxTests.checkCodes(result.out.isEmpty ? result.err : result.out)
         XCTAssertEqual(shown, codes.sorted(), "\(line)\n\(result.out)\(result.err)", file: file, line: lineNumber)
@@ -168,12 +199,13 @@ final class TrainingPlanTmuxTests: XCTestCase {
         try expect(
             "S=tls11-only.trustx.test; trustx check https://$S:8423/ --connect-to 127.0.0.1:8423 --anchor $CA --ats",
             ["-1200", "-9881"])
+        var atsRuns: [(line: String, codes: [String])] = []
         for (plist, codes) in [("tls-1.1", [String]()), ("tls-1.1-misspelt", ["-1200", "-9881"])] {
             let line =
                 "trustx check https://$S:8423/ --connect-to 127.0.0.1:8423 --anchor $CA --ats-plist "
                 + "./lab/tls11-only.\(plist).plist"
             XCTAssertTrue(plan.contains(line), line)
-            try expect(s + line, codes, printed: false)
+            atsRuns.append((s + line, codes))
         }
         let p = #"P=pin-rotated.trustx.test; A="--connect-to 127.0.0.1:8425 --anchor $CA --anchor-class device"; "#
         XCTAssertTrue(plan.contains(String(p.dropLast(2))))
@@ -182,10 +214,9 @@ final class TrainingPlanTmuxTests: XCTestCase {
         ] {
             XCTAssertTrue(
                 plan.contains("trustx check https://$P:8425/ $A --ats-plist ./lab/pin-rotated.\(plist).plist"))
-            try expect(
-                p + "trustx check https://$P:8425/ $A --ats-plist ./lab/pin-rotated.\(plist).plist", codes,
-                printed: false)
+            atsRuns.append((p + "trustx check https://$P:8425/ $A --ats-plist ./lab/pin-rotated.\(plist).plist", codes))
         }
+        try expectAll(atsRuns)
 
         // The exercises: the port and the code the plan gives for each.
         let exercises: [(name: String, port: Int, extra: String, codes: [String])] = [
@@ -201,22 +232,20 @@ final class TrainingPlanTmuxTests: XCTestCase {
         for e in exercises {
             XCTAssertTrue(plan.contains("**\(e.name)** (\(e.port))"), e.name)
             for code in e.codes where code != "-999" { XCTAssertTrue(plan.contains(code), "\(e.name): \(code)") }
-            let line = "trustx check https://127.0.0.1:\(e.port)/ --anchor $CA"
-            try expect(line, e.codes, printed: false)
         }
-        for (line, codes) in [
-            ("trustx check https://127.0.0.1:8406/ --anchor ./lab/self-signed.pem", [String]()),
-            ("trustx check https://127.0.0.1:8410/ --anchor ./lab/untrusted-root-ca.pem", []),
-            ("trustx check https://127.0.0.1:8407/ --anchor $CA --no-aia", ["-25318", "-999"]),
-            ("trustx check https://127.0.0.1:8408/ --anchor $CA --no-aia", ["-25318", "-999"]),
-            (
-                "trustx check https://127.0.0.1:8419/ --anchor $CA --client-cert ./lab/client.p12 --password trustx-lab",
-                []
-            ),
-        ] {
-            try expect(line, codes, printed: false)
-        }
-        try expect("trustx check 127.0.0.1:8420 --starttls smtp --anchor $CA", [])
+        let exerciseRuns = exercises.map { e in ("trustx check https://127.0.0.1:\(e.port)/ --anchor $CA", e.codes) }
+        try expectAll(
+            exerciseRuns + [
+                ("trustx check https://127.0.0.1:8406/ --anchor ./lab/self-signed.pem", [String]()),
+                ("trustx check https://127.0.0.1:8410/ --anchor ./lab/untrusted-root-ca.pem", []),
+                ("trustx check https://127.0.0.1:8407/ --anchor $CA --no-aia", ["-25318", "-999"]),
+                ("trustx check https://127.0.0.1:8408/ --anchor $CA --no-aia", ["-25318", "-999"]),
+                (
+                    "trustx check https://127.0.0.1:8419/ --anchor $CA --client-cert ./lab/client.p12 --password trustx-lab",
+                    []
+                ),
+                ("trustx check 127.0.0.1:8420 --starttls smtp --anchor $CA", []),
+            ])
 
         // The explorer on the projector.
         try projectorSteps()
@@ -234,16 +263,22 @@ final class TrainingPlanTmuxTests: XCTestCase {
         let wrongHost = TmuxSession.row(20, of: text)
         XCTAssertTrue(plan.contains("`\(wrongHost)`"), "the plan quotes the verdict line: \(wrongHost)")
         XCTAssertEqual(wrongHost, "✗ -67602 · URLError -999 · localhost matches no subjectAltName")
+        // The plan names the step that reveals the verdict: the step before it still hides it, and
+        // it shows it (the steps before are walked in one go).
+        let quoted = try XCTUnwrap(
+            plan.range(of: #"\(step \d+ of the walk-through\)"#, options: .regularExpression).map { plan[$0] },
+            "the plan names the hostname step's number")
+        let step = try XCTUnwrap(Int(quoted.dropFirst("(step ".count).prefix { $0.isNumber }))
+        XCTAssertGreaterThan(step, 1, String(quoted))
         try e.send("w")
         text = try e.screen(containing: "step 1 of")
-        var walked = 1
-        while !TmuxSession.row(20, of: text).contains("-67602") && walked < 40 {
-            try e.send("Space")
-            walked += 1
-            text = try e.screen(containing: "step \(walked) of")
-        }
+        if step > 2 { try e.send(Array(repeating: "Space", count: step - 2)) }
+        text = try e.screen(containing: "step \(step - 1) of")
+        XCTAssertFalse(TmuxSession.row(20, of: text).contains("-67602"), "hidden before step \(step):\n\(text)")
+        try e.send("Space")
+        text = try e.screen(containing: "step \(step) of")
+        XCTAssertTrue(TmuxSession.row(20, of: text).contains("-67602"), "revealed at step \(step):\n\(text)")
         XCTAssertTrue(text.contains("hostname"), text)
-        XCTAssertTrue(plan.contains("(step \(walked) of the walk-through)"), "the hostname step is step \(walked)")
         // Step 4.
         try e.send("Escape", "W", "p", "p")
         text = try e.screen(containing: "Trusted or not?")
