@@ -228,6 +228,13 @@ public final class Lab: Sendable {
         }
         pki.served.merge(badssl.served) { own, _ in own }
         pki.anchors.merge(badssl.anchors) { own, _ in own }
+        do {
+            let inspection = try InspectionPKI.build(now: now, serverIPs: serverIPs)
+            pki.served.merge(inspection.served) { own, _ in own }
+            pki.anchors[.inspectionProxyRoot] = inspection.root
+        } catch {
+            throw .pki(error)
+        }
 
         let directory: LabDirectory
         if let path = options.outputDirectory {

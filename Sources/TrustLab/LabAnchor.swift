@@ -19,6 +19,9 @@ public enum LabAnchor: String, Hashable, Sendable, CaseIterable {
     case preactCLI = "preact-cli"
     /// The stand-in for the development root webpack-dev-server shipped (CN=localhost).
     case webpackDevServer = "webpack-dev-server"
+    /// The root of the TLS-inspection lessons: what an inspection proxy asks every device behind
+    /// it to install, and signs every host's leaf with.
+    case inspectionProxyRoot = "inspection-proxy-root"
 
     /// The file name in the lab folder.
     public var fileName: String { "\(rawValue).pem" }

@@ -33,11 +33,15 @@ public struct LabScenario: Hashable, Sendable, Identifiable {
     public var atsCases: [LabATSCase] = []
     /// The badssl.com subdomain this scenario re-enacts (`expired`, `wrong.host`), when it does.
     public var badssl: String? = nil
+    /// Whether the URL's host is a real public name the lesson depends on (Apple's system pinning
+    /// matches `gateway.icloud.com` by name): the lab serves it on loopback like any other, and
+    /// clients reach it with `--connect-to`, never through DNS.
+    public var namesRealHost: Bool = false
 
-    /// Whether the URL's host is a DNS name that does not resolve (ATS exempts loopback addresses
-    /// and local names, so its lessons name the server `NAME.trustx.test`): clients reach it with
-    /// `--connect-to`.
-    public var needsConnectTo: Bool { host.hasSuffix(".trustx.test") }
+    /// Whether clients reach the server with `--connect-to`: the URL's host is a DNS name that
+    /// does not resolve (ATS exempts loopback addresses and local names, so its lessons name the
+    /// server `NAME.trustx.test`), or a real name that resolves to someone else's server.
+    public var needsConnectTo: Bool { host.hasSuffix(".trustx.test") || namesRealHost }
 
     /// The name.
     public var id: String { name }
@@ -55,6 +59,7 @@ extension LabScenario {
         badsslCertificates,
         badsslKnownBad,
         badsslClient,
+        inspection,
     ].flatMap { $0 }
 
     /// The groups, in teaching order.

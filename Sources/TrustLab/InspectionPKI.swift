@@ -1,0 +1,51 @@
+import TrustBuilder
+import TrustCore
+import TrustSupport
+import TrustX509
+
+/// The certificates of the TLS-inspection lessons, made as an inspection proxy makes them: one
+/// root of its own ("Inspection Proxy Root", which the proxy asks every device behind it to
+/// install) and, for each host a client asks for, a leaf naming that host, signed by the root
+/// with the one key the proxy uses for all its leaves. The server sends the leaf alone, so a
+/// device that has not installed the root cannot even build a path.
+struct InspectionPKI: Sendable {
+    /// What each inspection scenario sends.
+    var served: [String: LabServedChain]
+    /// The proxy's root.
+    var root: Certificate
+
+    /// Builds the root and a leaf for every scenario of the inspection group, named after the
+    /// scenario's host.
+    /// - Parameters:
+    ///   - serverIPs: appended to every leaf's subjectAltName after the host, as the lab's other
+    ///     named leaves do, for clients that dial an address.
+    static func build(now: Timestamp, serverIPs: [String]) throws(BuilderError) -> InspectionPKI {
+        let day = LabPKI.day
+        let rootKey = try KeyPair.generate(.ecP256)
+        var b = CertificateBuilder(
+            subject: NameBuilder(commonName: "Inspection Proxy Root"), publicKey: rootKey,
+            notBefore: now.adding(seconds: -30 * day), notAfter: now.adding(seconds: 3650 * day))
+        b.basicConstraints = .init(isCA: true)
+        b.keyUsage = .init([.keyCertSign, .cRLSign])
+        let root = try b.selfSign(key: rootKey)
+
+        let ips = try serverIPs.map { ip throws(BuilderError) in try GeneralName.ip(ip) }
+        let leafKey = try KeyPair.generate(.ecP256)
+        var served: [String: LabServedChain] = [:]
+        for scenario in LabScenario.inspection {
+            // A lifetime within what Apple allows below a root the user installed (docs/steps.md,
+            // validity-period-maximum), so the only thing a device can refuse is the root itself.
+            let start = now.adding(seconds: -day)
+            var leaf = CertificateBuilder(
+                subject: NameBuilder(commonName: scenario.host), publicKey: leafKey, notBefore: start,
+                notAfter: start.adding(seconds: 397 * day))
+            leaf.basicConstraints = .init(isCA: false, critical: false)
+            leaf.keyUsage = .init([.digitalSignature])
+            leaf.extendedKeyUsage = .init([.serverAuth])
+            leaf.subjectAltNames = .init([.dnsName(scenario.host)] + ips)
+            served[scenario.name] = LabServedChain(
+                chain: [try leaf.sign(issuerKey: rootKey, issuer: root)], key: leafKey)
+        }
+        return InspectionPKI(served: served, root: root)
+    }
+}
