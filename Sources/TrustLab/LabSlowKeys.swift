@@ -1,10 +1,8 @@
 import TrustBuilder
 
 /// RSA keys too slow to make at lab start-up (4,096 bits takes about a second on a laptop, 8,192
-/// a minute on a loaded one), made once per process and kept.
-///
-/// `rsa(bits:)` is the one place the lab makes such a key, so a cache that outlives the process
-/// can stand behind it.
+/// a minute on a loaded one), made once and kept: in the process, and through `LabKeyCache` in
+/// the user's cache directory, so only the first lab ever served on a machine waits for them.
 package enum LabSlowKeys {
     private static let keys = LabLock<[Int: KeyPair]>([:])
 
@@ -12,8 +10,8 @@ package enum LabSlowKeys {
     /// start-up path).
     static func rsa(bits: Int) throws(BuilderError) -> KeyPair {
         if let key = cached(bits: bits) { return key }
-        // The key is made outside the lock: a minute of work must not hold up other sizes.
-        let key = try KeyPair.generate(.rsa(bits: bits))
+        // The key is made outside this lock: a minute of work must not hold up other sizes.
+        let key = try LabKeyCache.shared.key(.rsa(bits: bits), role: "badssl")
         // Two first clients may both have made one: the first kept wins, so every server of the
         // process presents the same key.
         return keys.withLock { keys in
