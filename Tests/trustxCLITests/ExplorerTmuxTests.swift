@@ -365,7 +365,8 @@ final class ExplorerTmuxTests: XCTestCase {
         try send("X", "cu", "Tab")
         text = try screen { $0.contains("Export settings as: curl") }
         try send("Enter")
-        text = try screen { $0.contains("Export as curl") }
+        // The popup's title is drawn before its body: wait for the command itself.
+        text = try screen { $0.contains("Export as curl") && $0.contains("--pinnedpubkey") }
         XCTAssertTrue(text.contains("--pinnedpubkey"), text)
         try send("Escape", "q")
         _ = try screen { $0.contains("EXIT=") }

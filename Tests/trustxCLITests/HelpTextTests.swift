@@ -202,7 +202,8 @@ final class HelpTextTests: XCTestCase {
                                   sha1-intermediate, sha256, sha384, sha512, wrong.host,
                                   xn--n1aae7f7o, sha1, superfish, edellroot,
                                   dsdtestprovider, preact-cli, webpack-dev-server,
-                                  client-cert-missing; default: all)
+                                  client-cert-missing, inspection-icloud,
+                                  inspection-example; default: all)
           --port-base <port>      Serve scenario n on port base+n (the AIA server on
                                   base+99), for handouts. (default: ports chosen by the
                                   system)
