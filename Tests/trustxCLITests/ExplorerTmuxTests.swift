@@ -32,14 +32,18 @@ final class ExplorerTmuxTests: XCTestCase {
     /// How many explorers `startExplorer` started, for unique session names.
     var started = 0
 
-    /// Captures the screen every 25 ms until `condition` holds or 20 seconds pass.
-    func screen(until condition: (String) -> Bool) throws -> String {
+    /// Captures the screen every 25 ms until `condition` holds or 20 seconds pass; a screen that
+    /// never meets it fails the test (a wait that silently runs out would hide the defect).
+    func screen(
+        file: StaticString = #filePath, line: UInt = #line, until condition: (String) -> Bool
+    ) throws -> String {
         var text = ""
         for _ in 0..<800 {
             text = try session.map { try tmux("capture-pane", "-p", "-t", $0) } ?? tmux("capture-pane", "-p")
             if condition(text) { return text }
             usleep(25_000)
         }
+        XCTFail("the screen never showed what the test waits for:\n\(text)", file: file, line: line)
         return text
     }
 
@@ -269,7 +273,8 @@ final class ExplorerTmuxTests: XCTestCase {
         XCTAssertTrue(
             verdict.contains("-67602") && verdict.contains("URLError -999"), "the hostname step reveals it:\n\(text)")
         try send("Escape", "?")
-        try send(Array(repeating: "j", count: 80))
+        // The help's last page, however long the list of keys grows.
+        try send(Array(repeating: "NPage", count: 12))
         text = try screen { $0.contains("changed by the last change") }
         XCTAssertTrue(text.contains("Walk-through: end it and show every step."), text)
         try send("Escape")

@@ -15,14 +15,16 @@ final class NewcomerTmuxTests: XCTestCase {
         TmuxSession.run(socket: socket, args)
     }
 
-    /// The screen once `condition` holds, or after a 30-second guard.
-    func screen(until condition: (String) -> Bool) -> String {
+    /// The screen once `condition` holds; after a 30-second guard the test fails (a wait that
+    /// silently runs out would hide the defect).
+    func screen(file: StaticString = #filePath, line: UInt = #line, until condition: (String) -> Bool) -> String {
         var text = ""
         for _ in 0..<300 {
             text = tmux("capture-pane", "-p", "-t", "lab")
             if condition(text) { return text }
             usleep(100_000)
         }
+        XCTFail("the screen never showed what the test waits for:\n\(text)", file: file, line: line)
         return text
     }
 

@@ -88,8 +88,11 @@ final class TmuxSession {
     func capture() throws -> String { try run("capture-pane", "-p", "-t", session) }
 
     /// Captures until `condition` holds and two captures 50 ms apart agree (a capture can catch
-    /// a frame half drawn), or 20 seconds pass; returns the last capture.
-    func screen(until condition: (String) -> Bool) throws -> String {
+    /// a frame half drawn), or 20 seconds pass: then the test fails (a wait that silently runs out
+    /// would hide the defect) and the last capture is returned.
+    func screen(
+        file: StaticString = #filePath, line: UInt = #line, until condition: (String) -> Bool
+    ) throws -> String {
         var previous = ""
         for _ in 0..<400 {
             let text = try capture()
@@ -97,11 +100,14 @@ final class TmuxSession {
             previous = text
             usleep(50_000)
         }
+        XCTFail("the screen never showed what the test waits for:\n\(previous)", file: file, line: line)
         return previous
     }
 
     /// The screen once it contains `text`.
-    func screen(containing text: String) throws -> String { try screen { $0.contains(text) } }
+    func screen(containing text: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try screen(file: file, line: line) { $0.contains(text) }
+    }
 
     /// The clipboard (the last OSC 52 the program wrote).
     func clipboard() throws -> String { try run("show-buffer") }
