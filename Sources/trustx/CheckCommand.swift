@@ -15,6 +15,7 @@ enum CheckCommand {
         case .success(let p): parsed = p
         case .failure(let exit): return exit.status
         }
+        if FleetCheck.applies(parsed) { return FleetCheck.run(parsed, now: now, environment: environment) }
         let request: Request
         do {
             request = try validate(parsed, now: now)

@@ -23,7 +23,7 @@ enum ExploreCommand {
         arguments: [
             CheckCommand.targetArgument
         ],
-        options: CheckCommand.spec.options.filter { $0.name != "format" } + [
+        options: CheckCommand.spec.options.filter { $0.name != "format" && !FleetCheck.owns($0) } + [
             OptionSpec(
                 name: "theme", valueName: "name", arity: .one,
                 help:

@@ -54,7 +54,7 @@ final class HelpTextTests: XCTestCase {
         trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection
         failed.
 
-        USAGE: trustx check [<target>] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation]
+        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--targets <file>] [--jobs <count>]
 
         ARGUMENTS:
           <target>                A server to connect to: host, host:port,
@@ -62,7 +62,9 @@ final class HelpTextTests: XCTestCase {
                                   default); smtp://, imap://, pop3://, ftp:// and
                                   postgres:// mean that protocol with STARTTLS on its
                                   usual port (ftp:// is FTP with AUTH TLS on 21, not
-                                  implicit FTPS).
+                                  implicit FTPS). Several targets are checked
+                                  concurrently and summarized in one table, as with
+                                  --targets.
 
         OPTIONS:
           --chain <file>          The certificates as a server presents them, leaf
@@ -111,7 +113,10 @@ final class HelpTextTests: XCTestCase {
           --format <format>       The report format. (values: text, json, markdown;
                                   default: text)
           --connect-to <address>  Connect to this host[:port] instead, keeping the
-                                  target's name for SNI and the host check.
+                                  target's name for SNI and the host check; several
+                                  addresses separated by commas
+                                  (127.0.0.1,127.0.0.2:8443) are checked one report
+                                  each, a pool named without DNS.
           --sni <name>            Send this server name instead of the target's.
                                   (default: the target's host name)
           --no-sni                Send no server name at all.
@@ -137,6 +142,14 @@ final class HelpTextTests: XCTestCase {
                                   verified OCSP response or CRL answer, as
                                   kSecRevocationRequirePositiveResponse does
                                   (errSecIncompleteCertRevocationCheck).
+          --targets <file>        Check the servers listed in this file, one target per
+                                  line, each optionally followed by its own
+                                  --connect-to, --sni, --no-sni, --host, --policy,
+                                  --pin, --starttls, --tls-min, --tls-max, --no-aia,
+                                  --proxy, --timeout; '#' starts a comment. At most 1000
+                                  targets.
+          --jobs <count>          How many of several targets are checked at once (1 to
+                                  64); each check has its own --timeout. (default: 8)
           --version               Show the version.
           -h, --help              Show help information.
 
