@@ -38,7 +38,7 @@ enum Trustx {
     /// and the man page are all generated from these.
     static let commands: [CommandSpec] = [
         CheckCommand.spec, ExploreCommand.spec, PinCommand.spec, LabCommand.spec, ATSCommand.spec,
-        ExportCommand.spec, LintCommand.spec, CompletionsCommand.spec,
+        ExportCommand.spec, LintCommand.spec, CompletionsCommand.spec, DiffCommand.spec,
     ]
 
     static let spec = CommandSpec(
@@ -69,6 +69,7 @@ enum Trustx {
         case ExportCommand.name: return ExportCommand.run(rest, now: now, environment: environment)
         case LintCommand.name: return LintCommand.run(rest, environment: environment)
         case CompletionsCommand.name: return CompletionsCommand.run(rest)
+        case DiffCommand.name: return DiffCommand.run(rest, now: now, environment: environment)
         case "help": return help(for: rest)
         default: break
         }

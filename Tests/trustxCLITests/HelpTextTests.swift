@@ -41,6 +41,8 @@ final class HelpTextTests: XCTestCase {
                                   flag.
           completions             Print a completion script for bash, zsh or fish, made
                                   from the same option specs as the help.
+          diff                    Compare two servers, or a server and a chain file,
+                                  certificate by certificate.
 
           See 'trustx help <subcommand>' for detailed help.
 
