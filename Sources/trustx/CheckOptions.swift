@@ -191,6 +191,8 @@ extension CheckCommand {
         /// --timeout: the deadline of the whole run, files included (a server's is also in
         /// `connection.options.timeout`).
         var timeout: Duration = .seconds(10)
+        /// The --anchor certificates when already read, once for several targets.
+        var anchorCertificates: [Certificate]? = nil
     }
 
     /// ATS as asked for, before the Info.plist is read.

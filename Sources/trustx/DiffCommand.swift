@@ -51,6 +51,7 @@ enum DiffCommand {
         } catch {
             return Trustx.usageError(error, spec)
         }
+        if let failure = FleetCheck.readAnchorsOnce(&requests) { return failure.report() }
         let outcomes = FleetCheck.runAll(requests, jobs: 2, environment: environment)
         var evaluations: [Evaluation] = []
         for (side, outcome) in zip(parsed.positionals, outcomes) {

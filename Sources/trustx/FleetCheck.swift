@@ -83,7 +83,9 @@ enum FleetCheck {
             return Trustx.fail("\(error)", .usage)
         }
         let format = p.value("format") ?? "text"
-        let outcomes = runAll(requests.map(\.1), jobs: jobs, environment: environment)
+        var shared = requests.map(\.1)
+        if let failure = readAnchorsOnce(&shared) { return failure.report() }
+        let outcomes = runAll(shared, jobs: jobs, environment: environment)
         var worst = ExitStatus.success
         for outcome in outcomes where rank(outcome.status) > rank(worst) { worst = outcome.status }
         let labels = requests.map(\.0.label)
@@ -102,6 +104,23 @@ enum FleetCheck {
             }
         }
         return worst
+    }
+
+    /// Reads the --anchor files once for every request, which all share them: read per check,
+    /// a large bundle times a thousand targets would exhaust the run's input allowance (D213).
+    static func readAnchorsOnce(_ requests: inout [CheckCommand.Request]) -> Trustx.Failure? {
+        guard let first = requests.first, !first.anchorFiles.isEmpty else { return nil }
+        var anchors: [Certificate] = []
+        for path in first.anchorFiles {
+            switch Trustx.load(path, password: first.password, command: CheckCommand.spec) {
+            case .success(let certs): anchors += certs
+            case .failure(let f): return f
+            }
+        }
+        for i in requests.indices where requests[i].anchorFiles == first.anchorFiles {
+            requests[i].anchorCertificates = anchors
+        }
+        return nil
     }
 
     /// Validates one item as a single check, its error prefixed with where the item came from.

@@ -149,4 +149,19 @@ final class FleetCheckTests: XCTestCase {
         XCTAssertEqual(run.status, 64)
         XCTAssertTrue(run.err.contains("'--jobs <count>'"), run.err)
     }
+
+    func testAnAnchorFileIsReadOnceForAllTargetsNotOncePerTarget() throws {
+        let pki = try TestPKI.get()
+        let ports = try ports()
+        // 6 MB: the CA after explanatory text, which PEM allows. Three reads would pass the run's
+        // 16 MB input allowance; one does not.
+        let path = pki.path("big-anchor-\(UUID().uuidString).pem")
+        let padding = String(repeating: String(repeating: "x", count: 99) + "\n", count: 60_000)
+        try (padding + (try String(contentsOfFile: pki.path("ca.pem"), encoding: .utf8))).write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let run = try CLI.run(
+            ["check", "127.0.0.1:\(ports[0])", "127.0.0.1:\(ports[2])", "127.0.0.1:\(ports[0])", "--anchor", path])
+        XCTAssertEqual(run.status, 0, run.out + run.err)
+        XCTAssertTrue(run.out.contains("3 of 3 trusted"), run.out)
+    }
 }
