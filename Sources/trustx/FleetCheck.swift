@@ -128,7 +128,8 @@ enum FleetCheck {
         do {
             return try CheckCommand.validate(item.arguments, now: now)
         } catch {
-            throw UsageError(message: item.origin + error.message)
+            // A line of the file can be as long as the file: its message is quoted, not repeated.
+            throw UsageError(message: item.origin + InputExcerpt.quote(error.message, limit: 300))
         }
     }
 

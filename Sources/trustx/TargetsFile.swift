@@ -32,7 +32,7 @@ enum TargetsFile {
             do {
                 outcome = try CheckCommand.spec.parse(options)
             } catch {
-                throw UsageError(message: origin + error.message)
+                throw UsageError(message: origin + InputExcerpt.quote(error.message, limit: 300))
             }
             guard case .run(let parsed) = outcome else {
                 throw UsageError(message: origin + "--help and --version have no place in a --targets file")

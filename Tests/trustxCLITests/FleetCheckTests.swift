@@ -164,4 +164,18 @@ final class FleetCheckTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.out + run.err)
         XCTAssertTrue(run.out.contains("3 of 3 trusted"), run.out)
     }
+
+    func testAHugeLineIsRefusedWithABoundedMessage() throws {
+        let pki = try TestPKI.get()
+        let path = pki.path("targets-huge-\(UUID().uuidString).txt")
+        let huge = "127.0.0.1:1 --" + String(repeating: "x", count: 200_000) + "\n"
+        let target = String(repeating: "h", count: 200_000) + ".example\n"
+        for line in [huge, target] {
+            try line.write(toFile: path, atomically: true, encoding: .utf8)
+            let run = try CLI.run(["check", "--targets", path, "--timeout", "2"])
+            XCTAssertEqual(run.status, 64, String(run.err.prefix(500)))
+            XCTAssertTrue(run.err.contains("\(path):1: "), String(run.err.prefix(500)))
+            XCTAssertLessThan(run.stderr.count, 2_000)
+        }
+    }
 }
