@@ -15,6 +15,7 @@ enum CheckCommand {
         case .success(let p): parsed = p
         case .failure(let exit): return exit.status
         }
+        if FleetCheck.applies(parsed) { return FleetCheck.run(parsed, now: now, environment: environment) }
         let request: Request
         do {
             request = try validate(parsed, now: now)
@@ -125,8 +126,8 @@ enum CheckCommand {
     static func evaluateServer(_ r: Request, environment: Environment) -> Result<Evaluation, Trustx.Failure> {
         guard let c = r.connection else { return evaluate(r) }
         let deadline = RunDeadline(after: c.options.timeout)
-        var anchors: [Certificate] = []
-        for path in r.anchorFiles {
+        var anchors: [Certificate] = r.anchorCertificates ?? []
+        for path in r.anchorCertificates == nil ? r.anchorFiles : [] {
             switch Trustx.load(path, password: r.password, command: spec) {
             case .success(let certs): anchors += certs
             case .failure(let f): return .failure(f)
@@ -309,8 +310,8 @@ enum CheckCommand {
             }
         }
         if chain.isEmpty, let firstMalformed { return .failure(firstMalformed) }
-        var anchors: [Certificate] = []
-        for path in r.anchorFiles {
+        var anchors: [Certificate] = r.anchorCertificates ?? []
+        for path in r.anchorCertificates == nil ? r.anchorFiles : [] {
             switch Trustx.load(path, password: r.password, command: spec) {
             case .success(let certs): anchors += certs
             case .failure(let f): return .failure(f)

@@ -27,7 +27,7 @@ extension CheckCommand {
         discussion:
             "Give a server to connect to, or --chain files. Exit status: 0 trusted, 1 not trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection failed.",
         arguments: [
-            targetArgument
+            FleetCheck.targetsArgument
         ],
         options: [
             chainOption,
@@ -97,7 +97,9 @@ extension CheckCommand {
                 help: "The report format.", allowedValues: formats, defaultText: "text"),
             OptionSpec(
                 name: "connect-to", valueName: "address", arity: .one,
-                help: "Connect to this host[:port] instead, keeping the target's name for SNI and the host check."),
+                help:
+                    "Connect to this host[:port] instead, keeping the target's name for SNI and the host check; several addresses separated by commas (127.0.0.1,127.0.0.2:8443) are checked one report each, a pool named without DNS."
+            ),
             OptionSpec(
                 name: "sni", valueName: "name", arity: .one,
                 help: "Send this server name instead of the target's.", defaultText: "the target's host name"),
@@ -145,6 +147,8 @@ extension CheckCommand {
             OptionSpec(
                 name: "ocsp-response", valueName: "file", arity: .one,
                 help: "With --chain: the OCSP response (DER) a server would staple, for its status and its SCTs."),
+            FleetCheck.targetsOption,
+            FleetCheck.jobsOption,
         ]
     )
 
@@ -201,6 +205,8 @@ extension CheckCommand {
         var store: TrustStoreChoice = .apple
         /// --ct-logs, --sct and --ocsp-response.
         var ct = CTRequest()
+        /// The --anchor certificates when already read, once for several targets.
+        var anchorCertificates: [Certificate]? = nil
     }
 
     /// ATS as asked for, before the Info.plist is read.

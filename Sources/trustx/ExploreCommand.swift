@@ -23,7 +23,9 @@ enum ExploreCommand {
         arguments: [
             CheckCommand.targetArgument
         ],
-        options: CheckCommand.spec.options.filter { !["format", "sct", "ocsp-response"].contains($0.name) } + [
+        options: CheckCommand.spec.options.filter {
+            !["format", "sct", "ocsp-response"].contains($0.name) && !FleetCheck.owns($0)
+        } + [
             OptionSpec(
                 name: "theme", valueName: "name", arity: .one,
                 help:

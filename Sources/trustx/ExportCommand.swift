@@ -33,6 +33,7 @@ enum ExportCommand {
         arguments: [formatArgument, CheckCommand.targetArgument],
         options: CheckCommand.spec.options.filter {
             !["format", "crl", "revocation", "all-addresses", "sct", "ocsp-response"].contains($0.name)
+                && !FleetCheck.owns($0)
         }
             + [
                 OptionSpec(

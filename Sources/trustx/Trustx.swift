@@ -38,7 +38,7 @@ enum Trustx {
     /// and the man page are all generated from these.
     static let commands: [CommandSpec] = [
         CheckCommand.spec, ExploreCommand.spec, PinCommand.spec, LabCommand.spec, ATSCommand.spec,
-        ExportCommand.spec, LintCommand.spec, CompletionsCommand.spec, StoreCommand.spec,
+        ExportCommand.spec, LintCommand.spec, CompletionsCommand.spec, StoreCommand.spec, DiffCommand.spec,
     ]
 
     static let spec = CommandSpec(
@@ -70,6 +70,7 @@ enum Trustx {
         case LintCommand.name: return LintCommand.run(rest, environment: environment)
         case CompletionsCommand.name: return CompletionsCommand.run(rest)
         case StoreCommand.name: return StoreCommand.run(rest)
+        case DiffCommand.name: return DiffCommand.run(rest, now: now, environment: environment)
         case "help": return help(for: rest)
         default: break
         }

@@ -43,6 +43,8 @@ final class HelpTextTests: XCTestCase {
                                   from the same option specs as the help.
           store                   List Apple's root store, show one of its roots, or
                                   compare it with this machine's store.
+          diff                    Compare two servers, or a server and a chain file,
+                                  certificate by certificate.
 
           See 'trustx help <subcommand>' for detailed help.
 
@@ -56,7 +58,7 @@ final class HelpTextTests: XCTestCase {
         trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection
         failed.
 
-        USAGE: trustx check [<target>] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--store <store>] [--ct-logs <file>] [--sct <file> ...] [--ocsp-response <file>]
+        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--store <store>] [--ct-logs <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>]
 
         ARGUMENTS:
           <target>                A server to connect to: host, host:port,
@@ -64,7 +66,9 @@ final class HelpTextTests: XCTestCase {
                                   default); smtp://, imap://, pop3://, ftp:// and
                                   postgres:// mean that protocol with STARTTLS on its
                                   usual port (ftp:// is FTP with AUTH TLS on 21, not
-                                  implicit FTPS).
+                                  implicit FTPS). Several targets are checked
+                                  concurrently and summarized in one table, as with
+                                  --targets.
 
         OPTIONS:
           --chain <file>          The certificates as a server presents them, leaf
@@ -113,7 +117,10 @@ final class HelpTextTests: XCTestCase {
           --format <format>       The report format. (values: text, json, markdown;
                                   default: text)
           --connect-to <address>  Connect to this host[:port] instead, keeping the
-                                  target's name for SNI and the host check.
+                                  target's name for SNI and the host check; several
+                                  addresses separated by commas
+                                  (127.0.0.1,127.0.0.2:8443) are checked one report
+                                  each, a pool named without DNS.
           --sni <name>            Send this server name instead of the target's.
                                   (default: the target's host name)
           --no-sni                Send no server name at all.
@@ -154,6 +161,14 @@ final class HelpTextTests: XCTestCase {
                                   SCT (binary, as sent).
           --ocsp-response <file>  With --chain: the OCSP response (DER) a server would
                                   staple, for its status and its SCTs.
+          --targets <file>        Check the servers listed in this file, one target per
+                                  line, each optionally followed by its own
+                                  --connect-to, --sni, --no-sni, --host, --policy,
+                                  --pin, --starttls, --tls-min, --tls-max, --no-aia,
+                                  --proxy, --timeout; '#' starts a comment. At most 1000
+                                  targets.
+          --jobs <count>          How many of several targets are checked at once (1 to
+                                  64); each check has its own --timeout. (default: 8)
           --version               Show the version.
           -h, --help              Show help information.
 

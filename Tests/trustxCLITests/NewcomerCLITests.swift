@@ -320,7 +320,7 @@ final class NewcomerCLITests: XCTestCase {
             contentsOf: Self.repository.appendingPathComponent("docs/trustx.1"), encoding: .utf8)
         XCTAssertEqual(r.out, shipped, "docs/trustx.1 is stale: regenerate with trustx help --man > docs/trustx.1")
         // Every option of every command is in it.
-        for command in ["check", "explore", "export", "pin", "lab", "ats", "lint", "completions"] {
+        for command in ["check", "explore", "export", "pin", "lab", "ats", "lint", "completions", "diff"] {
             XCTAssertTrue(shipped.contains(".SS \"trustx \(command)\""), command)
         }
         XCTAssertTrue(shipped.contains("\\fB\\-\\-policy\\fR \\fIpolicy\\fR"))

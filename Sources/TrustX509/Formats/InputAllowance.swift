@@ -11,18 +11,21 @@ public final class InputAllowance: Sendable {
     /// Bytes that may still be read.
     public var remaining: Int { CertificateLoader.maximumFileSize - used.withLock { $0 } }
 
-    func charge(_ bytes: Int) { used.withLock { $0 += bytes } }
-
     /// Reads the whole file at `path` and charges its size; refused as unreadable, before or while
     /// reading, when it would take the run's files together past the cap. Every input file of a
     /// run (chains, anchors, CRLs, client identities, property lists, pins) is read through one
     /// allowance.
     public func read(_ path: String) throws(LoadError) -> [UInt8] {
-        let limit = max(0, remaining)
+        // The limit is taken and the size charged under one lock: checks of several servers run
+        // at once (D213), and two reads that each saw the whole allowance left would pass the cap.
+        var limit = 0
         do {
-            let bytes = try CertificateLoader.readFile(path, maximumBytes: limit)
-            charge(bytes.count)
-            return bytes
+            return try used.withLock { (used: inout Int) throws(LoadError) -> [UInt8] in
+                limit = max(0, CertificateLoader.maximumFileSize - used)
+                let bytes = try CertificateLoader.readFile(path, maximumBytes: limit)
+                used += bytes.count
+                return bytes
+            }
         } catch {
             if case .unreadable(_, let reason) = error, reason.hasPrefix("larger than"),
                 limit < CertificateLoader.maximumFileSize

@@ -1,0 +1,181 @@
+import Foundation
+import XCTest
+
+/// `check` with several targets, `--targets FILE` and a `--connect-to` list, against three
+/// `openssl s_server` processes started once for the class: two serve the test CA's leaf, one a
+/// self-signed certificate whose name carries terminal escapes.
+final class FleetCheckTests: XCTestCase {
+    nonisolated(unsafe) static var servers: [OpenSSLServer] = []
+    nonisolated(unsafe) static var startError: Error?
+
+    override class func setUp() {
+        super.setUp()
+        do {
+            let pki = try TestPKI.get()
+            let good = ["-cert", pki.path("leaf.pem"), "-key", pki.path("leaf.key")]
+            let hostile = ["-cert", pki.path("hostile.pem"), "-key", pki.path("hostile.key")]
+            servers = [
+                try OpenSSLServer(good, in: pki.directory), try OpenSSLServer(hostile, in: pki.directory),
+                try OpenSSLServer(good, in: pki.directory),
+            ]
+        } catch {
+            startError = error
+        }
+    }
+
+    override class func tearDown() {
+        for s in servers { s.stop() }
+        servers = []
+        super.tearDown()
+    }
+
+    func ports() throws -> [Int] {
+        if let e = Self.startError { throw e }
+        return Self.servers.map(\.port)
+    }
+
+    /// The lowercase hex SHA-256 of a PEM certificate, as `openssl x509 -fingerprint` computes it.
+    func fingerprint(_ pem: String) throws -> String {
+        let pki = try TestPKI.get()
+        let run = try Shell.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["openssl", "x509", "-in", pem, "-noout", "-fingerprint", "-sha256"],
+            in: pki.directory)
+        let value = try XCTUnwrap(run.out.split(separator: "=").last, run.err)
+        return value.filter { $0 != ":" && $0 != "\n" }.lowercased()
+    }
+
+    /// A targets file naming the three servers, with a comment line, a trailing comment and a blank line.
+    func targetsFile(_ ports: [Int]) throws -> String {
+        let pki = try TestPKI.get()
+        let text =
+            "# staging pool\n127.0.0.1:\(ports[0])\n\n127.0.0.1:\(ports[1])   # the odd node\n"
+            + "https://127.0.0.1:\(ports[2])/health\n"
+        let path = pki.path("targets-\(UUID().uuidString).txt")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func testATargetsFileWithOneUntrustedServerGivesThreeJSONReportsInOrderAndExitsOne() throws {
+        let pki = try TestPKI.get()
+        let ports = try ports()
+        let run = try CLI.run([
+            "check", "--targets", try targetsFile(ports), "--anchor", pki.path("ca.pem"), "--format", "json",
+        ])
+        XCTAssertEqual(run.status, 1, run.err)
+        let reports = try XCTUnwrap(try JSONSerialization.jsonObject(with: run.stdout) as? [[String: Any]], run.out)
+        XCTAssertEqual(reports.count, 3)
+        let trusted = reports.map { ($0["verdict"] as? [String: Any])?["trusted"] as? Bool }
+        XCTAssertEqual(trusted, [true, false, true])
+        XCTAssertEqual(reports.map { ($0["target"] as? [String: Any])?["port"] as? Int }, ports)
+        let leaves = reports.map { (($0["presented"] as? [[String: Any]])?.first?["sha256"] as? String) }
+        let good = try fingerprint(pki.path("leaf.pem"))
+        let bad = try fingerprint(pki.path("hostile.pem"))
+        XCTAssertEqual(leaves, [good, bad, good])
+    }
+
+    func testATargetsFileSummaryTableHasOneSanitizedRowPerServerAndExitsOne() throws {
+        let pki = try TestPKI.get()
+        let ports = try ports()
+        let run = try CLI.run(["check", "--targets", try targetsFile(ports), "--anchor", pki.path("ca.pem")])
+        XCTAssertEqual(run.status, 1, run.err)
+        let lines = run.out.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.first?.hasPrefix("TARGET") ?? false, run.out)
+        let good = String(try fingerprint(pki.path("leaf.pem")).prefix(16))
+        let bad = String(try fingerprint(pki.path("hostile.pem")).prefix(16))
+        XCTAssertTrue(lines[1].hasPrefix("127.0.0.1:\(ports[0]) ") && lines[1].contains(good), run.out)
+        XCTAssertTrue(lines[1].contains(" trusted ") && lines[1].contains("trustx Test CA"), run.out)
+        // A self-signed leaf under --anchor: no path to the anchor, errSecNotTrusted (-67843).
+        XCTAssertTrue(lines[2].contains("not trusted: errSecNotTrusted (-67843)") && lines[2].contains(bad), run.out)
+        XCTAssertTrue(lines[3].hasPrefix("https://127.0.0.1:\(ports[2])/health ") && lines[3].contains(good), run.out)
+        XCTAssertTrue(run.out.contains("2 of 3 trusted"), run.out)
+        XCTAssertFalse(run.out.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || $0.value == 0x202E })
+    }
+
+    func testSeveralTargetsOnTheCommandLineAreCheckedLikeAFile() throws {
+        let pki = try TestPKI.get()
+        let ports = try ports()
+        let run = try CLI.run(
+            ["check"] + ports.map { "127.0.0.1:\($0)" } + [
+                "--anchor", pki.path("ca.pem"), "--jobs", "2", "--format", "json",
+            ])
+        XCTAssertEqual(run.status, 1, run.err)
+        let reports = try XCTUnwrap(try JSONSerialization.jsonObject(with: run.stdout) as? [[String: Any]], run.out)
+        XCTAssertEqual(reports.map { ($0["target"] as? [String: Any])?["port"] as? Int }, ports)
+    }
+
+    func testAConnectToListGivesOneReportPerAddressUnderTheTargetsName() throws {
+        let pki = try TestPKI.get()
+        let ports = try ports()
+        let run = try CLI.run([
+            "check", "127.0.0.1:443", "--connect-to", "127.0.0.1:\(ports[0]),127.0.0.1:\(ports[2])", "--anchor",
+            pki.path("ca.pem"), "--format", "json",
+        ])
+        XCTAssertEqual(run.status, 0, run.err)
+        let reports = try XCTUnwrap(try JSONSerialization.jsonObject(with: run.stdout) as? [[String: Any]], run.out)
+        let targets = reports.compactMap { $0["target"] as? [String: Any] }
+        XCTAssertEqual(targets.map { $0["connectTo"] as? String }, ["127.0.0.1:\(ports[0])", "127.0.0.1:\(ports[2])"])
+        XCTAssertEqual(targets.map { $0["port"] as? Int }, [443, 443])
+    }
+
+    func testAnUnreachableTargetMakesTheRunExitSixtyNine() throws {
+        let pki = try TestPKI.get()
+        let ports = try ports()
+        // Port 1 on loopback: nothing listens there in the test environment, so the connection is refused.
+        let run = try CLI.run(["check", "127.0.0.1:\(ports[1])", "127.0.0.1:1", "--anchor", pki.path("ca.pem")])
+        XCTAssertEqual(run.status, 69, run.out + run.err)
+        XCTAssertTrue(run.out.contains("127.0.0.1:1: "), run.out)
+    }
+
+    func testALineWithARunWideOptionIsRefusedWithItsLineNumber() throws {
+        let pki = try TestPKI.get()
+        let path = pki.path("targets-bad-\(UUID().uuidString).txt")
+        try "# fleet\n127.0.0.1:1\n127.0.0.1:2 --format json\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let run = try CLI.run(["check", "--targets", path])
+        XCTAssertEqual(run.status, 64)
+        XCTAssertTrue(run.err.contains("\(path):3: --format applies to the whole run"), run.err)
+    }
+
+    func testAFileOverTheTargetLimitIsRefusedBeforeConnecting() throws {
+        let pki = try TestPKI.get()
+        let path = pki.path("targets-many-\(UUID().uuidString).txt")
+        try String(repeating: "127.0.0.1:1\n", count: 1001).write(toFile: path, atomically: true, encoding: .utf8)
+        let run = try CLI.run(["check", "--targets", path])
+        XCTAssertEqual(run.status, 64)
+        XCTAssertTrue(run.err.contains("\(path):1001: more than 1000 targets"), run.err)
+    }
+
+    func testJobsOutsideItsRangeIsAUsageError() throws {
+        let run = try CLI.run(["check", "127.0.0.1:1", "127.0.0.1:2", "--jobs", "0"])
+        XCTAssertEqual(run.status, 64)
+        XCTAssertTrue(run.err.contains("'--jobs <count>'"), run.err)
+    }
+
+    func testAnAnchorFileIsReadOnceForAllTargetsNotOncePerTarget() throws {
+        let pki = try TestPKI.get()
+        let ports = try ports()
+        // 6 MB: the CA after explanatory text, which PEM allows. Three reads would pass the run's
+        // 16 MB input allowance; one does not.
+        let path = pki.path("big-anchor-\(UUID().uuidString).pem")
+        let padding = String(repeating: String(repeating: "x", count: 99) + "\n", count: 60_000)
+        try (padding + (try String(contentsOfFile: pki.path("ca.pem"), encoding: .utf8))).write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let run = try CLI.run(
+            ["check", "127.0.0.1:\(ports[0])", "127.0.0.1:\(ports[2])", "127.0.0.1:\(ports[0])", "--anchor", path])
+        XCTAssertEqual(run.status, 0, run.out + run.err)
+        XCTAssertTrue(run.out.contains("3 of 3 trusted"), run.out)
+    }
+
+    func testAHugeLineIsRefusedWithABoundedMessage() throws {
+        let pki = try TestPKI.get()
+        let path = pki.path("targets-huge-\(UUID().uuidString).txt")
+        let huge = "127.0.0.1:1 --" + String(repeating: "x", count: 200_000) + "\n"
+        let target = String(repeating: "h", count: 200_000) + ".example\n"
+        for line in [huge, target] {
+            try line.write(toFile: path, atomically: true, encoding: .utf8)
+            let run = try CLI.run(["check", "--targets", path, "--timeout", "2"])
+            XCTAssertEqual(run.status, 64, String(run.err.prefix(500)))
+            XCTAssertTrue(run.err.contains("\(path):1: "), String(run.err.prefix(500)))
+            XCTAssertLessThan(run.stderr.count, 2_000)
+        }
+    }
+}
