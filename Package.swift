@@ -25,6 +25,8 @@ let package = Package(
         .library(name: "TrustX509", targets: ["TrustX509"]),
         .library(name: "AppleTrustData", targets: ["AppleTrustData"]),
         .library(name: "ATSModel", targets: ["ATSModel"]),
+        .library(name: "PathRules", targets: ["PathRules"]),
+        .library(name: "CTModel", targets: ["CTModel"]),
         .library(name: "TrustCore", targets: ["TrustCore"]),
         .library(name: "TrustReport", targets: ["TrustReport"]),
         .library(name: "TLSProbe", targets: ["TLSProbe"]),
@@ -58,16 +60,26 @@ let package = Package(
         // Info.plist in, ATS settings out: the bounded property-list reader, NSAppTransportSecurity
         // decoding with its notes, the host policy and TLS versions.
         .target(name: "ATSModel", dependencies: ["TrustSupport"]),
-        .target(name: "TrustCore", dependencies: ["TrustX509", "ATSModel", "TrustSupport", "AppleTrustData"]),
+        // The pure rules of path validation, free of the engine's vocabulary: host names (Apple's
+        // and RFC 6125's matching, the public suffix list), name constraints, certificate
+        // policies (RFC 5280 6.1.3) and Apple's pinned-host lookup.
+        .target(name: "PathRules", dependencies: ["TrustX509", "TrustSupport", "AppleTrustData"]),
+        // Certificate Transparency's logs and evidence: Apple's log list, --ct-logs files, SCT
+        // evidence and the policy's eras as values.
+        .target(name: "CTModel", dependencies: ["TrustX509", "ATSModel", "TrustSupport", "AppleTrustData"]),
+        .target(
+            name: "TrustCore",
+            dependencies: ["PathRules", "CTModel", "TrustX509", "ATSModel", "TrustSupport", "AppleTrustData"]),
         // The evaluation as text for a terminal (its colours given by the caller), JSON and Markdown.
-        .target(name: "TrustReport", dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport"]),
+        .target(
+            name: "TrustReport", dependencies: ["TrustCore", "CTModel", "ATSModel", "TrustX509", "TrustSupport"]),
         // Keys, certificates, CRLs and OCSP responses made in process: for the lab and the tests only.
         .target(name: "TrustBuilder", dependencies: ["TrustX509", "TrustSupport", "COpenSSL"]),
         .executableTarget(
             name: "trustx",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "Explorer",
-                "TrustExport",
+                "TrustExport", "CTModel",
             ],
             // The linker script is an input of the link, not a source or a resource.
             exclude: ["Linking"],
@@ -77,7 +89,8 @@ let package = Package(
         .executableTarget(name: "trustx-limbo", dependencies: ["TrustCore", "TrustX509", "TrustSupport"]),
         // The explorer's frame is timed too (render_us), so the bench links Explorer and TermUI.
         .executableTarget(
-            name: "trustx-bench", dependencies: ["TrustCore", "TrustX509", "TrustSupport", "Explorer", "TermUI"]),
+            name: "trustx-bench",
+            dependencies: ["TrustCore", "CTModel", "TrustX509", "TrustSupport", "Explorer", "TermUI"]),
         .executableTarget(
             name: "trustx-fuzz",
             // TLSProbe for the parsers of what servers send (HTTP replies, STARTTLS, handshake messages).
@@ -89,6 +102,7 @@ let package = Package(
             name: "TrustCoreTests",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "AppleTrustData",
+                "PathRules", "CTModel",
             ]),
         // The settings as code and configuration (Swift, plist, curl, openssl) and the Info.plist lint.
         .target(
@@ -122,7 +136,7 @@ let package = Package(
             name: "Explorer",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "TermUI",
-                "TrustExport",
+                "TrustExport", "CTModel",
             ]),
         .testTarget(
             name: "ExplorerTests",

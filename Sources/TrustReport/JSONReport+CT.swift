@@ -1,3 +1,4 @@
+import CTModel
 import TrustCore
 import TrustSupport
 

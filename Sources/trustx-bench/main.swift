@@ -1,6 +1,7 @@
 // Benchmarks of the trust engine against OpenSSL's X509_verify_cert on the same files, and of
 // the explorer's frame. Prints one JSON line of medians in microseconds; see docs/benchmarks.md.
 internal import COpenSSL
+import CTModel
 import Explorer
 import TermUI
 import TrustCore

@@ -1,3 +1,4 @@
+import CTModel
 import Explorer
 import TrustCore
 import TrustSupport

@@ -1,6 +1,7 @@
 import TrustSupport
 import XCTest
 
+@testable import CTModel
 @testable import TrustCore
 @testable import TrustX509
 

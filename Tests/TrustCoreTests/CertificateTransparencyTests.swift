@@ -2,6 +2,7 @@ import AppleTrustData
 import TrustSupport
 import XCTest
 
+@testable import CTModel
 @testable import TrustBuilder
 @testable import TrustCore
 @testable import TrustX509

@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import PathRules
 @testable import TrustCore
 
 #if canImport(Glibc)

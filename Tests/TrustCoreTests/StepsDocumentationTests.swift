@@ -2,6 +2,7 @@ import Foundation
 import TrustSupport
 import XCTest
 
+@testable import CTModel
 @testable import TrustCore
 
 /// docs/steps.md against the code: the step ids, the files that make each step, and the Apple

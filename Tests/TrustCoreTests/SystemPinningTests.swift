@@ -3,6 +3,7 @@ import TrustReport
 import TrustSupport
 import XCTest
 
+@testable import PathRules
 @testable import TrustBuilder
 @testable import TrustCore
 @testable import TrustX509

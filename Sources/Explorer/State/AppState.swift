@@ -1,3 +1,4 @@
+import CTModel
 import TLSProbe
 import TrustCore
 import TrustReport

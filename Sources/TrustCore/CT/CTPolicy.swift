@@ -1,3 +1,4 @@
+import CTModel
 import TrustSupport
 import TrustX509
 

@@ -1,3 +1,4 @@
+import PathRules
 import TrustX509
 
 /// `certificate-policies`: RFC 5280 6.1 policy processing with Apple's inputs. trustd runs it

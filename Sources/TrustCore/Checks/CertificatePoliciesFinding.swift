@@ -1,3 +1,4 @@
+import PathRules
 /// What the `certificate-policies` step found (CertificatePoliciesCheck).
 enum CertificatePoliciesFinding: RuleFinding {
     case policySet(policies: [String])

@@ -1,3 +1,4 @@
+import CTModel
 /// What the `certificate-transparency` step found (CertificateTransparencyCheck). Each case
 /// carries the path's CT assessment: every SCT and what became of it.
 enum CertificateTransparencyFinding: RuleFinding {

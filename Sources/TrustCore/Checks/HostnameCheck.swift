@@ -1,3 +1,4 @@
+import PathRules
 import TrustX509
 
 /// `hostname`: Apple SSLHostname, only under SSL with a host.

@@ -1,4 +1,5 @@
 import AppleTrustData
+import PathRules
 import TrustSupport
 import TrustX509
 

@@ -1,4 +1,6 @@
 import ATSModel
+import CTModel
+import PathRules
 import TrustSupport
 import TrustX509
 

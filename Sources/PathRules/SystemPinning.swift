@@ -11,23 +11,23 @@ import TrustX509
 /// suffix exactly (trustd looks it up with an SQL equality, so case matters), and the entry's
 /// pattern must find a match anywhere in the first label, ignoring case. Every matching entry's
 /// rules are gathered in the data's order; the policy is named after the last one.
-enum SystemPinning {
+package enum SystemPinning {
     /// Apple's pinning policy for a host: its name and the alternatives a chain must meet.
-    struct Match: Sendable {
+    package struct Match: Sendable {
         /// Apple's name for the policy (`MMCS`, ...).
-        var policyName: String
+        package var policyName: String
         /// The rules gathered from every matching entry; a chain passes if it meets one.
-        var rules: [ApplePinningRule]
+        package var rules: [ApplePinningRule]
         /// The suffix and pattern of each matching entry, for the report.
-        var domains: [ApplePinningDomain]
+        package var domains: [ApplePinningDomain]
     }
 
     /// The longest first label considered: a DNS label has at most 63 octets, and the patterns
     /// (some with a lookahead over the whole label) are not run on anything longer.
-    static let maximumLabelLength = 63
+    package static let maximumLabelLength = 63
 
     /// The entries by suffix: (policy index, domain), in the data's order.
-    static let bySuffix: [String: [(policy: Int, domain: ApplePinningDomain)]] = {
+    package static let bySuffix: [String: [(policy: Int, domain: ApplePinningDomain)]] = {
         var table: [String: [(policy: Int, domain: ApplePinningDomain)]] = [:]
         for (index, policy) in ApplePinningData.policies.enumerated() {
             for domain in policy.domains { table[domain.suffix, default: []].append((index, domain)) }
@@ -39,10 +39,10 @@ enum SystemPinning {
     /// candidate path and every re-evaluation asks again for the same host. Emptied when full.
     private static let answers = Mutex<[String: Match?]>([:])
     /// How many hosts `answers` holds before it is emptied.
-    static let answersKept = 64
+    package static let answersKept = 64
 
     /// The pinning policy covering `host`, or nil when Apple pins nothing for it.
-    static func match(host: String) -> Match? {
+    package static func match(host: String) -> Match? {
         if let known = answers.withLock({ $0[host] }) { return known }
         let answer = lookUp(host: host)
         answers.withLock {
@@ -53,7 +53,7 @@ enum SystemPinning {
     }
 
     /// The lookup itself, as trustd's `queryForDomain:` does it.
-    static func lookUp(host: String) -> Match? {
+    package static func lookUp(host: String) -> Match? {
         guard let dot = host.firstIndex(of: ".") else { return nil }
         let label = host[..<dot]
         var suffix = host[host.index(after: dot)...]
@@ -73,7 +73,7 @@ enum SystemPinning {
     /// Whether `pattern` finds a match in `label`, ignoring case (NSRegularExpression with
     /// NSRegularExpressionCaseInsensitive, `numberOfMatchesInString:` over the whole label). A
     /// pattern that does not compile matches nothing, as trustd skips such a row.
-    static func labelMatches(_ label: String, pattern: String) -> Bool {
+    package static func labelMatches(_ label: String, pattern: String) -> Bool {
         guard let regex = try? Regex(pattern).ignoresCase() else { return false }
         return label.firstMatch(of: regex) != nil
     }
@@ -81,7 +81,7 @@ enum SystemPinning {
     /// SHA-256 fingerprints (lowercase hex) of Apple's own roots: what `AnchorApple` accepts
     /// (SecAppleAnchor.c, `getAnchors`: Apple Root CA, Apple Root CA - G2 and - G3, Apple
     /// Platform Backport RSA and ECC Root CA - G1).
-    static let appleAnchors: Set<String> = [
+    package static let appleAnchors: Set<String> = [
         "b0b1730ecbc7ff4505142c49f1295e6eda6bcaed7e2c68c5be91b5a11001f024",
         "c2b9b042dd57830e7d117dac55ac8ae19407d38e41d88f3215bc3a890444a050",
         "63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179",

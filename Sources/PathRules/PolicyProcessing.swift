@@ -2,16 +2,16 @@ import TrustX509
 
 /// The inputs of RFC 5280 6.1.1 (c), (e)-(g) besides the path. The user-initial-policy-set is
 /// always {anyPolicy}, as for every Apple policy.
-struct PolicyInputs: Hashable, Sendable {
+package struct PolicyInputs: Hashable, Sendable {
     /// initial-explicit-policy.
-    var explicitPolicy = false
+    package var explicitPolicy = false
     /// initial-policy-mapping-inhibit.
-    var inhibitPolicyMapping = false
+    package var inhibitPolicyMapping = false
     /// initial-any-policy-inhibit.
-    var inhibitAnyPolicy = false
+    package var inhibitAnyPolicy = false
 
     /// What trustd passes: any policy, explicit policy not required, mapping and anyPolicy allowed.
-    static let apple = PolicyInputs()
+    package static let apple = PolicyInputs()
 }
 
 /// Why policy processing rejected a path.
@@ -44,12 +44,12 @@ public enum PolicyOutcome: Hashable, Sendable {
 /// values of the level above, which grow only through policyMappings entries: linear in the
 /// input, never the tree's exponential blow-up. A work bound still ends pathological input
 /// with a verdict.
-enum PolicyProcessor {
+package enum PolicyProcessor {
     /// Units of work (an entry created or an expected value written) one path may take.
-    static let maximumWork = 16_384
+    package static let maximumWork = 16_384
 
     /// One level of the tree: valid_policy values in creation order and their expected sets.
-    struct Level {
+    package struct Level {
         var order: [OID] = []
         var expected: [OID: [OID]] = [:]
         var isEmpty: Bool { order.isEmpty }
@@ -66,7 +66,7 @@ enum PolicyProcessor {
 
     /// Processes `certificates` (leaf first). A trusted anchor at the end is not processed
     /// (RFC 5280 6.1; trustd does the same); an unanchored path is processed whole.
-    static func process(_ certificates: [Certificate], anchored: Bool, inputs: PolicyInputs = .apple)
+    package static func process(_ certificates: [Certificate], anchored: Bool, inputs: PolicyInputs = .apple)
         -> PolicyOutcome
     {
         let n = anchored ? certificates.count - 1 : certificates.count

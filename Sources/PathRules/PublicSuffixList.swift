@@ -40,7 +40,7 @@ public final class PublicSuffixList: Sendable {
     private static let exceptionRule: UInt8 = 4
 
     /// The number of rules loaded (plain, wildcard and exception; IDN rules once per form).
-    var ruleCount: Int { flags.values.reduce(0) { $0 + $1.nonzeroBitCount } }
+    package var ruleCount: Int { flags.values.reduce(0) { $0 + $1.nonzeroBitCount } }
 
     /// Parses list text in the publicsuffix.org format, keeping the ICANN section only (see the
     /// type's documentation). Text with no section markers is taken whole.
@@ -134,7 +134,7 @@ public final class PublicSuffixList: Sendable {
 
     /// IDNA ToASCII for already-normalised labels (the list is lowercase NFC): each label with
     /// non-ASCII characters becomes `xn--` plus its RFC 3492 Punycode encoding.
-    static func toASCII(_ name: String) -> String? {
+    package static func toASCII(_ name: String) -> String? {
         var labels: [String] = []
         for label in name.split(separator: ".", omittingEmptySubsequences: false) {
             if label.utf8.allSatisfy({ $0 < 0x80 }) {
@@ -148,7 +148,7 @@ public final class PublicSuffixList: Sendable {
     }
 
     /// RFC 3492 section 6.3 encoding; nil on overflow.
-    static func punycodeEncode(_ input: [UInt32]) -> String? {
+    package static func punycodeEncode(_ input: [UInt32]) -> String? {
         let base = 36, tMin = 1, tMax = 26
         func digit(_ d: Int) -> UInt8 { d < 26 ? UInt8(0x61 + d) : UInt8(0x30 + d - 26) }
         func adapt(_ delta: Int, _ numPoints: Int, _ firstTime: Bool) -> Int {

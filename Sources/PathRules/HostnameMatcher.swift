@@ -158,7 +158,7 @@ public enum HostnameMatcher {
 
     /// The outcome for one SAN dNSName. Raw values rank near-misses: when nothing matches, the
     /// highest-ranked one (the most specific reason) explains the failure.
-    enum Verdict: Int, Comparable {
+    package enum Verdict: Int, Comparable {
         /// Unrelated to the host.
         case mismatch = 0
         /// Not a valid DNS name (skipped), but equal to the host apart from that.
@@ -182,11 +182,11 @@ public enum HostnameMatcher {
         /// `*.S` covering the host's leftmost label.
         case wildcard
 
-        static func < (a: Verdict, b: Verdict) -> Bool { a.rawValue < b.rawValue }
+        package static func < (a: Verdict, b: Verdict) -> Bool { a.rawValue < b.rawValue }
     }
 
     /// Compares one presented name with the reference host (trailing dot already stripped).
-    static func evaluate(
+    package static func evaluate(
         presented p: UnsafeBufferPointer<UInt8>, reference r: UnsafeBufferPointer<UInt8>, psl: PublicSuffixList?
     ) -> Verdict {
         guard let shape = presentedShape(p) else {
@@ -231,7 +231,7 @@ public enum HostnameMatcher {
     }
 
     /// What matching needs to know about a valid presented name.
-    struct PresentedShape {
+    package struct PresentedShape {
         var labels: Int
         var stars: Int
         var leftmostIsStar: Bool
@@ -243,7 +243,7 @@ public enum HostnameMatcher {
     /// hyphens; a hyphen never first in a label, no label ending in a hyphen; no empty label (so
     /// no leading or trailing dot); the last label holds a letter or `*` (which drops IP
     /// addresses written as dNSNames). x509-limbo's webpki cases expect the same.
-    static func presentedShape(_ p: UnsafeBufferPointer<UInt8>) -> PresentedShape? {
+    package static func presentedShape(_ p: UnsafeBufferPointer<UInt8>) -> PresentedShape? {
         guard !p.isEmpty, p.count <= 255 else { return nil }
         var shape = PresentedShape(labels: 1, stars: 0, leftmostIsStar: false, firstStarLabel: -1)
         var labelLength = 0
@@ -282,7 +282,9 @@ public enum HostnameMatcher {
 
     /// Whether `p` and `r` have the same labels, ignoring case, except where `p`'s label holds
     /// a `*` (used only to decide whether a refused wildcard is worth mentioning).
-    static func labelsAgreeOutsideWildcards(_ p: UnsafeBufferPointer<UInt8>, _ r: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func labelsAgreeOutsideWildcards(_ p: UnsafeBufferPointer<UInt8>, _ r: UnsafeBufferPointer<UInt8>)
+        -> Bool
+    {
         var pi = p.startIndex
         var ri = r.startIndex
         while true {
@@ -310,20 +312,20 @@ public enum HostnameMatcher {
 
     // MARK: - Byte helpers
 
-    static let dot: UInt8 = 0x2E
+    package static let dot: UInt8 = 0x2E
     private static let hyphen: UInt8 = 0x2D
     private static let star: UInt8 = 0x2A
     private static let underscore: UInt8 = 0x5F
 
     /// Runs `body` on the string's UTF-8 bytes without copying when the string is native.
     @inline(__always)
-    static func withBytes<T>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+    package static func withBytes<T>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
         if let result = s.utf8.withContiguousStorageIfAvailable(body) { return result }
         return Array(s.utf8).withUnsafeBufferPointer(body)
     }
 
     @inline(__always)
-    static func equalsIgnoringCase(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func equalsIgnoringCase(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
         var i = a.startIndex
         var j = b.startIndex
@@ -340,7 +342,7 @@ public enum HostnameMatcher {
         return true
     }
 
-    static func lowercased(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    package static func lowercased(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         String(unsafeUninitializedCapacity: bytes.count) { (out: UnsafeMutableBufferPointer<UInt8>) -> Int in
             for i in 0..<bytes.count {
                 let b = bytes[i]
@@ -353,7 +355,7 @@ public enum HostnameMatcher {
     /// The octets of an IPv4 or IPv6 literal, exactly as `parseIPAddress(_:)` reads them
     /// (brackets allowed), or nil. Dotted-quad IPv4 is parsed here without allocating; a DNS
     /// name is rejected after one byte scan; only text with a colon goes to `parseIPAddress`.
-    static func ipAddress(_ text: String) -> [UInt8]? {
+    package static func ipAddress(_ text: String) -> [UInt8]? {
         enum Kind { case notIP, v4, v6 }
         let kind: Kind = withBytes(text) { raw in
             var b = raw

@@ -5,7 +5,7 @@ import TrustX509
 extension HostnameMatcher {
     // MARK: - Failure explanations (off the hot path)
 
-    static func ipFailure(
+    package static func ipFailure(
         host: String, address: [UInt8], dnsNames: [String], ipAddresses: [[UInt8]], commonNames: [String],
         cite: String
     ) -> HostnameMatch {
@@ -29,7 +29,7 @@ extension HostnameMatcher {
         return HostnameMatch(matched: false, matchedName: nil, explanation: explanation)
     }
 
-    static func dnsFailure(
+    package static func dnsFailure(
         host: String, nearMiss: Verdict, nearMissName: String?, dnsNames: [String], commonNames: [String],
         publicSuffixes: PublicSuffixList?, cite: String
     ) -> HostnameMatch {
@@ -93,7 +93,7 @@ extension HostnameMatcher {
 
     /// Quotes attacker-controlled text for display: control, format and bidi characters become
     /// `\u{…}` escapes and long values are cut at 100 characters.
-    static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         var out = ""
         appendQuoted(text, to: &out)
         return out
@@ -102,7 +102,7 @@ extension HostnameMatcher {
     /// `prefix` + `first` + `middle` + quoted `last`; `first` is quoted too when `quoteFirst`.
     /// Success explanations are built on every matching evaluation, so the usual case (plain
     /// ASCII names) is copied into one exactly-sized allocation.
-    static func sentence(
+    package static func sentence(
         _ prefix: String, _ first: String, _ middle: String, _ last: String, quoteFirst: Bool = false
     ) -> String {
         guard isPlain(last) && (!quoteFirst || isPlain(first)) else {

@@ -86,6 +86,21 @@ public struct SCTEvidence: Hashable, Sendable {
     /// log retired after the SCT and the issuance (once qualified). Set by the policy.
     public var counted = false
 
+    /// Creates the evidence of one SCT (the engine's CT policy fills it in).
+    package init(
+        source: Source, logID: [UInt8], timestamp: Timestamp? = nil, logName: String? = nil,
+        operatorName: String? = nil, logState: CTLog.State? = nil, outcome: Outcome, counted: Bool = false
+    ) {
+        self.source = source
+        self.logID = logID
+        self.timestamp = timestamp
+        self.logName = logName
+        self.operatorName = operatorName
+        self.logState = logState
+        self.outcome = outcome
+        self.counted = counted
+    }
+
     /// One line: source, log, operator, time and outcome.
     public var summary: String {
         let log = logName ?? (logID.isEmpty ? "unreadable" : "log " + Base64.encode(logID))
@@ -127,4 +142,7 @@ public struct CTAssessment: Hashable, Sendable {
     public var operators: [String] = []
     /// The list the SCTs were checked against.
     public var logListSource = ""
+
+    /// An assessment with nothing counted yet.
+    package init() {}
 }

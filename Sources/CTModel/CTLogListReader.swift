@@ -6,7 +6,7 @@ import TrustX509
 public struct CTLogListError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, in words.
     public let description: String
-    init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }
 
 /// Reads a Certificate Transparency log list given with `--ct-logs`: Apple's JSON log list
@@ -30,7 +30,7 @@ public enum CTLogListReader {
         return CTLogList(source: source, logs: logs)
     }
 
-    static func readPropertyList(_ bytes: [UInt8]) throws(CTLogListError) -> [CTLog] {
+    package static func readPropertyList(_ bytes: [UInt8]) throws(CTLogListError) -> [CTLog] {
         let value: PropertyListValue
         do {
             value = try PropertyList.parse(bytes)
@@ -60,7 +60,7 @@ public enum CTLogListReader {
         return logs
     }
 
-    static func readJSON(_ bytes: [UInt8]) throws(CTLogListError) -> [CTLog] {
+    package static func readJSON(_ bytes: [UInt8]) throws(CTLogListError) -> [CTLog] {
         var parser = JSONParser(bytes)
         let root = try parser.document()
         guard case .object(let top) = root else { throw CTLogListError("the JSON log list is not an object") }
@@ -123,40 +123,40 @@ public enum CTLogListReader {
 }
 
 /// A JSON value, as the log-list reader needs it (objects keep their last value per key).
-enum LogListJSON: Hashable {
+package enum LogListJSON: Hashable {
     case object([String: LogListJSON]), array([LogListJSON]), string(String), number, bool(Bool), null
 }
 
 /// A small strict JSON reader (RFC 8259) with bounds on depth and values, enough for log lists.
-struct JSONParser {
-    let bytes: [UInt8]
-    var i = 0
-    var values = 0
-    static let maximumDepth = 32
-    static let maximumValues = 500_000
+package struct JSONParser {
+    package let bytes: [UInt8]
+    package var i = 0
+    package var values = 0
+    package static let maximumDepth = 32
+    package static let maximumValues = 500_000
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    func fail(_ why: String) -> CTLogListError { CTLogListError("JSON at byte \(i): \(why)") }
+    package func fail(_ why: String) -> CTLogListError { CTLogListError("JSON at byte \(i): \(why)") }
 
-    mutating func document() throws(CTLogListError) -> LogListJSON {
+    package mutating func document() throws(CTLogListError) -> LogListJSON {
         let v = try value(depth: 0)
         skipSpace()
         guard i == bytes.count else { throw fail("unexpected data after the document") }
         return v
     }
 
-    mutating func skipSpace() {
+    package mutating func skipSpace() {
         while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
     }
 
-    mutating func expect(_ word: String) throws(CTLogListError) {
+    package mutating func expect(_ word: String) throws(CTLogListError) {
         let w = Array(word.utf8)
         guard bytes.count - i >= w.count, Array(bytes[i..<(i + w.count)]) == w else { throw fail("expected \(word)") }
         i += w.count
     }
 
-    mutating func value(depth: Int) throws(CTLogListError) -> LogListJSON {
+    package mutating func value(depth: Int) throws(CTLogListError) -> LogListJSON {
         guard depth < Self.maximumDepth else { throw fail("nested deeper than \(Self.maximumDepth) levels") }
         values += 1
         guard values <= Self.maximumValues else { throw fail("more than \(Self.maximumValues) values") }
@@ -225,7 +225,7 @@ struct JSONParser {
     }
 
     /// A string at `i` (its opening quote), escapes decoded.
-    mutating func string() throws(CTLogListError) -> String {
+    package mutating func string() throws(CTLogListError) -> String {
         i += 1
         var scalars = String.UnicodeScalarView()
         var run: [UInt8] = []

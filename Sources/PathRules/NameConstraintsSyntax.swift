@@ -6,7 +6,7 @@ extension NameConstraintMatcher {
     /// one line per malformed base. A malformed constraint cannot be applied as its issuer meant:
     /// an excluded one would exclude nothing, a permitted one would permit nothing or, as a
     /// leading period does for dNSName in some libraries, something else than it says.
-    static func malformedBases(_ nc: NameConstraints) -> [String] {
+    package static func malformedBases(_ nc: NameConstraints) -> [String] {
         var out: [String] = []
         for subtree in (nc.permitted ?? []) + (nc.excluded ?? []) {
             if let why = malformedBase(subtree.base) { out.append(why) }
@@ -16,7 +16,7 @@ extension NameConstraintMatcher {
 
     /// Why `base` is malformed as a constraint, or nil when it is well formed or of a form whose
     /// syntax this does not judge.
-    static func malformedBase(_ base: GeneralName) -> String? {
+    package static func malformedBase(_ base: GeneralName) -> String? {
         switch base {
         case .dnsName(let name):
             // "DNS name restrictions are expressed as host.example.com. Any DNS name that can be
@@ -68,7 +68,7 @@ extension NameConstraintMatcher {
     /// hyphens only), and so is a name whose last label is all digits: RFC 1123 2.1 notes that "a
     /// valid host name can never have the dotted-decimal form #.#.#.#, since at least the
     /// highest-level component label will be alphabetic".
-    static func isPreferredNameSyntax(_ name: String) -> Bool {
+    package static func isPreferredNameSyntax(_ name: String) -> Bool {
         guard isValidDNSName(name, wildcard: true), !name.utf8.contains(0x5F) else { return false }
         let last = name.utf8.split(separator: 0x2E, omittingEmptySubsequences: false).last ?? []
         return !last.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
