@@ -31,6 +31,14 @@ public struct LabScenario: Hashable, Sendable, Identifiable {
     public var portOffset: Int
     /// ATS configurations the lesson tries (empty for lessons without ATS).
     public var atsCases: [LabATSCase] = []
+    /// The badssl.com case the scenario re-enacts (its subdomain, e.g. `rc4`), nil for the lab's own.
+    public var badssl: String? = nil
+    /// How the server speaks TLS when it departs from the lab's default (versions, cipher list,
+    /// DHE group); nil: the default.
+    public var serverTLS: LabServerTLS? = nil
+    /// Why this machine's OpenSSL cannot serve the scenario (SSLv2, RC4, ...); nil when it can.
+    /// Such a scenario is listed, never bound.
+    public var unavailable: String? = nil
 
     /// Whether the URL's host is a DNS name that does not resolve (ATS exempts loopback addresses
     /// and local names, so its lessons name the server `NAME.trustx.test`): clients reach it with
@@ -50,6 +58,7 @@ extension LabScenario {
     public static let all: [LabScenario] = [
         lessons,
         ats,
+        badsslTLS,
     ].flatMap { $0 }
 
     /// The groups, in teaching order.
@@ -58,6 +67,12 @@ extension LabScenario {
         for s in all where !seen.contains(s.group) { seen.append(s.group) }
         return seen
     }
+
+    /// The highest offset from the port base any server uses (a scenario's or the AIA server's).
+    public static let highestPortOffset = max(aiaPortOffset, all.map(\.portOffset).max() ?? 0)
+
+    /// The group whose id is `id`, if any.
+    public static func group(_ id: String) -> LabScenarioGroup? { groups.first { $0.id == id } }
 
     /// The scenario named `name`, if any.
     public static func named(_ name: String) -> LabScenario? { all.first { $0.name == name } }

@@ -37,6 +37,10 @@ enum LabCommand {
             OptionSpec(
                 name: "format", valueName: "format", arity: .one,
                 help: "How to describe the running lab.", allowedValues: ["text", "json"], defaultText: "text"),
+            OptionSpec(
+                name: "group", valueName: "name", arity: .repeated,
+                help: "Serve only this group of scenarios (repeatable; with --scenario, both).",
+                allowedValues: LabScenario.groups.map(\.id), defaultText: "all"),
         ]
     )
 
@@ -47,10 +51,13 @@ enum LabCommand {
         case .failure(let exit): return exit.status
         }
         var options = LabOptions(scenarios: p.all("scenario"), outputDirectory: p.value("out"), now: now)
+        options.groups = p.all("group")
         if let base = p.value("port-base") {
-            guard let n = Int(base), n >= 1, n + 99 <= 65535 else {
+            let top = 65535 - LabScenario.highestPortOffset
+            guard let n = Int(base), n >= 1, n <= top else {
                 return Trustx.usageError(
-                    UsageError(message: "The value '\(base)' is invalid for '--port-base <port>': expected 1 to 65436"),
+                    UsageError(
+                        message: "The value '\(base)' is invalid for '--port-base <port>': expected 1 to \(top)"),
                     spec)
             }
             options.portBase = n

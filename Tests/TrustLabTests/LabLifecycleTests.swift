@@ -20,7 +20,10 @@ final class LabLifecycleTests: XCTestCase {
 
     func testATrainingRoomOfTwentyClientsPerScenarioIsServedTwiceOver() throws {
         // Every scenario a client without a certificate can complete (mtls-required refuses it).
-        let names = LabScenario.all.map(\.name).filter { $0 != "mtls-required" }
+        // (The lab's own groups: the badssl.com servers refuse ordinary clients by design.)
+        let names = LabScenario.all.filter { [.lessons, .ats].contains($0.group) }.map(\.name).filter {
+            $0 != "mtls-required"
+        }
         let lab = try Lab.start(LabOptions(scenarios: names))
         defer { lab.stop() }
         let failures = Mutex<[String]>([])

@@ -72,11 +72,11 @@ final class LabSettingTests: XCTestCase {
     }
 
     func testEachGroupIsOneRunOfTheCatalogueAndTheATSGroupHoldsTheATSLessons() {
-        XCTAssertEqual(LabScenario.groups, [.lessons, .ats])
+        XCTAssertEqual(Array(LabScenario.groups.prefix(2)), [.lessons, .ats])
         // Teaching order keeps a group together: the groups in order give the catalogue back.
         let regrouped = LabScenario.groups.flatMap { g in LabScenario.all.filter { $0.group == g } }
         XCTAssertEqual(regrouped.map(\.name), LabScenario.all.map(\.name))
-        for s in LabScenario.all {
+        for s in LabScenario.all where s.badssl == nil {
             // ATS exempts loopback addresses, so exactly the ATS lessons have DNS names and Info.plists.
             XCTAssertEqual(s.group == .ats, s.needsConnectTo, s.name)
             XCTAssertEqual(s.group == .ats, !s.atsCases.isEmpty, s.name)

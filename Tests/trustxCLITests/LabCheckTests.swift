@@ -11,7 +11,10 @@ final class LabCheckTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        lab = try? Lab.start(LabOptions())
+        // The lab's own lessons and ATS; the badssl.com groups have test classes of their own.
+        var options = LabOptions()
+        options.groups = [LabScenarioGroup.lessons.id, LabScenarioGroup.ats.id]
+        lab = try? Lab.start(options)
     }
 
     override class func tearDown() {
@@ -48,7 +51,7 @@ final class LabCheckTests: XCTestCase {
 
     func testEveryScenarioGivesItsListedExpectationThroughCheck() throws {
         let lab = try running()
-        XCTAssertEqual(lab.scenarios.count, LabScenario.all.count)
+        XCTAssertEqual(lab.scenarios.count, LabScenario.all.filter { [.lessons, .ats].contains($0.group) }.count)
         for s in lab.scenarios {
             let result = try CLI.run(
                 ["check"] + s.targetArguments + ["--anchor", s.anchorPath, "--format", "json", "--timeout", "5"])
