@@ -1,4 +1,5 @@
 import ATSModel
+import TrustBuilder
 import TrustCore
 import TrustSupport
 import TrustX509
@@ -233,11 +234,19 @@ public final class Lab: Sendable {
             throw .pki(error)
         }
 
-        // badssl.com's TLS servers share one RSA leaf, made only when one of them is served.
+        // badssl.com's TLS servers share one RSA leaf, made only when one of them is served, on
+        // the RSA-2048 key of no-forward-secrecy's leaf (always built).
         var badsslWildcard: LabServedChain?
         if bound.contains(where: { pki.served[$0.1.name] == nil }) {
             do {
-                badsslWildcard = try LabPKI.badsslWildcard(issuer: pki.libraryCA, now: now, serverIPs: serverIPs)
+                let rsa: KeyPair
+                if let key = pki.served["no-forward-secrecy"]?.key {
+                    rsa = key
+                } else {
+                    rsa = try .generate(.rsa(bits: 2048))
+                }
+                badsslWildcard = try LabPKI.badsslWildcard(
+                    issuer: pki.libraryCA, key: rsa, now: now, serverIPs: serverIPs)
             } catch {
                 throw .pki(error)
             }

@@ -6,11 +6,11 @@ import TrustX509
 extension LabPKI {
     /// The leaf badssl.com's TLS servers share: `*.badssl.trustx.test` (and the lab's addresses),
     /// RSA-2048 so that RSA key exchange and DHE-RSA suites can use it, issued by Library Test CA.
-    /// Made only when a scenario of those groups is served: the RSA key is the slow part.
+    /// `key` is an RSA-2048 key the lab already made: generating another costs a start-up up to
+    /// a second on a busy machine, and a lab's certificates may share a key.
     static func badsslWildcard(
-        issuer: LabIssued, now: Timestamp, serverIPs: [String]
+        issuer: LabIssued, key: KeyPair, now: Timestamp, serverIPs: [String]
     ) throws(BuilderError) -> LabServedChain {
-        let key = try KeyPair.generate(.rsa(bits: 2048))
         let start = now.adding(seconds: -day)
         var b = CertificateBuilder(
             subject: NameBuilder(commonName: "*.badssl.trustx.test"), publicKey: key, notBefore: start,
