@@ -1,4 +1,5 @@
 import ATSModel
+import TrustBuilder
 import TrustCore
 import TrustSupport
 import TrustX509
@@ -36,6 +37,9 @@ public struct LabOptions: Sendable {
     public var connectionsPerPort: Int
     /// Connections each source address keeps open on a port; `LabServerOptions.connectionsPerPeer`.
     public var connectionsPerPeer: Int
+    /// Group ids (`LabScenarioGroup.id`) whose scenarios are served besides `scenarios`; both
+    /// empty serves all.
+    public var groups: [String] = []
 
     /// Creates options: every scenario on 127.0.0.1, kernel-chosen ports, a temporary folder.
     public init(
@@ -150,6 +154,9 @@ public final class Lab: Sendable {
     public let directory: String
     /// Whether the folder stays after `stop()`.
     public let keepsFiles: Bool
+    /// The selected scenarios this machine's OpenSSL cannot serve, each with its reason
+    /// (`LabScenario.unavailable`): listed, never bound.
+    public let unavailable: [LabScenario]
     /// The AIA caIssuers URL missing-intermediate-aia's leaf names (nil when that scenario is not served).
     public let aiaURL: String?
     /// The intermediate the AIA URL serves.
@@ -167,9 +174,11 @@ public final class Lab: Sendable {
     private init(
         scenarios: [RunningScenario], anchors: [LabAnchorFile], clientIdentity: LabClientIdentity,
         pins: [LabPin: String], files: LabDirectory, aiaURL: String?, aiaIntermediate: Certificate, server: LabServer,
-        deferred: [LabDeferredServer] = []
+        deferred: [LabDeferredServer] = [],
+        unavailable: [LabScenario]
     ) {
         self.scenarios = scenarios
+        self.unavailable = unavailable
         self.anchors = anchors
         self.clientIdentity = clientIdentity
         self.pins = pins
@@ -190,7 +199,13 @@ public final class Lab: Sendable {
             guard let scenario = LabScenario.named(name) else { throw .unknownScenario(name) }
             if !selected.contains(scenario) { selected.append(scenario) }
         }
+        for id in options.groups {
+            guard let group = LabScenario.group(id) else { throw .unknownGroup(id) }
+            selected += LabScenario.all.filter { $0.group == group && !selected.contains($0) }
+        }
         selected = selected.isEmpty ? LabScenario.all : LabScenario.all.filter { selected.contains($0) }
+        let unavailable = selected.filter { $0.unavailable != nil }
+        selected.removeAll { $0.unavailable != nil }
         // The badssl.com cases sit above the AIA server's offset: the highest offset bounds the base.
         let highestOffset = max(LabScenario.aiaPortOffset, selected.map(\.portOffset).max() ?? 0)
         if let base = options.portBase, base < 0 || base + highestOffset > 65_535 {
@@ -236,6 +251,24 @@ public final class Lab: Sendable {
             throw .pki(error)
         }
 
+        // badssl.com's TLS servers share one RSA leaf, made only when one of them is served, on
+        // the RSA-2048 key of no-forward-secrecy's leaf (always built).
+        var badsslWildcard: LabServedChain?
+        if bound.contains(where: { pki.served[$0.1.name] == nil }) {
+            do {
+                let rsa: KeyPair
+                if let key = pki.served["no-forward-secrecy"]?.key {
+                    rsa = key
+                } else {
+                    rsa = try .generate(.rsa(bits: 2048))
+                }
+                badsslWildcard = try LabPKI.badsslWildcard(
+                    issuer: pki.libraryCA, key: rsa, now: now, serverIPs: serverIPs)
+            } catch {
+                throw .pki(error)
+            }
+        }
+
         let directory: LabDirectory
         if let path = options.outputDirectory {
             directory = try LabDirectory.output(path)
@@ -279,7 +312,7 @@ public final class Lab: Sendable {
                     deferredServers.append(server)
                     continue
                 }
-                let served = pki.served[scenario.name]!
+                let served = pki.served[scenario.name] ?? badsslWildcard!
                 let host = scenario.host == "127.0.0.1" ? advertised : scenario.host
                 let hostInURL = scenario.host == "127.0.0.1" ? urlHost : scenario.host
                 let scheme = scenario.serviceProtocol == .smtpStartTLS ? "smtp" : "https"
@@ -316,6 +349,7 @@ public final class Lab: Sendable {
                     tls.cipherList = "AES256-GCM-SHA384:AES128-GCM-SHA256:AES256-SHA:AES128-SHA:@SECLEVEL=0"
                 default: break
                 }
+                scenario.serverTLS?.apply(to: &tls)
                 let page = "trustx lab: scenario \(scenario.name)\n\(scenario.lesson)\n"
                 let service: LabService =
                     scenario.serviceProtocol == .smtpStartTLS
@@ -342,7 +376,8 @@ public final class Lab: Sendable {
             for (pin, digest) in pki.pins { pins[pin] = "sha256//" + Base64.encode(digest) }
             let lab = Lab(
                 scenarios: running, anchors: anchors, clientIdentity: identity, pins: pins, files: directory,
-                aiaURL: aiaURL, aiaIntermediate: pki.aiaIntermediate, server: server, deferred: deferredServers)
+                aiaURL: aiaURL, aiaIntermediate: pki.aiaIntermediate, server: server, deferred: deferredServers,
+                unavailable: unavailable)
             // Handouts and scripts read the same description the command line prints.
             try directory.write("lab.json", lab.json())
             return lab

@@ -24,6 +24,8 @@ public enum LabError: Error, Sendable, Equatable, CustomStringConvertible {
     case openssl(operation: String, detail: String)
     /// Building the lab's PKI failed.
     case pki(BuilderError)
+    /// No scenario group has this id.
+    case unknownGroup(String)
 
     /// One line for people.
     public var description: String {
@@ -37,6 +39,8 @@ public enum LabError: Error, Sendable, Equatable, CustomStringConvertible {
         case .portOutOfRange(let base): "port base \(base) leaves no room for every scenario below 65536"
         case .openssl(let operation, let detail): "\(operation) failed: \(detail)"
         case .pki(let error): "building the lab's certificates failed: \(error)"
+        case .unknownGroup(let id):
+            "no scenario group named \(id) (known: \(LabScenario.groups.map(\.id).joined(separator: ", ")))"
         }
     }
 

@@ -85,7 +85,9 @@ struct JSONWriter {
 extension Lab {
     /// The lab as one JSON object: `anchors` (name -> path), `scenarios` (name, url, port, host,
     /// anchor, expect {trusted, osstatus, urlError}, lesson, then chain, rule, networkOnly,
-    /// variations, connectTo and the ATS cases), then `clientIdentity`, `pins`, `aia` and
+    /// variations, connectTo and the ATS cases; `badssl` after the name when the scenario re-enacts
+    /// a badssl.com case), `unavailable` (scenarios this OpenSSL cannot serve: name, group,
+    /// expect, lesson, reason), then `clientIdentity`, `pins`, `aia` and
     /// `directory`. Keys in that order.
     public func json() -> String {
         var w = JSONWriter()
@@ -136,6 +138,19 @@ extension Lab {
             w.endObject()
         }
         w.endArray()
+        // What this machine's OpenSSL cannot serve, with the reason, so a handout can say so.
+        w.beginArray("unavailable")
+        for s in unavailable {
+            w.beginObject()
+            w.string("name", s.name)
+            if let badssl = s.badssl { w.string("badssl", badssl) }
+            w.string("group", s.group.id)
+            Lab.writeExpectation(&w, s.expectation)
+            w.string("lesson", s.lesson)
+            w.string("reason", s.unavailable)
+            w.endObject()
+        }
+        w.endArray()
         w.beginObject("clientIdentity")
         w.string("pkcs12", clientIdentity.pkcs12Path)
         w.string("password", clientIdentity.password)
@@ -182,6 +197,11 @@ extension Lab {
         }
         out += line(header) + "\n"
         for row in rows { out += line(row) + "\n" }
+        if !unavailable.isEmpty {
+            out += "\nNot served on this machine:\n"
+            let width = unavailable.map(\.name.count).max() ?? 0
+            for s in unavailable { out += "  \(Lab.pad(s.name, width))  \(s.unavailable ?? "")\n" }
+        }
         return out
     }
 

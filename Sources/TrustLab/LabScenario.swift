@@ -37,6 +37,12 @@ public struct LabScenario: Hashable, Sendable, Identifiable {
     /// matches `gateway.icloud.com` by name): the lab serves it on loopback like any other, and
     /// clients reach it with `--connect-to`, never through DNS.
     public var namesRealHost: Bool = false
+    /// How the server speaks TLS when it departs from the lab's default (versions, cipher list,
+    /// DHE group); nil: the default.
+    public var serverTLS: LabServerTLS? = nil
+    /// Why this machine's OpenSSL cannot serve the scenario (SSLv2, RC4, ...); nil when it can.
+    /// Such a scenario is listed, never bound.
+    public var unavailable: String? = nil
 
     /// Whether clients reach the server with `--connect-to`: the URL's host is a DNS name that
     /// does not resolve (ATS exempts loopback addresses and local names, so its lessons name the
@@ -60,6 +66,7 @@ extension LabScenario {
         badsslKnownBad,
         badsslClient,
         inspection,
+        badsslTLS,
     ].flatMap { $0 }
 
     /// The groups, in teaching order.
@@ -68,6 +75,12 @@ extension LabScenario {
         for s in all where !seen.contains(s.group) { seen.append(s.group) }
         return seen
     }
+
+    /// The highest offset from the port base any server uses (a scenario's or the AIA server's).
+    public static let highestPortOffset = max(aiaPortOffset, all.map(\.portOffset).max() ?? 0)
+
+    /// The group whose id is `id`, if any.
+    public static func group(_ id: String) -> LabScenarioGroup? { groups.first { $0.id == id } }
 
     /// The scenario named `name`, if any.
     public static func named(_ name: String) -> LabScenario? { all.first { $0.name == name } }

@@ -21,6 +21,8 @@ public struct LabTLSConfiguration: Sendable {
     public var ocspResponse: [UInt8]?
     /// OpenSSL's cipher list for TLS 1.2 and below; nil offers everything.
     public var cipherList: String?
+    /// The group for DHE cipher suites; nil leaves DHE without parameters, so OpenSSL never picks it.
+    public var dhParameters: LabDHParameters?
 
     /// Creates a configuration (TLS 1.2 to 1.3, no client certificate by default).
     public init(
@@ -64,6 +66,19 @@ final class ServerTLSContext: @unchecked Sendable {
         // cipher strings: allow everything, the lab judges nothing on the server side.
         guard SSL_CTX_set_cipher_list(ctx, configuration.cipherList ?? "ALL:@SECLEVEL=0") == 1 else {
             throw LabError.openssl("setting the cipher suites")
+        }
+
+        if let dh = configuration.dhParameters {
+            // Even at level 0 OpenSSL's default security callback refuses DH groups under 80 bits
+            // of security (1,024-bit primes); badssl's dh480 and dh512 need them, so this server
+            // allows every group. OpenSSL still refuses to compute with primes under 512 bits.
+            SSL_CTX_set_security_callback(ctx) { _, _, _, _, _, _, _ in 1 }
+            // SSL_CTX_set0_tmp_dh_pkey takes the key on success only.
+            let parameters = try ParametersObject(pem: dh.pem)
+            guard SSL_CTX_set0_tmp_dh_pkey(ctx, parameters.pointer) == 1 else {
+                throw LabError.openssl("setting the DH parameters \(dh.name)")
+            }
+            parameters.release()
         }
 
         let leafX509 = try X509Object(der: leaf.der)
@@ -111,6 +126,62 @@ final class ServerTLSContext: @unchecked Sendable {
         staple?.deallocate()
         stapleBytes?.deallocate()
     }
+}
+
+/// How one scenario's server speaks TLS when it departs from the lab's default (TLS 1.2 to 1.3,
+/// every cipher suite): the protocol range, OpenSSL's cipher list and the DHE group, as
+/// badssl.com's nginx configuration sets `ssl_protocols`, `ssl_ciphers` and `ssl_dhparam`.
+public struct LabServerTLS: Hashable, Sendable {
+    /// The lowest version served.
+    public var minimumVersion: TLSVersion
+    /// The highest version served.
+    public var maximumVersion: TLSVersion
+    /// OpenSSL's cipher list for TLS 1.2 and below (nil: every suite at security level 0).
+    public var cipherList: String?
+    /// The DHE group (nil: no DHE suite can be chosen).
+    public var dhParameters: LabDHParameters?
+
+    /// Creates settings.
+    public init(
+        _ minimumVersion: TLSVersion, _ maximumVersion: TLSVersion, cipherList: String? = nil,
+        dhParameters: LabDHParameters? = nil
+    ) {
+        self.minimumVersion = minimumVersion
+        self.maximumVersion = maximumVersion
+        self.cipherList = cipherList
+        self.dhParameters = dhParameters
+    }
+
+    /// Applies the settings to `configuration`.
+    public func apply(to configuration: inout LabTLSConfiguration) {
+        configuration.minimumVersion = minimumVersion
+        configuration.maximumVersion = maximumVersion
+        configuration.cipherList = cipherList
+        configuration.dhParameters = dhParameters
+    }
+}
+
+/// An OpenSSL `EVP_PKEY` holding only domain parameters (`DH PARAMETERS`), read from PEM; freed
+/// in deinit unless `release()` handed it to OpenSSL.
+final class ParametersObject {
+    private(set) var pointer: OpaquePointer
+    private var owned = true
+
+    init(pem: String) throws(LabError) {
+        let bytes = Array(pem.utf8)
+        let key: OpaquePointer? = bytes.withUnsafeBufferPointer { buf in
+            guard let bio = BIO_new_mem_buf(buf.baseAddress, Int32(buf.count)) else { return nil }
+            defer { BIO_free(bio) }
+            return PEM_read_bio_Parameters(bio, nil)
+        }
+        guard let key else { throw LabError.openssl("reading DH parameters") }
+        pointer = key
+    }
+
+    /// OpenSSL took ownership.
+    func release() { owned = false }
+
+    deinit { if owned { EVP_PKEY_free(pointer) } }
 }
 
 /// An OpenSSL `X509`, decoded from DER; freed in deinit.

@@ -38,6 +38,10 @@ enum LabCommand {
                 name: "format", valueName: "format", arity: .one,
                 help: "How to describe the running lab.", allowedValues: ["text", "json"], defaultText: "text"),
             storeOption,
+            OptionSpec(
+                name: "group", valueName: "name", arity: .repeated,
+                help: "Serve only this group of scenarios (repeatable; with --scenario, both).",
+                allowedValues: LabScenario.groups.map(\.id), defaultText: "all"),
         ]
     )
 
@@ -54,10 +58,13 @@ enum LabCommand {
         } catch {
             return Trustx.usageError(error, spec)
         }
+        options.groups = p.all("group")
         if let base = p.value("port-base") {
-            guard let n = Int(base), n >= 1, n + 99 <= 65535 else {
+            let top = 65535 - LabScenario.highestPortOffset
+            guard let n = Int(base), n >= 1, n <= top else {
                 return Trustx.usageError(
-                    UsageError(message: "The value '\(base)' is invalid for '--port-base <port>': expected 1 to 65436"),
+                    UsageError(
+                        message: "The value '\(base)' is invalid for '--port-base <port>': expected 1 to \(top)"),
                     spec)
             }
             options.portBase = n

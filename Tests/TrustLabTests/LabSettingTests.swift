@@ -75,16 +75,22 @@ final class LabSettingTests: XCTestCase {
 
     func testEachGroupIsOneRunOfTheCatalogueAndTheATSGroupHoldsTheATSLessons() {
         XCTAssertEqual(
-            LabScenario.groups, [.lessons, .ats, .badsslCertificates, .badsslKnownBad, .badsslClient, .inspection])
+            LabScenario.groups,
+            [
+                .lessons, .ats, .badsslCertificates, .badsslKnownBad, .badsslClient, .inspection, .badsslCipherSuites,
+                .badsslKeyExchange, .badsslProtocols,
+            ])
         // Teaching order keeps a group together: the groups in order give the catalogue back.
         let regrouped = LabScenario.groups.flatMap { g in LabScenario.all.filter { $0.group == g } }
         XCTAssertEqual(regrouped.map(\.name), LabScenario.all.map(\.name))
         for s in LabScenario.all {
             // ATS exempts loopback addresses, so the ATS lessons have DNS names, the badssl.com
             // cases keep badssl.com's and the inspection lessons the real hosts, all reached with
-            // --connect-to; only the ATS lessons have Info.plists.
+            // --connect-to; the ATS lessons and badssl.com's TLS cases (Apple's verdict is their
+            // ATS default) have Info.plists.
             XCTAssertEqual(s.group != .lessons, s.needsConnectTo, s.name)
-            XCTAssertEqual(s.group == .ats, !s.atsCases.isEmpty, s.name)
+            let withATS: [LabScenarioGroup] = [.ats, .badsslCipherSuites, .badsslKeyExchange, .badsslProtocols]
+            XCTAssertEqual(withATS.contains(s.group), !s.atsCases.isEmpty, s.name)
         }
     }
 }

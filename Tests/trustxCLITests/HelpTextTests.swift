@@ -199,7 +199,7 @@ final class HelpTextTests: XCTestCase {
         trustx with no subcommand (or trustx explore), which starts the same servers
         itself.
 
-        USAGE: trustx lab [--scenario <name> ...] [--port-base <port>] [--listen <address>] [--out <directory>] [--format <format>] [--store <store>]
+        USAGE: trustx lab [--scenario <name> ...] [--port-base <port>] [--listen <address>] [--out <directory>] [--format <format>] [--store <store>] [--group <name> ...]
 
         OPTIONS:
           --scenario <name>       Serve only this scenario (repeatable). (values: good,
@@ -218,7 +218,11 @@ final class HelpTextTests: XCTestCase {
                                   xn--n1aae7f7o, sha1, superfish, edellroot,
                                   dsdtestprovider, preact-cli, webpack-dev-server,
                                   client-cert-missing, inspection-icloud,
-                                  inspection-example; default: all)
+                                  inspection-example, cbc, mozilla-modern,
+                                  mozilla-intermediate, mozilla-old, null, 3des, rc4,
+                                  rc4-md5, dh480, dh512, dh1024, dh2048, dh-composite,
+                                  dh-small-subgroup, static-rsa, tls-v1-0, tls-v1-1,
+                                  tls-v1-2, ssl-v3, ssl-v2; default: all)
           --port-base <port>      Serve scenario n on port base+n (the AIA server on
                                   base+99), for handouts. (default: ports chosen by the
                                   system)
@@ -233,6 +237,11 @@ final class HelpTextTests: XCTestCase {
                                   (SSL_CERT_FILE, SSL_CERT_DIR, else /etc/ssl/certs), or
                                   a PEM bundle or certificate directory at PATH.
                                   (default: apple)
+          --group <name>          Serve only this group of scenarios (repeatable; with
+                                  --scenario, both). (values: lessons, ats,
+                                  badssl-certificates, badssl-known-bad, badssl-client,
+                                  inspection, badssl-cipher-suites, badssl-key-exchange,
+                                  badssl-protocols; default: all)
           --version               Show the version.
           -h, --help              Show help information.
 

@@ -126,6 +126,8 @@ public struct AppState: Sendable {
     public var message: String?
     /// The text searched for with `/`, nil when no search is active.
     public var search: String?
+    /// The text `/` filtered the Targets pane by, nil when it shows every target.
+    public var targetFilter: String?
     /// The walk-through in progress: how many steps are revealed; nil when none.
     public var walk: Int?
     /// Whether predict mode is on (`W`).

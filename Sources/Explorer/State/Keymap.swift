@@ -250,12 +250,14 @@ public struct Keymap: Sendable {
             [.char("N")], .typePin, hint: "type pin",
             help: "Type an SPKI pin (sha256//BASE64); while a search is active, the previous match.", inBar: false),
         KeyBinding(
-            [.char("/")], .search, hint: "find", help: "Find text in the focused pane (n next, N previous).",
+            [.char("/")], .search, hint: "find",
+            help: "Find text in the focused pane (n next, N previous); in the Targets pane, filter the list.",
             inBar: false),
         KeyBinding([.char("n")], .searchNext, hint: "next", help: "The next match of the search.", inBar: false),
         KeyBinding(
             [.escape], .clearSearch, hint: "cancel",
-            help: "Cancel an evaluation or connection in progress, or clear the search.", inBar: false),
+            help: "Cancel an evaluation or connection in progress, or clear the search or the filter.",
+            inBar: false),
         KeyBinding(
             [.char("w")], .writeOrWalk, hint: "walk",
             help:

@@ -88,6 +88,9 @@ extension AppState {
             } else if search != nil {
                 search = nil
                 message = "search cleared"
+            } else if targetFilter != nil {
+                targetFilter = nil
+                message = "filter cleared: every target shown"
             } else {
                 message = "Esc: nothing to cancel"
             }

@@ -246,8 +246,13 @@ extension AppState {
         case .connect:
             connect(to: text, &effects)
         case .search:
-            search = text
-            find(forward: true, includingCurrent: true, &effects)
+            // In the Targets pane `/` filters the list instead of jumping between matches.
+            if focus == .targets {
+                filterTargets(text, &effects)
+            } else {
+                search = text
+                find(forward: true, includingCurrent: true, &effects)
+            }
         }
     }
 

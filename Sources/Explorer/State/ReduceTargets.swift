@@ -26,8 +26,11 @@ extension AppState {
         func clamp(_ value: Int, _ count: Int) -> Int { max(0, min(value, count - 1)) }
         switch focus {
         case .targets:
-            guard !targets.isEmpty else { return }
-            let next = clamp(selectedTarget + delta, targets.count)
+            // Within the targets the filter shows.
+            let shown = visibleTargets
+            guard !shown.isEmpty else { return }
+            let at = shown.firstIndex(of: selectedTarget) ?? 0
+            let next = shown[clamp(at + delta, shown.count)]
             if next != selectedTarget { select(target: next, &effects) }
         case .chain:
             let next = clamp(selectedCertificate + delta, chainRows.count)

@@ -1,5 +1,6 @@
 import TermUI
 import TrustCore
+import TrustLab
 
 // The Targets pane (the scenarios in the lab): each target with its verdict mark.
 extension Renderer {
@@ -10,7 +11,32 @@ extension Renderer {
         case .failed: title += " (lab failed)"
         default: break
         }
-        let items = state.targets.indices.map { i -> Line in
+        // Rows: the shown targets under their group's heading (a lab of several groups), each
+        // group followed by what this machine cannot serve; `rowTarget` maps a row to its target.
+        var items: [Line] = []
+        var rowTarget: [Int?] = []
+        let unavailable = state.unavailableScenarios
+        let grouped = state.isLab && Set(state.targets.compactMap { $0.scenario?.group }).count > 1
+        var group: LabScenarioGroup?
+        func closeGroup() {
+            guard let g = group else { return }
+            for s in unavailable where s.group == g {
+                items.append(
+                    Line([
+                        Span(sym.bullet, style: theme[.stepNotApplicable]), Span(" "),
+                        span(s.name + " (unavailable: " + (s.unavailable ?? "") + ")", .stepNotApplicable),
+                    ]))
+                rowTarget.append(nil)
+            }
+        }
+        for i in state.visibleTargets {
+            let target = state.targets[i]
+            if grouped, let g = target.scenario?.group, g != group {
+                closeGroup()
+                group = g
+                items.append(Line([span(g.title, .label)]))
+                rowTarget.append(nil)
+            }
             // The mark is the target's verdict under the current settings; a target not
             // evaluated under them yet shows a dot.
             let mark: Span
@@ -21,22 +47,27 @@ extension Renderer {
             } else {
                 mark = Span(sym.bullet, style: theme[.stepNotApplicable])
             }
-            return Line([mark, Span(" "), span(state.targets[i].name)])
+            items.append(Line([mark, Span(" "), span(target.name)]))
+            rowTarget.append(i)
         }
+        closeGroup()
+        if let filter = state.targetFilterText { title += " /" + filter }
         var list = ListView(
-            items, selected: state.targets.isEmpty ? nil : state.selectedTarget,
+            items, selected: rowTarget.firstIndex { $0 == state.selectedTarget },
             offset: state.listOffsets[.targets] ?? 0,
             highlightStyle: highlight(state.focus == .targets),
             block: block(
                 "1 " + title + position(state.selectedTarget, state.targets.count), focused: state.focus == .targets),
             symbols: sym)
         if items.isEmpty {
-            list.items = [Line([span(state.lab == .starting ? "starting..." : "nothing to explore", .label)])]
+            let empty =
+                state.targets.isEmpty ? (state.lab == .starting ? "starting..." : "nothing to explore") : "no match"
+            list.items = [Line([span(empty, .label)])]
             list.selected = nil
         }
         let first = list.render(into: &buffer, area: area)
         let inner = list.block?.inner(area) ?? area
-        let rowOfItem: [Int?] = items.isEmpty ? [nil] : Array(state.targets.indices)
+        let rowOfItem: [Int?] = items.isEmpty ? [nil] : rowTarget
         layout.listOffsets[.targets] = first
         layout.panes.append(
             .init(

@@ -1,0 +1,148 @@
+import Foundation
+import TrustLab
+import XCTest
+
+/// badssl.com's cipher-suite, key-exchange and protocol cases, served by one lab of those groups
+/// and checked as a learner does: `trustx check URL --connect-to ... --anchor FILE`, without and
+/// with an app's Info.plist (ATS's defaults). The expectations come from the catalogue, which
+/// cites Apple's cipher-suite groups; what each server speaks is confirmed with openssl s_client.
+final class BadsslTLSCheckTests: XCTestCase {
+    nonisolated(unsafe) static var lab: Lab?
+    static let groups: [LabScenarioGroup] = [.badsslCipherSuites, .badsslKeyExchange, .badsslProtocols]
+
+    override class func setUp() {
+        super.setUp()
+        var options = LabOptions()
+        options.groups = groups.map(\.id)
+        lab = try? Lab.start(options)
+    }
+
+    override class func tearDown() {
+        lab?.stop()
+        lab = nil
+        super.tearDown()
+    }
+
+    func running() throws -> Lab { try XCTUnwrap(Self.lab, "the lab did not start") }
+
+    /// `trusted`, `osstatus` and `urlError` of a `--format json` report.
+    func verdict(_ r: RunResult, _ label: String) throws -> (Bool?, Int?, Int?) {
+        let v = try XCTUnwrap(try r.json()["verdict"] as? [String: Any], "\(label): \(r.out) \(r.err)")
+        return (v["trusted"] as? Bool, v["osstatus"] as? Int, v["urlError"] as? Int)
+    }
+
+    /// openssl s_client to `s` with `arguments`; its output (the handshake's facts).
+    func sClient(_ s: RunningScenario, _ arguments: [String]) throws -> RunResult {
+        try Shell.run(
+            URL(fileURLWithPath: "/usr/bin/timeout"),
+            ["20", "openssl", "s_client", "-connect", "127.0.0.1:\(s.port)", "-servername", s.host] + arguments)
+    }
+
+    func testTheLabServesOnlyTheseGroupsAndListsWhatThisOpenSSLCannotServe() throws {
+        let lab = try running()
+        let catalogue = LabScenario.all.filter { Self.groups.contains($0.group) }
+        XCTAssertEqual(
+            lab.scenarios.map(\.name) + lab.unavailable.map(\.name),
+            catalogue.filter { $0.unavailable == nil }.map(\.name)
+                + catalogue.filter { $0.unavailable != nil }.map(\.name))
+        XCTAssertEqual(Set(lab.unavailable.map(\.name)), ["3des", "rc4", "rc4-md5", "ssl-v3", "ssl-v2"])
+        let json = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(lab.json().utf8)) as? [String: Any])
+        let unavailable = try XCTUnwrap(json["unavailable"] as? [[String: Any]])
+        XCTAssertEqual(unavailable.compactMap { $0["badssl"] as? String }, lab.unavailable.map(\.name))
+        XCTAssertTrue(unavailable.allSatisfy { ($0["reason"] as? String)?.isEmpty == false })
+        let scenarios = try XCTUnwrap(json["scenarios"] as? [[String: Any]])
+        XCTAssertEqual(scenarios.compactMap { $0["badssl"] as? String }, lab.scenarios.map(\.name))
+        XCTAssertTrue(scenarios.allSatisfy { ($0["host"] as? String)?.hasSuffix(".badssl.trustx.test") == true })
+    }
+
+    /// The reasons given for the unavailable cases, confirmed by the openssl command line of the
+    /// same build: no RC4 or 3DES cipher suite, no -ssl3 or -ssl2 option.
+    func testTheUnavailableCasesAreUnavailableToThisOpenSSL() throws {
+        for cipher in ["RC4:@SECLEVEL=0", "RC4-MD5:@SECLEVEL=0", "3DES:@SECLEVEL=0"] {
+            let r = try Shell.run(URL(fileURLWithPath: "/usr/bin/openssl"), ["ciphers", "-v", cipher])
+            XCTAssertNotEqual(r.status, 0, "openssl has \(cipher): \(r.out)")
+        }
+        let help = try Shell.run(URL(fileURLWithPath: "/usr/bin/openssl"), ["s_client", "-help"])
+        XCTAssertFalse((help.out + help.err).contains("-ssl3 "), "this openssl speaks SSLv3: serve ssl-v3")
+        XCTAssertFalse((help.out + help.err).contains("-ssl2 "))
+    }
+
+    func testEveryCaseGivesItsListedVerdictThroughCheck() throws {
+        let lab = try running()
+        for s in lab.scenarios {
+            let r = try CLI.run(
+                ["check"] + s.targetArguments + ["--anchor", s.anchorPath, "--format", "json", "--timeout", "5"])
+            let (trusted, osstatus, urlError) = try verdict(r, s.name)
+            XCTAssertEqual(trusted, s.expectation.trusted, "\(s.name): \(r.err)")
+            XCTAssertEqual(osstatus.map(Int32.init), s.expectation.osstatus, s.name)
+            XCTAssertEqual(urlError, s.expectation.urlError, s.name)
+            // 0 trusted; 69 when the handshake failed before any evaluation.
+            XCTAssertEqual(r.status, s.expectation.trusted ? 0 : 69, "\(s.name): \(r.err)")
+        }
+    }
+
+    func testEveryCaseGivesApplesATSVerdictThroughCheckWithItsInfoPlist() throws {
+        let lab = try running()
+        var checked = 0
+        for s in lab.scenarios {
+            XCTAssertEqual(s.atsCases.first?.atsCase.label, "ats-default", s.name)
+            for c in s.atsCases {
+                let label = "\(s.name) \(c.atsCase.label)"
+                let r = try CLI.run(["check"] + lab.arguments(for: c, of: s) + ["--format", "json", "--timeout", "5"])
+                let (trusted, _, urlError) = try verdict(r, label)
+                XCTAssertEqual(trusted, c.atsCase.expectation.trusted, "\(label): \(r.out)")
+                XCTAssertEqual(urlError, c.atsCase.expectation.urlError, label)
+                XCTAssertEqual(r.status == 0, c.atsCase.expectation.trusted, "\(label): exit \(r.status)")
+                checked += 1
+            }
+        }
+        XCTAssertEqual(checked, lab.scenarios.count + 3, "the exceptions of static-rsa, tls-v1-0 and tls-v1-1")
+    }
+
+    func testEveryVariationGivesItsListedVerdictThroughCheck() throws {
+        let lab = try running()
+        var checked = 0
+        for s in lab.scenarios {
+            for v in s.scenario.variations {
+                let r = try CLI.run(["check"] + lab.arguments(for: v, of: s) + ["--format", "json", "--timeout", "5"])
+                XCTAssertEqual(try verdict(r, s.name).0, v.expectation.trusted, "\(s.name): \(r.err)")
+                checked += 1
+            }
+        }
+        XCTAssertEqual(checked, 2)
+    }
+
+    /// What each server speaks, as openssl s_client sees it: the DH group's size, RSA key
+    /// exchange, the protocol versions and the NULL suite that no client offers by default.
+    func testTheServersSpeakWhatBadsslConfigures() throws {
+        let lab = try running()
+        func s(_ name: String) throws -> RunningScenario { try XCTUnwrap(lab.scenario(name)) }
+        let dhe = ["-tls1_2", "-cipher", "DHE:@SECLEVEL=0"]
+        for (name, bits) in [("dh1024", 1024), ("dh2048", 2048), ("dh-composite", 2047), ("dh-small-subgroup", 2048)] {
+            let r = try sClient(try s(name), dhe)
+            XCTAssertTrue(r.out.contains("Server Temp Key: DH, \(bits) bits"), "\(name): \(r.out)")
+        }
+        // Below 1,024 bits OpenSSL's own client refuses the group, at any security level.
+        let dh512 = try sClient(try s("dh512"), dhe)
+        XCTAssertTrue(dh512.err.contains("dh key too small"), dh512.err)
+        XCTAssertNotEqual(try sClient(try s("dh2048"), ["-tls1_2", "-cipher", "ECDHE:@SECLEVEL=0"]).status, 0)
+        func cipher(_ r: RunResult) -> String {
+            r.out.split(separator: "\n").first { $0.contains("Cipher is ") }.map {
+                String($0.split(separator: " ").last!)
+            }
+                ?? ""
+        }
+        // Client-preferred ECDHE and DHE suites first: the server still picks RSA key exchange.
+        let rsa = try sClient(try s("static-rsa"), ["-tls1_2", "-cipher", "ECDHE:DHE:ALL:@SECLEVEL=0"])
+        XCTAssertTrue(!cipher(rsa).isEmpty && !cipher(rsa).contains("DH"), rsa.out)
+        let null = try sClient(try s("null"), ["-tls1_2", "-cipher", "eNULL:@SECLEVEL=0"])
+        XCTAssertTrue(cipher(null).contains("NULL"), null.out)
+        for (name, flag, version) in [("tls-v1-0", "-tls1", "TLSv1"), ("tls-v1-1", "-tls1_1", "TLSv1.1")] {
+            let r = try sClient(try s(name), [flag, "-cipher", "DEFAULT:@SECLEVEL=0"])
+            XCTAssertTrue(r.out.contains("Protocol  : \(version)\n"), "\(name): \(r.out)")
+            XCTAssertNotEqual(try sClient(try s(name), ["-tls1_2"]).status, 0, name)
+        }
+        XCTAssertNotEqual(try sClient(try s("mozilla-modern"), ["-tls1_1", "-cipher", "ALL:@SECLEVEL=0"]).status, 0)
+    }
+}
