@@ -110,6 +110,9 @@ public struct CTLogList: Sendable {
                     intervalStart: r.intervalStart.flatMap { Timestamp(rfc3339: $0) },
                     intervalEnd: r.intervalEnd.flatMap { Timestamp(rfc3339: $0) }, tlsOnly: r.tlsOnly))
         }
-        return CTLogList(source: "Apple \(AppleCTLogs.tag) (\(AppleCTLogs.listVersion))", logs: logs)
+        return CTLogList(source: appleSource, logs: logs)
     }()
+
+    /// How reports name Apple's list, without decoding it.
+    public static let appleSource = "Apple \(AppleCTLogs.tag) (\(AppleCTLogs.listVersion))"
 }

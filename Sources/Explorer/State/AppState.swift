@@ -71,8 +71,8 @@ public struct AppState: Sendable {
     public var now: Timestamp
     /// The system trust store, nil for none.
     public var systemStore: (any IssuerSource)?
-    /// The Certificate Transparency logs SCTs are checked against (`--ct-logs`; Apple's by default).
-    public var ctLogs: CTLogList = .apple
+    /// The Certificate Transparency logs SCTs are checked against (`--ct-logs`); nil for Apple's.
+    public var ctLogs: CTLogList?
     /// The lab's status.
     public var lab: LabStatus
     /// What can be explored.

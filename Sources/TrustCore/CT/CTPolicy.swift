@@ -15,9 +15,8 @@ enum CTPolicy {
     ) -> CTAssessment {
         let leaf = certificates[0]
         let issuer = certificates.count >= 2 ? certificates[1] : nil
-        let logs = settings.ctLogs
         var a = CTAssessment()
-        a.logListSource = logs.source
+        a.logListSource = settings.ctLogs?.source ?? CTLogList.appleSource
         a.era = leaf.notBefore < april2021 ? .beforeApril2021 : .fromApril2021
         a.requiredEmbedded = requiredEmbedded(leaf, era: a.era)
 
@@ -29,6 +28,7 @@ enum CTPolicy {
         if let issuer { batches.append((.ocspResponse, ocspSCTs(settings.stapledOCSPResponse, leaf, issuer))) }
         // Most paths have no SCTs at all: the entries are built only for SCTs that need them.
         guard batches.contains(where: { !$0.1.isEmpty }) else { return a }
+        let logs = settings.ctLogs ?? .apple
         // The entries are built on a cache miss only: a warm re-evaluation finds each SCT's result
         // by a digest of the SCT and the names of what it covers.
         var precertificate: CTLogEntry??

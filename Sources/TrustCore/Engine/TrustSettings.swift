@@ -61,8 +61,9 @@ public struct TrustSettings: Sendable {
     /// with kSecRevocationRequirePositiveResponse asks (`--require-revocation`).
     public var requireRevocation = false
     /// The Certificate Transparency logs SCTs are checked against (SecTrustSetTrustedLogs):
-    /// Apple's list by default.
-    public var ctLogs: CTLogList = .apple
+    /// nil for Apple's list, which is decoded only when an SCT needs it (most paths have none,
+    /// and decoding its 132 keys was 7% of a short run's instructions).
+    public var ctLogs: CTLogList?
     /// The SCTs the server sent in its TLS extension, each TLS-encoded
     /// (SecTrustSetSignedCertificateTimestamps); those of a stapled OCSP response are read from
     /// `stapledOCSPResponse`.
