@@ -217,3 +217,14 @@ func assertVerdict(
         XCTAssertEqual(e.verdict.resultType, resultType, "resultType", file: file, line: line)
     }
 }
+
+/// `chain` evaluated under the `webpki` profile with `anchor`, the Baseline Requirements on or off
+/// (`br`): RFC 5280 alone where x509-limbo's RFC 5280 cases expect it.
+func webpki(_ chain: [Certificate], anchor: Certificate, host: String? = TestPKI.host, br: Bool = true) throws
+    -> Evaluation
+{
+    var s = TestPKI.ssl(host, anchors: [anchor])
+    s.profile = .webpki
+    s.caBrowserForumRules = br
+    return try evaluate(chain, s)
+}

@@ -7,15 +7,6 @@ import XCTest
 /// Baseline Requirements on top (`caBrowserForumRules`, on by default). x509-limbo declares its
 /// RFC 5280 and Web PKI cases as conflicting where the two disagree; each test names the rule.
 final class WebPKIFamilyTests: XCTestCase {
-    func webpki(_ chain: [Certificate], anchor: Certificate, host: String? = TestPKI.host, br: Bool = true)
-        throws -> Evaluation
-    {
-        var s = TestPKI.ssl(host, anchors: [anchor])
-        s.profile = .webpki
-        s.caBrowserForumRules = br
-        return try evaluate(chain, s)
-    }
-
     func testCAInLeafPositionIsRFC5280ButNotBaselineRequirements() throws {
         // RFC 5280 makes no rule about a CA in leaf position; BR 7.1.2.7.8 does.
         let root = try TestPKI.root()

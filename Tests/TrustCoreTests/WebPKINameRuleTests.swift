@@ -7,15 +7,6 @@ import XCTest
 /// The `webpki` profile's rules on name syntax, on the commonName beside the subjectAltName, and
 /// on anchors that carry no authorityKeyIdentifier; each expected verdict is the standard's.
 final class WebPKINameRuleTests: XCTestCase {
-    func webpki(_ chain: [Certificate], anchor: Certificate, host: String? = TestPKI.host, br: Bool = true)
-        throws -> Evaluation
-    {
-        var s = TestPKI.ssl(host, anchors: [anchor])
-        s.profile = .webpki
-        s.caBrowserForumRules = br
-        return try evaluate(chain, s)
-    }
-
     func testMalformedNameConstraintFormsFailUnderWebPKI() throws {
         // RFC 5280 4.2.1.10: a dNSName constraint is a host name ("host.example.com"; the leading
         // period is the URI and rfc822Name forms' way to say "below"); an rfc822Name one is a
