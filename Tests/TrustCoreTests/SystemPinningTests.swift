@@ -131,6 +131,34 @@ final class SystemPinningTests: XCTestCase {
         }
     }
 
+    func testTheCLibrarysMatcherAgreesWithRegexOnEveryPatternItReads() {
+        // The POSIX fast path must mean what ICU means (D216): every shipped pattern it accepts,
+        // against labels that hit and miss anchors, alternatives, classes, bounded repeats,
+        // optional groups and case.
+        let labels = [
+            "", "gateway", "GATEWAY", "p01-content", "P123-CKDATABASE-x", "p1234-content", "api", "amp-api",
+            "amp-api-carry", "xp", "www", "wwwx", "fmipalservice", "myfmipalservice", "quota", "iquota", "init",
+            "support", "courier2", "cl3", "cl6-cn", "pos-device-cert-qa12", "idmsa-x-s", "idmsa--s", "tula-aws-usw2",
+            "nc-pod7-device-asset-ccs", "cn-smp-device", "smp-device", "ontologyx", "konut-cdn-cert", "gsra-stg",
+            "csig-pv-cert", "cabana-", "vs-tps-device-stage", "a-wpc-device", "sh-pod12-smp-device-dr", "ingest",
+            "Ingest", "ingestx", "report", "passport", "sc5mv", "homekit", "int-courier", "x-pallas-y",
+        ]
+        var compared = 0
+        for policy in ApplePinningData.policies {
+            for domain in policy.domains {
+                for label in labels {
+                    guard let posix = SystemPinning.posixMatches(label, pattern: domain.labelPattern) else { continue }
+                    compared += 1
+                    XCTAssertEqual(
+                        posix, SystemPinning.regexMatches(label, pattern: domain.labelPattern),
+                        "\(domain.labelPattern) on \(label)")
+                }
+            }
+        }
+        // Only the lookahead patterns go to Regex: the fast path covers the rest.
+        XCTAssertGreaterThan(compared, 100 * labels.count)
+    }
+
     // MARK: - The rule checks, against a rule naming this test's own PKI
 
     /// A root, an intermediate and a leaf shaped like Apple's: country and organization on the
