@@ -1,0 +1,28 @@
+import Foundation
+import XCTest
+
+/// `V` under a real terminal: a chain trusted without revocation information (Apple fails open)
+/// fails once a positive answer is required (RevocationResponseRequired, -67635), and is trusted
+/// again when `V` is pressed a second time.
+final class RequireRevocationTmuxTests: XCTestCase {
+    func testVRequiresAPositiveRevocationAnswerAndTogglesBack() throws {
+        try XCTSkipIf(TmuxSession.tmux == nil, "tmux is not installed")
+        let pki = try TestPKI.get()
+        let dir = try TmuxSession.directory("require-revocation")
+        let tmux = TmuxSession()
+        try tmux.startTrustx(
+            ["explore", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem"), "--host", "127.0.0.1"],
+            in: dir)
+        _ = try tmux.screen(containing: "✓ Trusted")
+
+        try tmux.send("V")
+        let text = try tmux.screen(containing: "-67635")
+        XCTAssertTrue(text.contains("✗ Not trusted"), text)
+
+        try tmux.send("V")
+        // The change line names what the toggle undid.
+        _ = try tmux.screen { $0.contains("✓ Trusted") && $0.contains("revocation required -> off") }
+        try tmux.send("q")
+        XCTAssertTrue(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
+    }
+}
