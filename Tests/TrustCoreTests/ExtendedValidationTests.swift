@@ -4,6 +4,7 @@ import XCTest
 @testable import CTModel
 @testable import TrustBuilder
 @testable import TrustCore
+@testable import TrustReport
 @testable import TrustX509
 
 /// kSecTrustExtendedValidation as trustd decides it (docs/steps.md, the store paragraph):
@@ -155,5 +156,17 @@ final class ExtendedValidationTests: XCTestCase {
         XCTAssertTrue(e.verdict.trusted, e.failureSummaries.joined(separator: ", "))
         XCTAssertFalse(e.verdict.extendedValidation)
         XCTAssertNil(e.verdict.extendedValidationFailure)
+    }
+
+    func testTheReportsSayEVInJSONAndInOneTextLineOnlyWhenItHoldsOrFailsAtAnEVRoot() throws {
+        let ca = try intermediate()
+        let ev = try evaluate([try leaf(issuer: ca), ca.certificate], try settings(ca))
+        XCTAssertTrue(JSONReport.render(ev).contains("\"extendedValidation\": true"))
+        XCTAssertTrue(TextReport.render(ev).contains("Extended Validation: yes"))
+        let offline = try evaluate([try leaf(issuer: ca), ca.certificate], try settings(ca, revocation: false))
+        XCTAssertTrue(JSONReport.render(offline).contains("\"extendedValidation\": false"))
+        XCTAssertTrue(TextReport.render(offline).contains("Extended Validation: no, certificate 0 has no positive"))
+        let plain = try evaluate([try leaf(issuer: ca), ca.certificate], try settings(ca, evRoots: [:]))
+        XCTAssertFalse(TextReport.render(plain).contains("Extended Validation"))
     }
 }
