@@ -247,6 +247,7 @@ public enum JSONReport {
             ("decisiveStep", .int(decisive)),
             ("summary", .string(v.summary)),
             ("certificateTransparency", .bool(v.certificateTransparency)),
+            ("extendedValidation", .bool(v.extendedValidation)),
         ])
     }
 }
@@ -281,6 +282,7 @@ extension JSONReport {
                     ("decisiveStep", .null),
                     ("summary", .string(ConnectionReport.failureSummary(connection))),
                     ("certificateTransparency", .bool(false)),
+                    ("extendedValidation", .bool(false)),
                 ])
             ),
         ])

@@ -143,6 +143,11 @@ public enum TextReport {
             line("\(head)  \(ReportFormatting.codes(v, separator: dot))")
             line("  \(clean(v.summary))")
             line("  SecTrustResultType: \(v.resultType.rawValue)")
+            if v.extendedValidation {
+                line("  Extended Validation: yes")
+            } else if let why = v.extendedValidationFailure {
+                line("  Extended Validation: no, \(clean(why))")
+            }
             line()
         }
 

@@ -173,7 +173,7 @@ final class CheckCommandTests: XCTestCase {
             Set(verdict.keys),
             [
                 "trusted", "osstatus", "osstatusName", "resultType", "urlError", "urlErrorName", "decisiveStep",
-                "summary", "certificateTransparency",
+                "summary", "certificateTransparency", "extendedValidation",
             ])
     }
 

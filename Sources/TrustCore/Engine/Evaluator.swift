@@ -129,6 +129,9 @@ public final class Evaluator: Sendable {
             pinStep(path: path, settings: settings, evaluationPassed: evaluationPassed, atsRefused: atsRefused))
         var verdict = Evaluator.verdict(steps: steps, path: path, settings: settings)
         verdict.certificateTransparency = Evaluator.isCertificateTransparent(steps)
+        let ev = ExtendedValidation.assess(
+            path: path, steps: steps, settings: settings, transparent: verdict.certificateTransparency)
+        (verdict.extendedValidation, verdict.extendedValidationFailure) = (ev.isEV, ev.failure)
         var evaluation = Evaluation(
             presented: original, path: path, steps: steps, verdict: verdict, settings: settings,
             candidatePaths: examined)

@@ -68,6 +68,9 @@ public struct TrustSettings: Sendable {
     /// (SecTrustSetSignedCertificateTimestamps); those of a stapled OCSP response are read from
     /// `stapledOCSPResponse`.
     public var presentedSCTs: [[UInt8]] = []
+    /// The Extended Validation table: root SHA-256 (uppercase hex) -> the EV policy OIDs it may
+    /// assert; nil for Apple's EVRoots.json (kSecTrustExtendedValidation, docs/steps.md).
+    public var evRoots: [String: [String]]?
 
     /// Creates settings; by default SSL without host, system anchors, the `apple` profile.
     public init(

@@ -15,6 +15,11 @@ public struct Verdict: Hashable, Sendable {
     /// kSecTrustCertificateTransparency: the path is CT-qualified and SecTrust's evaluation
     /// succeeded, whether or not CT was enforced (docs/steps.md, `certificate-transparency`).
     public var certificateTransparency = false
+    /// kSecTrustExtendedValidation: a trusted, CT-qualified path to a system root listed as EV for
+    /// one of the leaf's policies, meeting trustd's EV rules, with revocation answered (docs/steps.md).
+    public var extendedValidation = false
+    /// When the anchor is an EV root but the path is not EV, why not; nil otherwise.
+    public var extendedValidationFailure: String?
 
     /// The constant's name, e.g. `errSecHostNameMismatch`.
     public var osstatusName: String { OSStatusNames.name(osstatus) }
