@@ -250,6 +250,14 @@ public final class Lab: Sendable {
         } catch {
             throw .pki(error)
         }
+        let ct: CTPKI
+        do {
+            ct = try CTPKI.build(now: now, serverIPs: serverIPs)
+            pki.served.merge(ct.served) { own, _ in own }
+            pki.anchors[.ctLabRoot] = ct.root
+        } catch {
+            throw .pki(error)
+        }
 
         // badssl.com's TLS servers share one RSA leaf, made only when one of them is served, on
         // the RSA-2048 key of no-forward-secrecy's leaf (always built).
@@ -298,6 +306,7 @@ public final class Lab: Sendable {
                 privateKeyPath: try directory.write("client-key.pem", pki.clientIdentity.key.privateKeyPEM()),
                 caPath: try directory.write("client-ca.pem", PEM.encode(pki.clientCA.certificate.der)))
             try directory.write("intermediate.der", pki.aiaIntermediate.der)
+            try directory.write(CTPKI.logListFileName, ct.logListJSON)
 
             var bareBase64Pins: [LabPin: String] = [:]
             for (pin, digest) in pki.pins { bareBase64Pins[pin] = Base64.encode(digest) }
@@ -404,9 +413,11 @@ public final class Lab: Sendable {
 
     /// What variations' arguments name in this lab: its anchor files, pins and learner identity.
     public var argumentValues: LabArgumentValues {
-        LabArgumentValues(
+        var values = LabArgumentValues(
             anchorPaths: Dictionary(uniqueKeysWithValues: anchors.map { ($0.anchor, $0.path) }), pins: pins,
             clientIdentityPath: clientIdentity.pkcs12Path, clientIdentityPassword: clientIdentity.password)
+        values.ctLogsPath = directory + "/" + CTPKI.logListFileName
+        return values
     }
 
     /// The `trustx check` arguments of `variation` for `scenario`, paths and pins filled in

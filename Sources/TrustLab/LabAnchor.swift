@@ -22,6 +22,8 @@ public enum LabAnchor: String, Hashable, Sendable, CaseIterable {
     /// The root of the TLS-inspection lessons: what an inspection proxy asks every device behind
     /// it to install, and signs every host's leaf with.
     case inspectionProxyRoot = "inspection-proxy-root"
+    /// The root of the Certificate Transparency lessons, which they install as a system root.
+    case ctLabRoot = "ct-lab-root"
 
     /// The file name in the lab folder.
     public var fileName: String { "\(rawValue).pem" }

@@ -66,6 +66,7 @@ extension LabScenario {
         badsslKnownBad,
         badsslClient,
         inspection,
+        certificateTransparency,
         badsslTLS,
     ].flatMap { $0 }
 

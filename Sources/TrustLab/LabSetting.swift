@@ -21,6 +21,11 @@ public enum LabSetting: Hashable, Sendable {
     case clientIdentity
     /// How the custom anchors reached the device: set by the app, or installed by a profile.
     case anchorClass(CustomAnchorClass)
+    /// A lab root as the whole system store (`--store`): what trustd enforces for system roots
+    /// (Certificate Transparency) applies to it.
+    case store(LabAnchor)
+    /// The lab's own CT log list instead of Apple's (`--ct-logs`).
+    case ctLogs
 
     /// The `trustx check` options for this setting, with `values` naming the lab's files and pins.
     /// The lab's command lines, JSON and labels all come from here.
@@ -37,6 +42,8 @@ public enum LabSetting: Hashable, Sendable {
         case .clientIdentity:
             return ["--client-cert", values.clientIdentityPath, "--password", values.clientIdentityPassword]
         case .anchorClass(let anchorClass): return ["--anchor-class", anchorClass.rawValue]
+        case .store(let anchor): return ["--store", values.anchorPath(anchor)]
+        case .ctLogs: return ["--ct-logs", values.ctLogsPath]
         }
     }
 
@@ -62,6 +69,8 @@ public struct LabArgumentValues: Sendable {
     public var clientIdentityPath: String
     /// Its password.
     public var clientIdentityPassword: String
+    /// The lab's CT log list.
+    public var ctLogsPath: String = CTPKI.logListFileName
 
     /// Creates values.
     public init(

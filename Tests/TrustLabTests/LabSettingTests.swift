@@ -65,19 +65,26 @@ final class LabSettingTests: XCTestCase {
             case .noAIA: "noAIA"
             case .clientIdentity: "clientIdentity"
             case .anchorClass: "anchorClass"
+            case .store: "store"
+            case .ctLogs: "ctLogs"
             }
         }
         let used = Set(LabScenario.all.flatMap(\.variations).flatMap(\.settings).map(kind))
         XCTAssertEqual(
             used,
-            ["policy", "anchor", "noScenarioAnchor", "pin", "minimumTLS", "noAIA", "clientIdentity", "anchorClass"])
+            [
+                "policy", "anchor", "noScenarioAnchor", "pin", "minimumTLS", "noAIA", "clientIdentity", "anchorClass",
+                "store", "ctLogs",
+            ])
     }
 
     func testEachGroupIsOneRunOfTheCatalogueAndTheATSGroupHoldsTheATSLessons() {
         XCTAssertEqual(
             LabScenario.groups,
             [
-                .lessons, .ats, .badsslCertificates, .badsslKnownBad, .badsslClient, .inspection, .badsslCipherSuites,
+                .lessons, .ats, .badsslCertificates, .badsslKnownBad, .badsslClient, .inspection,
+                .certificateTransparency,
+                .badsslCipherSuites,
                 .badsslKeyExchange, .badsslProtocols,
             ])
         // Teaching order keeps a group together: the groups in order give the catalogue back.

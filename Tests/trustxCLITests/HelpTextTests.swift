@@ -218,11 +218,12 @@ final class HelpTextTests: XCTestCase {
                                   xn--n1aae7f7o, sha1, superfish, edellroot,
                                   dsdtestprovider, preact-cli, webpack-dev-server,
                                   client-cert-missing, inspection-icloud,
-                                  inspection-example, cbc, mozilla-modern,
-                                  mozilla-intermediate, mozilla-old, null, 3des, rc4,
-                                  rc4-md5, dh480, dh512, dh1024, dh2048, dh-composite,
-                                  dh-small-subgroup, static-rsa, tls-v1-0, tls-v1-1,
-                                  tls-v1-2, ssl-v3, ssl-v2; default: all)
+                                  inspection-example, ct-none, ct-one-operator,
+                                  ct-valid, cbc, mozilla-modern, mozilla-intermediate,
+                                  mozilla-old, null, 3des, rc4, rc4-md5, dh480, dh512,
+                                  dh1024, dh2048, dh-composite, dh-small-subgroup,
+                                  static-rsa, tls-v1-0, tls-v1-1, tls-v1-2, ssl-v3,
+                                  ssl-v2; default: all)
           --port-base <port>      Serve scenario n on port base+n (the AIA server on
                                   base+99), for handouts. (default: ports chosen by the
                                   system)
@@ -240,8 +241,8 @@ final class HelpTextTests: XCTestCase {
           --group <name>          Serve only this group of scenarios (repeatable; with
                                   --scenario, both). (values: lessons, ats,
                                   badssl-certificates, badssl-known-bad, badssl-client,
-                                  inspection, badssl-cipher-suites, badssl-key-exchange,
-                                  badssl-protocols; default: all)
+                                  inspection, ct, badssl-cipher-suites,
+                                  badssl-key-exchange, badssl-protocols; default: all)
           --version               Show the version.
           -h, --help              Show help information.
 
