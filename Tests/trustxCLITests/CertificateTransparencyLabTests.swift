@@ -26,10 +26,7 @@ final class CertificateTransparencyLabTests: XCTestCase {
 
     func running() throws -> Lab { try XCTUnwrap(Self.lab, "the lab did not start") }
 
-    /// `trustx check` with `arguments`, as JSON.
-    func check(_ arguments: [String]) throws -> RunResult {
-        try CLI.run(["check"] + arguments + ["--format", "json", "--timeout", "10"])
-    }
+    func check(_ arguments: [String]) throws -> RunResult { try LabCatalogueCheck.check(arguments) }
 
     /// The verdict, and the CT step's status and verified SCTs' operators.
     func verdict(_ result: RunResult, _ label: String) throws -> (
@@ -43,27 +40,13 @@ final class CertificateTransparencyLabTests: XCTestCase {
     }
 
     func assertVerdict(_ result: RunResult, _ expected: LabExpectation, _ label: String) throws {
-        let v = try verdict(result, label).verdict
-        XCTAssertEqual(v["trusted"] as? Bool, expected.trusted, "\(label): trusted")
-        XCTAssertEqual((v["osstatus"] as? Int).map(Int32.init), expected.osstatus, "\(label): OSStatus")
-        XCTAssertEqual(v["urlError"] as? Int, expected.urlError, "\(label): URLError")
-        XCTAssertEqual(result.status, expected.trusted ? 0 : 1, "\(label): exit status; stderr: \(result.err)")
+        try LabCatalogueCheck.assertVerdict(result, expected, label)
     }
 
     func testEveryCTScenarioAndVariationGivesItsStatedVerdictThroughCheck() throws {
         let lab = try running()
         XCTAssertEqual(lab.scenarios.map(\.name), ["ct-none", "ct-one-operator", "ct-valid"])
-        var runs = 0
-        for s in lab.scenarios {
-            try assertVerdict(try check(s.targetArguments + ["--anchor", s.anchorPath]), s.expectation, s.name)
-            for v in s.scenario.variations {
-                let arguments = lab.arguments(for: v, of: s)
-                try assertVerdict(
-                    try check(arguments), v.expectation, "\(s.name) \(arguments.dropFirst().joined(separator: " "))")
-                runs += 1
-            }
-        }
-        XCTAssertEqual(runs, 5)
+        XCTAssertEqual(try LabCatalogueCheck.checkEveryScenarioAndVariation(of: lab), 5)
     }
 
     /// Apple's rule spelt out without the catalogue, with the lab root as the system store and

@@ -25,35 +25,16 @@ final class InspectionProxyCaseTests: XCTestCase {
 
     func running() throws -> Lab { try XCTUnwrap(Self.lab, "the lab did not start") }
 
-    /// `trustx check` with `arguments`, as JSON.
-    func check(_ arguments: [String]) throws -> RunResult {
-        try CLI.run(["check"] + arguments + ["--format", "json", "--timeout", "10"])
-    }
+    func check(_ arguments: [String]) throws -> RunResult { try LabCatalogueCheck.check(arguments) }
 
     func assertVerdict(_ result: RunResult, _ expected: LabExpectation, _ label: String) throws {
-        let json = try result.json()
-        let v = try XCTUnwrap(json["verdict"] as? [String: Any], "\(label): no verdict in \(result.out)\(result.err)")
-        XCTAssertEqual(v["trusted"] as? Bool, expected.trusted, "\(label): trusted")
-        XCTAssertEqual((v["osstatus"] as? Int).map(Int32.init), expected.osstatus, "\(label): OSStatus")
-        XCTAssertEqual(v["urlError"] as? Int, expected.urlError, "\(label): URLError")
-        // Exit status: 0 trusted, 1 not trusted (every case here reaches an evaluation).
-        XCTAssertEqual(result.status, expected.trusted ? 0 : 1, "\(label): exit status; stderr: \(result.err)")
+        try LabCatalogueCheck.assertVerdict(result, expected, label)
     }
 
     func testEveryInspectionScenarioAndVariationGivesItsStatedVerdictThroughCheck() throws {
         let lab = try running()
         XCTAssertEqual(lab.scenarios.map(\.name), ["inspection-icloud", "inspection-example"])
-        var runs = 0
-        for s in lab.scenarios {
-            try assertVerdict(try check(s.targetArguments + ["--anchor", s.anchorPath]), s.expectation, s.name)
-            for v in s.scenario.variations {
-                let arguments = lab.arguments(for: v, of: s)
-                try assertVerdict(
-                    try check(arguments), v.expectation, "\(s.name) \(arguments.dropFirst().joined(separator: " "))")
-                runs += 1
-            }
-        }
-        XCTAssertEqual(runs, 6)
+        XCTAssertEqual(try LabCatalogueCheck.checkEveryScenarioAndVariation(of: lab), 6)
     }
 
     /// The classic case, spelt out without the catalogue: the proxy's root installed on the

@@ -10,13 +10,12 @@ import TrustX509
 /// passes; when none does, it reports the first one's failures (SecPathBuilderGetResultPVC). The
 /// other checks of the SSL policy are the same in every alternative, so this check is the
 /// difference: it passes when one rule holds and otherwise reports what the first rule found.
+///
+/// Only Apple's SSL policy holds this check (PolicyBuilder); Basic X.509 and the webpki profile
+/// look no host up.
 struct SystemPinningCheck: PathCheck {
-    /// Whether the policy looks the host up (Apple's SSL policy with a host does; Basic X.509 and
-    /// the webpki profile do not).
-    let consulted: Bool
-
     func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
-        guard consulted, let host = c.settings.policy.host, let match = SystemPinning.match(host: host),
+        guard let host = c.settings.policy.host, let match = SystemPinning.match(host: host),
             !match.rules.isEmpty
         else { return }
         var firstFailures: [Step]?

@@ -101,7 +101,7 @@ struct PolicyBuilder: Hashable, Sendable {
         // Apple relaxes some rules for device-trusted anchors under its SSL policy; the webpki
         // profile knows no such anchors.
         let appleSSL = apple && ssl
-        let checks: [any PathCheck] = [
+        var checks: [any PathCheck] = [
             ChainCheck(),
             ValidityCheck(),
             BasicConstraintsCheck(leafMustNotBeCA: caBrowserForum, toleratesVersion1Issuers: apple),
@@ -127,9 +127,11 @@ struct PolicyBuilder: Hashable, Sendable {
             ValidityPeriodCheck(enforced: ssl, deviceAnchoredLeafExempt: apple),
             CertificateTransparencyCheck(required: appleSSL),
             RevocationCheck(unusableInformationFails: webpki),
-            SystemPinningCheck(consulted: appleSSL),
-            PinnedDomainsCheck(consulted: ssl),
         ]
+        // Apple's system pins are looked up by its SSL policy only; the other policies have no
+        // such step at all.
+        if appleSSL { checks.append(SystemPinningCheck()) }
+        checks.append(PinnedDomainsCheck(consulted: ssl))
         return EvaluationPolicy(checks: checks, selfIssuedCountTowardsDepth: !webpki)
     }
 }
