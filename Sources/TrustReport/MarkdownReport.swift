@@ -55,6 +55,11 @@ public enum MarkdownReport {
         line("- Time: \(s.time.rfc3339)")
         line("- Profile: \(s.profile.rawValue)")
         line("- SecTrustResultType: \(v.resultType.rawValue)")
+        if v.extendedValidation {
+            line("- Extended Validation: yes")
+        } else if let why = v.extendedValidationFailure {
+            line("- Extended Validation: no, \(escape(why))")
+        }
         line()
         if let c = e.connection { connectionTable(c, line) }
         let ats = ReportFormatting.atsRows(e)

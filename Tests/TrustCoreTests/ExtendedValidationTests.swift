@@ -158,7 +158,7 @@ final class ExtendedValidationTests: XCTestCase {
         XCTAssertNil(e.verdict.extendedValidationFailure)
     }
 
-    func testTheReportsSayEVInJSONAndInOneTextLineOnlyWhenItHoldsOrFailsAtAnEVRoot() throws {
+    func testTheReportsSayEVInJSONAndInOneTextAndMarkdownLineOnlyWhenItHoldsOrFailsAtAnEVRoot() throws {
         let ca = try intermediate()
         let ev = try evaluate([try leaf(issuer: ca), ca.certificate], try settings(ca))
         XCTAssertTrue(JSONReport.render(ev).contains("\"extendedValidation\": true"))
@@ -168,5 +168,9 @@ final class ExtendedValidationTests: XCTestCase {
         XCTAssertTrue(TextReport.render(offline).contains("Extended Validation: no, certificate 0 has no positive"))
         let plain = try evaluate([try leaf(issuer: ca), ca.certificate], try settings(ca, evRoots: [:]))
         XCTAssertFalse(TextReport.render(plain).contains("Extended Validation"))
+        XCTAssertTrue(MarkdownReport.render(ev).contains("- Extended Validation: yes"))
+        XCTAssertTrue(
+            MarkdownReport.render(offline).contains("- Extended Validation: no, certificate 0 has no positive"))
+        XCTAssertFalse(MarkdownReport.render(plain).contains("Extended Validation"))
     }
 }
