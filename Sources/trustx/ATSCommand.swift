@@ -49,6 +49,7 @@ enum ATSCommand {
             OptionSpec(
                 name: "format", valueName: "format", arity: .one,
                 help: "The report format.", allowedValues: ["text", "json"], defaultText: "text"),
+            storeOption,
         ]
     )
 
@@ -72,6 +73,12 @@ enum ATSCommand {
         }
         // Sixteen handshakes share the deadline: more than check's default.
         if !p.has("timeout") { connection.options.timeout = .seconds(20) }
+        let store: TrustStoreChoice
+        do {
+            store = try storeChoice(p)
+        } catch {
+            return Trustx.usageError(error, spec)
+        }
         var anchors: [Certificate] = []
         for path in p.all("anchor") {
             switch Trustx.load(path, password: p.value("password"), command: spec) {
@@ -80,7 +87,8 @@ enum ATSCommand {
             }
         }
         let settings = TrustSettings(
-            anchors: anchors, systemStore: makeSystemStore(), policy: .ssl(host: connection.target.host), time: now)
+            anchors: anchors, systemStore: makeSystemStore(store), policy: .ssl(host: connection.target.host), time: now
+        )
         let platform = p.value("platform").flatMap(ATSPlatform.init(rawValue:)) ?? .ios17
         let diagnosis = ATSDiagnostics.run(
             connection.target, options: connection.options, settings: settings, platform: platform)

@@ -1,7 +1,7 @@
 import TrustCore
 import TrustX509
 
-/// `--store`, shared by check, explore, export and lab.
+/// `--store`, shared by check, explore, export, lab and ats.
 let storeOption = OptionSpec(
     name: "store", valueName: "store", arity: .one,
     help:

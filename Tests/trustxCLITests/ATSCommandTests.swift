@@ -100,7 +100,7 @@ final class ATSCommandTests: XCTestCase {
         XCTAssertFalse(r.out.contains("FAIL"), r.out)
     }
 
-    func testAChainTheAppWouldNotTrustFailsEveryCombinationWithItsStep() throws {
+    func testAChainTheAppWouldNotTrustFailsAtTheChainStepOrUnderItsCAAsSystemStoreAtCT() throws {
         let (server, pki) = try server(["-tls1_3"])
         defer { server.stop() }
         // No --anchor: the test CA is in no system store.
@@ -115,6 +115,17 @@ final class ATSCommandTests: XCTestCase {
         XCTAssertEqual(
             first["urlError"] as? Int, -1202, "default handling rejects the chain: serverCertificateUntrusted")
         XCTAssertEqual(first["step"] as? String, "chain")
+        // The same CA as the system store (`--store PATH`): the chain now ends at a system root, and
+        // a leaf under a system root needs SCTs (none here), so the first failing step moves on.
+        let stored = try CLI.run(
+            [
+                "ats", "https://\(Self.host):\(server.port)/", "--connect-to", "127.0.0.1", "--store",
+                pki.path("ca.pem"), "--format", "json",
+            ])
+        XCTAssertEqual(stored.status, 1, stored.out + stored.err)
+        let system = try combination(try stored.json(), "ATS default connection")
+        XCTAssertEqual(system["urlError"] as? Int, -1202)
+        XCTAssertEqual(system["step"] as? String, "certificate-transparency")
     }
 
     func testTheLabsNoForwardSecrecyServerNeedsNSExceptionRequiresForwardSecrecy() throws {

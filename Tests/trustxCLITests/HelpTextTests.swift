@@ -256,7 +256,7 @@ final class HelpTextTests: XCTestCase {
         the chain is evaluated with that configuration. Exit status: 0 the default ATS
         policy passes, 1 it does not, 64 usage error, 69 the server cannot be reached.
 
-        USAGE: trustx ats <target> [--connect-to <address>] [--sni <name>] [--timeout <seconds>] [--anchor <file> ...] [--password <password>] [--platform <platform>] [--format <format>]
+        USAGE: trustx ats <target> [--connect-to <address>] [--sni <name>] [--timeout <seconds>] [--anchor <file> ...] [--password <password>] [--platform <platform>] [--format <format>] [--store <store>]
 
         ARGUMENTS:
           <target>                The server: host, host:port or https://host:port/path
@@ -276,6 +276,11 @@ final class HelpTextTests: XCTestCase {
           --platform <platform>   Whose ATS rules apply: iOS 16 and earlier, or iOS 17
                                   and later. (values: ios16, ios17; default: ios17)
           --format <format>       The report format. (values: text, json; default: text)
+          --store <store>         The system roots: Apple's root store compiled in (what
+                                  an Apple device trusts), this machine's OpenSSL store
+                                  (SSL_CERT_FILE, SSL_CERT_DIR, else /etc/ssl/certs), or
+                                  a PEM bundle or certificate directory at PATH.
+                                  (default: apple)
           --version               Show the version.
           -h, --help              Show help information.
 
