@@ -93,6 +93,11 @@ public struct ExportSettings: Sendable {
     /// Whether every certificate needs a positive revocation answer (`--require-revocation`):
     /// the Swift code adds SecPolicyCreateRevocation with kSecRevocationRequirePositiveResponse.
     public var requiresRevocation = false
+    /// Whose roots are the system's (`--store`): Apple's, this machine's OpenSSL store, or files.
+    public var systemStore: TrustStoreChoice = .apple
+    /// The root only one of Apple's store and this machine's anchors the evaluated chain at (the
+    /// evaluation's "trusted by" comparison), nil when they agree or nothing was evaluated.
+    public var rootInOneStoreOnly: Certificate? = nil
 
     /// Creates export settings; by default SSL without a host, the system roots, no pins.
     public init(
@@ -257,7 +262,30 @@ extension ExportSettings {
         if requiresRevocation && format != .swift {
             out.append("--require-revocation: \(tool) does not require a revocation answer here.")
         }
+        if keepsSystemAnchors, let store = storeSentence(format) { out.append(store) }
         return out
+    }
+
+    /// What the export cannot say about the system roots: curl and openssl trust this machine's
+    /// store, an app Apple's. With Apple's store (the default) that is said only when this chain's
+    /// root is in one of the two stores only, so the comment is news, not boilerplate.
+    private func storeSentence(_ format: ExportFormat) -> String? {
+        switch (format, systemStore) {
+        case (.curl, .apple), (.openssl, .apple):
+            guard let root = rootInOneStoreOnly else { return nil }
+            let tool = format == .curl ? "curl" : "openssl"
+            return
+                "--store apple: \(tool) trusts this machine's roots, not Apple's, and this chain's root \(root.displayName) is in only one of them (trustx store diff lists such roots)."
+        case (.curl, .path(let path)), (.openssl, .path(let path)):
+            let tool = format == .curl ? "curl" : "openssl"
+            return "--store \(path): \(tool) trusts this machine's roots, not these."
+        case (.swift, .openssl), (.plist, .openssl):
+            return "--store openssl: the device trusts Apple's roots, not this machine's."
+        case (.swift, .path(let path)), (.plist, .path(let path)):
+            return "--store \(path): the device trusts Apple's roots, not these."
+        default:
+            return nil
+        }
     }
 }
 

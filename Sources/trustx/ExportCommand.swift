@@ -107,6 +107,7 @@ enum ExportCommand {
             case .success(let evaluation):
                 settings.path = evaluation.path.certificates
                 settings.presented = evaluation.presented
+                settings.rootInOneStoreOnly = evaluation.storeComparison?.differingRoot
                 if !evaluation.verdict.trusted {
                     Output.err(
                         "trustx: note: these settings do not trust the chain (run trustx check to see why); the export does what they do.\n"
@@ -182,6 +183,7 @@ enum ExportCommand {
         s.revocationLists = r.crlFiles
         s.fetchesRevocation = r.fetchRevocation
         s.requiresRevocation = r.requireRevocation
+        s.systemStore = r.store
         if let c = r.connection {
             switch c.target.sni {
             case .none: s.sendsNoServerName = true

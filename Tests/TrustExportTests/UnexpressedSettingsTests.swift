@@ -173,6 +173,37 @@ final class UnexpressedSettingsTests: XCTestCase {
         }
     }
 
+    /// curl and openssl trust this machine's roots and an app Apple's: a store the tool does not use
+    /// is named, and Apple's (the default) only when this chain's root is in one store only.
+    func testASystemStoreTheToolDoesNotUseIsNamedOnlyWhereItChangesTheAnswer() throws {
+        let chain = try ExportChain.make(rootName: "Only Apple Root")
+        var s = ExportSettings(host: Self.host, policy: .ssl(host: Self.host), path: chain.path)
+        s.rootInOneStoreOnly = chain.root
+        for format in ExportFormat.allCases {
+            let store = s.unexpressed(in: format).filter { $0.hasPrefix("--store") }
+            if format == .curl || format == .openssl {
+                XCTAssertEqual(store.count, 1, "\(format)")
+                XCTAssertTrue(store.first?.contains("root Only Apple Root is in only one") ?? false, "\(format)")
+            } else {
+                XCTAssertEqual(store, [], "\(format): the device trusts Apple's roots, as evaluated")
+            }
+        }
+        s.systemStore = .openssl
+        XCTAssertEqual(s.unexpressed(in: .curl).filter { $0.hasPrefix("--store") }, [])
+        XCTAssertEqual(
+            s.unexpressed(in: .swift).filter { $0.hasPrefix("--store openssl: the device trusts Apple's") }.count, 1)
+        s.systemStore = .path("/etc/pki/roots.pem")
+        for format in ExportFormat.allCases {
+            XCTAssertEqual(
+                s.unexpressed(in: format).filter { $0.hasPrefix("--store /etc/pki/roots.pem: ") }.count, 1, "\(format)")
+        }
+        // Anchors only (the system roots off): no store is consulted, nothing to say.
+        s.keepsSystemAnchors = false
+        for format in ExportFormat.allCases {
+            XCTAssertEqual(s.unexpressed(in: format).filter { $0.hasPrefix("--store") }, [], "\(format)")
+        }
+    }
+
     /// Anchors curl cannot read from their own file go to a file named after their content, so a
     /// second export's script never replaces the first one's anchors.
     func testCurlAnchorsFileIsNamedAfterItsContent() throws {

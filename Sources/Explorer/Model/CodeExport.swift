@@ -75,6 +75,7 @@ public struct CodeExport: Sendable {
         s.revocationLists = t.crls.paths
         s.fetchesRevocation = t.fetchRevocation
         s.requiresRevocation = t.requireRevocation
+        s.systemStore = t.store
         if let (probe, _) = target.server {
             s.host = probe.host
             s.port = Int(probe.port)
@@ -85,6 +86,7 @@ public struct CodeExport: Sendable {
         if let e = state.evaluation {
             s.path = e.path.certificates
             s.presented = e.presented
+            s.rootInOneStoreOnly = e.storeComparison?.differingRoot
         }
         return s
     }
