@@ -84,11 +84,11 @@ public struct WatchChange: Hashable, Sendable {
         return TerminalSanitizer.sanitize(text)
     }
 
-    /// The start of a change line: the time in RFC 3339 UTC, the target and the address,
-    /// sanitised.
+    /// The start of a change line: the time in RFC 3339 UTC, the target and the address (unless
+    /// it is the target as written), sanitised.
     public var lineHead: String {
         var head = time.rfc3339 + "  " + TerminalSanitizer.sanitize(InputExcerpt.quote(target))
-        if let address { head += " " + TerminalSanitizer.sanitize(InputExcerpt.quote(address)) }
+        if let address, address != target { head += " " + TerminalSanitizer.sanitize(InputExcerpt.quote(address)) }
         return head
     }
 
