@@ -134,14 +134,33 @@ enum CheckWatch {
                     Output.err("Watching every \(interval) s until Ctrl-C; from now on only changes are printed.\n")
                 }
             } else if !changes.isEmpty {
-                Output.out(
-                    format == "json" ? changes.map(\.jsonLine).joined() : WatchChange.textLines(changes).joined())
+                let text = format == "json" ? changes.map(\.jsonLine).joined() : WatchChange.textLines(changes).joined()
+                // Nobody reads any more (`| head`): the watch has no one left to tell.
+                if !emit(text) { return result.status }
             }
             status = result.status
             round += 1
         }
         // Stopped before the first round ended: no server was checked.
         return status ?? .unavailable
+    }
+
+    /// Writes `text` to standard output; false when the reader has gone (EPIPE), which
+    /// `Output.out` ignores because a single report ends anyway.
+    static func emit(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(1, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += n
+            }
+            return true
+        }
     }
 
     /// `--watch` and `--watch-count`, checked.
