@@ -260,8 +260,17 @@ extension JSONReport {
     ///   - settings: The settings that would have been evaluated.
     /// - Returns: Pretty-printed JSON, ending in a newline.
     public static func renderConnectionFailure(_ connection: ConnectionReport, settings: TrustSettings) -> String {
+        JSONWriter.serialize(connectionFailureDocument(connection, settings: settings))
+    }
+
+    /// The document `renderConnectionFailure` prints, as a value.
+    /// - Parameters:
+    ///   - connection: What the connection attempt showed.
+    ///   - settings: The settings that would have been evaluated.
+    /// - Returns: The document.
+    public static func connectionFailureDocument(_ connection: ConnectionReport, settings: TrustSettings) -> JSONValue {
         let urlError = connection.failure?.urlError
-        let doc: JSONValue = .object([
+        return .object([
             ("schema", .int(schemaVersion)),
             ("target", connection.targetJSON()),
             ("connection", connection.connectionJSON()),
@@ -286,7 +295,6 @@ extension JSONReport {
                 ])
             ),
         ])
-        return JSONWriter.serialize(doc)
     }
 }
 

@@ -15,6 +15,7 @@ enum CheckCommand {
         case .success(let p): parsed = p
         case .failure(let exit): return exit.status
         }
+        if CheckWatch.applies(parsed) { return CheckWatch.run(parsed, now: now, environment: environment) }
         if FleetCheck.applies(parsed) { return FleetCheck.run(parsed, now: now, environment: environment) }
         let request: Request
         do {

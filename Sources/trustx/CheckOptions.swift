@@ -149,6 +149,8 @@ extension CheckCommand {
                 help: "With --chain: the OCSP response (DER) a server would staple, for its status and its SCTs."),
             FleetCheck.targetsOption,
             FleetCheck.jobsOption,
+            CheckWatch.watchOption,
+            CheckWatch.countOption,
         ]
     )
 

@@ -46,7 +46,7 @@ enum FleetCheck {
         defaultText: "\(defaultJobs)")
 
     /// The options only `check` takes, which `explore` and `export` leave out.
-    static let optionNames = [targetsOption.name, jobsOption.name]
+    static let optionNames = [targetsOption.name, jobsOption.name] + CheckWatch.optionNames
 
     /// Whether `option` is one of `optionNames`.
     static func owns(_ option: OptionSpec) -> Bool { optionNames.contains(option.name) }

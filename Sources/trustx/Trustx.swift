@@ -1,4 +1,5 @@
 import Explorer
+import Synchronization
 import TrustCore
 import TrustSupport
 import TrustX509
@@ -166,7 +167,11 @@ enum Trustx {
     }
 
     /// The input cap of this process's run, shared by every file it loads.
-    static let inputAllowance = InputAllowance()
+    static var inputAllowance: InputAllowance { currentInputAllowance.withLock { $0 } }
+
+    /// The allowance `inputAllowance` gives; each round of `check --watch` is a run of its own
+    /// and starts a new one, so a watch that re-reads its files is not cut off after hours (D241).
+    static let currentInputAllowance = Mutex(InputAllowance())
 
     /// Loads every certificate of `path`, mapping load errors to exit statuses.
     static func load(_ path: String, password: String?, command: CommandSpec) -> Result<[Certificate], Failure> {

@@ -58,7 +58,7 @@ final class HelpTextTests: XCTestCase {
         trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection
         failed.
 
-        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--store <store>] [--ct-logs <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>]
+        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--store <store>] [--ct-logs <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>] [--watch <seconds>] [--watch-count <rounds>]
 
         ARGUMENTS:
           <target>                A server to connect to: host, host:port,
@@ -169,6 +169,16 @@ final class HelpTextTests: XCTestCase {
                                   targets.
           --jobs <count>          How many of several targets are checked at once (1 to
                                   64); each check has its own --timeout. (default: 8)
+          --watch <seconds>       Check again every this many seconds (1 to 86400) until
+                                  Ctrl-C or SIGTERM: first the usual report, then only
+                                  what changed (a new leaf or key, a new chain, a
+                                  verdict that flips, an address that appears or goes, a
+                                  failure, a recovery), one line per address stamped
+                                  with the UTC time; with --format json, one JSON object
+                                  per line.
+          --watch-count <rounds>  With --watch: stop after this many rounds, the first
+                                  included (1 to 1000000); the exit status is the last
+                                  round's worst.
           --version               Show the version.
           -h, --help              Show help information.
 

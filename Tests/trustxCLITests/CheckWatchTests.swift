@@ -1,0 +1,212 @@
+import Foundation
+import XCTest
+
+/// `check --watch` against `openssl s_server` processes started once for the class: one is
+/// restarted on its port with another certificate and key, one stops answering, one keeps
+/// answering. Each run is bounded by `--watch-count`.
+final class CheckWatchTests: XCTestCase {
+    nonisolated(unsafe) static var rotating: OpenSSLServer?
+    nonisolated(unsafe) static var steady: OpenSSLServer?
+    nonisolated(unsafe) static var stopping: OpenSSLServer?
+    nonisolated(unsafe) static var startError: Error?
+
+    override class func setUp() {
+        super.setUp()
+        do {
+            let pki = try TestPKI.get()
+            // A second leaf for 127.0.0.1 from the same CA with a key of its own: what a server
+            // restarted after a rotation serves.
+            let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
+            try Shell.openssl(
+                ["req"] + ec + ["-keyout", "watch-leaf2.key", "-out", "watch-leaf2.csr", "-subj", "/CN=127.0.0.1"],
+                in: pki.directory)
+            try Shell.openssl(
+                [
+                    "x509", "-req", "-in", "watch-leaf2.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial",
+                    "4661",
+                    "-days", "365", "-extfile", "leaf.ext", "-out", "watch-leaf2.pem",
+                ], in: pki.directory)
+            let leaf = ["-cert", pki.path("leaf.pem"), "-key", pki.path("leaf.key")]
+            rotating = try OpenSSLServer(leaf, in: pki.directory)
+            steady = try OpenSSLServer(leaf, in: pki.directory)
+            stopping = try OpenSSLServer(leaf, in: pki.directory)
+        } catch {
+            startError = error
+        }
+    }
+
+    override class func tearDown() {
+        for s in [rotating, steady, stopping] { s?.stop() }
+        super.tearDown()
+    }
+
+    func servers() throws -> (rotating: OpenSSLServer, steady: OpenSSLServer, stopping: OpenSSLServer) {
+        if let e = Self.startError { throw e }
+        return (try XCTUnwrap(Self.rotating), try XCTUnwrap(Self.steady), try XCTUnwrap(Self.stopping))
+    }
+
+    /// The SHA-256 of a PEM certificate's DER, as `openssl x509 -outform DER | sha256sum` gives it.
+    func derDigest(_ pem: String) throws -> String {
+        let run = try Shell.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "openssl x509 -in \"$1\" -outform DER | sha256sum", "sh", pem])
+        let digest = String(run.out.prefix { $0 != " " })
+        XCTAssertEqual(digest.count, 64, run.err)
+        return digest
+    }
+
+    func jsonLines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map {
+            try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], String($0))
+        }
+    }
+
+    func testAServerRestartedWithANewCertificateAndKeyGivesAChangeLineWithBothLeafDigests() throws {
+        let pki = try TestPKI.get()
+        let server = try servers().rotating
+        let port = server.port
+        let run = try WatchRun([
+            "check", "127.0.0.1:\(port)", "--anchor", pki.path("ca.pem"), "--watch", "1", "--watch-count", "3",
+            "--format", "json",
+        ])
+        XCTAssertTrue(run.waitForOutput { $0.hasSuffix("\n") }, "no initial line")
+        server.stop()
+        Self.rotating = try OpenSSLServer(
+            ["-cert", pki.path("watch-leaf2.pem"), "-key", pki.path("watch-leaf2.key")], port: port, in: pki.directory)
+        let result = run.finish()
+        XCTAssertEqual(result.status, 0, result.err)
+        let before = try derDigest(pki.path("leaf.pem"))
+        let after = try derDigest(pki.path("watch-leaf2.pem"))
+        XCTAssertNotEqual(before, after)
+
+        let lines = try jsonLines(result.out)
+        let initial = try XCTUnwrap(lines.first)
+        XCTAssertEqual(initial["event"] as? String, "initial")
+        XCTAssertEqual(initial["target"] as? String, "127.0.0.1:\(port)")
+        let report = try XCTUnwrap(initial["report"] as? [String: Any])
+        let presented = try XCTUnwrap(report["presented"] as? [[String: Any]])
+        XCTAssertEqual(presented.first?["sha256"] as? String, before)
+        XCTAssertEqual((report["verdict"] as? [String: Any])?["trusted"] as? Bool, true)
+
+        // The restart may fall between two rounds or inside one (a failure, then the recovery):
+        // either way one change names the new leaf, against the leaf evaluated before.
+        let changes = lines.dropFirst()
+        XCTAssertTrue(changes.allSatisfy { $0["event"] as? String == "change" }, result.out)
+        let leafChanges = changes.filter { $0["kind"] as? String == "new-leaf-new-key" }
+        XCTAssertEqual(leafChanges.count, 1, result.out)
+        let change = try XCTUnwrap(leafChanges.first)
+        XCTAssertEqual(change["address"] as? String, "127.0.0.1:\(port)")
+        XCTAssertEqual((change["old"] as? [String: Any])?["leafSHA256"] as? String, before)
+        XCTAssertEqual((change["new"] as? [String: Any])?["leafSHA256"] as? String, after)
+        XCTAssertEqual((change["new"] as? [String: Any])?["trusted"] as? Bool, true)
+        let time = try XCTUnwrap(change["time"] as? String)
+        XCTAssertNotNil(time.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#, options: .regularExpression), time)
+    }
+
+    func testATextWatchOfTwoTargetsReportsAFailureLineOnlyForTheOneThatStopsAnswering() throws {
+        let pki = try TestPKI.get()
+        let (_, steady, stopping) = try servers()
+        let run = try WatchRun([
+            "check", "127.0.0.1:\(steady.port)", "127.0.0.1:\(stopping.port)", "--anchor", pki.path("ca.pem"),
+            "--watch", "1", "--watch-count", "2",
+        ])
+        let summary = "2 of 2 trusted\n"
+        XCTAssertTrue(run.waitForOutput { $0.contains(summary) }, "no summary table")
+        stopping.stop()
+        let result = run.finish()
+        // The last round could not reach one server.
+        XCTAssertEqual(result.status, 69, result.err)
+        let table = try XCTUnwrap(result.out.range(of: summary))
+        XCTAssertTrue(result.out[..<table.lowerBound].contains("127.0.0.1:\(steady.port)"), result.out)
+        let changes = result.out[table.upperBound...].split(separator: "\n")
+        XCTAssertEqual(changes.count, 1, result.out)
+        let line = String(try XCTUnwrap(changes.first))
+        let pattern = #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ  127\.0\.0\.1:"# + "\(stopping.port)" + "  failure: "
+        XCTAssertNotNil(line.range(of: pattern, options: .regularExpression), line)
+        // A refused connection is URLError's NSURLErrorCannotConnectToHost.
+        XCTAssertTrue(line.contains("(-1004)"), line)
+    }
+
+    func testAWatchIntervalBelowOneSecondOrWithoutWatchIsAUsageError() throws {
+        for arguments in [
+            ["--watch", "0"], ["--watch=-5"], ["--watch", "1.5"], ["--watch-count", "2"],
+            ["--watch", "1", "--watch-count", "0"],
+        ] {
+            let run = try CLI.run(["check", "127.0.0.1:1"] + arguments)
+            XCTAssertEqual(run.status, 64, "\(arguments): \(run.err)")
+            XCTAssertTrue(run.err.contains("--watch"), run.err)
+            XCTAssertEqual(run.out, "")
+        }
+    }
+
+    func testWatchingChainFilesIsAUsageError() throws {
+        let pki = try TestPKI.get()
+        let run = try CLI.run(["check", "--chain", pki.path("leaf.pem"), "--watch", "5"])
+        XCTAssertEqual(run.status, 64, run.err)
+        XCTAssertTrue(run.err.contains("--chain"), run.err)
+    }
+}
+
+/// trustx running in the background, its output in files the test polls.
+final class WatchRun {
+    let process = Process()
+    let scratch: URL
+    let outURL: URL
+    let errURL: URL
+
+    init(_ arguments: [String]) throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-watch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        outURL = scratch.appendingPathComponent("stdout")
+        errURL = scratch.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        var env = ProcessInfo.processInfo.environment
+        for key in ["NO_COLOR", "LC_ALL", "LC_CTYPE", "TERM"] { env.removeValue(forKey: key) }
+        env["LANG"] = "C.UTF-8"
+        process.executableURL = CLI.binary
+        process.arguments = arguments
+        process.environment = env
+        process.standardInput = FileHandle.nullDevice
+        let outHandle = try FileHandle(forWritingTo: outURL)
+        let errHandle = try FileHandle(forWritingTo: errURL)
+        // The child has its own descriptors once it runs.
+        defer {
+            try? outHandle.close()
+            try? errHandle.close()
+        }
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        process.waitForExit()
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    var out: String { (try? String(contentsOf: outURL, encoding: .utf8)) ?? "" }
+
+    /// Polls standard output until `done` holds; false if the run ended first or the generous
+    /// guard of 20 s passed.
+    func waitForOutput(_ done: (String) -> Bool) -> Bool {
+        let giveUp = Date().addingTimeInterval(20)
+        while Date() < giveUp {
+            if done(out) { return true }
+            if !process.isRunning { return done(out) }
+            usleep(5_000)
+        }
+        return false
+    }
+
+    /// Waits for the run to end (a guard of 20 s, then it is stopped) and returns what it printed.
+    func finish() -> RunResult {
+        let giveUp = Date().addingTimeInterval(20)
+        while process.isRunning && Date() < giveUp { usleep(2_000) }
+        if process.isRunning { process.terminate() }
+        process.waitForExit()
+        return RunResult(
+            status: process.terminationStatus, stdout: (try? Data(contentsOf: outURL)) ?? Data(),
+            stderr: (try? Data(contentsOf: errURL)) ?? Data())
+    }
+}
