@@ -47,6 +47,8 @@ extension AppState {
 
     /// The selected target's side: its evaluation, why it has none, or what it waits for.
     var selectedSide: Comparison.Side {
+        // A verdict kept for a room's vote or a walk-through is not given away by the comparison.
+        if evaluation != nil && !verdictRevealed { return .waiting("hidden until it is revealed (Space)") }
         if let e = evaluation { return .evaluated(e) }
         if pendingConnect != nil { return .waiting("connecting...") }
         if pendingEvaluation != nil { return .waiting("evaluating...") }
