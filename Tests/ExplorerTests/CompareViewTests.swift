@@ -1,4 +1,5 @@
 import Explorer
+import TLSProbe
 import TermUI
 import TrustCore
 import TrustSupport
@@ -6,6 +7,10 @@ import TrustX509
 import XCTest
 
 @testable import TrustBuilder
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `m` and `M`: a marked target compared with the selected one in the Detail pane, over chains
 /// built in memory. The relations come from the rule (same DER: same certificate; same
@@ -148,6 +153,58 @@ final class CompareViewTests: XCTestCase {
         XCTAssertTrue(screen(s).contains("evaluating..."), screen(s))
         s.release()
         XCTAssertTrue(screen(s).contains("[0] same key, new certificate"), screen(s))
+    }
+
+    func testASideThatCannotConnectSaysWhyAndMConnectsItAgain() throws {
+        var options = ProbeOptions()
+        options.proxy = .none
+        options.timeout = .seconds(5)
+        let port = try Self.closedPort()
+        let down = ExplorerTarget(
+            name: "node-down", location: "127.0.0.1:\(port)", host: "127.0.0.1",
+            source: .server(ProbeTarget(host: "127.0.0.1", port: port), options))
+        let s = session([Self.fleet.prod, down])
+        s.press(.char("m"), .char("j"))
+        let connects = s.log.filter(\.isConnect).count
+        s.press(.char("M"))
+        // The failed side is asked again, as Enter on it would, and still has no evaluation.
+        XCTAssertEqual(s.log.filter(\.isConnect).count, connects + 1)
+        let text = screen(s)
+        XCTAssertTrue(text.contains("no evaluation: the connection failed:"), text)
+        XCTAssertTrue(text.contains("connection-refused"), text)
+        XCTAssertTrue(text.contains("once both sides have an evaluation"), text)
+        XCTAssertFalse(text.contains("Chain as sent"), text)
+
+        // Marked the other way round: the marked side is connected in the background.
+        s.press(.char("M"), .char("m"), .char("k"))
+        let before = s.log.filter(\.isConnect).count
+        s.press(.char("M"))
+        XCTAssertEqual(s.log.filter(\.isConnect).count, before + 1)
+        let swapped = screen(s)
+        XCTAssertTrue(swapped.contains("node-down (marked)"), swapped)
+        XCTAssertTrue(swapped.contains("connection-refused"), swapped)
+        XCTAssertNotNil(
+            swapped.range(
+                of: #"Verdict\s+no evaluation: the connection failed.*│ trusted"#, options: .regularExpression),
+            swapped)
+    }
+
+    /// A loopback port nothing listens on: bound, then closed.
+    static func closedPort() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw XCTSkip("no socket") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { throw XCTSkip("cannot bind a loopback port") }
+        return UInt16(bigEndian: address.sin_port)
     }
 
     static func prodChain() throws -> [Certificate] {

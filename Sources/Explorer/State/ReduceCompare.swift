@@ -33,6 +33,8 @@ extension AppState {
         var pendingToggles: Toggles?
         /// The marked target's connection, which its evaluation's final verdict needs.
         var pendingConnection: ConnectionResult?
+        /// The pane that had focus before `M`, focused again when the comparison closes.
+        var returnFocus: Pane?
 
         /// Creates a comparison with nothing marked.
         public init() {}
@@ -98,6 +100,7 @@ extension AppState {
     mutating func toggleComparison(_ effects: inout [Effect]) {
         if comparison.showing {
             comparison.showing = false
+            if let pane = comparison.returnFocus { focus(pane) }
             detailScroll = 0
             message = "comparison closed; M opens it again"
             return
@@ -111,6 +114,7 @@ extension AppState {
             return
         }
         comparison.showing = true
+        comparison.returnFocus = focus
         focus(.detail)
         detailScroll = 0
         // A side whose connection failed is asked again, as Enter on it would.
