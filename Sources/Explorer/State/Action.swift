@@ -118,6 +118,10 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case clearSearch
     /// Switch the system roots: Apple's store, this machine's, and the `--store PATH` of the start.
     case cycleStore
+    /// Mark the selected target for comparison, or unmark it.
+    case toggleMark
+    /// Compare the marked target with the selected one in the Detail pane, or leave the comparison.
+    case compareMarked
 }
 
 /// An edit of the text being typed at a prompt.

@@ -150,6 +150,8 @@ public struct AppState: Sendable {
     public var anchorDirectory: String?
     /// The absolute directory `X` writes exports to; nil writes them to the current directory.
     public var exportDirectory: String?
+    /// The marked target (`m`) and the compare view (`M`).
+    public var comparison = Comparison()
 
     /// The id the next request gets.
     var nextRequest = 1

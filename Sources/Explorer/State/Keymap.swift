@@ -356,5 +356,14 @@ public struct Keymap: Sendable {
             help:
                 "System roots: Apple's root store (compiled in), this machine's OpenSSL store, or the --store PATH the session started with.",
             inBar: false),
+        KeyBinding(
+            [.char("m")], .toggleMark, hint: "mark",
+            help: "Mark the selected target to compare others with, or unmark it (a diamond follows its name).",
+            inBar: false, panes: [.targets]),
+        KeyBinding(
+            [.char("M")], .compareMarked, hint: "compare",
+            help:
+                "Compare the marked target with the selected one side by side in the Detail pane: verdicts, chains, paths, differing fields and steps (M or Esc returns).",
+            inBar: false, panes: [.targets, .detail]),
     ])
 }

@@ -60,6 +60,7 @@ public func reduce(_ state: AppState, _ action: Action) -> (AppState, [Effect]) 
     case .labFailed(let why):
         s.lab = .failed(why)
     case .connected(let id, let result):
+        if s.answerComparison(connected: id, result, &effects) { break }
         guard id == s.pendingConnect else { break }  // an answer to a superseded request
         s.pendingConnect = nil
         s.chain = .ready(result)
@@ -70,6 +71,7 @@ public func reduce(_ state: AppState, _ action: Action) -> (AppState, [Effect]) 
             s.requestEvaluation(&effects)
         }
     case .evaluated(let id, let evaluation):
+        if s.answerComparison(evaluated: id, evaluation) { break }
         if id == s.pendingPreview {
             s.pendingPreview = nil
             if let e = evaluation, s.prompt != nil {
@@ -132,6 +134,7 @@ public func reduce(_ state: AppState, _ action: Action) -> (AppState, [Effect]) 
     case .resolved(let index, let result):
         s.expand(target: index, result, &effects)
     }
+    s.refreshComparison(&effects)
     return (s, effects)
 }
 

@@ -30,6 +30,8 @@ extension AppState {
             overlay = nil
             return
         }
+        // Esc leaves the compare view before it cancels or clears anything.
+        if command == .clearSearch && comparison.showing { return toggleComparison(&effects) }
         switch command {
         case .quit: shouldQuit = true
         case .toggleHelp:
@@ -235,6 +237,8 @@ extension AppState {
             }
             let start = startToggles
             change("start-up settings", &effects) { $0 = start }
+        case .toggleMark: toggleMark()
+        case .compareMarked: toggleComparison(&effects)
         }
     }
 

@@ -147,6 +147,7 @@ extension AppState {
         evaluation = new
         if let n = walk { walk = max(1, min(n, new?.steps.count ?? 1)) }
         marks[selectedTarget] = TargetMark(outcome: outcome, toggles: toggles)
+        noteMarkedSide()
         // The selection follows its certificate when the path changes under it.
         let rows = chainRows
         if let previousRow {

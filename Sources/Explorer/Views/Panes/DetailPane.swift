@@ -4,6 +4,7 @@ import TrustCore
 // The Detail pane: the selected certificate's or step's lines, wrapped and scrolled.
 extension Renderer {
     func detail(_ buffer: inout Buffer, _ area: Rect, _ layout: inout FrameLayout) {
+        if state.comparison.showing { return compare(&buffer, area, &layout) }
         let inner = block("", focused: false).inner(area)
         let lines = inner.isEmpty ? [] : detailLines(width: inner.width)
         let scroll = max(0, min(state.detailScroll, lines.count - inner.height))

@@ -5,6 +5,7 @@ import TrustCore
 extension Renderer {
     /// Where each visible pane goes in `main` (and the one-pane layout's strip).
     func paneAreas(_ main: Rect) -> (areas: [(AppState.Pane, Rect)], strip: Rect?) {
+        if let areas = compareAreas(main) { return (areas, nil) }
         switch ExplorerView.Layout(width: main.width, height: main.height + 4) {
         case .fourPanes:
             // Targets as wide as the widest name (scenario names are never cut), gone when there
@@ -50,7 +51,7 @@ extension Renderer {
     /// The targets pane's width: the widest name, its mark and the pointer, and the borders.
     var targetsWidth: Int {
         let widest = state.targets.map { displayWidth(of: clean($0.name)) }.max() ?? 10
-        return max(widest, 12) + 6
+        return max(widest, 12) + 6 + (state.markedTarget == nil ? 0 : 2)
     }
 
     /// The chain pane's height: its rows and two headings inside the borders, at most `max`.

@@ -47,7 +47,7 @@ extension Renderer {
             } else {
                 mark = Span(sym.bullet, style: theme[.stepNotApplicable])
             }
-            items.append(Line([mark, Span(" "), span(target.name)]))
+            items.append(Line([mark, Span(" "), span(target.name)] + comparisonMarker(i)))
             rowTarget.append(i)
         }
         closeGroup()

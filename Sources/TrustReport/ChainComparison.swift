@@ -1,57 +1,87 @@
 import TrustCore
-import TrustReport
 import TrustSupport
 import TrustX509
 
-/// Two evaluations compared: what `trustx diff` prints. Certificates are paired by position
-/// (leaf with leaf, first intermediate with first intermediate), which is how a renewal or a
-/// misconfigured node differs; a pair is the same certificate (same DER), the same key in a new
-/// certificate (same SubjectPublicKeyInfo), or different (D212).
-struct ChainComparison {
+/// Two evaluations compared: `trustx diff` prints it, and the explorer's compare view draws it.
+///
+/// Certificates are paired by position (leaf with leaf, first intermediate with first
+/// intermediate), which is how a renewal or a misconfigured node differs; a pair is the same
+/// certificate (same DER), the same key in a new certificate (same SubjectPublicKeyInfo), or
+/// different (D212). Side A is the first evaluation, side B the second.
+public struct ChainComparison: Sendable {
     /// How two certificates at the same position relate.
-    enum Relation: String {
+    public enum Relation: String, Hashable, Sendable, CaseIterable {
+        /// The same DER on both sides.
         case same = "same certificate"
+        /// Another certificate over the same SubjectPublicKeyInfo: a renewal that kept the key,
+        /// which a key pin does not notice.
         case sameKey = "same key, new certificate"
+        /// Another certificate with another key.
         case different = "different"
+        /// Only side A has a certificate at this position.
         case onlyA = "only in A"
+        /// Only side B has a certificate at this position.
         case onlyB = "only in B"
     }
 
     /// One field that differs between two certificates.
-    struct FieldDifference {
-        var field: String
-        var a: String
-        var b: String
+    public struct FieldDifference: Hashable, Sendable {
+        /// The field's name as the reports spell it (`notAfter`, `subjectAltNames`).
+        public var field: String
+        /// Side A's value, as text from the certificate (not yet sanitised).
+        public var a: String
+        /// Side B's value, as text from the certificate (not yet sanitised).
+        public var b: String
     }
 
     /// One position of a chain or path.
-    struct Pair {
-        var index: Int
-        var relation: Relation
-        var a: Certificate?
-        var b: Certificate?
-        var differences: [FieldDifference]
+    public struct Pair: Sendable {
+        /// The position, 0 for the leaf.
+        public var index: Int
+        /// How the two certificates relate.
+        public var relation: Relation
+        /// Side A's certificate, nil when only B has one here.
+        public var a: Certificate?
+        /// Side B's certificate, nil when only A has one here.
+        public var b: Certificate?
+        /// The fields that differ; empty for the same certificate or a one-sided position.
+        public var differences: [FieldDifference]
     }
 
     /// A step whose status differs between the two sides (or that only one side has).
-    struct StepDifference {
-        var id: String
-        var certificate: Int?
-        var a: String
-        var b: String
+    public struct StepDifference: Hashable, Sendable {
+        /// The step's identifier (`hostname`, `validity`).
+        public var id: String
+        /// The certificate position the step is about, nil for a path-level step.
+        public var certificate: Int?
+        /// Side A's status identifier, `absent` when A has no such step.
+        public var a: String
+        /// Side B's status identifier, `absent` when B has no such step.
+        public var b: String
     }
 
-    let a: Evaluation
-    let b: Evaluation
-    let labels: (String, String)
-    let presented: [Pair]
-    let path: [Pair]
-    let steps: [StepDifference]
+    /// Side A's evaluation.
+    public let a: Evaluation
+    /// Side B's evaluation.
+    public let b: Evaluation
+    /// What each side is called (the targets as given, or the explorer's target names).
+    public let labels: (String, String)
+    /// The chains as sent, position by position.
+    public let presented: [Pair]
+    /// The paths as built, position by position.
+    public let path: [Pair]
+    /// The steps whose status differs, A's order first, then the steps only B has.
+    public let steps: [StepDifference]
 
     /// The most certificates a side is compared over; a chain is bounded by the loader well below this.
-    static let maximumPositions = 64
+    public static let maximumPositions = 64
 
-    init(a: Evaluation, b: Evaluation, labels: (String, String)) {
+    /// Compares two evaluations.
+    /// - Parameters:
+    ///   - a: Side A.
+    ///   - b: Side B.
+    ///   - labels: What each side is called, A's first.
+    public init(a: Evaluation, b: Evaluation, labels: (String, String)) {
         self.a = a
         self.b = b
         self.labels = labels
@@ -60,15 +90,17 @@ struct ChainComparison {
         steps = Self.stepDifferences(a.steps, b.steps)
     }
 
-    var sameVerdict: Bool { a.verdict.trusted == b.verdict.trusted && a.verdict.osstatus == b.verdict.osstatus }
+    /// Whether both sides are trusted alike with the same OSStatus.
+    public var sameVerdict: Bool { a.verdict.trusted == b.verdict.trusted && a.verdict.osstatus == b.verdict.osstatus }
 
-    var sameLeafKey: Bool {
+    /// Whether both sides sent a leaf with the same SubjectPublicKeyInfo.
+    public var sameLeafKey: Bool {
         guard let x = a.presented.first, let y = b.presented.first else { return false }
         return x.spkiSHA256 == y.spkiSHA256
     }
 
     /// Whether `diff` exits 0: the same verdict and the same leaf key.
-    var same: Bool { sameVerdict && sameLeafKey }
+    public var same: Bool { sameVerdict && sameLeafKey }
 
     static func align(_ x: [Certificate], _ y: [Certificate]) -> [Pair] {
         let count = min(max(x.count, y.count), maximumPositions)
@@ -148,75 +180,8 @@ struct ChainComparison {
         return out
     }
 
-    static func verdictText(_ e: Evaluation) -> String {
+    /// `trusted`, or `not trusted: NAME (OSSTATUS)`: one side's verdict in the diff's words.
+    public static func verdictText(_ e: Evaluation) -> String {
         e.verdict.trusted ? "trusted" : "not trusted: \(e.verdict.osstatusName) (\(e.verdict.osstatus))"
-    }
-
-    /// The text report; every certificate field is sanitised.
-    var text: String {
-        func clean(_ s: String) -> String { TerminalSanitizer.sanitize(s) }
-        var out = "A  \(clean(InputExcerpt.quote(labels.0)))  \(Self.verdictText(a))\n"
-        out += "B  \(clean(InputExcerpt.quote(labels.1)))  \(Self.verdictText(b))\n\n"
-        out += "Verdict   \(sameVerdict ? "same" : "differs")\n"
-        out += "Leaf key  \(sameLeafKey ? "same" : "different")\n"
-        for (title, pairs) in [("Chain as sent", presented), ("Path as built", path)] {
-            out += "\n\(title)\n"
-            if pairs.isEmpty { out += "  (empty on both sides)\n" }
-            for p in pairs {
-                let name = clean((p.a ?? p.b).map(\.subject.description) ?? "")
-                out += "  [\(p.index)] \(p.relation.rawValue)  \(name)\n"
-                for d in p.differences {
-                    out += "      \(d.field)\n        A  \(clean(d.a))\n        B  \(clean(d.b))\n"
-                }
-            }
-        }
-        out += "\nSteps whose status differs\n"
-        if steps.isEmpty { out += "  none\n" }
-        for s in steps {
-            let position = s.certificate.map { "[\($0)] " } ?? ""
-            out += "  \(position)\(s.id)  A \(s.a)  B \(s.b)\n"
-        }
-        return out
-    }
-
-    /// The JSON document: both verdicts, the comparison, and both full reports.
-    var json: JSONValue {
-        func pairs(_ list: [Pair]) -> JSONValue {
-            .array(
-                list.map { p in
-                    .object([
-                        ("index", .int(p.index)),
-                        ("relation", .string(p.relation.rawValue)),
-                        ("a", .string(p.a.map { hexString($0.sha256) })),
-                        ("b", .string(p.b.map { hexString($0.sha256) })),
-                        (
-                            "differences",
-                            .array(
-                                p.differences.map {
-                                    .object([("field", .string($0.field)), ("a", .string($0.a)), ("b", .string($0.b))])
-                                })
-                        ),
-                    ])
-                })
-        }
-        return .object([
-            ("schema", .int(JSONReport.schemaVersion)),
-            ("sameVerdict", .bool(sameVerdict)),
-            ("sameLeafKey", .bool(sameLeafKey)),
-            ("presented", pairs(presented)),
-            ("path", pairs(path)),
-            (
-                "steps",
-                .array(
-                    steps.map {
-                        .object([
-                            ("id", .string($0.id)), ("certificate", .int($0.certificate)), ("a", .string($0.a)),
-                            ("b", .string($0.b)),
-                        ])
-                    })
-            ),
-            ("a", .object([("side", .string(labels.0)), ("report", JSONReport.document(a))])),
-            ("b", .object([("side", .string(labels.1)), ("report", JSONReport.document(b))])),
-        ])
     }
 }
