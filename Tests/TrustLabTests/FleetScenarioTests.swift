@@ -96,6 +96,10 @@ final class FleetScenarioTests: XCTestCase {
             XCTAssertEqual(verdict.urlError, node.expectation.urlError, "node \(node.number)")
         }
         XCTAssertEqual(Set(leaves).count, 3, "three different leaves")
+        // The expired node kept last year's certificate of the same key; node 3's key is its own.
+        let keys = pool.nodes.map { $0.served[0].spkiSHA256 }
+        XCTAssertEqual(keys[1], keys[0])
+        XCTAssertNotEqual(keys[2], keys[0])
     }
 
     func testThePoolExpectsWhatItsWorstNodeGives() throws {

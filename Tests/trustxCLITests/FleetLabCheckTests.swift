@@ -58,6 +58,18 @@ final class FleetLabCheckTests: XCTestCase {
         XCTAssertTrue(run.out.contains("1 of 3 trusted"), run.out)
     }
 
+    func testDiffOfTheHealthyAndTheExpiredNodeFindsTheSameKeyInANewCertificateAndExitsOne() throws {
+        let (_, pool) = try pool()
+        let run = try CLI.run([
+            "diff", pool.url, pool.url, "--connect-to", "\(pool.nodes[0].connectTo),\(pool.nodes[1].connectTo)",
+            "--anchor", pool.anchorPath, "--timeout", "10",
+        ])
+        // The verdicts differ (exit 1) while the leaf key is the same: a node the renewal missed.
+        XCTAssertEqual(run.status, 1, run.err)
+        XCTAssertTrue(run.out.contains("[0] same key, new certificate  CN=pool.trustx.test"), run.out)
+        XCTAssertTrue(run.out.contains("[0] validity  A passed  B failed"), run.out)
+    }
+
     func testTheRotatingServerIsTrustedWhicheverLeafItServesAndItsCAPinHolds() throws {
         let lab = try XCTUnwrap(Self.lab, "the lab did not start")
         let s = try XCTUnwrap(lab.scenario("rotating"))
