@@ -1,6 +1,12 @@
 import TrustCore
 import TrustX509
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One node of a pool scenario as the lab serves it.
 public struct RunningNode: Sendable {
     /// The catalogue's node: its label, expectation and rule.
@@ -51,18 +57,32 @@ extension Lab {
 
     /// Binds one listener per node of `scenario`: the same port on each node's loopback address
     /// (the kernel's choice is taken on the first and retried when another address holds it),
-    /// or consecutive ports of the listen address.
+    /// or consecutive ports of the listen address. A system without the other loopback
+    /// addresses (macOS configures only 127.0.0.1) gets the second layout on 127.0.0.1.
+    /// - Returns: the listeners in node order, and whether they are on the nodes' own addresses.
     static func bindNodes(
         _ scenario: LabScenario, options: LabOptions, loopback: Bool
-    ) throws(LabError) -> [LabListener] {
-        var listeners: [LabListener] = []
-        guard loopback else {
-            for offset in scenario.portOffsets {
-                let port = options.portBase.map { UInt16($0 + offset) } ?? 0
-                listeners.append(try LabListener.bind(address: options.listenAddress, port: port))
+    ) throws(LabError) -> (listeners: [LabListener], loopback: Bool) {
+        if loopback {
+            do throws(LabError) {
+                return (try bindNodeAddresses(scenario, options: options), true)
+            } catch {
+                guard case .bind(_, _, let code) = error, code == EADDRNOTAVAIL else { throw error }
             }
-            return listeners
         }
+        var listeners: [LabListener] = []
+        for offset in scenario.portOffsets {
+            let port = options.portBase.map { UInt16($0 + offset) } ?? 0
+            listeners.append(try LabListener.bind(address: options.listenAddress, port: port))
+        }
+        return (listeners, false)
+    }
+
+    /// One port on each node's own loopback address.
+    private static func bindNodeAddresses(_ scenario: LabScenario, options: LabOptions) throws(LabError)
+        -> [LabListener]
+    {
+        var listeners: [LabListener] = []
         if let base = options.portBase {
             for node in scenario.nodes {
                 listeners.append(
@@ -80,8 +100,9 @@ extension Lab {
                 }
                 return listeners
             } catch {
-                // The listeners bound so far close as they go out of scope.
-                guard case .bind = error else { throw error }
+                // The listeners bound so far close as they go out of scope; an address the
+                // system lacks is not worth retrying.
+                guard case .bind(_, _, let code) = error, code != EADDRNOTAVAIL else { throw error }
                 last = error
             }
         }

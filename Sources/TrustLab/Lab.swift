@@ -226,14 +226,15 @@ public final class Lab: Sendable {
 
         // Bind first: the AIA URL written into a certificate needs the AIA server's port.
         var bound: [(LabListener, LabScenario)] = []
-        // A pool's nodes after the first, which has its place in `bound`.
+        // A pool's listeners, one per node (the first also has its place in `bound`).
         var nodeListeners: [String: [LabListener]] = [:]
-        let poolLoopback = poolUsesLoopbackAddresses(options, advertised: advertised)
+        var poolLoopback = poolUsesLoopbackAddresses(options, advertised: advertised)
         for scenario in selected {
             if scenario.nodes.count > 1 {
-                let listeners = try bindNodes(scenario, options: options, loopback: poolLoopback)
-                bound.append((listeners[0], scenario))
-                nodeListeners[scenario.name] = listeners
+                let nodes = try bindNodes(scenario, options: options, loopback: poolLoopback)
+                poolLoopback = nodes.loopback
+                bound.append((nodes.listeners[0], scenario))
+                nodeListeners[scenario.name] = nodes.listeners
                 continue
             }
             bound.append(
