@@ -47,7 +47,7 @@ extension LabScenario {
         LabScenario(
             group: .fleet, name: "rotating",
             lesson:
-                "A server whose leaf and key change every 20 s (a deploy flipping certificates): a leaf pin holds until the switch, then breaks.",
+                "A server whose leaf and key change every 20 s (--rotate-seconds), as in a deploy: a leaf pin holds until the switch, then breaks.",
             host: "127.0.0.1", anchor: .libraryTestCA,
             // Both leaves are the good server's kind under Library Test CA; only the key differs.
             expectation: .trusted,
