@@ -70,6 +70,16 @@ final class FleetLabCheckTests: XCTestCase {
         XCTAssertTrue(run.out.contains("[0] validity  A passed  B failed"), run.out)
     }
 
+    func testRotateSecondsBelowOneOrNotANumberIsAUsageErrorForLabAndExplore() throws {
+        for args in [
+            ["lab", "--rotate-seconds", "0"], ["explore", "--rotate-seconds", "soon"], ["--rotate-seconds", "-5"],
+        ] {
+            let run = try CLI.run(args)
+            XCTAssertEqual(run.status, 64, "\(args): \(run.err)")
+            XCTAssertTrue(run.err.contains("is invalid for '--rotate-seconds <seconds>'"), "\(args): \(run.err)")
+        }
+    }
+
     func testTheRotatingServerIsTrustedWhicheverLeafItServesAndItsCAPinHolds() throws {
         let lab = try XCTUnwrap(Self.lab, "the lab did not start")
         let s = try XCTUnwrap(lab.scenario("rotating"))
