@@ -195,22 +195,6 @@ final class FleetScenarioTests: XCTestCase {
         }
     }
 
-    func testAwayFromLoopbackThePoolsNodesShareTheAddressOnPortsOfTheirOwn() throws {
-        // Any listen address but 127.0.0.1 stands for a classroom's: one address, three ports.
-        var options = LabOptions(scenarios: ["pool"], listenAddress: "127.0.0.5", now: Self.now)
-        options.rotateSeconds = 1
-        let lab = try Lab.start(options)
-        defer { lab.stop() }
-        let pool = try XCTUnwrap(lab.scenario("pool"))
-        XCTAssertEqual(pool.nodes.map(\.address), ["127.0.0.5", "127.0.0.5", "127.0.0.5"])
-        XCTAssertEqual(Set(pool.nodes.map(\.port)).count, 3)
-        XCTAssertEqual(pool.nodes[0].port, pool.port)
-        for node in pool.nodes {
-            let seen = TestClient.run(port: node.port, address: "127.0.0.5", sni: pool.host)
-            XCTAssertTrue(seen.response.contains("node \(node.number) of 3"), "\(seen.response) \(seen.failure)")
-        }
-    }
-
     func testEveryScenarioPortIsTheBasePlusAnOffsetNoOtherServerUses() {
         let offsets = LabScenario.all.flatMap(\.portOffsets) + [LabScenario.aiaPortOffset]
         XCTAssertEqual(Set(offsets).count, offsets.count)
@@ -218,5 +202,35 @@ final class FleetScenarioTests: XCTestCase {
         XCTAssertEqual(fleet.map(\.name), ["pool", "rotating"])
         XCTAssertTrue(fleet.flatMap(\.portOffsets).allSatisfy { (220...229).contains($0) })
         XCTAssertGreaterThanOrEqual(LabScenario.highestPortOffset, 223)
+    }
+}
+
+/// The pool where learners cannot be given three addresses: any listen address but 127.0.0.1
+/// stands for a classroom's, and the nodes take three ports of it.
+final class FleetClassroomTests: XCTestCase {
+    nonisolated(unsafe) static var shared: Lab?
+
+    override class func setUp() {
+        super.setUp()
+        shared = try? Lab.start(LabOptions(scenarios: ["pool"], listenAddress: "127.0.0.5"))
+    }
+
+    override class func tearDown() {
+        shared?.stop()
+        shared = nil
+        super.tearDown()
+    }
+
+    func testAwayFromLoopbackThePoolsNodesShareTheAddressOnPortsOfTheirOwn() throws {
+        let lab = try XCTUnwrap(Self.shared, "the lab did not start")
+        let pool = try XCTUnwrap(lab.scenario("pool"))
+        XCTAssertEqual(pool.nodes.map(\.address), ["127.0.0.5", "127.0.0.5", "127.0.0.5"])
+        XCTAssertEqual(Set(pool.nodes.map(\.port)).count, 3)
+        XCTAssertEqual(pool.nodes[0].port, pool.port)
+        XCTAssertEqual(pool.connectTo, pool.nodes.map { "127.0.0.5:\($0.port)" }.joined(separator: ","))
+        for node in pool.nodes {
+            let seen = TestClient.run(port: node.port, address: "127.0.0.5", sni: pool.host)
+            XCTAssertTrue(seen.response.contains("node \(node.number) of 3"), "\(seen.response) \(seen.failure)")
+        }
     }
 }
