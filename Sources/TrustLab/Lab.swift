@@ -40,6 +40,8 @@ public struct LabOptions: Sendable {
     /// Group ids (`LabScenarioGroup.id`) whose scenarios are served besides `scenarios`; both
     /// empty serves all.
     public var groups: [String] = []
+    /// Seconds the rotating scenario serves each of its leaves (at least 1).
+    public var rotateSeconds: Int = LabScenario.defaultRotateSeconds
 
     /// Creates options: every scenario on 127.0.0.1, kernel-chosen ports, a temporary folder.
     public init(
@@ -116,6 +118,11 @@ public struct RunningScenario: Sendable {
     public var connectTo: String?
     /// The lesson's ATS configurations, each written as an Info.plist in the lab folder.
     public var atsCases: [RunningATSCase] = []
+    /// A pool's nodes, each with its address and chain (empty: one server); `connectTo` then
+    /// lists every node's `ADDRESS:PORT`, comma-separated.
+    public var nodes: [RunningNode] = []
+    /// The leaves a rotating scenario takes turns with; nil for the others.
+    public var rotation: RunningRotation?
 
     /// The URL, and `--connect-to ADDRESS:PORT` when the name must be redirected: the start of
     /// every `trustx check` (or `trustx ats`) command for this scenario.
@@ -207,7 +214,7 @@ public final class Lab: Sendable {
         let unavailable = selected.filter { $0.unavailable != nil }
         selected.removeAll { $0.unavailable != nil }
         // The badssl.com cases sit above the AIA server's offset: the highest offset bounds the base.
-        let highestOffset = max(LabScenario.aiaPortOffset, selected.map(\.portOffset).max() ?? 0)
+        let highestOffset = max(LabScenario.aiaPortOffset, selected.flatMap(\.portOffsets).max() ?? 0)
         if let base = options.portBase, base < 0 || base + highestOffset > 65_535 {
             throw .portOutOfRange(base)
         }
@@ -219,7 +226,17 @@ public final class Lab: Sendable {
 
         // Bind first: the AIA URL written into a certificate needs the AIA server's port.
         var bound: [(LabListener, LabScenario)] = []
+        // A pool's listeners, one per node (the first also has its place in `bound`).
+        var nodeListeners: [String: [LabListener]] = [:]
+        var poolLoopback = poolUsesLoopbackAddresses(options, advertised: advertised)
         for scenario in selected {
+            if scenario.nodes.count > 1 {
+                let nodes = try bindNodes(scenario, options: options, loopback: poolLoopback)
+                poolLoopback = nodes.loopback
+                bound.append((nodes.listeners[0], scenario))
+                nodeListeners[scenario.name] = nodes.listeners
+                continue
+            }
             bound.append(
                 (try LabListener.bind(address: options.listenAddress, port: port(scenario.portOffset)), scenario))
         }
@@ -258,6 +275,16 @@ public final class Lab: Sendable {
         } catch {
             throw .pki(error)
         }
+        let fleet: FleetPKI
+        do {
+            fleet = try FleetPKI.build(
+                library: pki.libraryCA, intermediate: pki.libraryIntermediate, now: now, serverIPs: serverIPs)
+        } catch {
+            throw .pki(error)
+        }
+        pki.served["pool"] = fleet.nodes[0]
+        pki.served["rotating"] = fleet.rotating[0]
+        pki.pins[.rotatingFirstLeaf] = fleet.rotating[0].chain[0].spkiSHA256
 
         // badssl.com's TLS servers share one RSA leaf, made only when one of them is served, on
         // the RSA-2048 key of no-forward-secrecy's leaf (always built).
@@ -334,6 +361,18 @@ public final class Lab: Sendable {
                         "\(scenario.name).chain.pem", served.chain.map { PEM.encode($0.der) }.joined()),
                     served: served.chain)
                 if scenario.needsConnectTo { entry.connectTo = "\(urlHost):\(listener.port)" }
+                let listeners = nodeListeners[scenario.name] ?? []
+                if !listeners.isEmpty {
+                    entry.nodes = try runningNodes(
+                        scenario, listeners: listeners, chains: fleet.nodes, loopback: poolLoopback,
+                        advertised: advertised, directory: directory)
+                    entry.connectTo = entry.nodes.map(\.connectTo).joined(separator: ",")
+                    endpoints += nodeEndpoints(scenario, nodes: entry.nodes, listeners: listeners, chains: fleet.nodes)
+                }
+                if scenario.rotates {
+                    entry.rotation = try runningRotation(
+                        scenario, chains: fleet.rotating, period: options.rotateSeconds, directory: directory)
+                }
                 for atsCase in scenario.atsCases {
                     let configuration = atsCase.configuration(host: host, pins: bareBase64Pins)
                     entry.atsCases.append(
@@ -359,7 +398,13 @@ public final class Lab: Sendable {
                 default: break
                 }
                 scenario.serverTLS?.apply(to: &tls)
-                let page = "trustx lab: scenario \(scenario.name)\n\(scenario.lesson)\n"
+                if scenario.rotates {
+                    tls.rotation = LabLeafRotation(
+                        leaves: fleet.rotating.map { ($0.chain, $0.key.privateKeyPEM()) }, period: options.rotateSeconds
+                    )
+                }
+                var page = "trustx lab: scenario \(scenario.name)\n\(scenario.lesson)\n"
+                if let first = entry.nodes.first { page = nodePage(scenario, first) }
                 let service: LabService =
                     scenario.serviceProtocol == .smtpStartTLS
                     ? .smtpStartTLS(tls, page: page) : .https(tls, page: page)

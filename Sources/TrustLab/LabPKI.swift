@@ -33,6 +33,8 @@ struct LabPKI: Sendable {
     var clientIdentity: LabIssued
     /// The intermediate the AIA server hands out (missing-intermediate-aia's issuer).
     var aiaIntermediate: Certificate
+    /// That intermediate with its key (the pool's node without its intermediate is issued by it too).
+    var libraryIntermediate: LabIssued
     var served: [String: LabServedChain]
     var anchors: [LabAnchor: Certificate]
     /// SPKI SHA-256 of each lesson key.
@@ -218,7 +220,8 @@ struct LabPKI: Sendable {
 
         return LabPKI(
             libraryCA: library, rogueCA: rogue, untrustedRoot: otherRoot, clientCA: clientCA,
-            clientIdentity: clientIdentity, aiaIntermediate: libraryIntermediate.certificate, served: served,
+            clientIdentity: clientIdentity, aiaIntermediate: libraryIntermediate.certificate,
+            libraryIntermediate: libraryIntermediate, served: served,
             anchors: [
                 .libraryTestCA: library.certificate, .rogueCA: rogue.certificate,
                 .untrustedRoot: otherRoot.certificate, .selfSigned: selfSigned.certificate,

@@ -10,4 +10,6 @@ public enum LabPin: String, Hashable, Sendable, CaseIterable {
     case libraryTestCA = "library-test-ca"
     /// The key pin-rotated's server used before rotation (its NSPinnedDomains leaf identity).
     case pinRotatedOldLeaf = "pin-rotated-old-leaf"
+    /// The rotating server's first leaf key (a pin that holds only until the switch).
+    case rotatingFirstLeaf = "rotating-first-leaf"
 }

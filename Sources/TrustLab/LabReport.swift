@@ -88,7 +88,8 @@ extension Lab {
     /// variations, connectTo and the ATS cases; `badssl` after the name when the scenario re-enacts
     /// a badssl.com case), `unavailable` (scenarios this OpenSSL cannot serve: name, group,
     /// expect, lesson, reason), then `clientIdentity`, `pins`, `aia` and
-    /// `directory`. Keys in that order.
+    /// `directory`. Keys in that order. A pool's scenario adds `nodes` and `check` (the whole
+    /// `trustx check` argument list), the rotating one `rotation`, after the ATS cases.
     public func json() -> String {
         var w = JSONWriter()
         w.beginObject()
@@ -135,6 +136,7 @@ extension Lab {
                 w.endObject()
             }
             w.endArray()
+            writeFleet(&w, s)
             w.endObject()
         }
         w.endArray()
@@ -167,7 +169,7 @@ extension Lab {
         return w.text + "\n"
     }
 
-    private static func writeExpectation(_ w: inout JSONWriter, _ e: LabExpectation) {
+    static func writeExpectation(_ w: inout JSONWriter, _ e: LabExpectation) {
         w.beginObject("expect")
         w.bool("trusted", e.trusted)
         w.int("osstatus", e.osstatus.map(Int.init))
@@ -184,10 +186,11 @@ extension Lab {
         out += "Client identity (mtls-required): \(clientIdentity.pkcs12Path) (password \(clientIdentity.password))\n"
         if let aiaURL { out += "AIA download (missing-intermediate-aia): \(aiaURL)\n" }
         out += "Files: \(directory)\(keepsFiles ? " (kept)" : " (removed when the lab stops)")\n\n"
-        let rows = scenarios.map { s -> [String] in
+        let rows = scenarios.flatMap { s -> [[String]] in
             let anchor = s.scenario.anchor == .libraryTestCA ? "" : " --anchor \(s.scenario.anchor.rawValue)"
             let redirect = s.connectTo.map { " --connect-to \($0)" } ?? ""
-            return [s.name, s.url + redirect + anchor, Lab.expectationText(s.expectation), s.lesson]
+            return [[s.name, s.url + redirect + anchor, Lab.expectationText(s.expectation), s.lesson]]
+                + Lab.fleetRows(s)
         }
         let header = ["SCENARIO", "URL", "EXPECTED", "LESSON"]
         var widths = header.map(\.count)

@@ -43,11 +43,21 @@ public struct LabScenario: Hashable, Sendable, Identifiable {
     /// Why this machine's OpenSSL cannot serve the scenario (SSLv2, RC4, ...); nil when it can.
     /// Such a scenario is listed, never bound.
     public var unavailable: String? = nil
+    /// The servers answering the scenario's name, for a pool (empty: one server). The scenario's
+    /// expectation is then the worst of theirs.
+    public var nodes: [LabNode] = []
+    /// Whether the server takes turns with two leaves of different keys on a wall-clock
+    /// schedule (`LabOptions.rotateSeconds`, `LabLeafRotation`).
+    public var rotates: Bool = false
 
     /// Whether clients reach the server with `--connect-to`: the URL's host is a DNS name that
     /// does not resolve (ATS exempts loopback addresses and local names, so its lessons name the
     /// server `NAME.trustx.test`), or a real name that resolves to someone else's server.
     public var needsConnectTo: Bool { host.hasSuffix(".trustx.test") || namesRealHost }
+
+    /// Every offset from the port base the scenario's servers use: away from 127.0.0.1 a pool's
+    /// nodes cannot share a port, so each takes the next offset.
+    public var portOffsets: [Int] { nodes.count > 1 ? nodes.indices.map { portOffset + $0 } : [portOffset] }
 
     /// The name.
     public var id: String { name }
@@ -68,6 +78,7 @@ extension LabScenario {
         inspection,
         certificateTransparency,
         badsslTLS,
+        fleet,
     ].flatMap { $0 }
 
     /// The groups, in teaching order.
@@ -78,7 +89,7 @@ extension LabScenario {
     }
 
     /// The highest offset from the port base any server uses (a scenario's or the AIA server's).
-    public static let highestPortOffset = max(aiaPortOffset, all.map(\.portOffset).max() ?? 0)
+    public static let highestPortOffset = max(aiaPortOffset, all.flatMap(\.portOffsets).max() ?? 0)
 
     /// The group whose id is `id`, if any.
     public static func group(_ id: String) -> LabScenarioGroup? { groups.first { $0.id == id } }

@@ -3,6 +3,12 @@ internal import COpenSSL
 import TrustCore
 import TrustX509
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// How one TLS endpoint is configured: what it presents, which versions it speaks, whether it
 /// asks for a client certificate.
 public struct LabTLSConfiguration: Sendable {
@@ -23,6 +29,9 @@ public struct LabTLSConfiguration: Sendable {
     public var cipherList: String?
     /// The group for DHE cipher suites; nil leaves DHE without parameters, so OpenSSL never picks it.
     public var dhParameters: LabDHParameters?
+    /// When set, the server takes turns with these leaves and keys instead of `chain` and
+    /// `privateKeyPEM`, each new handshake getting the one the wall clock picks.
+    public var rotation: LabLeafRotation?
 
     /// Creates a configuration (TLS 1.2 to 1.3, no client certificate by default).
     public init(
@@ -37,23 +46,78 @@ public struct LabTLSConfiguration: Sendable {
     }
 }
 
-/// An OpenSSL `SSL_CTX` configured for one lab endpoint; freed in deinit.
-// @unchecked: the SSL_CTX is fully configured in init and only read afterwards (SSL_new), which OpenSSL allows from any thread.
+/// The OpenSSL `SSL_CTX` of one lab endpoint (one per leaf when it rotates); freed in deinit.
+// @unchecked: every SSL_CTX is fully configured in init and only read afterwards (SSL_new), which
+// OpenSSL allows from any thread; a rotating endpoint picks one of its immutable contexts per
+// handshake, so no context is ever changed while a handshake uses it.
 final class ServerTLSContext: @unchecked Sendable {
-    let context: OpaquePointer
+    /// One context per leaf, in the rotation's order (one for an endpoint that does not rotate).
+    private let contexts: [OpaquePointer]
+    /// Seconds each context serves, for a rotating endpoint.
+    private let period: Int
     /// The staple's bytes and descriptor, which OpenSSL's callback reads for the context's life.
     private var staple: UnsafeMutablePointer<COpenSSL_Staple>?
     private var stapleBytes: UnsafeMutableBufferPointer<UInt8>?
 
-    /// Configures a server context from `configuration`.
-    /// - Throws: `LabError.openssl` when OpenSSL refuses the key, a certificate or a version.
+    /// The context for a handshake starting now (`LabLeafRotation.index(unixTime:period:count:)`).
+    var context: OpaquePointer {
+        contexts[LabLeafRotation.index(unixTime: Int64(time(nil)), period: period, count: contexts.count)]
+    }
+
+    /// Configures a server context from `configuration` (one per leaf of its rotation).
+    /// - Throws: `LabError.openssl` when OpenSSL refuses a key, a certificate or a version.
     init(_ configuration: LabTLSConfiguration) throws(LabError) {
         defer { ERR_clear_error() }
+        var variants = [configuration]
+        if let rotation = configuration.rotation, !rotation.leaves.isEmpty {
+            variants = rotation.leaves.map { leaf in
+                var v = configuration
+                v.chain = leaf.chain
+                v.privateKeyPEM = leaf.privateKeyPEM
+                return v
+            }
+        }
+        var made: [OpaquePointer] = []
+        do throws(LabError) {
+            for v in variants { made.append(try ServerTLSContext.make(v)) }
+        } catch {
+            for ctx in made { SSL_CTX_free(ctx) }
+            throw error
+        }
+        contexts = made
+        period = configuration.rotation?.period ?? 1
+
+        if let response = configuration.ocspResponse, !response.isEmpty {
+            let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: response.count)
+            _ = bytes.initialize(from: response)
+            let descriptor = UnsafeMutablePointer<COpenSSL_Staple>.allocate(capacity: 1)
+            descriptor.initialize(to: COpenSSL_Staple(der: UnsafePointer(bytes.baseAddress), length: response.count))
+            stapleBytes = bytes
+            staple = descriptor
+            for ctx in made {
+                guard COpenSSL_SSL_CTX_set_staple(ctx, descriptor) == 1 else {
+                    throw LabError.openssl("setting the OCSP staple")
+                }
+            }
+        }
+    }
+
+    /// One `SSL_CTX` serving `configuration`'s chain and key; freed again when OpenSSL refuses it.
+    private static func make(_ configuration: LabTLSConfiguration) throws(LabError) -> OpaquePointer {
+        guard let ctx = SSL_CTX_new(TLS_server_method()) else { throw LabError.openssl("SSL_CTX_new") }
+        do throws(LabError) {
+            try configure(ctx, configuration)
+        } catch {
+            SSL_CTX_free(ctx)
+            throw error
+        }
+        return ctx
+    }
+
+    private static func configure(_ ctx: OpaquePointer, _ configuration: LabTLSConfiguration) throws(LabError) {
         guard let leaf = configuration.chain.first else {
             throw .openssl(operation: "configuring a server", detail: "the chain is empty")
         }
-        guard let ctx = SSL_CTX_new(TLS_server_method()) else { throw LabError.openssl("SSL_CTX_new") }
-        context = ctx
         // Level 0: the lab must serve RSA-1024 keys and SHA-1 signatures, which Debian's default
         // level 2 refuses to load.
         SSL_CTX_set_security_level(ctx, 0)
@@ -106,22 +170,10 @@ final class ServerTLSContext: @unchecked Sendable {
             }
             SSL_CTX_set_verify(ctx, COpenSSL_SSL_VERIFY_PEER() | COpenSSL_SSL_VERIFY_FAIL_IF_NO_PEER_CERT(), nil)
         }
-
-        if let response = configuration.ocspResponse, !response.isEmpty {
-            let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: response.count)
-            _ = bytes.initialize(from: response)
-            let descriptor = UnsafeMutablePointer<COpenSSL_Staple>.allocate(capacity: 1)
-            descriptor.initialize(to: COpenSSL_Staple(der: UnsafePointer(bytes.baseAddress), length: response.count))
-            stapleBytes = bytes
-            staple = descriptor
-            guard COpenSSL_SSL_CTX_set_staple(ctx, descriptor) == 1 else {
-                throw LabError.openssl("setting the OCSP staple")
-            }
-        }
     }
 
     deinit {
-        SSL_CTX_free(context)
+        for ctx in contexts { SSL_CTX_free(ctx) }
         staple?.deinitialize(count: 1)
         staple?.deallocate()
         stapleBytes?.deallocate()

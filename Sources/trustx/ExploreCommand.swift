@@ -1,6 +1,7 @@
 import Explorer
 import TLSProbe
 import TrustCore
+import TrustLab
 import TrustSupport
 import TrustX509
 
@@ -32,7 +33,8 @@ enum ExploreCommand {
                     "The colours: a built-in theme ("
                     + Theme.builtInNames.joined(separator: ", ")
                     + ") or a theme file's path; themes/ in the source holds them as examples.",
-                defaultText: "default, or mono with NO_COLOR", suggestedValues: Theme.builtInNames)
+                defaultText: "default, or mono with NO_COLOR", suggestedValues: Theme.builtInNames),
+            LabCommand.rotateSecondsOption,
         ]
     )
 
@@ -67,8 +69,13 @@ enum ExploreCommand {
         case .success(let t): theme = t
         case .failure(let f): return f.report()
         }
+        let rotate: Int
+        switch LabCommand.rotateSeconds(p) {
+        case .success(let seconds): rotate = seconds
+        case .failure(let error): return Trustx.usageError(error, spec)
+        }
         let initial: (AppState, [Effect])
-        switch initialState(request, now: now, policyGiven: p.has("policy")) {
+        switch initialState(request, now: now, policyGiven: p.has("policy"), rotateSeconds: rotate) {
         case .success(let state): initial = state
         case .failure(let f): return f.report()
         }
@@ -86,7 +93,10 @@ enum ExploreCommand {
     /// policy, host, pins, time, profile and connection options.
     /// `policyGiven` says whether `--policy` was typed: without it the lab checks each scenario's
     /// own host, as plain `trustx` does.
-    static func initialState(_ r: CheckCommand.Request, now: Timestamp, policyGiven: Bool = true) -> Result<
+    static func initialState(
+        _ r: CheckCommand.Request, now: Timestamp, policyGiven: Bool = true,
+        rotateSeconds: Int = LabScenario.defaultRotateSeconds
+    ) -> Result<
         (AppState, [Effect]), Trustx.Failure
     > {
         var anchors: [AnchorEntry] = []
@@ -172,7 +182,9 @@ enum ExploreCommand {
                 toggles.policy = .sslWithHost
                 toggles.host = .target
             }
-            return withCTLogs(AppState.lab(now: now, systemStore: store, toggles: toggles), r)
+            var options = LabOptions(now: now)
+            options.rotateSeconds = rotateSeconds
+            return withCTLogs(AppState.lab(now: now, systemStore: store, options: options, toggles: toggles), r)
         }
         return withCTLogs(AppState.explore(targets, now: now, systemStore: store, toggles: toggles), r)
     }

@@ -42,6 +42,7 @@ enum LabCommand {
                 name: "group", valueName: "name", arity: .repeated,
                 help: "Serve only this group of scenarios (repeatable; with --scenario, both).",
                 allowedValues: LabScenario.groups.map(\.id), defaultText: "all"),
+            rotateSecondsOption,
         ]
     )
 
@@ -59,6 +60,10 @@ enum LabCommand {
             return Trustx.usageError(error, spec)
         }
         options.groups = p.all("group")
+        switch rotateSeconds(p) {
+        case .success(let seconds): options.rotateSeconds = seconds
+        case .failure(let error): return Trustx.usageError(error, spec)
+        }
         if let base = p.value("port-base") {
             let top = 65535 - LabScenario.highestPortOffset
             guard let n = Int(base), n >= 1, n <= top else {
@@ -114,5 +119,24 @@ enum LabCommand {
         lab.stop()
         if p.value("format") != "json" { Output.err("Stopped; the lab's servers are down and its files removed.\n") }
         return .success
+    }
+
+    /// `--rotate-seconds`, which `trustx lab` and `trustx explore` share.
+    static let rotateSecondsOption = OptionSpec(
+        name: "rotate-seconds", valueName: "seconds", arity: .one,
+        help: "Seconds the rotating scenario serves each of its two leaves before switching.",
+        defaultText: "\(LabScenario.defaultRotateSeconds)")
+
+    /// The value of `--rotate-seconds`: a whole number of seconds from 1 to a day.
+    static func rotateSeconds(_ p: ParsedArguments) -> Result<Int, UsageError> {
+        guard let text = p.value("rotate-seconds") else { return .success(LabScenario.defaultRotateSeconds) }
+        guard let n = Int(text), n >= 1, n <= 86_400 else {
+            return .failure(
+                UsageError(
+                    message:
+                        "The value '\(InputExcerpt.quote(text))' is invalid for '--rotate-seconds <seconds>': expected a whole number from 1 to 86400"
+                ))
+        }
+        return .success(n)
     }
 }

@@ -179,8 +179,8 @@ enum SharedLab {
         guard let (lab, now) = shared, abs(wanted.secondsSinceEpoch - now.secondsSinceEpoch) <= timeTolerance
         else { return nil }
         let names = Set(options.scenarios)
-        let targets = lab.scenarios.filter { names.isEmpty || names.contains($0.name) }.compactMap {
-            ExplorerTarget.lab($0, anchor: lab.anchor($0.scenario.anchor).certificate)
+        let targets = lab.scenarios.filter { names.isEmpty || names.contains($0.name) }.flatMap {
+            ExplorerTarget.labTargets($0, anchor: lab.anchor($0.scenario.anchor).certificate)
         }
         return .labStarted(targets: targets, directory: lab.directory)
     }

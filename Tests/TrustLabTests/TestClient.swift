@@ -29,8 +29,9 @@ enum TestClient {
     /// server stuck below TLS 1.2, 1.2 otherwise.
     static func minimumVersion(for name: String) -> Int32 { name == "tls11-only" ? TLS1_VERSION : TLS1_2_VERSION }
 
-    /// A blocking TCP connection to 127.0.0.1:`port` with send/receive timeouts; nil when refused.
-    static func connect(port: UInt16, timeoutSeconds: Int = 10) -> Int32? {
+    /// A blocking TCP connection to `address` (IPv4, 127.0.0.1 unless given) and `port` with
+    /// send/receive timeouts; nil when refused.
+    static func connect(port: UInt16, address: String = "127.0.0.1", timeoutSeconds: Int = 10) -> Int32? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
@@ -39,7 +40,7 @@ enum TestClient {
         var sa = sockaddr_in()
         sa.sin_family = sa_family_t(AF_INET)
         sa.sin_port = port.bigEndian
-        sa.sin_addr.s_addr = inet_addr("127.0.0.1")
+        sa.sin_addr.s_addr = inet_addr(address)
         let r = withUnsafePointer(to: &sa) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -70,12 +71,13 @@ enum TestClient {
     /// Connects, handshakes and (unless `request` is false) sends one HTTP GET or, with `smtp`,
     /// runs the STARTTLS dialogue and sends EHLO then QUIT.
     static func run(
-        port: UInt16, sni: String? = nil, minimumVersion: Int32 = TLS1_2_VERSION, maximumVersion: Int32 = 0,
+        port: UInt16, address: String = "127.0.0.1", sni: String? = nil, minimumVersion: Int32 = TLS1_2_VERSION,
+        maximumVersion: Int32 = 0,
         clientCertificatePath: String? = nil, clientKeyPath: String? = nil, smtp: Bool = false, request: Bool = true
     ) -> ClientResult {
         var result = ClientResult()
         defer { ERR_clear_error() }
-        guard let fd = connect(port: port) else {
+        guard let fd = connect(port: port, address: address) else {
             result.failure = "connect refused"
             return result
         }

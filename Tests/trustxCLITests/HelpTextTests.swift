@@ -209,7 +209,7 @@ final class HelpTextTests: XCTestCase {
         trustx with no subcommand (or trustx explore), which starts the same servers
         itself.
 
-        USAGE: trustx lab [--scenario <name> ...] [--port-base <port>] [--listen <address>] [--out <directory>] [--format <format>] [--store <store>] [--group <name> ...]
+        USAGE: trustx lab [--scenario <name> ...] [--port-base <port>] [--listen <address>] [--out <directory>] [--format <format>] [--store <store>] [--group <name> ...] [--rotate-seconds <seconds>]
 
         OPTIONS:
           --scenario <name>       Serve only this scenario (repeatable). (values: good,
@@ -233,7 +233,7 @@ final class HelpTextTests: XCTestCase {
                                   mozilla-old, null, 3des, rc4, rc4-md5, dh480, dh512,
                                   dh1024, dh2048, dh-composite, dh-small-subgroup,
                                   static-rsa, tls-v1-0, tls-v1-1, tls-v1-2, ssl-v3,
-                                  ssl-v2; default: all)
+                                  ssl-v2, pool, rotating; default: all)
           --port-base <port>      Serve scenario n on port base+n (the AIA server on
                                   base+99), for handouts. (default: ports chosen by the
                                   system)
@@ -252,7 +252,11 @@ final class HelpTextTests: XCTestCase {
                                   --scenario, both). (values: lessons, ats,
                                   badssl-certificates, badssl-known-bad, badssl-client,
                                   inspection, ct, badssl-cipher-suites,
-                                  badssl-key-exchange, badssl-protocols; default: all)
+                                  badssl-key-exchange, badssl-protocols, fleet; default:
+                                  all)
+          --rotate-seconds <seconds>
+                                  Seconds the rotating scenario serves each of its two
+                                  leaves before switching. (default: 20)
           --version               Show the version.
           -h, --help              Show help information.
 

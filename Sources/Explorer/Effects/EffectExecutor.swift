@@ -70,8 +70,8 @@ public final class EffectExecutor: Sendable {
                 previous?.stop()
                 // Stopped while starting: do not leave servers behind.
                 if stopped.load(ordering: .acquiring) { started.stop() }
-                let targets = started.scenarios.compactMap {
-                    ExplorerTarget.lab($0, anchor: started.anchor($0.scenario.anchor).certificate)
+                let targets = started.scenarios.flatMap {
+                    ExplorerTarget.labTargets($0, anchor: started.anchor($0.scenario.anchor).certificate)
                 }
                 return .labStarted(targets: targets, directory: started.directory)
             } catch {

@@ -1,0 +1,46 @@
+import Foundation
+import XCTest
+
+/// The lab explorer (plain `trustx`) under a real terminal: the pool scenario is three targets,
+/// one per node's address, and each gives its own verdict when selected.
+final class FleetTmuxTests: XCTestCase {
+    /// The Targets pane's cells (its left column) that name one of the pool's nodes, marks kept.
+    static func poolRows(_ screen: String) -> [String] {
+        screen.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("│"), let end = line.dropFirst().firstIndex(of: "│") else { return nil }
+            let cell = line[line.index(after: line.startIndex)..<end].trimmingCharacters(in: .whitespaces)
+            return cell.contains("pool @ ") ? cell : nil
+        }
+    }
+
+    func testThePoolIsThreeTargetsOnePerNodeEachWithItsOwnVerdict() throws {
+        try XCTSkipIf(TmuxSession.tmux == nil, "tmux is not installed")
+        let tmux = TmuxSession()
+        try tmux.startTrustx([], in: try TmuxSession.directory("fleet"))
+        _ = try tmux.screen(containing: "Trusted · errSecSuccess")
+        try tmux.send("/")
+        try tmux.type("pool")
+        try tmux.send("Enter")
+        var text = try tmux.screen { $0.contains("3 of ") && $0.contains("Scenario pool @ 127.0.0.1") }
+        XCTAssertTrue(text.contains("Staging fleet"), text)
+        XCTAssertEqual(
+            Self.poolRows(text).map { $0.components(separatedBy: "pool @ ").last ?? "" },
+            ["127.0.0.1", "127.0.0.2", "127.0.0.3"], text)
+
+        // Each node's verdict, and the Detail pane saying which node it is and what it expects.
+        text = try tmux.screen { $0.contains("Node 1 of 3 (healthy)") && $0.contains("✓ Trusted · errSecSuccess") }
+        try tmux.send("j")
+        text = try tmux.screen {
+            $0.contains("Node 2 of 3 (expired leaf)") && $0.contains("errSecCertificateExpired (-67818)")
+        }
+        try tmux.send("j")
+        text = try tmux.screen {
+            $0.contains("Node 3 of 3 (missing intermediate)") && $0.contains("errSecCreateChainFailed (-25318)")
+        }
+        // The list keeps each node's verdict: one trusted, two not.
+        XCTAssertEqual(
+            Self.poolRows(text), ["✓ pool @ 127.0.0.1", "✗ pool @ 127.0.0.2", "▶ ✗ pool @ 127.0.0.3"], text)
+        try tmux.send("q")
+        XCTAssertTrue(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
+    }
+}
