@@ -2,7 +2,8 @@ import Foundation
 import XCTest
 
 /// The lab explorer (plain `trustx`) under a real terminal: the pool scenario is three targets,
-/// one per node's address, and each gives its own verdict when selected.
+/// one per node's address, each gives its own verdict when selected, and two of them compare
+/// side by side.
 final class FleetTmuxTests: XCTestCase {
     /// The Targets pane's cells (its left column) that name one of the pool's nodes, marks kept.
     static func poolRows(_ screen: String) -> [String] {
@@ -13,7 +14,7 @@ final class FleetTmuxTests: XCTestCase {
         }
     }
 
-    func testThePoolIsThreeTargetsOnePerNodeEachWithItsOwnVerdict() throws {
+    func testThePoolIsThreeTargetsOnePerNodeEachWithItsOwnVerdictAndTwoNodesCompare() throws {
         try XCTSkipIf(TmuxSession.tmux == nil, "tmux is not installed")
         let tmux = TmuxSession()
         try tmux.startTrustx([], in: try TmuxSession.directory("fleet"))
@@ -40,6 +41,23 @@ final class FleetTmuxTests: XCTestCase {
         // The list keeps each node's verdict: one trusted, two not.
         XCTAssertEqual(
             Self.poolRows(text), ["✓ pool @ 127.0.0.1", "✗ pool @ 127.0.0.2", "▶ ✗ pool @ 127.0.0.3"], text)
+
+        // Node 1 marked and compared with node 2: node 2 is the node a renewal missed, its leaf
+        // over node 1's key (docs/lab.md), so the leaves are the same key in another certificate.
+        try tmux.send("k")
+        try tmux.send("k")
+        _ = try tmux.screen(containing: "Node 1 of 3 (healthy)")
+        try tmux.send("m")
+        _ = try tmux.screen(containing: "pool @ 127.0.0.1 marked")
+        try tmux.send("j")
+        _ = try tmux.screen(containing: "Node 2 of 3 (expired leaf)")
+        try tmux.send("M")
+        text = try tmux.screen { $0.contains("pool @ 127.0.0.2 (selected)") && $0.contains("Path as built") }
+        XCTAssertTrue(text.contains("pool @ 127.0.0.1 (marked)"), text)
+        XCTAssertTrue(text.contains("[0] same key, new certificate"), text)
+        XCTAssertTrue(text.contains("-67818"), text)
+        try tmux.send("Escape")
+        _ = try tmux.screen { !$0.contains("(selected)") }
         try tmux.send("q")
         XCTAssertTrue(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
     }
