@@ -9,20 +9,8 @@ extension Renderer {
     static let compareSideBySideWidth = 64
 
     func compare(_ buffer: inout Buffer, _ area: Rect, _ layout: inout FrameLayout) {
-        let inner = block("", focused: false).inner(area)
-        let lines = inner.isEmpty ? [] : compareLines(width: inner.width)
-        let scroll = max(0, min(state.detailScroll, lines.count - inner.height))
-        layout.panes.append(.init(pane: .detail, area: area, inner: inner))
-        layout.detail = Viewport(lines: lines.count, height: inner.height)
-        let where_ =
-            lines.count > inner.height ? " \(scroll + 1)-\(min(scroll + inner.height, lines.count))/\(lines.count)" : ""
-        let b = block(
-            title(["4 " + CompareContent.title(state) + where_, "4 Compare" + where_, "4 Compare"], area),
-            focused: state.focus == .detail)
-        b.render(into: &buffer, area: area)
-        guard !inner.isEmpty else { return }
-        for (row, line) in lines.dropFirst(scroll).prefix(inner.height).enumerated() {
-            buffer.set(x: inner.x, y: inner.y + row, line: line, maxWidth: inner.width)
+        scrolledDetail(&buffer, area, &layout, name: CompareContent.title(state), short: "Compare") {
+            compareLines(width: $0)
         }
     }
 

@@ -5,17 +5,27 @@ import TrustCore
 extension Renderer {
     func detail(_ buffer: inout Buffer, _ area: Rect, _ layout: inout FrameLayout) {
         if state.comparison.showing { return compare(&buffer, area, &layout) }
+        scrolledDetail(&buffer, area, &layout, name: DetailContent.title(state), short: "Detail") {
+            detailLines(width: $0)
+        }
+    }
+
+    /// The Detail pane's frame around `lines(width)`, scrolled by `detailScroll`: its title is the
+    /// longest of `4 name`, `4 short` that fits, followed by where the pane is in its text when it
+    /// does not all fit (`12-30/80`). Both the fields and the compare view are drawn so.
+    func scrolledDetail(
+        _ buffer: inout Buffer, _ area: Rect, _ layout: inout FrameLayout, name: String, short: String,
+        lines makeLines: (Int) -> [Line]
+    ) {
         let inner = block("", focused: false).inner(area)
-        let lines = inner.isEmpty ? [] : detailLines(width: inner.width)
+        let lines = inner.isEmpty ? [] : makeLines(inner.width)
         let scroll = max(0, min(state.detailScroll, lines.count - inner.height))
         layout.panes.append(.init(pane: .detail, area: area, inner: inner))
         layout.detail = Viewport(lines: lines.count, height: inner.height)
-        // Where the pane is in its text, when it does not all fit: `lines 12-30/80`.
         let where_ =
             lines.count > inner.height ? " \(scroll + 1)-\(min(scroll + inner.height, lines.count))/\(lines.count)" : ""
         let b = block(
-            title(["4 " + DetailContent.title(state) + where_, "4 Detail" + where_, "4 Detail"], area),
-            focused: state.focus == .detail)
+            title(["4 " + name + where_, "4 " + short + where_, "4 " + short], area), focused: state.focus == .detail)
         b.render(into: &buffer, area: area)
         guard !inner.isEmpty else { return }
         for (row, line) in lines.dropFirst(scroll).prefix(inner.height).enumerated() {
