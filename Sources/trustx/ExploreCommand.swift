@@ -25,14 +25,15 @@ enum ExploreCommand {
         ],
         options: CheckCommand.spec.options.filter {
             !["format", "sct", "ocsp-response"].contains($0.name) && !FleetCheck.owns($0)
-        } + [
+        }.filter { !watchOptionNames.contains($0.name) } + [
             OptionSpec(
                 name: "theme", valueName: "name", arity: .one,
                 help:
                     "The colours: a built-in theme ("
                     + Theme.builtInNames.joined(separator: ", ")
                     + ") or a theme file's path; themes/ in the source holds them as examples.",
-                defaultText: "default, or mono with NO_COLOR", suggestedValues: Theme.builtInNames)
+                defaultText: "default, or mono with NO_COLOR", suggestedValues: Theme.builtInNames),
+            watchOption,
         ]
     )
 
@@ -67,11 +68,18 @@ enum ExploreCommand {
         case .success(let t): theme = t
         case .failure(let f): return f.report()
         }
-        let initial: (AppState, [Effect])
+        let watchEvery: Duration
+        do {
+            watchEvery = try watchInterval(p)
+        } catch {
+            return Trustx.usageError(error, spec)
+        }
+        var initial: (AppState, [Effect])
         switch initialState(request, now: now, policyGiven: p.has("policy")) {
         case .success(let state): initial = state
         case .failure(let f): return f.report()
         }
+        initial.0.watchInterval = watchEvery
         do {
             try ExplorerApp.run(initial, theme: theme, monochrome: !(environment.noColor ?? "").isEmpty)
         } catch {

@@ -1,6 +1,7 @@
 import ATSModel
 import TLSProbe
 import TrustCore
+import TrustSupport
 import TrustX509
 
 /// What the user can ask for: the values the keymap produces.
@@ -118,6 +119,8 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case clearSearch
     /// Switch the system roots: Apple's store, this machine's, and the `--store PATH` of the start.
     case cycleStore
+    /// Watch the selected server: connect again every few seconds and keep what changed.
+    case toggleWatch
 }
 
 /// An edit of the text being typed at a prompt.
@@ -175,6 +178,10 @@ public enum Action: Sendable {
     case filesWritten(Result<String, EffectFailure>)
     /// A target's name resolved to these addresses (or why not).
     case resolved(target: Int, Result<[String], EffectFailure>)
+    /// A watch's timer fired: time for its next round.
+    case watchTick(timer: Int)
+    /// A watch's round finished: what each address gave, and when the round ended.
+    case watched(timer: Int, [WatchRoundEntry], at: Timestamp)
 }
 
 /// Why an effect failed, in words for the status line.

@@ -150,6 +150,10 @@ public struct AppState: Sendable {
     public var anchorDirectory: String?
     /// The absolute directory `X` writes exports to; nil writes them to the current directory.
     public var exportDirectory: String?
+    /// The watched targets (`l`), by index.
+    public var watches: [Int: TargetWatch] = [:]
+    /// How often a watched target is connected to again (`--watch SECONDS`).
+    public var watchInterval: Duration = .seconds(20)
 
     /// The id the next request gets.
     var nextRequest = 1

@@ -356,5 +356,10 @@ public struct Keymap: Sendable {
             help:
                 "System roots: Apple's root store (compiled in), this machine's OpenSSL store, or the --store PATH the session started with.",
             inBar: false),
+        KeyBinding(
+            [.char("l")], .toggleWatch, hint: "watch",
+            help:
+                "Watch the selected server: connect again every --watch seconds (20 by default) under the current settings, draw each round in its history strip and list what changed in its Detail; l again stops.",
+            inBar: false, needsServer: true, panes: [.targets]),
     ])
 }

@@ -235,6 +235,7 @@ extension AppState {
             }
             let start = startToggles
             change("start-up settings", &effects) { $0 = start }
+        case .toggleWatch: toggleWatch(&effects)
         }
     }
 

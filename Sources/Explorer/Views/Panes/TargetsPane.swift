@@ -47,7 +47,8 @@ extension Renderer {
             } else {
                 mark = Span(sym.bullet, style: theme[.stepNotApplicable])
             }
-            items.append(Line([mark, Span(" "), span(target.name)]))
+            // Borders, the selection marker, the verdict mark and its space take six cells.
+            items.append(Line([mark, Span(" ")] + targetLabel(i, target.name, width: area.width - 6)))
             rowTarget.append(i)
         }
         closeGroup()
