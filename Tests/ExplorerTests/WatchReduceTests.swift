@@ -84,8 +84,9 @@ final class WatchReduceTests: XCTestCase {
         // A tick while the first round is under way starts no second one.
         XCTAssertTrue(reduce(s, .watchTick(timer: timer)).1.isEmpty)
 
+        Self.answer(&s, timer: timer, .failed("refused"), at: 0)
         let stopped = Self.press(&s, .toggleWatch)
-        XCTAssertTrue(s.watches.isEmpty)
+        XCTAssertEqual(s.watches[0]?.isActive, false, "a stopped watch keeps its history")
         let cancelled = stopped.compactMap { effect -> Int? in
             if case .stopWatchTimer(let t) = effect { return t }
             return nil
@@ -94,7 +95,13 @@ final class WatchReduceTests: XCTestCase {
         // A tick or an answer that was on its way when the watch stopped changes nothing.
         XCTAssertTrue(reduce(s, .watchTick(timer: timer)).1.isEmpty)
         Self.answer(&s, timer: timer, .failed("refused"), at: 1)
-        XCTAssertTrue(s.watches.isEmpty)
+        XCTAssertEqual(s.watches[0]?.history.rounds, 1)
+
+        // l again goes on with the same history, under a new timer.
+        let resumed = try XCTUnwrap(Self.timer(Self.press(&s, .toggleWatch)))
+        XCTAssertNotEqual(resumed, timer)
+        Self.answer(&s, timer: resumed, .failed("refused"), at: 2)
+        XCTAssertEqual(s.watches[0]?.history.rounds, 2)
     }
 
     func testATickAfterARoundStartsTheNextRoundWithTheCurrentSettings() throws {

@@ -23,11 +23,12 @@ final class OpenSSLServer {
     /// Where s_server's output goes (a file: a pipe nobody drains would block s_server once full).
     let log: URL
 
-    /// Starts `openssl s_server -www -accept HOST:0 ARGUMENTS` in `directory` and returns once it
-    /// listens. `host` is a loopback address, `127.0.0.1` or `::1`.
-    init(_ arguments: [String], host: String = "127.0.0.1", in directory: URL) throws {
+    /// Starts `openssl s_server -www -accept HOST:PORT ARGUMENTS` in `directory` and returns once
+    /// it listens. `host` is a loopback address, `127.0.0.1` or `::1`; `port` 0 lets the kernel
+    /// pick one, another port is one a stopped server of the same test had.
+    init(_ arguments: [String], host: String = "127.0.0.1", port: Int = 0, in directory: URL) throws {
         precondition(host == "127.0.0.1" || host == "::1", "tests serve on loopback only")
-        let accept = host.contains(":") ? "[\(host)]:0" : "\(host):0"
+        let accept = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         log = directory.appendingPathComponent("s_server-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
@@ -43,7 +44,9 @@ final class OpenSSLServer {
         let giveUp = Date().addingTimeInterval(30)
         var found: Int?
         while found == nil && process.isRunning && Date() < giveUp {
-            found = Self.acceptedPort(in: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+            let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            // Given a port, s_server prints a bare `ACCEPT` once it listens.
+            found = Self.acceptedPort(in: output) ?? (port != 0 && output.contains("ACCEPT") ? port : nil)
             if found == nil { usleep(10_000) }
         }
         guard let found else {
@@ -54,7 +57,7 @@ final class OpenSSLServer {
             let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             throw Failure(message: "openssl s_server \(arguments.joined(separator: " ")) did not start: \(output)")
         }
-        port = found
+        self.port = found
     }
 
     /// The port of s_server's `ACCEPT host:port` line, nil until it is printed.

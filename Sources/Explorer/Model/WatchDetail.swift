@@ -14,9 +14,9 @@ extension DetailContent {
         let every = s.watchInterval.components.seconds
         var out: [DetailLine] = []
         let rounds = h.rounds == 1 ? "1 round" : "\(h.rounds) rounds"
-        out.append(
-            DetailLine(
-                .heading, "Watch: every \(every) s, \(rounds)\(watch.inFlight ? ", connecting..." : "") (l stops)"))
+        let state =
+            !watch.isActive ? "stopped (l goes on)" : watch.inFlight ? "connecting... (l stops)" : "l stops"
+        out.append(DetailLine(.heading, "Watch: every \(every) s, \(rounds), \(state)"))
         let lines = changeLines(watch)
         if lines.isEmpty {
             out.append(DetailLine(.text, h.rounds == 0 ? "first round under way" : "no change yet"))

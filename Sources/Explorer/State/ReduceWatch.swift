@@ -12,24 +12,30 @@ extension AppState {
     /// The longest interval `--watch` takes, in seconds (a day).
     public static let maximumWatchSeconds = 86_400
 
-    /// `l`: starts watching the selected server, or stops.
+    /// `l`: starts watching the selected server, or stops. A stopped watch keeps its strip and
+    /// its changes on screen; `l` again goes on with the same history.
     mutating func toggleWatch(_ effects: inout [Effect]) {
         guard requireServer("l watches a server") else { return }
         let index = selectedTarget
-        if let watch = watches[index] {
-            watches[index] = nil
-            effects.append(.stopWatchTimer(timer: watch.timer))
-            message = "stopped watching \(TerminalSanitizer.sanitize(targets[index].name))"
+        let name = TerminalSanitizer.sanitize(targets[index].name)
+        if let timer = watches[index]?.timer {
+            watches[index]?.timer = nil
+            watches[index]?.inFlight = false
+            effects.append(.stopWatchTimer(timer: timer))
+            message = "stopped watching \(name); its history stays (l goes on)"
             return
         }
         let timer = nextRequest
         nextRequest += 1
-        watches[index] = TargetWatch(timer: timer, target: targets[index].name)
+        if watches[index] == nil {
+            watches[index] = TargetWatch(timer: timer, target: targets[index].name)
+        } else {
+            watches[index]?.timer = timer
+        }
         effects.append(.startWatchTimer(timer: timer, every: watchInterval))
-        // The first round at once: it is the baseline the later rounds are compared with.
+        // A round at once: the first is the baseline the later rounds are compared with.
         startWatchRound(timer: timer, &effects)
-        message =
-            "watching \(TerminalSanitizer.sanitize(targets[index].name)) every \(watchInterval.components.seconds) s (l stops)"
+        message = "watching \(name) every \(watchInterval.components.seconds) s (l stops)"
     }
 
     /// The index of the target the watch with this timer belongs to.
@@ -90,6 +96,8 @@ extension AppState {
         let mine = found.filter { $0.address == entry.observation.address && $0.kind != .firstEvaluation }
         let what = mine.isEmpty ? "the server sent another chain" : mine.map(\.summaryText).joined(separator: "; ")
         chain = .ready(result)
+        // The change line below the verdict says what the watch saw; an older message would hide it.
+        message = nil
         addCause("watch: " + what)
         if result.chain.isEmpty {
             record(outcome: .noConnection(urlError: result.failure?.urlError), evaluation: nil)
@@ -108,7 +116,7 @@ extension AppState {
             if i < index {
                 moved[i] = watch
             } else if i == index {
-                effects.append(.stopWatchTimer(timer: watch.timer))
+                if let timer = watch.timer { effects.append(.stopWatchTimer(timer: timer)) }
             } else {
                 moved[i + count - 1] = watch
             }

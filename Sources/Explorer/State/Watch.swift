@@ -18,9 +18,9 @@ public struct TargetWatch: Sendable {
     /// The most cells the strip keeps; the pane shows the newest that fit.
     public static let cellLimit = 512
 
-    /// The timer's id: its ticks and its rounds' answers carry it, so a stopped watch's late
-    /// answers are ignored.
-    public var timer: Int
+    /// The running timer's id, nil once `l` stopped the watch (its history stays on screen):
+    /// ticks and rounds' answers carry it, so a stopped watch's late answers are ignored.
+    public var timer: Int?
     /// The changes round by round.
     public var history: WatchHistory
     /// One cell per round, oldest first, at most `cellLimit`.
@@ -33,6 +33,9 @@ public struct TargetWatch: Sendable {
     /// The positions (counted from the first change ever, as `history.droppedChanges` counts)
     /// of verdict flips seen in a round evaluated under other settings than the round before.
     var afterSettingsChange: Set<Int> = []
+
+    /// Whether the watch's timer runs.
+    public var isActive: Bool { timer != nil }
 
     /// A watch with no rounds yet.
     /// - Parameters:

@@ -14,7 +14,7 @@ extension Renderer {
         }
     }
 
-    /// The watch indicator before the strip: `↻` (`@` without UTF-8).
+    /// The indicator before the strip of a running watch: `↻` (`@` without UTF-8).
     var watchIndicator: String { unicode ? "↻" : "@" }
 
     /// The label of target `index` within `width` cells: its name, and for a watched target the
@@ -29,7 +29,9 @@ extension Renderer {
         let cells = Self.stripCells(watch.cells, room: room, nameWidth: nameWidth)
         let shownName =
             nameWidth + cells.count <= room ? text : Self.fit(text, max(1, room - cells.count), unicode: unicode)
-        var spans = [Span(shownName), Span(" "), Span(watchIndicator, style: theme[.changed])]
+        // A stopped watch keeps its strip; the indicator says whether it still runs.
+        let indicator = watch.isActive ? Span(watchIndicator, style: theme[.changed]) : Span(" ")
+        var spans = [Span(shownName), Span(" "), indicator]
         if !cells.isEmpty { spans.append(Span(" ")) }
         return spans + cells.map { watchGlyph($0) }
     }
