@@ -266,4 +266,48 @@ final class WatchReduceTests: XCTestCase {
         XCTAssertEqual(s.change?.cause, "undo policy -> SSL(nil)")
         XCTAssertEqual(s.evaluation?.presented.first, b.certificate)
     }
+
+    func testAVerdictFlipAfterASettingsChangeIsMarkedAsSuch() throws {
+        var s = Self.state([try Self.server("server")])
+        let timer = try XCTUnwrap(Self.timer(Self.press(&s, .toggleWatch)))
+        let a = try Self.leaf("a")
+        Self.answer(&s, timer: timer, .evaluated(a.summary), at: 0)
+        // The same leaf refused: what a stricter setting gives.
+        var refused = a.summary
+        refused.trusted = false
+        refused.osstatus = -67843
+        refused.urlError = -1202
+        XCTAssertFalse(reduce(s, .watchTick(timer: timer)).1.isEmpty)
+        s = reduce(s, .watchTick(timer: timer)).0
+        Self.answer(&s, timer: timer, .evaluated(refused), at: 20)
+        _ = Self.press(&s, .cyclePolicy)
+        s = reduce(s, .watchTick(timer: timer)).0
+        Self.answer(&s, timer: timer, .evaluated(a.summary), at: 40)
+        let changes = DetailContent.lines(s).map(\.text).filter { $0.contains("verdict ") }
+        XCTAssertEqual(changes.count, 2, changes.joined(separator: "\n"))
+        // Newest first: the flip back came with the policy change, the first flip did not.
+        XCTAssertTrue(
+            changes[0].hasSuffix("verdict not trusted (-67843 / -1202) -> trusted (after a settings change)"),
+            changes[0])
+        XCTAssertTrue(changes[1].hasSuffix("verdict trusted -> not trusted (-67843 / -1202)"), changes[1])
+    }
+
+    func testExpandingATargetStopsItsWatchAndMovesTheWatchesAfterIt() throws {
+        var s = Self.state([
+            try Self.server("first"), try Self.server("pool.example", port: 4434), try Self.server("last", port: 4435),
+        ])
+        var stopped: [Int] = []
+        for i in [1, 2] {
+            s = reduce(s, .click(PointerTarget(pane: .targets, row: i))).0
+            _ = Self.press(&s, .toggleWatch)
+        }
+        let timers = try [1, 2].map { try XCTUnwrap(s.watches[$0]?.timer) }
+        let (next, effects) = reduce(s, .resolved(target: 1, .success(["127.0.0.2", "127.0.0.3"])))
+        for case .stopWatchTimer(let t) in effects { stopped.append(t) }
+        XCTAssertEqual(next.targets.count, 4)
+        XCTAssertEqual(stopped, [timers[0]])
+        XCTAssertNil(next.watches[1])
+        XCTAssertNil(next.watches[2])
+        XCTAssertEqual(next.watches[3]?.timer, timers[1], "the last target's watch moved with it")
+    }
 }
