@@ -310,4 +310,23 @@ final class WatchReduceTests: XCTestCase {
         XCTAssertNil(next.watches[2])
         XCTAssertEqual(next.watches[3]?.timer, timers[1], "the last target's watch moved with it")
     }
+
+    func testAWatchedTargetThatIsNotSelectedKeepsItsVerdictMarkCurrent() throws {
+        var s = Self.state([try Self.server("server"), try Self.server("other", port: 4434)])
+        let timer = try XCTUnwrap(Self.timer(Self.press(&s, .toggleWatch)))
+        s = reduce(s, .click(PointerTarget(pane: .targets, row: 1))).0
+        let a = try Self.leaf("a")
+        Self.answer(&s, timer: timer, .evaluated(a.summary), at: 0)
+        XCTAssertEqual(s.marks[0]?.outcome, .trusted)
+        XCTAssertTrue(Self.targetRow(s, width: 160).contains("✓ server ↻ ·"), Self.targetRow(s, width: 160))
+        s = reduce(s, .watchTick(timer: timer)).0
+        Self.answer(&s, timer: timer, .failed("connection refused"), at: 20)
+        XCTAssertEqual(s.marks[0]?.outcome, .noConnection(urlError: nil))
+        XCTAssertTrue(Self.targetRow(s, width: 160).contains("✗ server ↻ ·✗"), Self.targetRow(s, width: 160))
+        // A round evaluated under settings the user has since changed says nothing of the new ones.
+        s = reduce(s, .watchTick(timer: timer)).0
+        _ = Self.press(&s, .cyclePolicy)
+        Self.answer(&s, timer: timer, .evaluated(a.summary), at: 40)
+        XCTAssertTrue(Self.targetRow(s, width: 160).contains("• server ↻ ·✗●"), Self.targetRow(s, width: 160))
+    }
 }

@@ -71,10 +71,23 @@ extension AppState {
     mutating func watched(timer: Int, _ round: [WatchRoundEntry], at time: Timestamp, _ effects: inout [Effect]) {
         guard let index = watchedTarget(timer: timer), var watch = watches[index] else { return }
         watch.inFlight = false
-        let found = watch.fold(round.map(\.observation), at: time, toggles: watch.roundToggles)
+        let roundToggles = watch.roundToggles
+        let found = watch.fold(round.map(\.observation), at: time, toggles: roundToggles)
         watch.roundToggles = nil
         watches[index] = watch
-        if index == selectedTarget { followWatch(round, found, &effects) }
+        if index == selectedTarget {
+            followWatch(round, found, &effects)
+        } else if let roundToggles, !round.isEmpty {
+            // Another target's mark follows its rounds: the verdict under the settings they used,
+            // the first address that was not trusted deciding it.
+            let outcomes = round.map { entry -> Outcome in
+                guard let s = entry.observation.outcome.summary else {
+                    return .noConnection(urlError: entry.connection?.failure?.urlError)
+                }
+                return s.trusted ? .trusted : .rejected(osstatus: s.osstatus, urlError: s.urlError)
+            }
+            marks[index] = TargetMark(outcome: outcomes.first { $0 != .trusted } ?? .trusted, toggles: roundToggles)
+        }
     }
 
     /// Puts the selected target's new chain on the screen, as a change caused by the watch.
