@@ -5,7 +5,8 @@ import TrustSupport
 // first, each stamped with the time in UTC.
 extension DetailContent {
     /// The most change lines the section lists; the history keeps more (it says how many).
-    static let watchLineLimit = 100
+    /// The pane is drawn after every round and key, so only the lines shown are made.
+    static let watchLineLimit = 50
 
     /// The Watch section of the selected target, empty when it is not watched.
     static func watchLines(_ s: AppState) -> [DetailLine] {
@@ -17,41 +18,52 @@ extension DetailContent {
         let state =
             !watch.isActive ? "stopped (l goes on)" : watch.inFlight ? "connecting... (l stops)" : "l stops"
         out.append(DetailLine(.heading, "Watch: every \(every) s, \(rounds), \(state)"))
-        let lines = changeLines(watch)
+        let (lines, unlisted) = changeLines(watch, limit: watchLineLimit)
         if lines.isEmpty {
             out.append(DetailLine(.text, h.rounds == 0 ? "first round under way" : "no change yet"))
         }
-        for line in lines.prefix(watchLineLimit) { out.append(DetailLine(.text, line, indent: 2)) }
-        let older = max(0, lines.count - watchLineLimit) + h.droppedChanges
+        for line in lines { out.append(DetailLine(.text, line, indent: 2)) }
+        let older = unlisted + h.droppedChanges
         if older > 0 { out.append(DetailLine(.text, "and \(older) older changes", indent: 2)) }
         out.append(DetailLine(.text, ""))
         return out
     }
 
-    /// One line per address and round, newest first: the time (UTC), the address, what changed
-    /// (`new leaf (new key) 3f2a91… -> 9c1b07…`) and the verdict after it, sanitised.
-    static func changeLines(_ watch: TargetWatch) -> [String] {
-        var groups: [(time: Timestamp, address: String?, parts: [String], new: WatchOutcome?)] = []
-        for (i, change) in watch.history.changes.enumerated() {
-            var text = change.summaryText
-            if watch.followsSettingsChange(i) { text += " (after a settings change)" }
-            if let last = groups.last, last.time == change.time, last.address == change.address {
-                groups[groups.count - 1].parts.append(text)
-                groups[groups.count - 1].new = change.new ?? last.new
+    /// At most `limit` lines, one per address and round, newest first: the time (UTC), the
+    /// address, what changed (`new leaf (new key) 3f2a91… -> 9c1b07…`) and the verdict after it,
+    /// sanitised; and how many older changes they leave out.
+    static func changeLines(_ watch: TargetWatch, limit: Int) -> (lines: [String], unlisted: Int) {
+        let changes = watch.history.changes
+        // Newest first; the changes of one line were found together, so they are adjacent.
+        var groups: [(time: Timestamp, address: String?, indices: [Int])] = []
+        var next = changes.count - 1
+        while next >= 0 {
+            let c = changes[next]
+            if let last = groups.last, last.time == c.time, last.address == c.address {
+                groups[groups.count - 1].indices.insert(next, at: 0)
             } else {
-                groups.append((change.time, change.address, [text], change.new))
+                if groups.count == limit { break }
+                groups.append((c.time, c.address, [next]))
             }
+            next -= 1
         }
-        return groups.reversed().map { g in
+        let lines = groups.map { g -> String in
+            var parts: [String] = []
+            for i in g.indices {
+                parts.append(
+                    changes[i].summaryText + (watch.followsSettingsChange(i) ? " (after a settings change)" : ""))
+            }
             var line = g.time.rfc3339 + "  " + clean(InputExcerpt.quote(g.address ?? "(the name)")) + "  "
-            line += g.parts.joined(separator: "; ")
+            line += parts.joined(separator: "; ")
+            let kinds = g.indices.map { changes[$0].kind }
             // The verdict after the change, unless a part already says it.
-            if let summary = g.new?.summary, !g.parts.contains(where: { $0.hasPrefix("verdict ") }),
-                !g.parts.contains(where: { $0.hasPrefix("first evaluation") || $0.hasPrefix("address appeared") })
+            if let summary = g.indices.compactMap({ changes[$0].new }).last?.summary,
+                !kinds.contains(where: { [.verdictFlipped, .firstEvaluation, .addressAppeared].contains($0) })
             {
                 line += "; now " + WatchChange.verdictText(summary)
             }
             return line
         }
+        return (lines, next + 1)
     }
 }
