@@ -113,6 +113,8 @@ extension AppState {
         message = nil
         addCause("watch: " + what)
         if result.chain.isEmpty {
+            // An evaluation still awaited is of the chain the server no longer sends.
+            pendingEvaluation = nil
             record(outcome: .noConnection(urlError: result.failure?.urlError), evaluation: nil)
         } else {
             requestEvaluation(&effects)
