@@ -142,6 +142,7 @@ let package = Package(
             name: "ExplorerTests",
             dependencies: [
                 "Explorer", "TrustCore", "TrustX509", "TrustSupport", "TrustBuilder", "TLSProbe", "TrustLab", "TermUI",
+                "TrustReport",
             ]),
     ]
 )

@@ -26,7 +26,7 @@ enum ExploreCommand {
         ],
         options: CheckCommand.spec.options.filter {
             !["format", "sct", "ocsp-response"].contains($0.name) && !FleetCheck.owns($0)
-        } + [
+        }.filter { !watchOptionNames.contains($0.name) } + [
             OptionSpec(
                 name: "theme", valueName: "name", arity: .one,
                 help:
@@ -35,6 +35,7 @@ enum ExploreCommand {
                     + ") or a theme file's path; themes/ in the source holds them as examples.",
                 defaultText: "default, or mono with NO_COLOR", suggestedValues: Theme.builtInNames),
             LabCommand.rotateSecondsOption,
+            watchOption,
         ]
     )
 
@@ -74,11 +75,18 @@ enum ExploreCommand {
         case .success(let seconds): rotate = seconds
         case .failure(let error): return Trustx.usageError(error, spec)
         }
-        let initial: (AppState, [Effect])
+        let watchEvery: Duration
+        do {
+            watchEvery = try watchInterval(p)
+        } catch {
+            return Trustx.usageError(error, spec)
+        }
+        var initial: (AppState, [Effect])
         switch initialState(request, now: now, policyGiven: p.has("policy"), rotateSeconds: rotate) {
         case .success(let state): initial = state
         case .failure(let f): return f.report()
         }
+        initial.0.watchInterval = watchEvery
         do {
             try ExplorerApp.run(initial, theme: theme, monochrome: !(environment.noColor ?? "").isEmpty)
         } catch {

@@ -57,7 +57,7 @@ final class OpenSSLServer {
             let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             throw Failure(message: "openssl s_server \(arguments.joined(separator: " ")) did not start: \(output)")
         }
-        port = found
+        self.port = found
     }
 
     /// The port of s_server's `ACCEPT host:port` line, nil until it is printed.

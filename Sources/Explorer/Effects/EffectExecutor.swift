@@ -26,6 +26,8 @@ public final class EffectExecutor: Sendable {
     private let inbox = Mutex(Inbox())
     private let lab = Mutex<Lab?>(nil)
     private let stopped = Atomic<Bool>(false)
+    /// The watch timers running, by id: a timer's thread ends once its id is gone.
+    let watchTimers = Mutex<Set<Int>>([])
     /// The session's one evaluator: its signature cache makes re-evaluation after a toggle
     /// verify nothing again.
     public let evaluator: Evaluator
@@ -40,6 +42,7 @@ public final class EffectExecutor: Sendable {
     /// Starts `effect` on a background thread; its answer appears in the inbox.
     /// - Parameter effect: The work to do.
     public func run(_ effect: Effect) {
+        if runsWatchTimer(effect) { return }
         let started = try? POSIXThread(detached: true) { [self] in
             let action = perform(effect)
             publish(action)
@@ -132,6 +135,9 @@ public final class EffectExecutor: Sendable {
         case .fetchRevocation(let id, let path, let timeout):
             let fetched = RevocationFetcher().fetch(path: path, timeout: timeout)
             return .revocationFetched(request: id, leaf: path[0], fetched)
+        case .watchRound(let r): return performWatchRound(r)
+        case .startWatchTimer(let timer, let every): return firstTick(timer: timer, every: every)
+        case .stopWatchTimer(let timer): return stopWatchTimer(timer)
         case .resolve(let index, let host, let timeout):
             do {
                 return .resolved(target: index, .success(try Probe.addresses(of: host, timeout: timeout)))
@@ -163,6 +169,7 @@ public final class EffectExecutor: Sendable {
     /// Stops the lab, if one was started. Idempotent.
     public func shutdown() {
         stopped.store(true, ordering: .releasing)
+        watchTimers.withLock { $0.removeAll() }
         let running = lab.withLock { current in
             defer { current = nil }
             return current

@@ -161,7 +161,8 @@ public enum DetailContent {
             default: return [DetailLine(.text, "Nothing to explore.")]
             }
         }
-        var out: [DetailLine] = []
+        // A watched target's changes come first: they are what its user is waiting for.
+        var out = watchLines(s)
         if let scenario = t.scenario {
             out.append(DetailLine(.text, clean(scenario.lesson)))
             out.append(DetailLine(.text, ""))

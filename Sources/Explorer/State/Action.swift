@@ -1,6 +1,7 @@
 import ATSModel
 import TLSProbe
 import TrustCore
+import TrustSupport
 import TrustX509
 
 /// What the user can ask for: the values the keymap produces.
@@ -122,6 +123,8 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case toggleMark
     /// Compare the marked target with the selected one in the Detail pane, or leave the comparison.
     case compareMarked
+    /// Watch the selected server: connect again every few seconds and keep what changed.
+    case toggleWatch
 }
 
 /// An edit of the text being typed at a prompt.
@@ -179,6 +182,10 @@ public enum Action: Sendable {
     case filesWritten(Result<String, EffectFailure>)
     /// A target's name resolved to these addresses (or why not).
     case resolved(target: Int, Result<[String], EffectFailure>)
+    /// A watch's timer fired: time for its next round.
+    case watchTick(timer: Int)
+    /// A watch's round finished: what each address gave, and when the round ended.
+    case watched(timer: Int, [WatchRoundEntry], at: Timestamp)
 }
 
 /// Why an effect failed, in words for the status line.

@@ -152,6 +152,10 @@ public struct AppState: Sendable {
     public var exportDirectory: String?
     /// The marked target (`m`) and the compare view (`M`).
     public var comparison = Comparison()
+    /// The watched targets (`l`), by index.
+    public var watches: [Int: TargetWatch] = [:]
+    /// How often a watched target is connected to again (`--watch SECONDS`).
+    public var watchInterval: Duration = .seconds(20)
 
     /// The id the next request gets.
     var nextRequest = 1

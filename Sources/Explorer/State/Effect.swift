@@ -30,6 +30,12 @@ public enum Effect: Sendable {
     case copyToClipboard(String)
     /// Resolve a target's host to its addresses; answers `resolved`.
     case resolve(target: Int, host: String, timeout: Duration)
+    /// Connect to every address of a watched target and evaluate each; answers `watched`.
+    case watchRound(WatchRoundRequest)
+    /// Tick every `every` until stopped; each tick answers `watchTick`.
+    case startWatchTimer(timer: Int, every: Duration)
+    /// Stop a watch's timer; no answer.
+    case stopWatchTimer(timer: Int)
 }
 
 /// A file an effect writes.

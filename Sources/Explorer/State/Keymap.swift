@@ -365,5 +365,10 @@ public struct Keymap: Sendable {
             help:
                 "Compare the marked target with the selected one side by side in the Detail pane: verdicts, chains, paths, differing fields and steps (M or Esc returns).",
             inBar: false, panes: [.targets, .detail]),
+        KeyBinding(
+            [.char("l")], .toggleWatch, hint: "watch",
+            help:
+                "Watch the selected server: connect again every --watch seconds (20 by default) under the current settings, draw each round in its history strip and list what changed in its Detail; l again stops.",
+            inBar: false, needsServer: true, panes: [.targets]),
     ])
 }

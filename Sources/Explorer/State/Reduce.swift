@@ -132,7 +132,11 @@ public func reduce(_ state: AppState, _ action: Action) -> (AppState, [Effect]) 
         case .failure(let f): s.message = f.message
         }
     case .resolved(let index, let result):
+        let count = s.targets.count
         s.expand(target: index, result, &effects)
+        s.targetsReplaced(at: index, by: s.targets.count - count + 1, &effects)
+    case .watchTick(let timer): s.startWatchRound(timer: timer, &effects)
+    case .watched(let timer, let round, let time): s.watched(timer: timer, round, at: time, &effects)
     }
     s.refreshComparison(&effects)
     return (s, effects)

@@ -239,6 +239,7 @@ extension AppState {
             change("start-up settings", &effects) { $0 = start }
         case .toggleMark: toggleMark()
         case .compareMarked: toggleComparison(&effects)
+        case .toggleWatch: toggleWatch(&effects)
         }
     }
 

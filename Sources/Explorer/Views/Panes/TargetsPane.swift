@@ -47,7 +47,12 @@ extension Renderer {
             } else {
                 mark = Span(sym.bullet, style: theme[.stepNotApplicable])
             }
-            items.append(Line([mark, Span(" "), span(target.name)] + comparisonMarker(i)))
+            // Borders, the selection marker, the verdict mark and its space take six cells; the
+            // comparison mark (two) follows the name, before a watch's strip.
+            let marker = comparisonMarker(i)
+            var label = targetLabel(i, target.name, width: area.width - 6 - (marker.isEmpty ? 0 : 2))
+            label.insert(contentsOf: marker, at: min(1, label.count))
+            items.append(Line([mark, Span(" ")] + label))
             rowTarget.append(i)
         }
         closeGroup()
