@@ -1,9 +1,9 @@
 import Foundation
 import XCTest
 
-/// The lab explorer (plain `trustx`) under a real terminal: the pool scenario is three targets,
-/// one per node's address, each gives its own verdict when selected, and two of them compare
-/// side by side.
+/// The lab explorer (plain `trustx`) under a real terminal, on the staging-fleet lessons: the
+/// pool scenario is three targets, one per node's address, each gives its own verdict when
+/// selected, and two of them compare side by side; the rotating server, watched, flips.
 final class FleetTmuxTests: XCTestCase {
     /// The Targets pane's cells (its left column) that name one of the pool's nodes, marks kept.
     static func poolRows(_ screen: String) -> [String] {
@@ -58,6 +58,33 @@ final class FleetTmuxTests: XCTestCase {
         XCTAssertTrue(text.contains("-67818"), text)
         try tmux.send("Escape")
         _ = try tmux.screen { !$0.contains("(selected)") }
+        try tmux.send("q")
+        XCTAssertTrue(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
+    }
+    /// The rotating server under `l`, its leaf pinned: each switch of the leaf (every 2 s here) is
+    /// a new leaf with a new key, and as the pin names one leaf's key, the verdict flips with it.
+    func testWatchingTheRotatingServerWithItsLeafPinnedSeesTheLeafAndTheVerdictFlip() throws {
+        try XCTSkipIf(TmuxSession.tmux == nil, "tmux is not installed")
+        let tmux = TmuxSession()
+        try tmux.startTrustx(["--rotate-seconds", "2", "--watch", "1"], in: try TmuxSession.directory("rotating"))
+        _ = try tmux.screen(containing: "Trusted · errSecSuccess")
+        try tmux.send("/")
+        try tmux.type("rotating")
+        try tmux.send("Enter")
+        _ = try tmux.screen(containing: "Scenario rotating")
+        // Pin the leaf the screen shows (the Chain pane's first row), then watch from the Targets pane.
+        try tmux.send("2")
+        try tmux.send("P")
+        _ = try tmux.screen(containing: "P 1 pin")
+        try tmux.send("1")
+        try tmux.send("l")
+        let text = try tmux.screen { screen in
+            let targets = screen.split(separator: "\n").first { $0.contains("↻") } ?? ""
+            let detail = WatchTmuxTests.detail(screen)
+            return targets.contains("●") && detail.contains("new leaf (new key)")
+                && (detail.contains("verdict trusted -> not trusted") || detail.contains("verdict not trusted"))
+        }
+        XCTAssertTrue(WatchTmuxTests.detail(text).contains(" -> "), text)
         try tmux.send("q")
         XCTAssertTrue(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
     }
