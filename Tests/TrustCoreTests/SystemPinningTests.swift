@@ -101,6 +101,19 @@ final class SystemPinningTests: XCTestCase {
         XCTAssertNil(SystemPinning.match(host: "gateway.ICLOUD.com"))
     }
 
+    func testAnIPAddressIsNeverPinnedBecauseNoPinnedSuffixCanEndOne() {
+        // The shortcut for IP addresses changes no answer: a host under any pinned suffix is not an
+        // IP address (every suffix ends in a name, not a number).
+        for policy in ApplePinningData.policies {
+            for domain in policy.domains {
+                XCTAssertNil(parseIPAddress("1." + domain.suffix), domain.suffix)
+                XCTAssertNil(parseIPAddress("::1." + domain.suffix), domain.suffix)
+            }
+        }
+        XCTAssertNil(SystemPinning.match(host: "127.0.0.1"))
+        XCTAssertNil(SystemPinning.match(host: "::1"))
+    }
+
     func testTheLabelPatternIsSearchedIgnoringCase() {
         // ^gateway is a prefix, not the whole label; the search ignores case.
         XCTAssertEqual(SystemPinning.match(host: "gateway-eu.icloud.com")?.policyName, "MMCS")
