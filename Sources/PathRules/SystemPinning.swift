@@ -49,6 +49,10 @@ package enum SystemPinning {
 
     /// The pinning policy covering `host`, or nil when Apple pins nothing for it.
     package static func match(host: String) -> Match? {
+        // Apple's policies name DNS suffixes; an IP address is never one of them. Answering before
+        // the suffix table and the cache are built keeps `check 127.0.0.1` from paying for them
+        // (half a million instructions at start-up).
+        if parseIPAddress(host) != nil { return nil }
         if let known = answers.withLock({ $0[host] }) { return known }
         let answer = lookUp(host: host)
         answers.withLock {
@@ -60,10 +64,6 @@ package enum SystemPinning {
 
     /// The lookup itself, as trustd's `queryForDomain:` does it.
     package static func lookUp(host: String) -> Match? {
-        // Apple's policies name DNS suffixes; an IP address is never one of them. Answering before
-        // the suffix table is built keeps `check 127.0.0.1` from paying for it (half a million
-        // instructions at start-up).
-        if parseIPAddress(host) != nil { return nil }
         guard let dot = host.firstIndex(of: ".") else { return nil }
         let label = host[..<dot]
         var suffix = host[host.index(after: dot)...]

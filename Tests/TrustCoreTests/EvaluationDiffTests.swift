@@ -1,3 +1,4 @@
+import TrustReport
 import XCTest
 
 @testable import TrustCore

@@ -1,4 +1,5 @@
 import TrustCore
+import TrustReport
 
 /// The outcome of one evaluation or connection, compared before and after a toggle.
 public enum Outcome: Hashable, Sendable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import TrustCore
+
 /// What a settings change did to an evaluation: the explorer highlights it after every toggle.
 public struct EvaluationDiff: Sendable {
     /// One step whose outcome differs between two evaluations.
