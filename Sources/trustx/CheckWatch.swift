@@ -117,6 +117,9 @@ enum CheckWatch {
         for w in watched where w.group == histories.count { histories.append(WatchHistory(target: w.label)) }
         var status: ExitStatus?
         var round = 0
+        var changeCount = 0
+        var first: Timestamp?
+        var last: Timestamp?
         var next = ContinuousClock.now
         while round < rounds ?? Int.max {
             if round > 0 && !sleep(until: next, stopSignals) { break }
@@ -126,6 +129,9 @@ enum CheckWatch {
             for o in observations(result, watched) { observed[o.group].append(o.observation) }
             var changes: [WatchChange] = []
             for g in histories.indices { changes += histories[g].fold(observed[g], at: result.time) }
+            if first == nil { first = result.time }
+            last = result.time
+            if round > 0 { changeCount += changes.count }
             if round == 0 {
                 if let failure = printFirst(result, watched, single: single, format: format, environment: environment) {
                     return failure
@@ -140,6 +146,11 @@ enum CheckWatch {
             }
             status = result.status
             round += 1
+        }
+        // What the night came to, for whoever scrolls back: the rounds, their span, the changes.
+        if format != "json", round > 1, let first, let last {
+            let plural = changeCount == 1 ? "change" : "changes"
+            Output.err("Watched \(round) rounds from \(first.rfc3339) to \(last.rfc3339): \(changeCount) \(plural).\n")
         }
         // Stopped before the first round ended: no server was checked.
         return status ?? .unavailable

@@ -124,6 +124,9 @@ final class CheckWatchTests: XCTestCase {
         XCTAssertNotNil(line.range(of: pattern, options: .regularExpression), line)
         // A refused connection is URLError's NSURLErrorCannotConnectToHost.
         XCTAssertTrue(line.contains("(-1004)"), line)
+        // The closing line counts the rounds and the one change.
+        XCTAssertTrue(result.err.contains("Watched 2 rounds from "), result.err)
+        XCTAssertTrue(result.err.hasSuffix(": 1 change.\n"), result.err)
     }
 
     func testAWatchIntervalBelowOneSecondOrWithoutWatchIsAUsageError() throws {
