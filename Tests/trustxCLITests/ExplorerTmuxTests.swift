@@ -32,22 +32,23 @@ final class ExplorerTmuxTests: XCTestCase {
     /// How many explorers `startExplorer` started, for unique session names.
     var started = 0
 
-    /// Captures the screen every 25 ms until `condition` holds or 20 seconds pass; a screen that
+    /// Captures the screen every 10 ms until `condition` holds or 20 seconds pass; a screen that
     /// never meets it fails the test (a wait that silently runs out would hide the defect).
     func screen(
         file: StaticString = #filePath, line: UInt = #line, until condition: (String) -> Bool
     ) throws -> String {
         var text = ""
-        for _ in 0..<800 {
+        let guardTime = Date().addingTimeInterval(20)
+        while Date() < guardTime {
             text = try session.map { try tmux("capture-pane", "-p", "-t", $0) } ?? tmux("capture-pane", "-p")
             if condition(text) { return text }
-            usleep(25_000)
+            usleep(TmuxSession.pollInterval)
         }
         XCTFail("the screen never showed what the test waits for:\n\(text)", file: file, line: line)
         return text
     }
 
-    /// Like `screen(until:)`, but returns only a frame that two captures 50 ms apart agree on:
+    /// Like `screen(until:)`, but returns only a frame that two captures 30 ms apart agree on:
     /// a capture can catch a frame half drawn (the title new, the verdict row not yet).
     func settledScreen(until condition: (String) -> Bool) throws -> String {
         var previous = ""
@@ -55,7 +56,7 @@ final class ExplorerTmuxTests: XCTestCase {
             let text = try screen(until: condition)
             if condition(text) && text == previous { return text }
             previous = text
-            usleep(50_000)
+            usleep(TmuxSession.settleInterval)
         }
         return previous
     }

@@ -19,10 +19,11 @@ final class NewcomerTmuxTests: XCTestCase {
     /// silently runs out would hide the defect).
     func screen(file: StaticString = #filePath, line: UInt = #line, until condition: (String) -> Bool) -> String {
         var text = ""
-        for _ in 0..<300 {
+        let guardTime = Date().addingTimeInterval(30)
+        while Date() < guardTime {
             text = tmux("capture-pane", "-p", "-t", "lab")
             if condition(text) { return text }
-            usleep(100_000)
+            usleep(TmuxSession.pollInterval)
         }
         XCTFail("the screen never showed what the test waits for:\n\(text)", file: file, line: line)
         return text

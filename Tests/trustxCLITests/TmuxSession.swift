@@ -87,21 +87,34 @@ final class TmuxSession {
     /// The screen as text.
     func capture() throws -> String { try run("capture-pane", "-p", "-t", session) }
 
-    /// Captures until `condition` holds and two captures 50 ms apart agree (a capture can catch
-    /// a frame half drawn), or 20 seconds pass: then the test fails (a wait that silently runs out
-    /// would hide the defect) and the last capture is returned.
+    /// How often `screen` captures while it waits: often, so a test waits little longer than the
+    /// program takes to draw, and no fixed sleep stands in for waiting.
+    static let pollInterval: useconds_t = 10_000
+    /// How long after a capture that meets the condition `screen` captures again to see the frame
+    /// settled: a capture can catch a frame half drawn.
+    static let settleInterval: useconds_t = 30_000
+
+    /// Captures every 10 ms until `condition` holds and a second capture 30 ms later agrees (a
+    /// capture can catch a frame half drawn), or 20 seconds pass: then the test fails (a wait that
+    /// silently runs out would hide the defect) and the last capture is returned.
     func screen(
         file: StaticString = #filePath, line: UInt = #line, until condition: (String) -> Bool
     ) throws -> String {
-        var previous = ""
-        for _ in 0..<400 {
-            let text = try capture()
-            if condition(text) && text == previous { return text }
-            previous = text
-            usleep(50_000)
+        var last = ""
+        let guardTime = Date().addingTimeInterval(20)
+        while Date() < guardTime {
+            last = try capture()
+            if condition(last) {
+                usleep(Self.settleInterval)
+                let again = try capture()
+                if again == last { return last }
+                last = again
+            } else {
+                usleep(Self.pollInterval)
+            }
         }
-        XCTFail("the screen never showed what the test waits for:\n\(previous)", file: file, line: line)
-        return previous
+        XCTFail("the screen never showed what the test waits for:\n\(last)", file: file, line: line)
+        return last
     }
 
     /// The screen once it contains `text`.
