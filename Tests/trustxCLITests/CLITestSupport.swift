@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 /// What one run of the trustx executable produced.
@@ -40,6 +41,37 @@ enum CLI {
         env["LANG"] = "C.UTF-8"
         for (k, v) in extra { env[k] = v }
         return try Shell.run(binary, arguments, in: directory, environment: env)
+    }
+
+    /// Runs trustx once per argument list, up to `width` runs at a time, each on a thread of its
+    /// own, and returns the results in the order of `runs`. A catalogue's checks are independent
+    /// processes that mostly wait on their own start-up and handshake; side by side they take
+    /// the time of a few. The caller asserts on the results, on its own thread.
+    static func runAll(_ runs: [[String]], width: Int = 4) -> [Result<RunResult, any Error>] {
+        final class Progress: Sendable {
+            let state: Mutex<(next: Int, results: [Int: Result<RunResult, any Error>])> = Mutex((0, [:]))
+        }
+        let progress = Progress()
+        let done = DispatchGroup()
+        for _ in 0..<min(width, runs.count) {
+            done.enter()
+            // Threads, not a dispatch pool: a pool runs only as many at once as there are cores.
+            Thread.detachNewThread {
+                while true {
+                    let i = progress.state.withLock { state in
+                        defer { state.next += 1 }
+                        return state.next
+                    }
+                    guard i < runs.count else { break }
+                    let result = Result { try run(runs[i]) }
+                    progress.state.withLock { $0.results[i] = result }
+                }
+                done.leave()
+            }
+        }
+        done.wait()
+        let results = progress.state.withLock { $0.results }
+        return runs.indices.map { results[$0]! }
     }
 }
 
