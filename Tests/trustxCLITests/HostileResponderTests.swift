@@ -52,11 +52,28 @@ final class HostileResponderTests: XCTestCase {
         return listener.port
     }
 
-    /// Root, intermediate and leaf for 127.0.0.1 made by openssl (`OpenSSLPKI.makeThreeLevels`).
+    /// The root and intermediate, made by openssl once for the class (`OpenSSLPKI.makeCAs`);
+    /// each test copies them and issues its own leaf.
+    static let cas: Result<URL, any Error> = Result {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-hostile-cas-\(getpid())")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try OpenSSLPKI.makeCAs(in: dir, root: "Hostile Test Root", intermediate: "Hostile Test Intermediate")
+        return dir
+    }
+
+    override class func tearDown() {
+        if case .success(let dir) = cas { try? FileManager.default.removeItem(at: dir) }
+        super.tearDown()
+    }
+
+    /// Root, intermediate and a leaf for 127.0.0.1 with `leafExtensions`, made by openssl, in `dir`.
     func makePKI(in dir: URL, leafExtensions: String, leafIssuedByRoot: Bool = false) throws {
-        try OpenSSLPKI.makeThreeLevels(
-            in: dir, root: "Hostile Test Root", intermediate: "Hostile Test Intermediate",
-            leafExtensions: leafExtensions, leafIssuedByRoot: leafIssuedByRoot)
+        let cas = try Self.cas.get()
+        for name in OpenSSLPKI.caFiles {
+            try FileManager.default.copyItem(at: cas.appendingPathComponent(name), to: dir.appendingPathComponent(name))
+        }
+        try OpenSSLPKI.issueLeaf(in: dir, leafExtensions: leafExtensions, leafIssuedByRoot: leafIssuedByRoot)
     }
 
     /// `openssl s_server` presenting `leaf.pem` alone.
