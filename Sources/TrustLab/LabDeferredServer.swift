@@ -20,10 +20,18 @@ final class LabDeferredServer: Sendable {
 
     private let state: LabLock<State>
 
+    /// How often, in milliseconds, the watching thread wakes to see whether the server was stopped
+    /// before any client came (a client wakes it at once).
+    static let defaultWakeInterval: Int32 = 200
+
     /// Starts watching `listener` for a first client; `make` then builds the endpoint (the slow
     /// part) and a small server takes over the listener.
+    ///
+    /// - Parameter wakeInterval: milliseconds between the watcher's looks at a stop with no client;
+    ///   the lab uses the default, and tests a shorter one so that waiting out a few wake-ups
+    ///   stays short.
     init(
-        listener: LabListener, options: LabServerOptions,
+        listener: LabListener, options: LabServerOptions, wakeInterval: Int32 = defaultWakeInterval,
         make: @escaping @Sendable () throws -> LabEndpoint
     ) throws(LabError) {
         let state = LabLock<State>(.waiting(listener))
@@ -40,7 +48,7 @@ final class LabDeferredServer: Sendable {
                     }
                     guard waiting else { return }
                     var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                    if poll(&p, 1, 200) > 0 && p.revents & Int16(POLLIN) != 0 { break }
+                    if poll(&p, 1, wakeInterval) > 0 && p.revents & Int16(POLLIN) != 0 { break }
                 }
                 let endpoint = try? make()
                 state.withLock { s in

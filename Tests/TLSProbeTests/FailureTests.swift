@@ -25,10 +25,10 @@ final class FailureTests: XCTestCase {
 
     @discardableResult
     func expectFailure(
-        _ target: String, timeout: Int = 2, options: ProbeOptions? = nil, _ kind: ProbeError.Kind,
+        _ target: String, timeout: Double = 2, options: ProbeOptions? = nil, _ kind: ProbeError.Kind,
         _ urlError: Int?, file: StaticString = #filePath, line: UInt = #line
     ) throws -> ProbeError {
-        let options = options ?? ProbeOptions(timeout: .seconds(timeout))
+        let options = options ?? ProbeOptions(timeout: .milliseconds(Int64(timeout * 1000)))
         let start = Date()
         do {
             let h = try Probe.handshake(with: try ProbeTarget.parse(target), options: options)
@@ -38,7 +38,7 @@ final class FailureTests: XCTestCase {
             let elapsed = Date().timeIntervalSince(start)
             XCTAssertEqual(e.kind, kind, e.message, file: file, line: line)
             XCTAssertEqual(e.urlError, urlError, e.message, file: file, line: line)
-            XCTAssertLessThan(elapsed, Double(timeout) + 1, "ended within the timeout", file: file, line: line)
+            XCTAssertLessThan(elapsed, timeout + 1, "ended within the timeout", file: file, line: line)
             XCTAssertFalse(e.message.contains("\n"), "one line", file: file, line: line)
             return e
         }
@@ -62,21 +62,23 @@ final class FailureTests: XCTestCase {
         let port = serve { fd in
             _ = Wire.receive(fd); sleep(4)
         }
-        let e = try expectFailure("127.0.0.1:\(port)", timeout: 1, .timedOut, -1001)
+        // A third of a second tells a silent server from an answering one as well as a second.
+        let e = try expectFailure("127.0.0.1:\(port)", timeout: 0.3, .timedOut, -1001)
         XCTAssertTrue(e.message.contains("no answer to the ClientHello"), e.message)
     }
 
     func testServerThatDripsBytesIsCutOffByTheWholeDeadline() throws {
         let port = serve { fd in
             _ = Wire.receive(fd)
-            // A byte every 400 ms: each read makes progress, so only the handshake's whole
-            // deadline (1 s) can end it; a per-read one would wait for the 2 s drip and then some.
+            // A byte every 150 ms: each read makes progress, so only the handshake's whole
+            // deadline (0.4 s) can end it; a per-read one would wait for the 0.75 s drip and then
+            // some.
             for b: UInt8 in [0x16, 0x03, 0x03, 0x40, 0x00] {
                 guard Wire.send(fd, [b]) else { return }
-                usleep(400_000)
+                usleep(150_000)
             }
         }
-        let e = try expectFailure("127.0.0.1:\(port)", timeout: 1, .timedOut, -1001)
+        let e = try expectFailure("127.0.0.1:\(port)", timeout: 0.4, .timedOut, -1001)
         XCTAssertTrue(e.message.contains("the server sent"), e.message)
     }
 

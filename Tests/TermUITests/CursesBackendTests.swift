@@ -61,10 +61,11 @@ final class CursesBackendTests: XCTestCase {
 
     func waitFor(_ socket: String, _ text: String) -> [String] {
         var lines: [String] = []
-        for _ in 0..<60 {
+        // Polled every 10 ms for at most 3 s: the wait ends as soon as the text is drawn.
+        for _ in 0..<300 {
             lines = screen(socket)
             if lines.contains(where: { $0.contains(text) }) { return lines }
-            usleep(50_000)
+            usleep(10_000)
         }
         XCTFail("'\(text)' never appeared in \(lines)")
         return lines

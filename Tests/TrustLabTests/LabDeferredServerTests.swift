@@ -10,6 +10,11 @@ import XCTest
 /// A scenario whose key is slow is served by a `LabDeferredServer`: nothing is made until a
 /// client connects, that client is served once it is, and later clients reuse it.
 final class LabDeferredServerTests: XCTestCase {
+    /// The watcher's wake interval here, in milliseconds (the lab's is 200 ms).
+    static let wakeInterval: Int32 = 20
+    /// Five of those wake-ups: time enough for a watcher that would make the endpoint without a
+    /// client, or after stop(), to have done so.
+    static let severalWakeUps = useconds_t(wakeInterval) * 5_000
     /// An endpoint like the lab's: a self-signed P-256 leaf (cheap, unlike the RSA keys this
     /// server exists for) answering HTTPS.
     static func endpoint(port: UInt16) throws -> LabEndpoint {
@@ -28,13 +33,15 @@ final class LabDeferredServerTests: XCTestCase {
         let listener = try LabListener.bind(address: "127.0.0.1", port: 0)
         let port = listener.port
         let made = Mutex(0)
-        let server = try LabDeferredServer(listener: listener, options: LabServerOptions()) {
+        let server = try LabDeferredServer(
+            listener: listener, options: LabServerOptions(), wakeInterval: Self.wakeInterval
+        ) {
             made.withLock { $0 += 1 }
             return try LabDeferredServerTests.endpoint(port: port)
         }
         defer { server.stop() }
-        // The server polls every 200 ms: twice that with no client makes nothing.
-        usleep(400_000)
+        // The watcher wakes every 20 ms here: five wake-ups with no client make nothing.
+        usleep(Self.severalWakeUps)
         XCTAssertEqual(made.withLock { $0 }, 0, "made before any client connected")
 
         let first = TestClient.run(port: port)
@@ -50,14 +57,16 @@ final class LabDeferredServerTests: XCTestCase {
         let listener = try LabListener.bind(address: "127.0.0.1", port: 0)
         let port = listener.port
         let made = Mutex(0)
-        let server = try LabDeferredServer(listener: listener, options: LabServerOptions()) {
+        let server = try LabDeferredServer(
+            listener: listener, options: LabServerOptions(), wakeInterval: Self.wakeInterval
+        ) {
             made.withLock { $0 += 1 }
             return try LabDeferredServerTests.endpoint(port: port)
         }
         server.stop()
         let refused = TestClient.run(port: port)
         XCTAssertFalse(refused.handshake, "the port still accepts after stop()")
-        usleep(400_000)
+        usleep(Self.severalWakeUps)
         XCTAssertEqual(made.withLock { $0 }, 0)
     }
 }

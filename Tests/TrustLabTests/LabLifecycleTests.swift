@@ -188,7 +188,7 @@ final class LabLifecycleTests: XCTestCase {
     }
 
     func testSilentClientsAreCutOffAndDoNotStarveOthers() throws {
-        let lab = try Lab.start(LabOptions(scenarios: ["good"], workers: 2, connectionTimeout: 1))
+        let lab = try Lab.start(LabOptions(scenarios: ["good"], workers: 2, connectionTimeout: 0.6))
         defer { lab.stop() }
         let port = try XCTUnwrap(lab.scenario("good")).port
         // As many silent clients as workers: they wait in the poll set, not on a worker.

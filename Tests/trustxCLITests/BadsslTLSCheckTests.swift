@@ -70,9 +70,12 @@ final class BadsslTLSCheckTests: XCTestCase {
 
     func testEveryCaseGivesItsListedVerdictThroughCheck() throws {
         let lab = try running()
-        for s in lab.scenarios {
-            let r = try CLI.run(
-                ["check"] + s.targetArguments + ["--anchor", s.anchorPath, "--format", "json", "--timeout", "5"])
+        let results = CLI.runAll(
+            lab.scenarios.map {
+                ["check"] + $0.targetArguments + ["--anchor", $0.anchorPath, "--format", "json", "--timeout", "5"]
+            })
+        for (s, result) in zip(lab.scenarios, results) {
+            let r = try result.get()
             let (trusted, osstatus, urlError) = try verdict(r, s.name)
             XCTAssertEqual(trusted, s.expectation.trusted, "\(s.name): \(r.err)")
             XCTAssertEqual(osstatus.map(Int32.init), s.expectation.osstatus, s.name)
@@ -87,15 +90,18 @@ final class BadsslTLSCheckTests: XCTestCase {
         var checked = 0
         for s in lab.scenarios {
             XCTAssertEqual(s.atsCases.first?.atsCase.label, "ats-default", s.name)
-            for c in s.atsCases {
-                let label = "\(s.name) \(c.atsCase.label)"
-                let r = try CLI.run(["check"] + lab.arguments(for: c, of: s) + ["--format", "json", "--timeout", "5"])
-                let (trusted, _, urlError) = try verdict(r, label)
-                XCTAssertEqual(trusted, c.atsCase.expectation.trusted, "\(label): \(r.out)")
-                XCTAssertEqual(urlError, c.atsCase.expectation.urlError, label)
-                XCTAssertEqual(r.status == 0, c.atsCase.expectation.trusted, "\(label): exit \(r.status)")
-                checked += 1
-            }
+        }
+        let runs = lab.scenarios.flatMap { s in s.atsCases.map { c in (s, c) } }
+        let results = CLI.runAll(
+            runs.map { s, c in ["check"] + lab.arguments(for: c, of: s) + ["--format", "json", "--timeout", "5"] })
+        for ((s, c), result) in zip(runs, results) {
+            let label = "\(s.name) \(c.atsCase.label)"
+            let r = try result.get()
+            let (trusted, _, urlError) = try verdict(r, label)
+            XCTAssertEqual(trusted, c.atsCase.expectation.trusted, "\(label): \(r.out)")
+            XCTAssertEqual(urlError, c.atsCase.expectation.urlError, label)
+            XCTAssertEqual(r.status == 0, c.atsCase.expectation.trusted, "\(label): exit \(r.status)")
+            checked += 1
         }
         XCTAssertEqual(checked, lab.scenarios.count + 3, "the exceptions of static-rsa, tls-v1-0 and tls-v1-1")
     }
@@ -103,12 +109,13 @@ final class BadsslTLSCheckTests: XCTestCase {
     func testEveryVariationGivesItsListedVerdictThroughCheck() throws {
         let lab = try running()
         var checked = 0
-        for s in lab.scenarios {
-            for v in s.scenario.variations {
-                let r = try CLI.run(["check"] + lab.arguments(for: v, of: s) + ["--format", "json", "--timeout", "5"])
-                XCTAssertEqual(try verdict(r, s.name).0, v.expectation.trusted, "\(s.name): \(r.err)")
-                checked += 1
-            }
+        let runs = lab.scenarios.flatMap { s in s.scenario.variations.map { v in (s, v) } }
+        let results = CLI.runAll(
+            runs.map { s, v in ["check"] + lab.arguments(for: v, of: s) + ["--format", "json", "--timeout", "5"] })
+        for ((s, v), result) in zip(runs, results) {
+            let r = try result.get()
+            XCTAssertEqual(try verdict(r, s.name).0, v.expectation.trusted, "\(s.name): \(r.err)")
+            checked += 1
         }
         XCTAssertEqual(checked, 2)
     }

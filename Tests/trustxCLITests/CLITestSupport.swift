@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 /// What one run of the trustx executable produced.
@@ -41,6 +42,37 @@ enum CLI {
         for (k, v) in extra { env[k] = v }
         return try Shell.run(binary, arguments, in: directory, environment: env)
     }
+
+    /// Runs trustx once per argument list, up to `width` runs at a time, each on a thread of its
+    /// own, and returns the results in the order of `runs`. A catalogue's checks are independent
+    /// processes that mostly wait on their own start-up and handshake; side by side they take
+    /// the time of a few. The caller asserts on the results, on its own thread.
+    static func runAll(_ runs: [[String]], width: Int = 4) -> [Result<RunResult, any Error>] {
+        final class Progress: Sendable {
+            let state: Mutex<(next: Int, results: [Int: Result<RunResult, any Error>])> = Mutex((0, [:]))
+        }
+        let progress = Progress()
+        let done = DispatchGroup()
+        for _ in 0..<min(width, runs.count) {
+            done.enter()
+            // Threads, not a dispatch pool: a pool runs only as many at once as there are cores.
+            Thread.detachNewThread {
+                while true {
+                    let i = progress.state.withLock { state in
+                        defer { state.next += 1 }
+                        return state.next
+                    }
+                    guard i < runs.count else { break }
+                    let result = Result { try run(runs[i]) }
+                    progress.state.withLock { $0.results[i] = result }
+                }
+                done.leave()
+            }
+        }
+        done.wait()
+        let results = progress.state.withLock { $0.results }
+        return runs.indices.map { results[$0]! }
+    }
 }
 
 enum Shell {
@@ -67,7 +99,7 @@ enum Shell {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = outHandle
         process.standardError = errHandle
-        try process.run()
+        try SignalMask.unblocked { try process.run() }
         process.waitForExit()
         try outHandle.close()
         try errHandle.close()
@@ -206,6 +238,22 @@ final class LoopbackListener: @unchecked Sendable {  // the fd is set once, then
     func stop() {
         shutdown(fd, Int32(SHUT_RDWR))
         close(fd)
+    }
+}
+
+/// Children started with every signal deliverable, whichever thread starts them.
+enum SignalMask {
+    /// Runs `body` (which starts a child process) with this thread's signal mask emptied, then
+    /// restores it. A child inherits the mask of the thread that starts it: XCTest's main thread
+    /// blocks nothing, but Swift Testing runs tests on dispatch worker threads, which block most
+    /// signals, and a server started there would ignore the SIGTERM that stops it.
+    static func unblocked<T>(_ body: () throws -> T) rethrows -> T {
+        var none = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        return try body()
     }
 }
 

@@ -1,13 +1,10 @@
 import Foundation
-import XCTest
+import Testing
 
 /// The built trustx under a real terminal: tmux runs it, keys are sent, the screen is captured.
 /// Skipped where tmux is not installed.
-final class ExplorerTmuxTests: XCTestCase {
-    static let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-    }
-
+@Suite(.enabled(if: TmuxSession.tmux != nil, "tmux is not installed"))
+final class ExplorerTmuxTests {
     /// A private tmux server per test, so nothing else on the machine is touched.
     let socket = "trustx-test-\(UUID().uuidString.prefix(8))"
 
@@ -32,22 +29,23 @@ final class ExplorerTmuxTests: XCTestCase {
     /// How many explorers `startExplorer` started, for unique session names.
     var started = 0
 
-    /// Captures the screen every 25 ms until `condition` holds or 20 seconds pass; a screen that
+    /// Captures the screen every 20 ms until `condition` holds or 20 seconds pass; a screen that
     /// never meets it fails the test (a wait that silently runs out would hide the defect).
     func screen(
-        file: StaticString = #filePath, line: UInt = #line, until condition: (String) -> Bool
+        sourceLocation: SourceLocation = #_sourceLocation, until condition: (String) -> Bool
     ) throws -> String {
         var text = ""
-        for _ in 0..<800 {
+        let guardTime = Date().addingTimeInterval(20)
+        while Date() < guardTime {
             text = try session.map { try tmux("capture-pane", "-p", "-t", $0) } ?? tmux("capture-pane", "-p")
             if condition(text) { return text }
-            usleep(25_000)
+            usleep(TmuxSession.pollInterval)
         }
-        XCTFail("the screen never showed what the test waits for:\n\(text)", file: file, line: line)
+        Issue.record("the screen never showed what the test waits for:\n\(text)", sourceLocation: sourceLocation)
         return text
     }
 
-    /// Like `screen(until:)`, but returns only a frame that two captures 50 ms apart agree on:
+    /// Like `screen(until:)`, but returns only a frame that two captures 30 ms apart agree on:
     /// a capture can catch a frame half drawn (the title new, the verdict row not yet).
     func settledScreen(until condition: (String) -> Bool) throws -> String {
         var previous = ""
@@ -55,29 +53,28 @@ final class ExplorerTmuxTests: XCTestCase {
             let text = try screen(until: condition)
             if condition(text) && text == previous { return text }
             previous = text
-            usleep(50_000)
+            usleep(TmuxSession.settleInterval)
         }
         return previous
     }
 
-    func testTrustxOnATerminalOpensTheExplorerOnTheLabAndQuitsWithQ() throws {
-        try XCTSkipIf(Self.tmux == nil, "tmux is not installed")
+    @Test func testTrustxOnATerminalOpensTheExplorerOnTheLabAndQuitsWithQ() throws {
         defer { _ = try? tmux("kill-server") }
         let command = "'\(CLI.binary.path)'; echo EXIT=$?; sleep 30"
         _ = try tmux(
             "new-session", "-d", "-x", "160", "-y", "48", "-e", "TERM=tmux-256color", "-e", "LANG=C.UTF-8", command)
         var text = try screen { $0.contains("Trusted · errSecSuccess") }
-        XCTAssertTrue(text.contains("┌1 Scenarios"), text)
-        XCTAssertTrue(text.contains("✓ good"), text)
+        #expect(text.contains("┌1 Scenarios"), "\(text)")
+        #expect(text.contains("✓ good"), "\(text)")
         try send("j")
         text = try screen { $0.contains("errSecHostNameMismatch (-67602)") }
-        XCTAssertTrue(text.contains("✗ Not trusted · hostname@0 SSLHostname"), text)
+        #expect(text.contains("✗ Not trusted · hostname@0 SSLHostname"), "\(text)")
         try send("p")
         text = try screen { $0.contains("Δ policy -> SSL(nil): verdict: -67602, URLError -999 -> trusted") }
-        XCTAssertTrue(text.contains("hostname@0: failed -> skipped"), text)
+        #expect(text.contains("hostname@0: failed -> skipped"), "\(text)")
         try send("q")
         text = try screen { $0.contains("EXIT=") }
-        XCTAssertTrue(text.contains("EXIT=0"), text)
+        #expect(text.contains("EXIT=0"), "\(text)")
     }
 
     /// Starts `trustx ARGS` in a new tmux session in `directory` and waits for its verdict line.
@@ -126,13 +123,13 @@ final class ExplorerTmuxTests: XCTestCase {
     /// Runs a copied `trustx check` command where the explorer ran (`trustx` being the built
     /// binary) and checks that it is not trusted with the codes the explorer showed.
     func assertCopiedCommand(
-        _ copied: String, in work: URL, reports shown: [String], file: StaticString = #filePath, line: UInt = #line
+        _ copied: String, in work: URL, reports shown: [String], sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let run = try Shell.run(
             URL(fileURLWithPath: "/bin/sh"), ["-c", "trustx() { '\(CLI.binary.path)' \"$@\"; }; " + copied], in: work,
             environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
-        XCTAssertEqual(run.status, 1, run.out + run.err, file: file, line: line)
-        XCTAssertEqual(Self.checkCodes(run.out), shown, run.out, file: file, line: line)
+        #expect(run.status == 1, "\(run.out + run.err)", sourceLocation: sourceLocation)
+        #expect(Self.checkCodes(run.out) == shown, "\(run.out)", sourceLocation: sourceLocation)
     }
 
     /// The codes of `check`'s first report line.
@@ -141,8 +138,7 @@ final class ExplorerTmuxTests: XCTestCase {
     /// A staging server presenting its own CA, debugged as docs/explorer.md's staging example does: the CA
     /// becomes an anchor, the leaf is pinned, the time moves past the leaf's notAfter, and the
     /// copied command, run in the same directory, reports what the explorer showed.
-    func testAStagingDebuggerTrustsTheServersOwnCAPinsTheLeafTimeTravelsAndCopiesTheCommand() throws {
-        try XCTSkipIf(Self.tmux == nil, "tmux is not installed")
+    @Test func testAStagingDebuggerTrustsTheServersOwnCAPinsTheLeafTimeTravelsAndCopiesTheCommand() throws {
         defer { _ = try? tmux("kill-server") }
         let pki = try TestPKI.get()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-staging-\(UUID().uuidString)")
@@ -153,35 +149,35 @@ final class ExplorerTmuxTests: XCTestCase {
         defer { server.stop() }
         var text = try startExplorer(["explore", "https://127.0.0.1:\(server.port)/"], in: work)
         text = try screen { $0.contains("errSecNotTrusted (-67843)") }
-        XCTAssertTrue(text.contains("✗ Not trusted · anchor@1 AnchorTrusted · errSecNotTrusted (-67843)"), text)
+        #expect(text.contains("✗ Not trusted · anchor@1 AnchorTrusted · errSecNotTrusted (-67843)"), "\(text)")
 
         try send("2", "G", "a")
         text = try screen { $0.contains("✓ Trusted") }
-        XCTAssertTrue(text.contains("Δ anchor + trustx Test CA: verdict: -67843, URLError -1202 -> trusted"), text)
+        #expect(text.contains("Δ anchor + trustx Test CA: verdict: -67843, URLError -1202 -> trusted"), "\(text)")
         try send("g", "P")
         text = try screen { $0.contains("1 pin") }
-        XCTAssertTrue(text.contains("✓ Trusted"), text)
-        XCTAssertTrue(text.contains("[0] 127.0.0.1 pinned"), text)
+        #expect(text.contains("✓ Trusted"), "\(text)")
+        #expect(text.contains("[0] 127.0.0.1 pinned"), "\(text)")
         try send("t")
         try send("2040-01-01")
         text = try screen { $0.contains("Enter gives: not trusted") }
-        XCTAssertTrue(text.contains("errSecCertificateExpired (-67818)"), text)
+        #expect(text.contains("errSecCertificateExpired (-67818)"), "\(text)")
         try send("Enter")
         text = try screen { $0.contains("✗ Not trusted · validity@0") }
-        XCTAssertTrue(text.contains("errSecCertificateExpired (-67818)"), text)
-        let shown = try XCTUnwrap(Self.explorerCodes(text))
-        XCTAssertEqual(shown, ["-67818", "-999"], "a custom anchor: the app's delegate decides, -999")
+        #expect(text.contains("errSecCertificateExpired (-67818)"), "\(text)")
+        let shown = try #require(Self.explorerCodes(text))
+        #expect(shown == ["-67818", "-999"], "a custom anchor: the app's delegate decides, -999")
         try send("y")
         text = try screen { $0.contains("Reproduce with trustx check") }
         let copied = try tmux("show-buffer")
         // trustx is not on PATH here: the command names the binary by its absolute path, and the
         // anchor made in the session by its absolute path in the anchor directory.
-        XCTAssertTrue(
+        #expect(
             copied.hasPrefix(
                 CLI.binary.resolvingSymlinksInPath().path + " check https://127.0.0.1:\(server.port)/ --anchor /"),
-            copied)
-        XCTAssertTrue(copied.contains("/trustx/anchors/trustx-anchor-"), copied)
-        XCTAssertTrue(copied.contains("--at 2040-01-01T00:00:00Z"), copied)
+            "\(copied)")
+        #expect(copied.contains("/trustx/anchors/trustx-anchor-"), "\(copied)")
+        #expect(copied.contains("--at 2040-01-01T00:00:00Z"), "\(copied)")
         try send("Escape", "q")
         _ = try screen { $0.contains("EXIT=") }
 
@@ -190,8 +186,7 @@ final class ExplorerTmuxTests: XCTestCase {
     }
 
     /// `explore` takes check's options and opens on the evaluation check prints for them.
-    func testExploreOpensOnTheVerdictCheckGivesForTheSameOptions() throws {
-        try XCTSkipIf(Self.tmux == nil, "tmux is not installed")
+    @Test func testExploreOpensOnTheVerdictCheckGivesForTheSameOptions() throws {
         defer { _ = try? tmux("kill-server") }
         let pki = try TestPKI.get()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-same-\(UUID().uuidString)")
@@ -220,26 +215,25 @@ final class ExplorerTmuxTests: XCTestCase {
             let check = try CLI.run(["check"] + args, in: work)
             if args.contains("--tls-min") {
                 // A connection option with files is refused the same way by both.
-                XCTAssertEqual(check.status, 64)
+                #expect(check.status == 64)
                 let explore = try CLI.run(["explore"] + args, in: work)
-                XCTAssertEqual(explore.status, 64, explore.err)
-                XCTAssertTrue(explore.err.contains("--tls-min applies to a server target"), explore.err)
+                #expect(explore.status == 64, "\(explore.err)")
+                #expect(explore.err.contains("--tls-min applies to a server target"), "\(explore.err)")
                 continue
             }
-            XCTAssertTrue(check.status == 0 || check.status == 1, check.out + check.err)
+            #expect(check.status == 0 || check.status == 1, "\(check.out + check.err)")
             let expected = Self.checkCodes(check.out)
             let screen = try startExplorer(["explore"] + args, in: work)
-            XCTAssertEqual(Self.explorerCodes(screen), expected, "\(args)\n\(screen)")
+            #expect(Self.explorerCodes(screen) == expected, "\(args)\n\(screen)")
             distinct.insert(expected.joined(separator: " "))
             try send("q")
         }
-        XCTAssertGreaterThanOrEqual(distinct.count, 3, "the option sets must give different verdicts: \(distinct)")
+        #expect(distinct.count >= 3, "the option sets must give different verdicts: \(distinct)")
     }
 
     /// A trainer at 80x24: the failure's reason on one line, a walk-through that hides the
     /// verdict until its step, the help scrolled to its end, and a resize to 60x16.
-    func testATrainerWalksThroughAtEightyByTwentyFourAndResizes() throws {
-        try XCTSkipIf(Self.tmux == nil, "tmux is not installed")
+    @Test func testATrainerWalksThroughAtEightyByTwentyFourAndResizes() throws {
         defer { _ = try? tmux("kill-server") }
         let pki = try TestPKI.get()
         let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -252,11 +246,10 @@ final class ExplorerTmuxTests: XCTestCase {
                 "--theme", "high-contrast",
             ],
             in: elsewhere, width: 80, height: 24)
-        XCTAssertTrue(
-            text.split(separator: "\n").contains { $0.contains("localhost matches no subjectAltName") }, text)
+        #expect(text.split(separator: "\n").contains { $0.contains("localhost matches no subjectAltName") }, "\(text)")
         try send("w")
         text = try settledScreen { $0.contains("step 1 of") }
-        XCTAssertFalse(text.contains("-67602"), "no verdict before its step:\n\(text)")
+        #expect(!text.contains("-67602"), "no verdict before its step:\n\(text)")
         for _ in 0..<40 {
             if text.contains("Step hostname@0") { break }
             try send("Space")
@@ -270,26 +263,25 @@ final class ExplorerTmuxTests: XCTestCase {
         text = try screen { row20($0).contains("-67602") }
         let verdict = row20(text)
         // At 80 columns the code, the URLError and the reason; the OSStatus's name gives way.
-        XCTAssertTrue(
+        #expect(
             verdict.contains("-67602") && verdict.contains("URLError -999"), "the hostname step reveals it:\n\(text)")
         try send("Escape", "?")
         // The help's last page, however long the list of keys grows.
         try send(Array(repeating: "NPage", count: 12))
         text = try screen { $0.contains("changed by the last change") }
-        XCTAssertTrue(text.contains("Walk-through: end it and show every step."), text)
+        #expect(text.contains("Walk-through: end it and show every step."), "\(text)")
         try send("Escape")
         _ = try tmux("resize-window", "-t", session!, "-x", "60", "-y", "16")
         // One pane under the strip of pane names: the 60x16 layout.
         text = try screen { $0.contains(" 2 Chain ") && $0.contains("-67602") }
-        XCTAssertTrue(text.contains("-67602 errSecHostNameMismatch"), text)
+        #expect(text.contains("-67602 errSecHostNameMismatch"), "\(text)")
     }
 
     /// An iOS developer's Info.plist against a staging server stuck at TLS 1.1, reached by its DNS
     /// name: the plist's NSExceptionMinimumTLSVersion lets it in, `I` switches the platform, `L`
     /// loads the app's real Info.plist (ATS's defaults) and the ATS step fails with -1200, `i`
     /// takes ATS away, `u` brings it back, and the copied command reports what the screen showed.
-    func testAnInfoPlistAppliesATSLiveAndTheCopiedCommandAgrees() throws {
-        try XCTSkipIf(Self.tmux == nil, "tmux is not installed")
+    @Test func testAnInfoPlistAppliesATSLiveAndTheCopiedCommandAgrees() throws {
         defer { _ = try? tmux("kill-server") }
         let pki = try ATSCLITests.shared.get()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-ats-tmux-\(UUID().uuidString)")
@@ -318,32 +310,32 @@ final class ExplorerTmuxTests: XCTestCase {
                 pki.path("ca.pem"), "--anchor-class", "device", "--ats-plist", "Staging.plist",
             ], in: work, width: 120, height: 40)
         text = try screen { $0.contains("✓ Trusted") && $0.contains("ats-tls-version") }
-        XCTAssertTrue(text.contains("TLS 1.1 meets ATS's minimum TLS 1.1"), text)
-        XCTAssertTrue(text.contains("i ATS Staging.plist ios17"), text)
+        #expect(text.contains("TLS 1.1 meets ATS's minimum TLS 1.1"), "\(text)")
+        #expect(text.contains("i ATS Staging.plist ios17"), "\(text)")
 
         try send("I")
         text = try screen { $0.contains("ATS Staging.plist ios16") }
-        XCTAssertTrue(text.contains("✓ Trusted"), text)
+        #expect(text.contains("✓ Trusted"), "\(text)")
 
         try send("L", "C-u", "Info.plist", "Enter")
         text = try screen { $0.contains("✗ Not trusted") }
-        XCTAssertTrue(text.contains("ats-tls-version ATS · errSSLATSMinimumVersionViolation (-9881)"), text)
-        XCTAssertTrue(text.contains("URLError -1200"), text)
-        XCTAssertTrue(text.contains("Δ ATS -> Info.plist (ios16): verdict: trusted -> -9881, URLError -1200"), text)
-        let shown = try XCTUnwrap(Self.explorerCodes(text))
-        XCTAssertEqual(shown, ["-1200", "-9881"])
+        #expect(text.contains("ats-tls-version ATS · errSSLATSMinimumVersionViolation (-9881)"), "\(text)")
+        #expect(text.contains("URLError -1200"), "\(text)")
+        #expect(text.contains("Δ ATS -> Info.plist (ios16): verdict: trusted -> -9881, URLError -1200"), "\(text)")
+        let shown = try #require(Self.explorerCodes(text))
+        #expect(shown == ["-1200", "-9881"])
 
         try send("i")
         text = try screen { $0.contains("ATS off") && $0.contains("No connection") }
-        XCTAssertTrue(text.contains("URLError -1200"), "URLSession's own floor is TLS 1.2: \(text)")
+        #expect(text.contains("URLError -1200"), "URLSession's own floor is TLS 1.2: \(text)")
         try send("u")
         text = try screen { $0.contains("ATS Info.plist ios16") && $0.contains("✗ Not trusted") }
-        XCTAssertEqual(Self.explorerCodes(text), shown)
+        #expect(Self.explorerCodes(text) == shown)
 
         try send("y")
         text = try screen { $0.contains("Reproduce with trustx check") }
         let copied = try tmux("show-buffer")
-        XCTAssertTrue(copied.contains("--ats-plist Info.plist --platform ios16"), copied)
+        #expect(copied.contains("--ats-plist Info.plist --platform ios16"), "\(copied)")
         try send("Escape", "q")
         _ = try screen { $0.contains("EXIT=") }
         try assertCopiedCommand(copied, in: work, reports: shown)
@@ -352,8 +344,7 @@ final class ExplorerTmuxTests: XCTestCase {
     /// The export key beside "copy as command": `X`, the format completed with Tab, the
     /// curl command written where the explorer runs, and that command, run against the same
     /// server, trusts it with the pin openssl computes for the leaf.
-    func testXExportsTheScreensSettingsAsACurlCommandThatAgrees() throws {
-        try XCTSkipIf(Self.tmux == nil, "tmux is not installed")
+    @Test func testXExportsTheScreensSettingsAsACurlCommandThatAgrees() throws {
         defer { _ = try? tmux("kill-server") }
         let pki = try TestPKI.get()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-export-\(UUID().uuidString)")
@@ -372,15 +363,14 @@ final class ExplorerTmuxTests: XCTestCase {
         try send("Enter")
         // The popup's title is drawn before its body: wait for the command itself.
         text = try screen { $0.contains("Export as curl") && $0.contains("--pinnedpubkey") }
-        XCTAssertTrue(text.contains("--pinnedpubkey"), text)
+        #expect(text.contains("--pinnedpubkey"), "\(text)")
         try send("Escape", "q")
         _ = try screen { $0.contains("EXIT=") }
 
         // Written to the export directory under XDG_STATE_HOME, named after the target and content.
         let exports = work.appendingPathComponent("state/trustx/exports")
         let names = try FileManager.default.contentsOfDirectory(atPath: exports.path)
-        let scriptName = try XCTUnwrap(
-            names.first { $0.hasPrefix("trustx-export-") && $0.hasSuffix(".sh") }, "\(names)")
+        let scriptName = try #require(names.first { $0.hasPrefix("trustx-export-") && $0.hasSuffix(".sh") }, "\(names)")
         let script = exports.appendingPathComponent(scriptName).path
         let contents = try String(contentsOfFile: script, encoding: .utf8)
         let pin = try Shell.run(
@@ -389,8 +379,8 @@ final class ExplorerTmuxTests: XCTestCase {
                 "-c",
                 "openssl x509 -in '\(pki.path("leaf.pem"))' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl base64 -A",
             ])
-        XCTAssertTrue(contents.contains("sha256//" + pin.out.trimmingCharacters(in: .whitespacesAndNewlines)), contents)
+        #expect(contents.contains("sha256//" + pin.out.trimmingCharacters(in: .whitespacesAndNewlines)), "\(contents)")
         let curl = try Shell.run(URL(fileURLWithPath: "/bin/sh"), [script], in: work)
-        XCTAssertEqual(curl.status, 0, "curl trusts what the explorer trusted: \(curl.out) \(curl.err)\n\(contents)")
+        #expect(curl.status == 0, "curl trusts what the explorer trusted: \(curl.out) \(curl.err)\n\(contents)")
     }
 }

@@ -55,28 +55,31 @@ struct ExportPKI: Sendable {
 /// are the expected values for trustx's.
 final class ExportCLITests: XCTestCase {
     var pki: ExportPKI!
-    var server: OpenSSLServer?
+    /// One s_server per certificate for the whole class (each test only connects to it), stopped
+    /// in the class's tearDown.
+    nonisolated(unsafe) static var servers: [String: OpenSSLServer] = [:]
 
     override func setUpWithError() throws {
         pki = try ExportPKI.shared.get()
     }
 
-    override func tearDownWithError() throws {
-        server?.stop()
-        server = nil
-    }
-
     override class func tearDown() {
+        servers.values.forEach { $0.stop() }
+        servers = [:]
         if case .success(let pki) = ExportPKI.shared { try? FileManager.default.removeItem(at: pki.directory) }
         super.tearDown()
     }
 
-    /// The server's URL and the --connect-to that reaches it on loopback.
+    /// The URL of the server presenting `leaf` and the --connect-to that reaches it on loopback.
     func serve(_ leaf: String = "leaf") throws -> [String] {
-        server?.stop()
-        let s = try OpenSSLServer(
-            ["-cert", pki.path("\(leaf).pem"), "-key", pki.path("\(leaf).key")], in: pki.directory)
-        server = s
+        let s: OpenSSLServer
+        if let running = Self.servers[leaf] {
+            s = running
+        } else {
+            s = try OpenSSLServer(
+                ["-cert", pki.path("\(leaf).pem"), "-key", pki.path("\(leaf).key")], in: pki.directory)
+            Self.servers[leaf] = s
+        }
         return ["https://\(ExportPKI.host):\(s.port)/", "--connect-to", "127.0.0.1:\(s.port)"]
     }
 

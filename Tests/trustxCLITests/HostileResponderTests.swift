@@ -52,11 +52,28 @@ final class HostileResponderTests: XCTestCase {
         return listener.port
     }
 
-    /// Root, intermediate and leaf for 127.0.0.1 made by openssl (`OpenSSLPKI.makeThreeLevels`).
+    /// The root and intermediate, made by openssl once for the class (`OpenSSLPKI.makeCAs`);
+    /// each test copies them and issues its own leaf.
+    static let cas: Result<URL, any Error> = Result {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-hostile-cas-\(getpid())")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try OpenSSLPKI.makeCAs(in: dir, root: "Hostile Test Root", intermediate: "Hostile Test Intermediate")
+        return dir
+    }
+
+    override class func tearDown() {
+        if case .success(let dir) = cas { try? FileManager.default.removeItem(at: dir) }
+        super.tearDown()
+    }
+
+    /// Root, intermediate and a leaf for 127.0.0.1 with `leafExtensions`, made by openssl, in `dir`.
     func makePKI(in dir: URL, leafExtensions: String, leafIssuedByRoot: Bool = false) throws {
-        try OpenSSLPKI.makeThreeLevels(
-            in: dir, root: "Hostile Test Root", intermediate: "Hostile Test Intermediate",
-            leafExtensions: leafExtensions, leafIssuedByRoot: leafIssuedByRoot)
+        let cas = try Self.cas.get()
+        for name in OpenSSLPKI.caFiles {
+            try FileManager.default.copyItem(at: cas.appendingPathComponent(name), to: dir.appendingPathComponent(name))
+        }
+        try OpenSSLPKI.issueLeaf(in: dir, leafExtensions: leafExtensions, leafIssuedByRoot: leafIssuedByRoot)
     }
 
     /// `openssl s_server` presenting `leaf.pem` alone.
@@ -185,8 +202,9 @@ final class HostileResponderTests: XCTestCase {
 
     func testTimeoutIsAcceptedWithChainFilesAndBoundsTheirRevocationFetches() throws {
         // A responder that never answers: fetching ends before the run's deadline and fails
-        // soft. Before, --timeout was refused with --chain and fetching had a fixed 10 s.
-        let r = try checkWithHostileRevocation(nil, files: true, timeout: "1.5")
+        // soft. Before, --timeout was refused with --chain and fetching had a fixed 10 s. A
+        // deadline of 0.6 s is as telling as a longer one: nothing but the fetch waits on it.
+        let r = try checkWithHostileRevocation(nil, files: true, timeout: "0.6")
         XCTAssertEqual(r.status, 0, r.out + r.err)
         XCTAssertTrue(line(containing: "/ocsp", in: r.err)?.hasSuffix(": timed out") == true, r.err)
         XCTAssertNotNil(line(containing: "/ca.crl: not tried: the deadline had passed", in: r.err), r.err)
@@ -194,13 +212,14 @@ final class HostileResponderTests: XCTestCase {
     }
 
     func testRevocationFetchesGetWhatIsLeftOfTheRunsTimeoutNotTimeOfTheirOwn() throws {
-        // The server takes 3 s of the run's 4 s before its handshake starts; the OCSP responder
-        // answers HTTP 500 after 2.5 s, and the CRL revokes the leaf. Fetching with a fresh 4 s
-        // reaches the CRL and the leaf reads revoked; with what is left of the run, the OCSP
-        // fetch times out first and revocation fails soft.
+        // The server takes 0.5 s of the run's 1.5 s before its handshake starts; the OCSP
+        // responder answers HTTP 500 after 1.1 s, and the CRL revokes the leaf. Fetching with a
+        // fresh 1.5 s (less the tenth kept back) reaches the OCSP answer and the leaf reads
+        // revoked; with what is left of the run (under 0.9 s), the OCSP fetch times out first and
+        // revocation fails soft. The handshake keeps the full second of slack it had at 3 s of 4.
         let dir = try scratch()
         let ocsp = try responder(
-            bytes: Array("HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n".utf8), after: 2_500_000)
+            bytes: Array("HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n".utf8), after: 1_100_000)
         let crlPath = dir.appendingPathComponent("crl.der")
         let crl = try LoopbackListener { fd in
             var byte: UInt8 = 0
@@ -231,7 +250,7 @@ final class HostileResponderTests: XCTestCase {
         try Shell.openssl(["crl", "-in", "crl.pem", "-outform", "DER", "-out", "crl.der"], in: dir)
         let serverPort = try serveLeaf(in: dir)
         let slow = try LoopbackListener { client in
-            sleep(3)
+            usleep(500_000)
             let upstream = RunDeadlineTests.connectLoopback(serverPort)
             guard upstream >= 0 else {
                 close(client)
@@ -243,7 +262,7 @@ final class HostileResponderTests: XCTestCase {
 
         let r = try CLI.run([
             "check", "127.0.0.1:\(slow.port)", "--anchor", dir.appendingPathComponent("ca.pem").path, "--revocation",
-            "--timeout", "4",
+            "--timeout", "1.5",
         ])
         XCTAssertEqual(r.status, 0, r.out + r.err)
         XCTAssertTrue(line(containing: "/ocsp", in: r.err)?.hasSuffix(": timed out") == true, r.err)

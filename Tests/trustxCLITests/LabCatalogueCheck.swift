@@ -7,8 +7,11 @@ import XCTest
 /// verdict the catalogue states.
 enum LabCatalogueCheck {
     /// `trustx check` with `arguments`, as JSON.
-    static func check(_ arguments: [String]) throws -> RunResult {
-        try CLI.run(["check"] + arguments + ["--format", "json", "--timeout", "10"])
+    static func check(_ arguments: [String]) throws -> RunResult { try CLI.run(checkCommand(arguments)) }
+
+    /// The command line of `check(_:)`.
+    static func checkCommand(_ arguments: [String]) -> [String] {
+        ["check"] + arguments + ["--format", "json", "--timeout", "10"]
     }
 
     /// Asserts `result` is `expected`: trusted, OSStatus, URLError and the exit status (0
@@ -34,18 +37,20 @@ enum LabCatalogueCheck {
     static func checkEveryScenarioAndVariation(of lab: Lab, file: StaticString = #filePath, line: UInt = #line)
         throws -> Int
     {
+        var checks: [(arguments: [String], expected: LabExpectation, label: String)] = []
         var runs = 0
         for s in lab.scenarios {
-            try assertVerdict(
-                try check(s.targetArguments + ["--anchor", s.anchorPath]), s.expectation, s.name, file: file,
-                line: line)
+            checks.append((s.targetArguments + ["--anchor", s.anchorPath], s.expectation, s.name))
             for v in s.scenario.variations {
                 let arguments = lab.arguments(for: v, of: s)
-                try assertVerdict(
-                    try check(arguments), v.expectation, "\(s.name) \(arguments.dropFirst().joined(separator: " "))",
-                    file: file, line: line)
+                checks.append(
+                    (arguments, v.expectation, "\(s.name) \(arguments.dropFirst().joined(separator: " "))"))
                 runs += 1
             }
+        }
+        let results = CLI.runAll(checks.map { checkCommand($0.arguments) })
+        for (c, result) in zip(checks, results) {
+            try assertVerdict(try result.get(), c.expected, c.label, file: file, line: line)
         }
         return runs
     }

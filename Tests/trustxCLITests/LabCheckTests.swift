@@ -52,24 +52,30 @@ final class LabCheckTests: XCTestCase {
     func testEveryScenarioGivesItsListedExpectationThroughCheck() throws {
         let lab = try running()
         XCTAssertEqual(lab.scenarios.count, Self.lessonsAndATS.count)
-        for s in lab.scenarios {
-            let result = try CLI.run(
-                ["check"] + s.targetArguments + ["--anchor", s.anchorPath, "--format", "json", "--timeout", "5"])
-            try assertMatches(result, s.expectation, s.name)
+        let results = CLI.runAll(
+            lab.scenarios.map {
+                ["check"] + $0.targetArguments + ["--anchor", $0.anchorPath, "--format", "json", "--timeout", "5"]
+            })
+        for (s, result) in zip(lab.scenarios, results) {
+            try assertMatches(try result.get(), s.expectation, s.name)
         }
     }
 
     func testEveryVariationGivesItsListedExpectationThroughCheck() throws {
         let lab = try running()
-        var count = 0
-        for s in lab.scenarios {
-            for variation in s.scenario.variations {
-                let args = ["check"] + lab.arguments(for: variation, of: s) + ["--format", "json", "--timeout", "5"]
-                let result = try CLI.run(args)
-                try assertMatches(
-                    result, variation.expectation, "\(s.name) \(args.dropFirst(2).joined(separator: " "))")
-                count += 1
+        let runs = lab.scenarios.flatMap { s in
+            s.scenario.variations.map { variation in
+                (
+                    s, variation,
+                    ["check"] + lab.arguments(for: variation, of: s) + ["--format", "json", "--timeout", "5"]
+                )
             }
+        }
+        var count = 0
+        for ((s, variation, args), result) in zip(runs, CLI.runAll(runs.map(\.2))) {
+            try assertMatches(
+                try result.get(), variation.expectation, "\(s.name) \(args.dropFirst(2).joined(separator: " "))")
+            count += 1
         }
         XCTAssertGreaterThan(count, 10)
     }
@@ -106,22 +112,22 @@ final class LabCheckTests: XCTestCase {
     func testEveryATSCaseGivesItsListedExpectationThroughCheckWithItsInfoPlist() throws {
         let lab = try running()
         var checked = 0
-        for s in lab.scenarios {
-            for c in s.atsCases {
-                let label = "\(s.name) \(c.atsCase.label)"
-                let r = try CLI.run(["check"] + lab.arguments(for: c, of: s) + ["--format", "json"])
-                let verdict = try XCTUnwrap(try r.json()["verdict"] as? [String: Any], "\(label): \(r.out) \(r.err)")
-                let expected = c.atsCase.expectation
-                XCTAssertEqual(verdict["trusted"] as? Bool, expected.trusted, label)
-                XCTAssertEqual(r.status, expected.trusted ? 0 : 1, label)
-                if !expected.trusted {
-                    XCTAssertEqual(verdict["urlError"] as? Int, expected.urlError, label)
-                    if let osstatus = expected.osstatus {
-                        XCTAssertEqual(verdict["osstatus"] as? Int, Int(osstatus), "\(label): \(r.out)")
-                    }
+        let runs = lab.scenarios.flatMap { s in s.atsCases.map { c in (s, c) } }
+        let results = CLI.runAll(runs.map { s, c in ["check"] + lab.arguments(for: c, of: s) + ["--format", "json"] })
+        for ((s, c), result) in zip(runs, results) {
+            let label = "\(s.name) \(c.atsCase.label)"
+            let r = try result.get()
+            let verdict = try XCTUnwrap(try r.json()["verdict"] as? [String: Any], "\(label): \(r.out) \(r.err)")
+            let expected = c.atsCase.expectation
+            XCTAssertEqual(verdict["trusted"] as? Bool, expected.trusted, label)
+            XCTAssertEqual(r.status, expected.trusted ? 0 : 1, label)
+            if !expected.trusted {
+                XCTAssertEqual(verdict["urlError"] as? Int, expected.urlError, label)
+                if let osstatus = expected.osstatus {
+                    XCTAssertEqual(verdict["osstatus"] as? Int, Int(osstatus), "\(label): \(r.out)")
                 }
-                checked += 1
             }
+            checked += 1
         }
         XCTAssertEqual(checked, 10)
     }

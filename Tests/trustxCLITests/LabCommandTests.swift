@@ -31,7 +31,7 @@ final class LabCommandTests: XCTestCase {
             {
                 return (process, json, scratch)
             }
-            usleep(50_000)
+            usleep(10_000)
         }
         process.terminate()
         struct NoDescription: Error {}

@@ -1,12 +1,9 @@
 import Foundation
-import XCTest
+import Testing
 
 /// Plain `trustx` with the lab's options, on a real terminal (tmux). Skipped without tmux.
-final class NewcomerTmuxTests: XCTestCase {
-    static let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-    }
-
+@Suite(.enabled(if: TmuxSession.tmux != nil, "tmux is not installed"))
+final class NewcomerTmuxTests {
     /// A private tmux server, so nothing else on the machine is touched.
     let socket = "trustx-newcomer-\(UUID().uuidString.prefix(8))"
 
@@ -17,19 +14,19 @@ final class NewcomerTmuxTests: XCTestCase {
 
     /// The screen once `condition` holds; after a 30-second guard the test fails (a wait that
     /// silently runs out would hide the defect).
-    func screen(file: StaticString = #filePath, line: UInt = #line, until condition: (String) -> Bool) -> String {
+    func screen(sourceLocation: SourceLocation = #_sourceLocation, until condition: (String) -> Bool) -> String {
         var text = ""
-        for _ in 0..<300 {
+        let guardTime = Date().addingTimeInterval(30)
+        while Date() < guardTime {
             text = tmux("capture-pane", "-p", "-t", "lab")
             if condition(text) { return text }
-            usleep(100_000)
+            usleep(TmuxSession.pollInterval)
         }
-        XCTFail("the screen never showed what the test waits for:\n\(text)", file: file, line: line)
+        Issue.record("the screen never showed what the test waits for:\n\(text)", sourceLocation: sourceLocation)
         return text
     }
 
-    func testPlainTrustxWithTheHighContrastThemeOpensTheLab() throws {
-        try XCTSkipIf(Self.tmux == nil, "tmux is not installed")
+    @Test func testPlainTrustxWithTheHighContrastThemeOpensTheLab() throws {
         defer { _ = tmux("kill-server") }
         let command = "'\(CLI.binary.path)' --theme high-contrast; echo EXIT=$?; sleep 30"
         _ = tmux(
@@ -37,10 +34,10 @@ final class NewcomerTmuxTests: XCTestCase {
             "LANG=C.UTF-8", command)
         // The lab's scenarios (docs/lab.md) fill the Targets pane.
         let text = screen { $0.contains("wrong-host") || $0.contains("EXIT=") }
-        XCTAssertTrue(text.contains("wrong-host"), text)
-        XCTAssertFalse(text.contains("Unknown option"), text)
+        #expect(text.contains("wrong-host"), "\(text)")
+        #expect(!text.contains("Unknown option"), "\(text)")
         _ = tmux("send-keys", "-t", "lab", "q")
         let after = screen { $0.contains("EXIT=") }
-        XCTAssertTrue(after.contains("EXIT=0"), after)
+        #expect(after.contains("EXIT=0"), "\(after)")
     }
 }

@@ -8,6 +8,16 @@ enum OpenSSLPKI {
     static func makeThreeLevels(
         in dir: URL, root: String, intermediate: String, leafExtensions: String, leafIssuedByRoot: Bool = false
     ) throws {
+        try makeCAs(in: dir, root: root, intermediate: intermediate)
+        try issueLeaf(in: dir, leafExtensions: leafExtensions, leafIssuedByRoot: leafIssuedByRoot)
+    }
+
+    /// The files of the CAs `makeCAs` writes, which `issueLeaf` needs beside it.
+    static let caFiles = ["ca.pem", "ca.key", "int.pem", "int.key"]
+
+    /// Root `ca.pem` and intermediate `int.pem` with their P-256 keys, as `makeThreeLevels`
+    /// makes them.
+    static func makeCAs(in dir: URL, root: String, intermediate: String) throws {
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
         try Shell.openssl(
             ["req", "-x509"] + ec + [
@@ -23,6 +33,12 @@ enum OpenSSLPKI {
                 "x509", "-req", "-in", "int.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial", "2",
                 "-days", "30", "-extfile", "int.ext", "-out", "int.pem",
             ], in: dir)
+    }
+
+    /// `leaf.pem` for 127.0.0.1 with `leafExtensions`, issued by the intermediate (or the root)
+    /// whose files `makeCAs` wrote in `dir`.
+    static func issueLeaf(in dir: URL, leafExtensions: String, leafIssuedByRoot: Bool = false) throws {
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
         try Shell.openssl(
             ["req"] + ec + ["-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=127.0.0.1"], in: dir)
         try """

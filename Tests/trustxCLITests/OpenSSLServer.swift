@@ -39,7 +39,8 @@ final class OpenSSLServer {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = handle
         process.standardError = handle
-        try process.run()
+        let process = self.process
+        try SignalMask.unblocked { try process.run() }
         // Startup takes milliseconds; the bound only keeps a broken openssl from hanging the run.
         let giveUp = Date().addingTimeInterval(30)
         var found: Int?

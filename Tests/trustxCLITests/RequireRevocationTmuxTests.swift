@@ -1,12 +1,12 @@
 import Foundation
-import XCTest
+import Testing
 
 /// `V` under a real terminal: a chain trusted without revocation information (Apple fails open)
 /// fails once a positive answer is required (RevocationResponseRequired, -67635), and is trusted
 /// again when `V` is pressed a second time.
-final class RequireRevocationTmuxTests: XCTestCase {
-    func testVRequiresAPositiveRevocationAnswerAndTogglesBack() throws {
-        try XCTSkipIf(TmuxSession.tmux == nil, "tmux is not installed")
+@Suite(.enabled(if: TmuxSession.tmux != nil, "tmux is not installed"))
+final class RequireRevocationTmuxTests {
+    @Test func testVRequiresAPositiveRevocationAnswerAndTogglesBack() throws {
         let pki = try TestPKI.get()
         let dir = try TmuxSession.directory("require-revocation")
         let tmux = TmuxSession()
@@ -17,12 +17,12 @@ final class RequireRevocationTmuxTests: XCTestCase {
 
         try tmux.send("V")
         let text = try tmux.screen(containing: "-67635")
-        XCTAssertTrue(text.contains("✗ Not trusted"), text)
+        #expect(text.contains("✗ Not trusted"), "\(text)")
 
         try tmux.send("V")
         // The change line names what the toggle undid.
         _ = try tmux.screen { $0.contains("✓ Trusted") && $0.contains("revocation required -> off") }
         try tmux.send("q")
-        XCTAssertTrue(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
+        #expect(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import XCTest
+import Testing
 
 /// A private tmux server for one test: sessions run the built trustx (or a shell) at a given
 /// size, keys are sent, the screen is captured.
@@ -31,7 +31,9 @@ final class TmuxSession {
     /// runner every tmux test uses.
     static func run(socket: String, _ args: [String]) -> String {
         let quoted = ([tmux!, "-L", socket] + args).map(quote)
-        guard let pipe = popen(quoted.joined(separator: " ") + " 2>&1", "r") else { return "" }
+        guard let pipe = SignalMask.unblocked({ popen(quoted.joined(separator: " ") + " 2>&1", "r") }) else {
+            return ""
+        }
         var out = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -87,26 +89,40 @@ final class TmuxSession {
     /// The screen as text.
     func capture() throws -> String { try run("capture-pane", "-p", "-t", session) }
 
-    /// Captures until `condition` holds and two captures 50 ms apart agree (a capture can catch
-    /// a frame half drawn), or 20 seconds pass: then the test fails (a wait that silently runs out
-    /// would hide the defect) and the last capture is returned.
+    /// How often `screen` captures while it waits: often, so a test waits little longer than the
+    /// program takes to draw, and no fixed sleep stands in for waiting; not so often that the
+    /// captures (a tmux client each) take the CPU the program under test needs.
+    static let pollInterval: useconds_t = 20_000
+    /// How long after a capture that meets the condition `screen` captures again to see the frame
+    /// settled: a capture can catch a frame half drawn.
+    static let settleInterval: useconds_t = 30_000
+
+    /// Captures every 20 ms until `condition` holds and a second capture 30 ms later agrees (a
+    /// capture can catch a frame half drawn), or 20 seconds pass: then the test fails (a wait that
+    /// silently runs out would hide the defect) and the last capture is returned.
     func screen(
-        file: StaticString = #filePath, line: UInt = #line, until condition: (String) -> Bool
+        sourceLocation: SourceLocation = #_sourceLocation, until condition: (String) -> Bool
     ) throws -> String {
-        var previous = ""
-        for _ in 0..<400 {
-            let text = try capture()
-            if condition(text) && text == previous { return text }
-            previous = text
-            usleep(50_000)
+        var last = ""
+        let guardTime = Date().addingTimeInterval(20)
+        while Date() < guardTime {
+            last = try capture()
+            if condition(last) {
+                usleep(Self.settleInterval)
+                let again = try capture()
+                if again == last { return last }
+                last = again
+            } else {
+                usleep(Self.pollInterval)
+            }
         }
-        XCTFail("the screen never showed what the test waits for:\n\(previous)", file: file, line: line)
-        return previous
+        Issue.record("the screen never showed what the test waits for:\n\(last)", sourceLocation: sourceLocation)
+        return last
     }
 
     /// The screen once it contains `text`.
-    func screen(containing text: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        try screen(file: file, line: line) { $0.contains(text) }
+    func screen(containing text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try screen(sourceLocation: sourceLocation) { $0.contains(text) }
     }
 
     /// The clipboard (the last OSC 52 the program wrote).

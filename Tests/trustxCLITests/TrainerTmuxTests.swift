@@ -1,25 +1,21 @@
 import Foundation
-import XCTest
+import Testing
 
 /// What a trainer on a projector and a newcomer in their first minutes meet in the explorer,
 /// under a real terminal (tmux). One test per defect found that way, named after it; each fails
 /// on the behaviour before the fix. The defects of the reducer and the views are replayed without
 /// a terminal in ExplorerTests' TrainerSessionTests; the ones here need the terminal or the
 /// built binary.
-final class TrainerTmuxTests: XCTestCase {
-    var tmux: TmuxSession!
-    var work: URL!
+@Suite(.enabled(if: TmuxSession.tmux != nil, "tmux is not installed"))
+final class TrainerTmuxTests {
+    let tmux = TmuxSession()
+    let work: URL
 
-    override func setUpWithError() throws {
-        try XCTSkipIf(TmuxSession.tmux == nil, "tmux is not installed")
-        tmux = TmuxSession()
+    init() throws {
         work = try TmuxSession.directory("trainer")
     }
 
-    override func tearDownWithError() throws {
-        tmux = nil
-        if let work { try? FileManager.default.removeItem(at: work) }
-    }
+    deinit { try? FileManager.default.removeItem(at: work) }
 
     /// The lab under `trustx explore ARGS`, at `width` x `height`, once wrong-host's neighbour
     /// good has its verdict.
@@ -37,43 +33,43 @@ final class TrainerTmuxTests: XCTestCase {
 
     /// `trustx explore` with no target is the lab, and each scenario is checked with its own
     /// host: wrong-host fails SSLHostname as it does under plain `trustx`.
-    func testLabUnderExploreKeepsTheHostnamePitfall() throws {
+    @Test func testLabUnderExploreKeepsTheHostnamePitfall() throws {
         var text = try startLab()
-        XCTAssertTrue(text.contains("✓ good"), text)
+        #expect(text.contains("✓ good"), "\(text)")
         try tmux.send("j")
         text = try tmux.screen {
             $0.contains("errSecHostNameMismatch (-67602)") || $0.contains("✓ Trusted · errSecSuccess (0) · localhost")
         }
-        XCTAssertTrue(text.contains("✗ Not trusted · hostname@0 SSLHostname"), text)
-        XCTAssertTrue(text.contains("p SSL(localhost)"), text)
+        #expect(text.contains("✗ Not trusted · hostname@0 SSLHostname"), "\(text)")
+        #expect(text.contains("p SSL(localhost)"), "\(text)")
         // The trainer's step 4: Basic X.509 hides it.
         try tmux.send("p", "p")
         text = try tmux.screen(containing: "policy -> Basic X.509")
-        XCTAssertTrue(text.contains("✓ Trusted"), text)
+        #expect(text.contains("✓ Trusted"), "\(text)")
     }
 
     // MARK: 4
 
     /// At 80x24 a failed connection's reason reads in full in the Detail pane, wrapped: every word
     /// of the message check gives for the same server is on screen, and the Detail pane is shown.
-    func testConnectionFailureReasonReadsInFullAtEightyByTwentyFour() throws {
+    @Test func testConnectionFailureReasonReadsInFullAtEightyByTwentyFour() throws {
         let port = try Self.closedPort()
         let url = "https://127.0.0.1:\(port)/"
         let check = try CLI.run(["check", url, "--format", "json"], in: work)
         let report = try JSONSerialization.jsonObject(with: check.stdout) as? [String: Any]
-        let failure = try XCTUnwrap(
-            (report?["connection"] as? [String: Any])?["error"] as? [String: Any], check.out + check.err)
-        let message = try XCTUnwrap(failure["message"] as? String)
-        XCTAssertGreaterThan(message.count, 20)
+        let failure = try #require(
+            (report?["connection"] as? [String: Any])?["error"] as? [String: Any], "\(check.out + check.err)")
+        let message = try #require(failure["message"] as? String)
+        #expect(message.count > 20)
         try tmux.startTrustx(["explore", url], in: work, width: 80, height: 24)
         let text = try tmux.screen { $0.contains("No connection") && $0.contains("Failure") }
-        XCTAssertTrue(text.contains("4 Target 127.0.0.1"), "the Detail pane is shown:\n\(text)")
+        #expect(text.contains("4 Target 127.0.0.1"), "the Detail pane is shown:\n\(text)")
         // The pane's text without borders, as one run of words.
         let words = text.split(separator: "\n").flatMap { row in
             row.split(separator: "│").dropFirst().joined(separator: " ").split(separator: " ")
         }.joined(separator: " ")
-        XCTAssertTrue(words.contains(message.split(separator: " ").joined(separator: " ")), "\(message)\n\(text)")
-        XCTAssertTrue(verdictRow(text, height: 24).contains("URLError -1004"), text)
+        #expect(words.contains(message.split(separator: " ").joined(separator: " ")), "\(message)\n\(text)")
+        #expect(verdictRow(text, height: 24).contains("URLError -1004"), "\(text)")
     }
 
     /// A loopback port nothing listens on (bound, then closed).
@@ -90,7 +86,7 @@ final class TrainerTmuxTests: XCTestCase {
                 bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
             }
         }
-        XCTAssertTrue(bound)
+        #expect(bound)
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
@@ -99,7 +95,7 @@ final class TrainerTmuxTests: XCTestCase {
     /// The command `y` copies names trustx by a path that runs without trustx on PATH, and the
     /// anchors made in the session by absolute paths in the anchor directory: it runs as-is from
     /// another directory and gives the verdict the screen shows.
-    func testCopiedCommandRunsAsIsFromAnyDirectory() throws {
+    @Test func testCopiedCommandRunsAsIsFromAnyDirectory() throws {
         let state = work.appendingPathComponent("state")
         var text = try startLab(env: ["XDG_STATE_HOME": state.path, "PATH": "/usr/bin:/bin"])
         // rogue-ca, with its CA made an anchor from the lab's files.
@@ -115,31 +111,31 @@ final class TrainerTmuxTests: XCTestCase {
         text = try tmux.screen(containing: "anchor + 127.0.0.1")
         try tmux.send("y")
         text = try tmux.screen(containing: "Reproduce with trustx check")
-        XCTAssertTrue(text.contains("✓ Trusted"), text)
+        #expect(text.contains("✓ Trusted"), "\(text)")
         let copied = try tmux.clipboard()
-        XCTAssertTrue(copied.hasPrefix(CLI.binary.resolvingSymlinksInPath().path + " check "), copied)
+        #expect(copied.hasPrefix(CLI.binary.resolvingSymlinksInPath().path + " check "), "\(copied)")
         let anchors = copied.components(separatedBy: " --anchor ").dropFirst().map {
             String($0.split(separator: " ").first ?? "")
         }
-        XCTAssertEqual(anchors.count, 3, copied)
-        for path in anchors { XCTAssertTrue(path.hasPrefix("/"), "absolute: \(path)") }
-        let made = try XCTUnwrap(anchors.first { $0.contains("trustx-anchor-") })
-        XCTAssertTrue(made.hasPrefix(state.path + "/trustx/anchors/"), made)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: made), made)
+        #expect(anchors.count == 3, "\(copied)")
+        for path in anchors { #expect(path.hasPrefix("/"), "absolute: \(path)") }
+        let made = try #require(anchors.first { $0.contains("trustx-anchor-") })
+        #expect(made.hasPrefix(state.path + "/trustx/anchors/"), "\(made)")
+        #expect(FileManager.default.fileExists(atPath: made), "\(made)")
         // Run from another directory with a PATH that has no trustx, while the lab still runs.
         let elsewhere = try TmuxSession.directory("elsewhere")
         defer { try? FileManager.default.removeItem(at: elsewhere) }
         let run = try Shell.run(
             URL(fileURLWithPath: "/bin/sh"), ["-c", copied], in: elsewhere,
             environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
-        XCTAssertEqual(run.status, 0, run.out + run.err)
+        #expect(run.status == 0, "\(run.out + run.err)")
         try tmux.send("Escape", "q")
     }
 
     // MARK: 9
 
     /// After a resize, quitting gives the shell its screen back: no frame is left on it.
-    func testQuitAfterResizeLeavesNoFrameOnTheShellScreen() throws {
+    @Test func testQuitAfterResizeLeavesNoFrameOnTheShellScreen() throws {
         try tmux.start("/bin/sh", in: work, width: 80, height: 24)
         try tmux.type(
             "clear; echo BEFORE-THE-EXPLORER; " + TmuxSession.quote(CLI.binary.path) + " explore; echo EXIT=$?")
@@ -153,9 +149,9 @@ final class TrainerTmuxTests: XCTestCase {
         _ = try tmux.screen { $0.contains("errSecSuccess") && $0.split(separator: "\n").count <= 30 }
         try tmux.send("q")
         let text = try tmux.screen(containing: "EXIT=")
-        XCTAssertTrue(text.contains("BEFORE-THE-EXPLORER"), text)
+        #expect(text.contains("BEFORE-THE-EXPLORER"), "\(text)")
         for fragment in ["┌", "│", "└", "Scenarios", "errSec", "Trusted", "Lifetime"] {
-            XCTAssertFalse(text.contains(fragment), "\(fragment) left on the shell's screen:\n\(text)")
+            #expect(!text.contains(fragment), "\(fragment) left on the shell's screen:\n\(text)")
         }
     }
 

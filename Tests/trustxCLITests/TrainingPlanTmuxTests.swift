@@ -1,40 +1,36 @@
 import Foundation
 import Synchronization
-import XCTest
+import Testing
 
 /// docs/training.md run as the instructor runs it: the lab started in a terminal with
 /// `--port-base` and `--out ./lab`, every command of every step typed as printed (the ports moved
 /// to a free base), each giving the codes the plan quotes; then the explorer on the projector,
 /// step by step. The commands are read from the document, so the plan cannot drift from what
 /// trustx does.
-final class TrainingPlanTmuxTests: XCTestCase {
-    var tmux: TmuxSession!
-    var work: URL!
+@Suite(.enabled(if: TmuxSession.tmux != nil, "tmux is not installed"))
+final class TrainingPlanTmuxTests {
+    let tmux = TmuxSession()
+    let work: URL
     var plan = ""
     /// The port base the lab runs on here (the plan prints 8400).
     var base = 8400
 
-    override func setUpWithError() throws {
-        try XCTSkipIf(TmuxSession.tmux == nil, "tmux is not installed")
-        tmux = TmuxSession()
+    init() throws {
         work = try TmuxSession.directory("training")
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/training.md")
         plan = try String(contentsOf: docs, encoding: .utf8)
     }
 
-    override func tearDownWithError() throws {
-        tmux = nil
-        if let work { try? FileManager.default.removeItem(at: work) }
-    }
+    deinit { try? FileManager.default.removeItem(at: work) }
 
     /// `line` as the plan prints it, run in the instructor's directory with the plan's ports moved
     /// to `base`, `$CA` set and `trustx` the built binary.
-    func run(_ line: String, printed: Bool = true, file: StaticString = #filePath, lineNumber: UInt = #line) throws
+    func run(_ line: String, printed: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws
         -> RunResult
     {
         if printed {
-            XCTAssertTrue(plan.contains(line), "docs/training.md prints: \(line)", file: file, line: lineNumber)
+            #expect(plan.contains(line), "docs/training.md prints: \(line)", sourceLocation: sourceLocation)
         }
         return try Self.run(line, base: base, in: work)
     }
@@ -55,59 +51,59 @@ final class TrainingPlanTmuxTests: XCTestCase {
     /// Runs `line` and checks the codes on check's first line (sorted; none when trusted).
     func expect(
         _ line: String, _ codes: [String], substituting: [String: String] = [:], printed: Bool = true,
-        file: StaticString = #filePath, lineNumber: UInt = #line
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         if printed {
-            XCTAssertTrue(plan.contains(line), "docs/training.md prints: \(line)", file: file, line: lineNumber)
+            #expect(plan.contains(line), "docs/training.md prints: \(line)", sourceLocation: sourceLocation)
         }
         var runnable = line
         for (placeholder, value) in substituting {
             runnable = runnable.replacingOccurrences(of: placeholder, with: value)
         }
-        let result = try run(runnable, printed: false, file: file, lineNumber: lineNumber)
-        verify(result, line, codes, file: file, lineNumber: lineNumber)
+        let result = try run(runnable, printed: false, sourceLocation: sourceLocation)
+        verify(result, line, codes, sourceLocation: sourceLocation)
     }
 
     /// Runs the unprinted `cases` side by side (each a `trustx check` of its own server) and checks
     /// each as `expect` does, in order.
     func expectAll(
-        _ cases: [(line: String, codes: [String])], file: StaticString = #filePath, lineNumber: UInt = #line
+        _ cases: [(line: String, codes: [String])], sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let results = Mutex<[Int: Result<RunResult, any Error>]>([:])
-        let (base, work) = (self.base, self.work!)
+        let (base, work) = (self.base, self.work)
         DispatchQueue.concurrentPerform(iterations: cases.count) { i in
             let r = Result { try Self.run(cases[i].line, base: base, in: work) }
             results.withLock { $0[i] = r }
         }
         for (i, c) in cases.enumerated() {
-            let result = try XCTUnwrap(results.withLock { $0[i] }, c.line).get()
-            verify(result, c.line, c.codes, file: file, lineNumber: lineNumber)
+            let result = try #require(results.withLock { $0[i] }, "\(c.line)").get()
+            verify(result, c.line, c.codes, sourceLocation: sourceLocation)
         }
     }
 
     /// Checks the codes on check's first line (sorted; none when trusted) and the exit status.
     func verify(
-        _ result: RunResult, _ line: String, _ codes: [String], file: StaticString = #filePath, lineNumber: UInt = #line
+        _ result: RunResult, _ line: String, _ codes: [String], sourceLocation: SourceLocation = #_sourceLocation
     ) {
         // A failed connection is one line of error on standard error, with nothing on standard output.
         let shown = ExplorerTmuxTests.checkCodes(result.out.isEmpty ? result.err : result.out)
-        XCTAssertEqual(shown, codes.sorted(), "\(line)\n\(result.out)\(result.err)", file: file, line: lineNumber)
+        #expect(shown == codes.sorted(), "\(line)\n\(result.out)\(result.err)", sourceLocation: sourceLocation)
         if codes.isEmpty {
-            XCTAssertEqual(result.status, 0, "\(line)\n\(result.out)\(result.err)", file: file, line: lineNumber)
+            #expect(result.status == 0, "\(line)\n\(result.out)\(result.err)", sourceLocation: sourceLocation)
         } else {
-            XCTAssertNotEqual(result.status, 0, "\(line)\n\(result.out)", file: file, line: lineNumber)
+            #expect(result.status != 0, "\(line)\n\(result.out)", sourceLocation: sourceLocation)
         }
     }
 
     /// The base64 a pipeline prints (the openssl pin commands).
-    func output(_ line: String, file: StaticString = #filePath, lineNumber: UInt = #line) throws -> String {
-        let result = try run(line, file: file, lineNumber: lineNumber)
+    func output(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let result = try run(line, sourceLocation: sourceLocation)
         return result.out.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    func testTrainingLessonPlanRunsStepByStepWithTheCodesItQuotes() throws {
+    @Test func testTrainingLessonPlanRunsStepByStepWithTheCodesItQuotes() throws {
         // 0. Before the session: the lab in the instructor's terminal.
-        XCTAssertTrue(plan.contains("trustx lab --port-base 8400 --out ./lab"))
+        #expect(plan.contains("trustx lab --port-base 8400 --out ./lab"))
         var started = false
         for _ in 0..<5 where !started {
             base = Int.random(in: 200...600) * 100
@@ -117,11 +113,11 @@ final class TrainingPlanTmuxTests: XCTestCase {
             if !started { try? FileManager.default.removeItem(at: work.appendingPathComponent("lab")) }
         }
         let lastScreen = try tmux.capture()
-        XCTAssertTrue(started, lastScreen)
+        #expect(started, "\(lastScreen)")
         let labJSON =
             try JSONSerialization.jsonObject(
                 with: Data(contentsOf: work.appendingPathComponent("lab/lab.json"))) as? [String: Any]
-        let pins = try XCTUnwrap(labJSON?["pins"] as? [String: String], "lab.json has pins")
+        let pins = try #require(labJSON?["pins"] as? [String: String], "lab.json has pins")
 
         // 1-4.
         try expect("trustx check https://127.0.0.1:8400/", ["-25318", "-1202"])
@@ -137,10 +133,10 @@ final class TrainingPlanTmuxTests: XCTestCase {
               | openssl dgst -sha256 -binary | openssl enc -base64
             """
         let goodPin = try output(pipeline)
-        XCTAssertEqual(goodPin.count, 44, goodPin)
+        #expect(goodPin.count == 44, "\(goodPin)")
         let pinned = try run("trustx pin ./lab/good.chain.pem")
-        XCTAssertTrue(pinned.out.contains(goodPin), pinned.out)
-        XCTAssertEqual(pins["good-leaf"], "sha256//" + goodPin)
+        #expect(pinned.out.contains(goodPin), "\(pinned.out)")
+        #expect(pins["good-leaf"] == ("sha256//" + goodPin))
         try expect(
             "trustx check https://127.0.0.1:8400/ --anchor $CA --pin sha256//<that base64>", [],
             substituting: ["<that base64>": goodPin])
@@ -178,14 +174,14 @@ final class TrainingPlanTmuxTests: XCTestCase {
               | openssl x509 -pubkey -noout | openssl rsa -pubin -RSAPublicKey_out -outform der \\
               | openssl dgst -sha256 -binary | openssl enc -base64
             """)
-        XCTAssertNotEqual(pkcs1Pin, rsaPin)
+        #expect(pkcs1Pin != rsaPin)
         plan += "\ntrustx check https://127.0.0.1:8418/ --anchor $CA --pin sha256//\(pkcs1Pin)"
         try expect(
             "trustx check https://127.0.0.1:8418/ --anchor $CA --pin sha256//\(pkcs1Pin)", ["-999"], printed: false)
-        XCTAssertTrue(plan.contains("**key-rotated** (port 8421)"))
+        #expect(plan.contains("**key-rotated** (port 8421)"))
         // lab.json's pins are written as --pin takes them: sha256//BASE64.
-        let oldLeaf = try XCTUnwrap(pins["key-rotated-old-leaf"]).replacingOccurrences(of: "sha256//", with: "")
-        let ca = try XCTUnwrap(pins["library-test-ca"]).replacingOccurrences(of: "sha256//", with: "")
+        let oldLeaf = try #require(pins["key-rotated-old-leaf"]).replacingOccurrences(of: "sha256//", with: "")
+        let ca = try #require(pins["library-test-ca"]).replacingOccurrences(of: "sha256//", with: "")
         plan += "\ntrustx check https://127.0.0.1:8421/ --anchor $CA --pin sha256//\(oldLeaf)"
         try expect(
             "trustx check https://127.0.0.1:8421/ --anchor $CA --pin sha256//\(oldLeaf)", ["-999"], printed: false)
@@ -204,16 +200,15 @@ final class TrainingPlanTmuxTests: XCTestCase {
             let line =
                 "trustx check https://$S:8423/ --connect-to 127.0.0.1:8423 --anchor $CA --ats-plist "
                 + "./lab/tls11-only.\(plist).plist"
-            XCTAssertTrue(plan.contains(line), line)
+            #expect(plan.contains(line), "\(line)")
             atsRuns.append((s + line, codes))
         }
         let p = #"P=pin-rotated.trustx.test; A="--connect-to 127.0.0.1:8425 --anchor $CA --anchor-class device"; "#
-        XCTAssertTrue(plan.contains(String(p.dropLast(2))))
+        #expect(plan.contains(String(p.dropLast(2))))
         for (plist, codes) in [
             ("old-leaf-pin", ["-9886", "-1200"]), ("ca-pin", []), ("old-leaf-and-ca-pin", ["-9886", "-1200"]),
         ] {
-            XCTAssertTrue(
-                plan.contains("trustx check https://$P:8425/ $A --ats-plist ./lab/pin-rotated.\(plist).plist"))
+            #expect(plan.contains("trustx check https://$P:8425/ $A --ats-plist ./lab/pin-rotated.\(plist).plist"))
             atsRuns.append((p + "trustx check https://$P:8425/ $A --ats-plist ./lab/pin-rotated.\(plist).plist", codes))
         }
         try expectAll(atsRuns)
@@ -230,8 +225,8 @@ final class TrainingPlanTmuxTests: XCTestCase {
             ("revoked-ocsp", 8422, "", ["-67820", "-999"]),
         ]
         for e in exercises {
-            XCTAssertTrue(plan.contains("**\(e.name)** (\(e.port))"), e.name)
-            for code in e.codes where code != "-999" { XCTAssertTrue(plan.contains(code), "\(e.name): \(code)") }
+            #expect(plan.contains("**\(e.name)** (\(e.port))"), "\(e.name)")
+            for code in e.codes where code != "-999" { #expect(plan.contains(code), "\(e.name): \(code)") }
         }
         let exerciseRuns = exercises.map { e in ("trustx check https://127.0.0.1:\(e.port)/ --anchor $CA", e.codes) }
         try expectAll(
@@ -253,7 +248,7 @@ final class TrainingPlanTmuxTests: XCTestCase {
 
     /// The plan's explorer steps 3, 4 and 7 at 80x24 with the high-contrast theme.
     func projectorSteps() throws {
-        XCTAssertTrue(plan.contains("`trustx explore --theme high-contrast`"))
+        #expect(plan.contains("`trustx explore --theme high-contrast`"))
         let e = TmuxSession()
         try e.startTrustx(["explore", "--theme", "high-contrast"], in: work, width: 80, height: 24)
         var text = try e.screen(containing: "errSecSuccess")
@@ -261,46 +256,46 @@ final class TrainingPlanTmuxTests: XCTestCase {
         try e.send("j")
         text = try e.screen(containing: "-67602")
         let wrongHost = TmuxSession.row(20, of: text)
-        XCTAssertTrue(plan.contains("`\(wrongHost)`"), "the plan quotes the verdict line: \(wrongHost)")
-        XCTAssertEqual(wrongHost, "✗ -67602 · URLError -999 · localhost matches no subjectAltName")
+        #expect(plan.contains("`\(wrongHost)`"), "the plan quotes the verdict line: \(wrongHost)")
+        #expect(wrongHost == "✗ -67602 · URLError -999 · localhost matches no subjectAltName")
         // The plan names the step that reveals the verdict: the step before it still hides it, and
         // it shows it (the steps before are walked in one go).
-        let quoted = try XCTUnwrap(
+        let quoted = try #require(
             plan.range(of: #"\(step \d+ of the walk-through\)"#, options: .regularExpression).map { plan[$0] },
             "the plan names the hostname step's number")
-        let step = try XCTUnwrap(Int(quoted.dropFirst("(step ".count).prefix { $0.isNumber }))
-        XCTAssertGreaterThan(step, 1, String(quoted))
+        let step = try #require(Int(quoted.dropFirst("(step ".count).prefix { $0.isNumber }))
+        #expect(step > 1, "\(String(quoted))")
         try e.send("w")
         text = try e.screen(containing: "step 1 of")
         if step > 2 { try e.send(Array(repeating: "Space", count: step - 2)) }
         text = try e.screen(containing: "step \(step - 1) of")
-        XCTAssertFalse(TmuxSession.row(20, of: text).contains("-67602"), "hidden before step \(step):\n\(text)")
+        #expect(!TmuxSession.row(20, of: text).contains("-67602"), "hidden before step \(step):\n\(text)")
         try e.send("Space")
         text = try e.screen(containing: "step \(step) of")
-        XCTAssertTrue(TmuxSession.row(20, of: text).contains("-67602"), "revealed at step \(step):\n\(text)")
-        XCTAssertTrue(text.contains("hostname"), text)
+        #expect(TmuxSession.row(20, of: text).contains("-67602"), "revealed at step \(step):\n\(text)")
+        #expect(text.contains("hostname"), "\(text)")
         // Step 4.
         try e.send("Escape", "W", "p", "p")
         text = try e.screen(containing: "Trusted or not?")
-        XCTAssertFalse(text.contains("✓ Trusted"), text)
+        #expect(!text.contains("✓ Trusted"), "\(text)")
         try e.send("Space")
         text = try e.screen(containing: "✓ Trusted")
         try e.send("3", "G")
         text = try e.screen(containing: "Host localhost not checked")
-        XCTAssertTrue(plan.contains("\"Host localhost not checked\""))
-        XCTAssertTrue(text.contains("• hostname"), "skipped, not passed:\n\(text)")
+        #expect(plan.contains("\"Host localhost not checked\""))
+        #expect(text.contains("• hostname"), "skipped, not passed:\n\(text)")
         // Step 7.
         try e.send("p", "W", "1", "j", "j")
         text = try e.screen(containing: "-25318")
         let rogue = TmuxSession.row(20, of: text)
-        XCTAssertTrue(plan.contains("`\(rogue)`"), "the plan quotes the verdict line: \(rogue)")
-        XCTAssertTrue(rogue.hasPrefix("✗ -25318 errSecCreateChainFailed · URLError -999"), rogue)
+        #expect(plan.contains("`\(rogue)`"), "the plan quotes the verdict line: \(rogue)")
+        #expect(rogue.hasPrefix("✗ -25318 errSecCreateChainFailed · URLError -999"), "\(rogue)")
         try e.send("F")
         text = try e.screen(containing: "Anchors from file:")
         try e.type("rogue-ca.pem")
         try e.send("Enter")
         text = try e.screen(containing: "✓ Trusted")
-        XCTAssertTrue(text.contains("✓ Trusted"), text)
+        #expect(text.contains("✓ Trusted"), "\(text)")
         try e.send("q")
         _ = try e.screen(containing: "EXIT=")
     }
