@@ -1,20 +1,20 @@
 import Foundation
-import XCTest
+import Testing
 
 /// `m` and `M` under a real terminal, on the lab: the `good` scenario marked, `expired` selected
 /// and compared. The lab issues both leaves from its Library Test CA, each over a key of its own
 /// (docs/lab.md), so the leaves are different and the CA that ends both paths is the same
 /// certificate; `expired` fails with Apple's CertificateExpired (-67818).
-final class CompareTmuxTests: XCTestCase {
-    func testMarkingGoodAndComparingExpiredShowsBothSidesAndTheirRelations() throws {
-        try XCTSkipIf(TmuxSession.tmux == nil, "tmux is not installed")
+@Suite(.enabled(if: TmuxSession.tmux != nil, "tmux is not installed"))
+final class CompareTmuxTests {
+    @Test func testMarkingGoodAndComparingExpiredShowsBothSidesAndTheirRelations() throws {
         let tmux = TmuxSession()
         try tmux.startTrustx(["explore"], in: try TmuxSession.directory("compare"))
         _ = try tmux.screen(containing: "Trusted · errSecSuccess")
 
         try tmux.send("m")
         var text = try tmux.screen(containing: "good ◆")
-        XCTAssertTrue(text.contains("good marked"), text)
+        #expect(text.contains("good marked"), "\(text)")
 
         // The filter selects the one scenario named so, wherever the catalogue lists it.
         try tmux.send("/")
@@ -24,16 +24,16 @@ final class CompareTmuxTests: XCTestCase {
 
         try tmux.send("M")
         text = try tmux.screen { $0.contains("expired (selected)") && $0.contains("Path as built") }
-        XCTAssertTrue(text.contains("Compare good | expired"), text)
-        XCTAssertTrue(text.contains("good (marked)"), text)
-        XCTAssertTrue(text.contains("[0] different"), text)
-        XCTAssertTrue(text.contains("[1] same certificate  Library Test CA"), text)
-        XCTAssertTrue(text.contains("-67818 errSecCertificateExpired"), text)
+        #expect(text.contains("Compare good | expired"), "\(text)")
+        #expect(text.contains("good (marked)"), "\(text)")
+        #expect(text.contains("[0] different"), "\(text)")
+        #expect(text.contains("[1] same certificate  Library Test CA"), "\(text)")
+        #expect(text.contains("-67818 errSecCertificateExpired"), "\(text)")
 
         try tmux.send("Escape")
         text = try tmux.screen { !$0.contains("expired (selected)") }
-        XCTAssertTrue(text.contains("Scenario expired"), text)
+        #expect(text.contains("Scenario expired"), "\(text)")
         try tmux.send("q")
-        XCTAssertTrue(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
+        #expect(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
     }
 }

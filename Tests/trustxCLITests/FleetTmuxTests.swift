@@ -1,10 +1,11 @@
 import Foundation
-import XCTest
+import Testing
 
 /// The lab explorer (plain `trustx`) under a real terminal, on the staging-fleet lessons: the
 /// pool scenario is three targets, one per node's address, each gives its own verdict when
 /// selected, and two of them compare side by side; the rotating server, watched, flips.
-final class FleetTmuxTests: XCTestCase {
+@Suite(.enabled(if: TmuxSession.tmux != nil, "tmux is not installed"))
+final class FleetTmuxTests {
     /// The Targets pane's cells (its left column) that name one of the pool's nodes, marks kept.
     static func poolRows(_ screen: String) -> [String] {
         screen.split(separator: "\n").compactMap { line -> String? in
@@ -14,8 +15,7 @@ final class FleetTmuxTests: XCTestCase {
         }
     }
 
-    func testThePoolIsThreeTargetsOnePerNodeEachWithItsOwnVerdictAndTwoNodesCompare() throws {
-        try XCTSkipIf(TmuxSession.tmux == nil, "tmux is not installed")
+    @Test func testThePoolIsThreeTargetsOnePerNodeEachWithItsOwnVerdictAndTwoNodesCompare() throws {
         let tmux = TmuxSession()
         try tmux.startTrustx([], in: try TmuxSession.directory("fleet"))
         _ = try tmux.screen(containing: "Trusted · errSecSuccess")
@@ -23,10 +23,10 @@ final class FleetTmuxTests: XCTestCase {
         try tmux.type("pool")
         try tmux.send("Enter")
         var text = try tmux.screen { $0.contains("3 of ") && $0.contains("Scenario pool @ 127.0.0.1") }
-        XCTAssertTrue(text.contains("Staging fleet"), text)
-        XCTAssertEqual(
-            Self.poolRows(text).map { $0.components(separatedBy: "pool @ ").last ?? "" },
-            ["127.0.0.1", "127.0.0.2", "127.0.0.3"], text)
+        #expect(text.contains("Staging fleet"), "\(text)")
+        #expect(
+            Self.poolRows(text).map { $0.components(separatedBy: "pool @ ").last ?? "" }
+                == ["127.0.0.1", "127.0.0.2", "127.0.0.3"], "\(text)")
 
         // Each node's verdict, and the Detail pane saying which node it is and what it expects.
         text = try tmux.screen { $0.contains("Node 1 of 3 (healthy)") && $0.contains("✓ Trusted · errSecSuccess") }
@@ -39,8 +39,8 @@ final class FleetTmuxTests: XCTestCase {
             $0.contains("Node 3 of 3 (missing intermediate)") && $0.contains("errSecCreateChainFailed (-25318)")
         }
         // The list keeps each node's verdict: one trusted, two not.
-        XCTAssertEqual(
-            Self.poolRows(text), ["✓ pool @ 127.0.0.1", "✗ pool @ 127.0.0.2", "▶ ✗ pool @ 127.0.0.3"], text)
+        #expect(
+            Self.poolRows(text) == ["✓ pool @ 127.0.0.1", "✗ pool @ 127.0.0.2", "▶ ✗ pool @ 127.0.0.3"], "\(text)")
 
         // Node 1 marked and compared with node 2: node 2 is the node a renewal missed, its leaf
         // over node 1's key (docs/lab.md), so the leaves are the same key in another certificate.
@@ -53,18 +53,17 @@ final class FleetTmuxTests: XCTestCase {
         _ = try tmux.screen(containing: "Node 2 of 3 (expired leaf)")
         try tmux.send("M")
         text = try tmux.screen { $0.contains("pool @ 127.0.0.2 (selected)") && $0.contains("Path as built") }
-        XCTAssertTrue(text.contains("pool @ 127.0.0.1 (marked)"), text)
-        XCTAssertTrue(text.contains("[0] same key, new certificate"), text)
-        XCTAssertTrue(text.contains("-67818"), text)
+        #expect(text.contains("pool @ 127.0.0.1 (marked)"), "\(text)")
+        #expect(text.contains("[0] same key, new certificate"), "\(text)")
+        #expect(text.contains("-67818"), "\(text)")
         try tmux.send("Escape")
         _ = try tmux.screen { !$0.contains("(selected)") }
         try tmux.send("q")
-        XCTAssertTrue(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
+        #expect(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
     }
     /// The rotating server under `l`, its leaf pinned: each switch of the leaf (every 2 s here) is
     /// a new leaf with a new key, and as the pin names one leaf's key, the verdict flips with it.
-    func testWatchingTheRotatingServerWithItsLeafPinnedSeesTheLeafAndTheVerdictFlip() throws {
-        try XCTSkipIf(TmuxSession.tmux == nil, "tmux is not installed")
+    @Test func testWatchingTheRotatingServerWithItsLeafPinnedSeesTheLeafAndTheVerdictFlip() throws {
         let tmux = TmuxSession()
         try tmux.startTrustx(["--rotate-seconds", "2", "--watch", "1"], in: try TmuxSession.directory("rotating"))
         _ = try tmux.screen(containing: "Trusted · errSecSuccess")
@@ -84,8 +83,8 @@ final class FleetTmuxTests: XCTestCase {
             return targets.contains("●") && detail.contains("new leaf (new key)")
                 && (detail.contains("verdict trusted -> not trusted") || detail.contains("verdict not trusted"))
         }
-        XCTAssertTrue(WatchTmuxTests.detail(text).contains(" -> "), text)
+        #expect(WatchTmuxTests.detail(text).contains(" -> "), "\(text)")
         try tmux.send("q")
-        XCTAssertTrue(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
+        #expect(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
     }
 }

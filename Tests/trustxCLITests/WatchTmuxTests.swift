@@ -1,12 +1,12 @@
 import Foundation
-import XCTest
+import Testing
 
 /// `l` under a real terminal: the explorer watches an openssl s_server once a second, the server
 /// is replaced on the same port by one with a new certificate and key, and the Targets strip
 /// marks the change while the Detail lists the new leaf.
-final class WatchTmuxTests: XCTestCase {
-    func testWatchingAServerThatRestartsWithANewKeyMarksTheStripAndListsTheNewLeaf() throws {
-        try XCTSkipIf(TmuxSession.tmux == nil, "tmux is not installed")
+@Suite(.enabled(if: TmuxSession.tmux != nil, "tmux is not installed"))
+final class WatchTmuxTests {
+    @Test func testWatchingAServerThatRestartsWithANewKeyMarksTheStripAndListsTheNewLeaf() throws {
         let pki = try TestPKI.get()
         let dir = try TmuxSession.directory("watch")
         // A second leaf for the same address, with its own key, from the same CA.
@@ -24,7 +24,7 @@ final class WatchTmuxTests: XCTestCase {
         // `sha256 Fingerprint=AB:CD:...`: the first three bytes, as the Detail shortens digests.
         let hex = fingerprint.split(separator: "=").last.map { $0.replacingOccurrences(of: ":", with: "") } ?? ""
         let newLeaf = String(hex.lowercased().prefix(6))
-        XCTAssertEqual(newLeaf.count, 6, fingerprint)
+        #expect(newLeaf.count == 6, "\(fingerprint)")
 
         var server = try OpenSSLServer(
             ["-cert", pki.path("leaf.pem"), "-key", pki.path("leaf.key")], in: pki.directory)
@@ -49,11 +49,11 @@ final class WatchTmuxTests: XCTestCase {
             return targets.contains("●") && detail.contains("new leaf (new key)") && detail.contains("-> \(newLeaf)…")
         }
         // The screen followed the server: its evaluation is of the new leaf, caused by the watch.
-        XCTAssertTrue(text.contains("watch: "), text)
+        #expect(text.contains("watch: "), "\(text)")
         try tmux.send("l")
         _ = try tmux.screen(containing: "stopped (l goes on)")
         try tmux.send("q")
-        XCTAssertTrue(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
+        #expect(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
     }
 
     /// The Detail pane's text with its wrapped lines joined by spaces, as the explorer wraps at
@@ -70,19 +70,5 @@ final class WatchTmuxTests: XCTestCase {
             text.append(String(row[(left + 1)..<right]).trimmingCharacters(in: .whitespaces))
         }
         return text.joined(separator: " ")
-    }
-}
-
-/// `--watch SECONDS` on explore and on plain trustx (the lab): whole seconds from 1 to a day.
-final class ExploreWatchOptionTests: XCTestCase {
-    func testAWatchIntervalOutsideOneSecondToADayIsAUsageError() throws {
-        for (args, value) in [
-            (["explore", "--watch", "0"], "0"), (["--watch", "1.5"], "1.5"), (["--watch", "86401"], "86401"),
-        ] {
-            let run = try CLI.run(args)
-            XCTAssertEqual(run.status, 64, run.err)
-            XCTAssertTrue(
-                run.err.contains("The value '\(value)' is invalid for '--watch <seconds>'"), "\(args): \(run.err)")
-        }
     }
 }
