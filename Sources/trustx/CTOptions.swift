@@ -1,5 +1,6 @@
 import CTModel
 import Explorer
+import ExplorerState
 import TrustCore
 import TrustSupport
 import TrustX509
