@@ -1,5 +1,4 @@
 import CTModel
-import Explorer
 import ExplorerState
 import TrustCore
 import TrustSupport

@@ -1,4 +1,3 @@
-import Explorer
 import ExplorerState
 
 // `trustx explore --watch SECONDS` (and plain `trustx --watch SECONDS` for the lab): how often

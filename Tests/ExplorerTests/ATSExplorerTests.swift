@@ -1,4 +1,3 @@
-import Explorer
 import ExplorerState
 import Foundation
 import TrustCore
