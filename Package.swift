@@ -79,7 +79,7 @@ let package = Package(
             name: "trustx",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "Explorer",
-                "TrustExport", "CTModel",
+                "ExplorerState", "TrustExport", "CTModel",
             ],
             // The linker script is an input of the link, not a source or a resource.
             exclude: ["Linking"],
@@ -87,10 +87,10 @@ let package = Package(
             linkerSettings: [.unsafeFlags(trustxLinkerFlags, .when(platforms: [.linux]))]
         ),
         .executableTarget(name: "trustx-limbo", dependencies: ["TrustCore", "TrustX509", "TrustSupport"]),
-        // The explorer's frame is timed too (render_us), so the bench links Explorer and TermUI.
+        // The explorer's frame is timed too (render_us), so the bench links Explorer, its state and TermUI.
         .executableTarget(
             name: "trustx-bench",
-            dependencies: ["TrustCore", "CTModel", "TrustX509", "TrustSupport", "Explorer", "TermUI"]),
+            dependencies: ["TrustCore", "CTModel", "TrustX509", "TrustSupport", "Explorer", "ExplorerState", "TermUI"]),
         .executableTarget(
             name: "trustx-fuzz",
             // TLSProbe for the parsers of what servers send (HTTP replies, STARTTLS, handshake messages).
@@ -131,18 +131,27 @@ let package = Package(
         // Cells, buffers, layout, widgets and the curses backend (only CursesBackend.swift sees C).
         .target(name: "TermUI", dependencies: ["CNcursesw"]),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
-        // The interactive explorer: state, actions, keymap, reduce, effects, views and themes.
+        // The explorer's state as values: actions, keymap, prompts, reduce, the frame's layout and the
+        // text its panes show. No drawing, no threads (TermUI for `Rect` only).
         .target(
-            name: "Explorer",
+            name: "ExplorerState",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "TermUI",
                 "TrustExport", "CTModel",
             ]),
+        // The interactive explorer around that state: views and themes, the effect executor and the
+        // watch runner (threads and I/O), the driver and the terminal loop.
+        .target(
+            name: "Explorer",
+            dependencies: [
+                "ExplorerState", "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe",
+                "TrustLab", "TermUI",
+            ]),
         .testTarget(
             name: "ExplorerTests",
             dependencies: [
-                "Explorer", "TrustCore", "TrustX509", "TrustSupport", "TrustBuilder", "TLSProbe", "TrustLab", "TermUI",
-                "TrustReport",
+                "Explorer", "ExplorerState", "TrustCore", "TrustX509", "TrustSupport", "TrustBuilder", "TLSProbe",
+                "TrustLab", "TermUI", "TrustReport",
             ]),
     ]
 )

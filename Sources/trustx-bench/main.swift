@@ -3,6 +3,7 @@
 internal import COpenSSL
 import CTModel
 import Explorer
+import ExplorerState
 import TermUI
 import TrustCore
 import TrustSupport

@@ -1,5 +1,5 @@
 import CTModel
-import Explorer
+import ExplorerState
 import TrustCore
 import TrustSupport
 import TrustX509

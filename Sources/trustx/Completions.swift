@@ -1,4 +1,3 @@
-import Explorer
 import TrustCore
 import TrustSupport
 

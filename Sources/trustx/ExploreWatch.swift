@@ -1,4 +1,4 @@
-import Explorer
+import ExplorerState
 
 // `trustx explore --watch SECONDS` (and plain `trustx --watch SECONDS` for the lab): how often
 // the explorer's `l` connects to a watched target again.

@@ -1,4 +1,5 @@
 import Explorer
+import ExplorerState
 import Synchronization
 import TrustCore
 import TrustSupport

@@ -1,4 +1,4 @@
-import Explorer
+import ExplorerState
 import Foundation
 import TrustCore
 import XCTest

@@ -1,4 +1,5 @@
 import Explorer
+import ExplorerState
 import TrustCore
 import XCTest
 

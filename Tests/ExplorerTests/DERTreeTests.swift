@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import Explorer
+@testable import ExplorerState
 
 /// The Detail pane's DER tree against `openssl asn1parse` on the same certificate: every element
 /// openssl lists has the same offset, depth, header length, content length and tag name.

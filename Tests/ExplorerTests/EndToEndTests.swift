@@ -1,4 +1,5 @@
 import Explorer
+import ExplorerState
 import TermUI
 import TrustCore
 import TrustLab

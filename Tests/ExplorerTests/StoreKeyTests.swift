@@ -1,4 +1,4 @@
-import Explorer
+import ExplorerState
 import TrustCore
 import TrustSupport
 import TrustX509

@@ -2,7 +2,7 @@ import TrustCore
 import TrustSupport
 import XCTest
 
-@testable import Explorer
+@testable import ExplorerState
 
 /// `t`'s shifts in months and years follow the calendar: the same day of the month and time of
 /// day, or the month's last day when it is shorter (as date(1) -d '+1 month' and Foundation's

@@ -1,4 +1,5 @@
 import Explorer
+import ExplorerState
 import Foundation
 import TermUI
 import TrustSupport

@@ -1,4 +1,5 @@
 import Explorer
+import ExplorerState
 import TLSProbe
 import TermUI
 import TrustBuilder

@@ -1,4 +1,5 @@
 import Explorer
+import ExplorerState
 import Foundation
 import TrustCore
 import TrustSupport

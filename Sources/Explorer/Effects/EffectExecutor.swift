@@ -1,4 +1,5 @@
 import ATSModel
+import ExplorerState
 import Synchronization
 import TLSProbe
 import TrustCore

@@ -1,3 +1,5 @@
+import ExplorerState
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,4 @@
+import ExplorerState
 import TLSProbe
 import TrustCore
 import TrustReport

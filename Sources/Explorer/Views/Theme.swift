@@ -1,3 +1,4 @@
+import ExplorerState
 import TermUI
 
 /// The meanings the explorer gives colour to. Views ask for a role, never for a colour, so a

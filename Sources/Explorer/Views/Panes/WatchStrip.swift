@@ -1,3 +1,4 @@
+import ExplorerState
 import TermUI
 import TrustSupport
 

@@ -59,12 +59,12 @@ public struct Prompt: Hashable, Sendable {
         }
 
         /// Whether Tab completes file paths.
-        var completesPaths: Bool {
+        package var completesPaths: Bool {
             self == .anchorFile || self == .atsPlist || self == .writeCertificate || self == .exportReport
         }
 
         /// Whether the verdict is previewed while typing.
-        var previews: Bool { self == .host || self == .time || self == .pin }
+        package var previews: Bool { self == .host || self == .time || self == .pin }
     }
 
     /// What is being typed.

@@ -81,7 +81,7 @@ public struct FrameLayout: Hashable, Sendable {
     }
 
     /// The rows of a list scrolled to `first` in `height` rows: the items of `rowOfItem` shown.
-    static func visibleRows(_ rowOfItem: [Int?], first: Int, height: Int) -> [Int?] {
+    package static func visibleRows(_ rowOfItem: [Int?], first: Int, height: Int) -> [Int?] {
         Array(rowOfItem.dropFirst(first).prefix(max(0, height)))
     }
 }

@@ -4,14 +4,14 @@ import TrustSupport
 import TrustX509
 
 /// One row of the compare view, before it is laid out side by side or stacked.
-struct CompareRow: Hashable, Sendable {
+package struct CompareRow: Hashable, Sendable {
     /// How a value is coloured.
-    enum Tone: Hashable, Sendable {
+    package enum Tone: Hashable, Sendable {
         case plain, good, bad, changed, dim, title
     }
 
     /// How the row is drawn.
-    enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// A section heading across both columns (`Chain as sent`).
         case heading
         /// Prose across both columns.
@@ -22,37 +22,37 @@ struct CompareRow: Hashable, Sendable {
         case field
     }
 
-    var kind: Kind
+    package var kind: Kind
     /// The field's label, or the position (`[0]`) of a relation row.
-    var label = ""
+    package var label = ""
     /// The heading's, note's or relation's words.
-    var text = ""
+    package var text = ""
     /// The marked side's value.
-    var a = ""
+    package var a = ""
     /// The selected side's value.
-    var b = ""
-    var aTone = Tone.plain
-    var bTone = Tone.plain
+    package var b = ""
+    package var aTone = Tone.plain
+    package var bTone = Tone.plain
     /// Indent in cells, for the fields under a position.
-    var indent = 0
+    package var indent = 0
 }
 
 /// What the compare view shows: the marked target (left, side A) against the selected one
 /// (right, side B), as `trustx diff` compares two servers. Text from certificates is not
 /// sanitised here; the renderer cleans every string it draws.
-enum CompareContent {
+package enum CompareContent {
     /// The Detail pane's title while it compares.
-    static func title(_ s: AppState) -> String {
+    package static func title(_ s: AppState) -> String {
         "Compare " + names(s).marked + " | " + names(s).selected
     }
 
     /// Both targets' names, the marked one first.
-    static func names(_ s: AppState) -> (marked: String, selected: String) {
+    package static func names(_ s: AppState) -> (marked: String, selected: String) {
         (s.markedTarget.map { s.targets[$0].name } ?? "none", s.target?.name ?? "none")
     }
 
     /// The rows for the current state.
-    static func rows(_ s: AppState) -> [CompareRow] {
+    package static func rows(_ s: AppState) -> [CompareRow] {
         let (markedName, selectedName) = names(s)
         var out = [
             CompareRow(

@@ -4,7 +4,7 @@ import TrustX509
 extension AppState {
     /// This machine's OpenSSL store, made once per process: its caches then serve every
     /// evaluation after a switch back to it.
-    static let machineStore = SystemTrustStore.fromEnvironment()
+    package static let machineStore = SystemTrustStore.fromEnvironment()
 
     /// The store `t` names: the session's own when it is that one (it keeps its caches), Apple's
     /// shared store, or this machine's; nil when the session has no system store at all.
@@ -27,7 +27,7 @@ extension AppState {
     }
 
     /// `roots apple 55349.0.11` for the settings line: the store and its version.
-    var storeWords: String {
+    package var storeWords: String {
         guard let store = store(for: toggles) else { return "no system roots" }
         switch toggles.store {
         case .apple:
