@@ -71,6 +71,18 @@ final class CursesBackendTests: XCTestCase {
         return lines
     }
 
+    /// Waits until the screen's first rows are `rows` (a frame is drawn in pieces: a capture can
+    /// land between them), at most 3 s; the last capture either way.
+    func waitFor(_ socket: String, rows: [String]) -> [String] {
+        var lines: [String] = []
+        for _ in 0..<300 {
+            lines = screen(socket)
+            if Array(lines.prefix(rows.count)) == rows { return lines }
+            usleep(10_000)
+        }
+        return lines
+    }
+
     func runInTmux(finishWith key: String) throws -> [String] {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else { throw XCTSkip("no tmux") }
         let socket = "termui-test-\(getpid())-\(key == "q" ? "q" : "crash")"
@@ -84,17 +96,18 @@ final class CursesBackendTests: XCTestCase {
             tmux(socket, ["kill-server"])
             unlink("/tmp/tmux-\(getuid())/\(socket)")
         }
+        let firstRows = ["┌Chain─────────────────┐", "│東京 �[31mx           │", "│                      │"]
         let first = waitFor(socket, "┌Chain")
         guard first.contains(where: { $0.contains("┌Chain") }) else { return first }
-        XCTAssertEqual(
-            Array(first.prefix(3)), ["┌Chain─────────────────┐", "│東京 �[31mx           │", "│                      │"])
+        XCTAssertEqual(Array(waitFor(socket, rows: firstRows).prefix(3)), firstRows)
         tmux(socket, ["send-keys", "-t", "t", "Down"])
         XCTAssertTrue(waitFor(socket, "down").contains("│down                  │"))
         tmux(socket, ["resize-window", "-t", "t", "-x", "14", "-y", "6"])
-        let small = waitFor(socket, "resize")
-        XCTAssertEqual(
-            Array(small.prefix(6)),
-            ["┌Chain───────┐", "│東京 �[31mx │", "│down        │", "│resize      │", "│            │", "└────────────┘"])
+        let smallRows = [
+            "┌Chain───────┐", "│東京 �[31mx │", "│down        │", "│resize      │", "│            │", "└────────────┘",
+        ]
+        _ = waitFor(socket, "resize")
+        XCTAssertEqual(Array(waitFor(socket, rows: smallRows).prefix(6)), smallRows)
         tmux(socket, ["send-keys", "-t", "t", key])
         return waitFor(socket, "icanon")
     }
