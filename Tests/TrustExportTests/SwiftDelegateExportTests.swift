@@ -37,6 +37,26 @@ final class SwiftDelegateExportTests: XCTestCase {
         XCTAssertEqual(r.err, "", file: file, line: line)
     }
 
+    /// Settings whose names, host and anchor path are hostile Swift: comment closers, quotes,
+    /// interpolation, a line break with an import, a bidi override.
+    func hostileSettings() throws -> ExportSettings {
+        let evil = "x */ \" \\(exit(1)) \n import Evil \u{202E} --> "
+        let chain = try ExportChain.make(rootName: evil, leafName: evil)
+        var s = settings(chain)
+        s.host = "www.example.com\"; exit(1); \""
+        s.anchorFiles[0].path = "/tmp/\(evil).pem"
+        return s
+    }
+
+    /// Basic X.509 settings that require a positive revocation answer.
+    func revocationSettings() throws -> ExportSettings {
+        var s = settings(try ExportChain.make(), policy: .basicX509)
+        s.requiresRevocation = true
+        return s
+    }
+
+    /// Every kind of settings, the hostile ones and the revocation ones parse, in one swiftc run;
+    /// the other tests read the source as text.
     func testEveryKindOfSettingsGivesSourceThatParses() throws {
         let chain = try ExportChain.make()
         var variants: [ExportSettings] = []
@@ -51,17 +71,14 @@ final class SwiftDelegateExportTests: XCTestCase {
         device.time = ExportChain.now
         device.maximumTLSVersion = .tls1_2
         variants.append(device)
+        variants.append(try hostileSettings())
+        variants.append(try revocationSettings())
         try parse(variants.map { SwiftDelegateExport.render($0) })
     }
 
+    /// That the source parses: testEveryKindOfSettingsGivesSourceThatParses.
     func testHostileNamesAndPathsStayInsideCommentsAndLiterals() throws {
-        let evil = "x */ \" \\(exit(1)) \n import Evil \u{202E} --> "
-        let chain = try ExportChain.make(rootName: evil, leafName: evil)
-        var s = settings(chain)
-        s.host = "www.example.com\"; exit(1); \""
-        s.anchorFiles[0].path = "/tmp/\(evil).pem"
-        let source = SwiftDelegateExport.render(s)
-        try parse(source)
+        let source = SwiftDelegateExport.render(try hostileSettings())
         XCTAssertFalse(source.contains("\n import Evil"), "a name broke out of its comment")
         XCTAssertFalse(source.contains("\u{202E}"))
         XCTAssertTrue(source.unicodeScalars.allSatisfy { $0 == "\n" || ($0.value >= 0x20 && $0.value < 0x7F) })
@@ -109,10 +126,9 @@ final class SwiftDelegateExportTests: XCTestCase {
         }
     }
 
+    /// That the source parses: testEveryKindOfSettingsGivesSourceThatParses.
     func testARequiredRevocationAnswerAddsApplesRevocationPolicyWithThePositiveResponseFlag() throws {
-        let chain = try ExportChain.make()
-        var s = settings(chain, policy: .basicX509)
-        s.requiresRevocation = true
+        let s = try revocationSettings()
         let source = SwiftDelegateExport.render(s)
         // SecPolicyCreateRevocation's flags as Security's SecPolicy.h names them.
         XCTAssertTrue(
@@ -121,7 +137,6 @@ final class SwiftDelegateExportTests: XCTestCase {
             ), source)
         XCTAssertFalse(s.unexpressed(in: .swift).contains { $0.contains("--require-revocation") })
         XCTAssertTrue(s.unexpressed(in: .curl).contains { $0.contains("--require-revocation") })
-        try parse(source)
     }
 
     func testTheEmbeddedAnchorIsTheAnchorsDERAndThePinsAreListed() throws {

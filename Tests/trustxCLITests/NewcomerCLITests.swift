@@ -20,31 +20,38 @@ final class NewcomerCLITests: XCTestCase {
     func testPlainTrustxTakesTheThemeOptionLikeExplore() throws {
         // Without a terminal the explorer cannot open, but the option was taken: the reason is the
         // terminal, not an unknown option.
-        let run = try CLI.run(["--theme", "high-contrast"])
+        let runs = try CLI.runAll([
+            ["--theme", "high-contrast"], ["--theme", "no-such-theme"], ["explore", "--theme", "no-such-theme"],
+        ]).map { try $0.get() }
+        let run = runs[0]
         XCTAssertEqual(run.status, 64, run.err)
         XCTAssertFalse(run.err.contains("Unknown option"), run.err)
         XCTAssertTrue(run.err.contains("needs a terminal"), run.err)
         // The value is read as a theme, as `explore --theme` reads it: an unknown name is 66.
-        let unknown = try CLI.run(["--theme", "no-such-theme"])
+        let unknown = runs[1]
         XCTAssertEqual(unknown.status, 66, unknown.err)
         XCTAssertTrue(unknown.err.hasPrefix("Error: no theme named 'no-such-theme'"), unknown.err)
-        let explore = try CLI.run(["explore", "--theme", "no-such-theme"])
+        let explore = runs[2]
         XCTAssertEqual(explore.status, unknown.status)
         XCTAssertEqual(explore.err, unknown.err)
     }
 
     func testPlainTrustxTakesTheLabsOtherOptionsButNotATarget() throws {
-        let run = try CLI.run(["--at", "2030-01-01T00:00:00Z", "--policy", "basic", "--anchor", try pki.path("ca.pem")])
+        let runs = try CLI.runAll([
+            ["--at", "2030-01-01T00:00:00Z", "--policy", "basic", "--anchor", try pki.path("ca.pem")],
+            ["--at", "tomorrow"], ["--chain", try pki.path("leaf.pem")],
+        ]).map { try $0.get() }
+        let run = runs[0]
         XCTAssertEqual(run.status, 64)
         XCTAssertTrue(run.err.contains("needs a terminal"), run.err)
         // A bad value is checked as explore checks it, and pointed at trustx's own help.
-        let bad = try CLI.run(["--at", "tomorrow"])
+        let bad = runs[1]
         XCTAssertEqual(bad.status, 64)
         XCTAssertEqual(
             bad.err,
             "Error: The value 'tomorrow' is invalid for '--at <time>': expected RFC 3339, e.g. 2027-01-01T00:00:00Z\nSee 'trustx --help' for more information.\n"
         )
-        let chain = try CLI.run(["--chain", try pki.path("leaf.pem")])
+        let chain = runs[2]
         XCTAssertEqual(chain.status, 64)
         XCTAssertTrue(chain.err.hasPrefix("Error: Unknown option '--chain'"), chain.err)
     }
@@ -64,7 +71,11 @@ final class NewcomerCLITests: XCTestCase {
 
     func testAFailedConnectionInTextIsOneLineOfError() throws {
         let port = try closedPort()
-        let r = try CLI.run(["check", "127.0.0.1:\(port)"])
+        let runs = try CLI.runAll([
+            ["check", "127.0.0.1:\(port)"], ["check", "127.0.0.1:\(port)", "--format", "json"],
+        ])
+        .map { try $0.get() }
+        let r = runs[0]
         XCTAssertEqual(r.status, 69)
         XCTAssertEqual(r.out, "")
         XCTAssertEqual(
@@ -72,7 +83,7 @@ final class NewcomerCLITests: XCTestCase {
             "Error: 127.0.0.1:\(port) refused the connection: nothing listens on that port; URLSession reports NSURLErrorCannotConnectToHost (-1004)\n"
         )
         // JSON keeps the whole report.
-        let json = try CLI.run(["check", "127.0.0.1:\(port)", "--format", "json"])
+        let json = runs[1]
         XCTAssertEqual(json.status, 69)
         XCTAssertNotNil(try json.json()["connection"])
     }
@@ -127,15 +138,18 @@ final class NewcomerCLITests: XCTestCase {
         // A server that hangs up at once: the preamble's own error says the same.
         let closing = try LoopbackListener { close($0) }
         defer { closing.stop() }
-        let closed = try CLI.run(["check", "ftp://127.0.0.1:\(closing.port)", "--timeout", "5"])
+        let last = try CLI.runAll([
+            ["check", "ftp://127.0.0.1:\(closing.port)", "--timeout", "5"], ["check", "--help"],
+        ])
+        .map { try $0.get() }
+        let closed = last[0]
         XCTAssertEqual(closed.status, 69)
         XCTAssertTrue(
             closed.err.contains(
                 "closed the connection while waiting for an FTP server's 220 greeting and its answer to AUTH TLS"),
             closed.err)
         // The help says what ftp:// means.
-        let help = try CLI.run(["check", "--help"])
-        XCTAssertTrue(help.out.contains("ftp:// is FTP with AUTH TLS on 21"), help.out)
+        XCTAssertTrue(last[1].out.contains("ftp:// is FTP with AUTH TLS on 21"), last[1].out)
     }
 
     func testEverySTARTTLSProtocolSaysWhatItWaitedFor() throws {
@@ -174,14 +188,18 @@ final class NewcomerCLITests: XCTestCase {
 
     func testCurlExportWithAnEvaluationTimeCommentsThatCurlUsesTheCurrentTime() throws {
         // curl without pins needs no connection: the command is written from the settings.
-        let r = try CLI.run(["export", "curl", "https://127.0.0.1:1/", "--at", "2030-01-01T00:00:00Z"])
+        let runs = try CLI.runAll([
+            ["export", "curl", "https://127.0.0.1:1/", "--at", "2030-01-01T00:00:00Z"],
+            ["export", "curl", "https://127.0.0.1:1/"],
+        ]).map { try $0.get() }
+        let r = runs[0]
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertTrue(
             r.out.contains("\n# Not expressed: --at 2030-01-01T00:00:00Z: curl evaluates at the current time"), r.out)
         XCTAssertEqual(
             r.err,
             "trustx: note: the curl export cannot express --at; a comment in it says how it differs.\n")
-        let plain = try CLI.run(["export", "curl", "https://127.0.0.1:1/"])
+        let plain = runs[1]
         XCTAssertFalse(plain.out.contains("Not expressed"), plain.out)
         XCTAssertEqual(plain.err, "")
     }
@@ -226,59 +244,81 @@ final class NewcomerCLITests: XCTestCase {
 
     // MARK: Build 2: completions, the man page, the README
 
-    /// Runs the bash completion function for `words` (the last one being completed).
-    func bashComplete(_ words: [String]) throws -> [String] {
+    /// `trustx completions bash`, asked once per class.
+    static let bashScript: Result<Data, any Error> = Result {
         let script = try CLI.run(["completions", "bash"])
-        XCTAssertEqual(script.status, 0, script.err)
+        guard script.status == 0 else { throw TestPKI.Failure(message: "completions bash: \(script.err)") }
+        return script.stdout
+    }
+
+    /// Runs the bash completion function once for each list of words (the last one being
+    /// completed), all in one bash, and returns each run's completions.
+    func bashComplete(_ cases: [[String]]) throws -> [[String]] {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("trustx.bash")
-        try script.stdout.write(to: file)
-        let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        let program = """
-            source '\(file.path)'
-            COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
-            _trustx
-            printf '%s\\n' "${COMPREPLY[@]}"
-            """
+        try Self.bashScript.get().write(to: file)
+        let end = "--trustx-end-of-completions--"
+        var program = "source '\(file.path)'\n"
+        for words in cases {
+            let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(
+                separator: " ")
+            program += """
+                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMPREPLY=()
+                _trustx
+                printf '%s\\n' "${COMPREPLY[@]}" '\(end)'
+
+                """
+        }
         let r = try Shell.run(URL(fileURLWithPath: "/bin/bash"), ["-c", program], in: dir)
         XCTAssertEqual(r.status, 0, r.err)
-        return r.out.split(separator: "\n").map(String.init)
+        let replies = r.out.components(separatedBy: end + "\n").dropLast().map {
+            $0.split(separator: "\n").map(String.init)
+        }
+        XCTAssertEqual(replies.count, cases.count, r.out)
+        return replies.count == cases.count ? replies : cases.map { _ in [] }
     }
 
     func testBashCompletesThePolicyOptionAndItsValues() throws {
-        XCTAssertEqual(try bashComplete(["trustx", "check", "--po"]), ["--policy"])
+        let replies = try bashComplete([
+            ["trustx", "check", "--po"], ["trustx", "check", "--policy", ""], ["trustx", "check", "--policy", "ssl-"],
+        ])
+        XCTAssertEqual(replies[0], ["--policy"])
         // docs/cli.md: --policy ssl|ssl-no-host|basic.
-        XCTAssertEqual(
-            try bashComplete(["trustx", "check", "--policy", ""]).sorted(), ["basic", "ssl", "ssl-no-host"])
-        XCTAssertEqual(try bashComplete(["trustx", "check", "--policy", "ssl-"]), ["ssl-no-host"])
+        XCTAssertEqual(replies[1].sorted(), ["basic", "ssl", "ssl-no-host"])
+        XCTAssertEqual(replies[2], ["ssl-no-host"])
     }
 
     func testBashCompletesEveryOptionTheHelpListsAndTheSubcommands() throws {
-        for command in ["check", "explore", "export", "pin", "lab", "ats", "lint"] {
-            let help = try CLI.run([command, "--help"]).out
-            let listed = Set(
-                help.split(separator: "\n").compactMap { line -> String? in
-                    guard line.hasPrefix("  --") else { return nil }
-                    return String(line.dropFirst(2).prefix { $0 != " " && $0 != "," })
-                })
-            let completed = Set(try bashComplete(["trustx", command, "--"]))
-            XCTAssertTrue(listed.isSubset(of: completed), "\(command): \(listed.subtracting(completed))")
-            XCTAssertFalse(listed.isEmpty)
-        }
-        let root = try CLI.run(["--help"]).out
+        let commands = ["check", "explore", "export", "pin", "lab", "ats", "lint"]
+        let helps = try CLI.runAll(commands.map { [$0, "--help"] } + [["--help"]]).map { try $0.get().out }
+        let root = helps[commands.count]
         let subcommands = root.components(separatedBy: "SUBCOMMANDS:\n").last!.split(separator: "\n").compactMap {
             line -> String? in
             line.hasPrefix("  ") && !line.hasPrefix("   ") && !line.hasPrefix("  See")
                 ? String(line.dropFirst(2).prefix { $0 != " " }) : nil
         }
         XCTAssertTrue(subcommands.contains("completions"), root)
-        XCTAssertEqual(Set(try bashComplete(["trustx", ""])), Set(subcommands + ["help"]))
-        // Files where a file is expected.
-        let dir = try scratch()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        XCTAssertEqual(try bashComplete(["trustx", "check", "--anchor", "/nonexistent-dir-trustx/"]), [])
-        XCTAssertEqual(try bashComplete(["trustx", "export", "pl"]), ["plist"])
+        // Every completion in one bash: each command's options, the subcommands, files where a
+        // file is expected, a format.
+        let replies = try bashComplete(
+            commands.map { ["trustx", $0, "--"] } + [
+                ["trustx", ""], ["trustx", "check", "--anchor", "/nonexistent-dir-trustx/"],
+                ["trustx", "export", "pl"],
+            ])
+        for (index, command) in commands.enumerated() {
+            let listed = Set(
+                helps[index].split(separator: "\n").compactMap { line -> String? in
+                    guard line.hasPrefix("  --") else { return nil }
+                    return String(line.dropFirst(2).prefix { $0 != " " && $0 != "," })
+                })
+            let completed = Set(replies[index])
+            XCTAssertTrue(listed.isSubset(of: completed), "\(command): \(listed.subtracting(completed))")
+            XCTAssertFalse(listed.isEmpty)
+        }
+        XCTAssertEqual(Set(replies[commands.count]), Set(subcommands + ["help"]))
+        XCTAssertEqual(replies[commands.count + 1], [])
+        XCTAssertEqual(replies[commands.count + 2], ["plist"])
     }
 
     func testZshAndFishCompletionScriptsParse() throws {
