@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import XCTest
 
 #if canImport(Glibc)
@@ -102,33 +101,44 @@ final class NewcomerCLITests: XCTestCase {
 
     // MARK: Defect 13: STARTTLS says what it waited for
 
-    /// A server that accepts and says nothing, as a TLS server does before a ClientHello.
-    func silentServer() throws -> LoopbackListener {
-        try LoopbackListener { c in
+    /// Every run against a server that never speaks, started side by side once per class: FTP in
+    /// text and JSON, and each other STARTTLS protocol. Each waits out its 0.4 s deadline (the
+    /// server never speaks, so a longer wait would only end the same way later), all at once.
+    static let silentRuns: Result<[String: Result<RunResult, any Error>], any Error> = Result {
+        // A server that accepts and says nothing, as a TLS server does before a ClientHello.
+        let server = try LoopbackListener { c in
             var buffer = [UInt8](repeating: 0, count: 256)
             while read(c, &buffer, buffer.count) > 0 {}
             close(c)
         }
+        defer { server.stop() }
+        let deadline = ["--timeout", "0.4"]
+        var runs: [String: [String]] = [
+            "ftp": ["check", "ftp://127.0.0.1:\(server.port)"] + deadline,
+            "ftp-json": ["check", "ftp://127.0.0.1:\(server.port)", "--format", "json"] + deadline,
+        ]
+        for proto in ["smtp", "imap", "pop3", "postgres"] {
+            runs[proto] = ["check", "127.0.0.1:\(server.port)", "--starttls", proto] + deadline
+        }
+        let names = Array(runs.keys)
+        // A thread each: the runs mostly wait.
+        let results = CLI.runAll(names.map { runs[$0]! }, width: names.count)
+        return Dictionary(uniqueKeysWithValues: zip(names, results))
+    }
+
+    /// The result of the silent-server run named `name` in `silentRuns`.
+    func silentRun(_ name: String) throws -> RunResult {
+        try XCTUnwrap(try Self.silentRuns.get()[name], name).get()
     }
 
     func testAnFTPTargetThatNeverGreetsSaysItWaitedForAnFTPGreeting() throws {
-        let server = try silentServer()
-        defer { server.stop() }
-        // The text and the JSON run wait out their deadlines side by side (0.4 s: the server
-        // never speaks, so a longer wait would only end the same way later).
-        let runs = Mutex<[Int: Result<RunResult, any Error>]>([:])
-        DispatchQueue.concurrentPerform(iterations: 2) { i in
-            let format = i == 0 ? [] : ["--format", "json"]
-            let r = Result { try CLI.run(["check", "ftp://127.0.0.1:\(server.port)", "--timeout", "0.4"] + format) }
-            runs.withLock { $0[i] = r }
-        }
-        let text = try XCTUnwrap(runs.withLock { $0[0] }).get()
+        let text = try silentRun("ftp")
         XCTAssertEqual(text.status, 69)
         // RFC 959: an FTP server greets with 220; RFC 4217: TLS is asked for with AUTH TLS.
         XCTAssertTrue(text.err.contains("an FTP server's 220 greeting and its answer to AUTH TLS"), text.err)
         XCTAssertTrue(text.err.contains("FTP STARTTLS"), text.err)
         XCTAssertTrue(text.err.contains("-1001"), text.err)
-        let json = try XCTUnwrap(runs.withLock { $0[1] }).get()
+        let json = try silentRun("ftp-json")
         let report = try json.json()
         let connection = try XCTUnwrap(report["connection"] as? [String: Any])
         let target = try XCTUnwrap(report["target"] as? [String: Any])
@@ -153,32 +163,14 @@ final class NewcomerCLITests: XCTestCase {
     }
 
     func testEverySTARTTLSProtocolSaysWhatItWaitedFor() throws {
-        let server = try silentServer()
-        defer { server.stop() }
         // What each protocol's server sends first: SMTP 220 (RFC 5321), IMAP "* OK" (RFC 9051),
         // POP3 "+OK" (RFC 1939), PostgreSQL's answer to SSLRequest.
         let expected = [
             "smtp": "an SMTP server's 220 greeting", "imap": "an IMAP server's * OK greeting",
             "pop3": "a POP3 server's +OK greeting", "postgres": "a PostgreSQL server's answer to SSLRequest",
         ]
-        // The four wait out their 0.4 s deadlines side by side.
-        let protocols = Array(expected.keys)
-        let results = Mutex<[String: Result<RunResult, any Error>]>([:])
-        // A thread each: a pool the size of the core count would run them two at a time.
-        let done = DispatchGroup()
-        for proto in protocols {
-            done.enter()
-            Thread.detachNewThread {
-                let r = Result {
-                    try CLI.run(["check", "127.0.0.1:\(server.port)", "--starttls", proto, "--timeout", "0.4"])
-                }
-                results.withLock { $0[proto] = r }
-                done.leave()
-            }
-        }
-        done.wait()
         for (proto, waited) in expected {
-            let r = try XCTUnwrap(results.withLock { $0[proto] }, proto).get()
+            let r = try silentRun(proto)
             XCTAssertEqual(r.status, 69, proto)
             XCTAssertTrue(r.err.contains(waited), "\(proto): \(r.err)")
         }
