@@ -19,17 +19,29 @@ final class ATSCLITests: XCTestCase {
         }
     }
 
+    /// Each certificate's SubjectPublicKeyInfo as openssl writes it (`x509 -pubkey`, a PEM whose
+    /// body is the DER), hashed by one `openssl dgst -sha256 -binary` over all three: one 32-byte
+    /// digest after another, each then written in base64.
     static let pins: Result<[String: String], Error> = Result {
         let p = try shared.get()
         let files = ["leaf.pem", "ca.pem", "rsa-leaf.pem"]
-        let script = files.map {
-            "openssl x509 -in '\(p.path($0))' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl base64 -A; echo"
-        }.joined(separator: "; ")
-        let r = try Shell.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "set -e; " + script])
-        guard r.status == 0 else { throw TestPKI.Failure(message: "openssl pins: \(r.err)") }
-        let lines = r.out.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard lines.count == files.count else { throw TestPKI.Failure(message: "openssl pins: \(r.out)") }
-        return Dictionary(uniqueKeysWithValues: zip(files, lines))
+        var spkis: [String] = []
+        for file in files {
+            let key = try Shell.run(
+                URL(fileURLWithPath: "/usr/bin/env"), ["openssl", "x509", "-in", p.path(file), "-pubkey", "-noout"])
+            guard key.status == 0 else { throw TestPKI.Failure(message: "openssl x509 -pubkey: \(key.err)") }
+            let body = key.out.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+            guard let der = Data(base64Encoded: body) else { throw TestPKI.Failure(message: "no PEM: \(key.out)") }
+            let url = p.directory.appendingPathComponent("\(file).spki")
+            try der.write(to: url)
+            spkis.append(url.path)
+        }
+        let r = try Shell.run(URL(fileURLWithPath: "/usr/bin/env"), ["openssl", "dgst", "-sha256", "-binary"] + spkis)
+        guard r.status == 0, r.stdout.count == 32 * files.count else {
+            throw TestPKI.Failure(message: "openssl dgst: \(r.err)")
+        }
+        let digests = (0..<files.count).map { r.stdout.subdata(in: 32 * $0..<32 * ($0 + 1)).base64EncodedString() }
+        return Dictionary(uniqueKeysWithValues: zip(files, digests))
     }
 
     static let shared: Result<PKI, Error> = Result {
