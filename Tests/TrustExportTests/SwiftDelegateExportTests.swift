@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TrustCore
 import TrustExport
 import TrustSupport
@@ -37,6 +38,26 @@ final class SwiftDelegateExportTests: XCTestCase {
         XCTAssertEqual(r.err, "", file: file, line: line)
     }
 
+    /// Settings whose names, host and anchor path are hostile Swift: comment closers, quotes,
+    /// interpolation, a line break with an import, a bidi override.
+    func hostileSettings() throws -> ExportSettings {
+        let evil = "x */ \" \\(exit(1)) \n import Evil \u{202E} --> "
+        let chain = try ExportChain.make(rootName: evil, leafName: evil)
+        var s = settings(chain)
+        s.host = "www.example.com\"; exit(1); \""
+        s.anchorFiles[0].path = "/tmp/\(evil).pem"
+        return s
+    }
+
+    /// Basic X.509 settings that require a positive revocation answer.
+    func revocationSettings() throws -> ExportSettings {
+        var s = settings(try ExportChain.make(), policy: .basicX509)
+        s.requiresRevocation = true
+        return s
+    }
+
+    /// Every kind of settings, the hostile ones and the revocation ones parse, in one swiftc run;
+    /// the other tests read the source as text.
     func testEveryKindOfSettingsGivesSourceThatParses() throws {
         let chain = try ExportChain.make()
         var variants: [ExportSettings] = []
@@ -51,17 +72,14 @@ final class SwiftDelegateExportTests: XCTestCase {
         device.time = ExportChain.now
         device.maximumTLSVersion = .tls1_2
         variants.append(device)
+        variants.append(try hostileSettings())
+        variants.append(try revocationSettings())
         try parse(variants.map { SwiftDelegateExport.render($0) })
     }
 
+    /// That the source parses: testEveryKindOfSettingsGivesSourceThatParses.
     func testHostileNamesAndPathsStayInsideCommentsAndLiterals() throws {
-        let evil = "x */ \" \\(exit(1)) \n import Evil \u{202E} --> "
-        let chain = try ExportChain.make(rootName: evil, leafName: evil)
-        var s = settings(chain)
-        s.host = "www.example.com\"; exit(1); \""
-        s.anchorFiles[0].path = "/tmp/\(evil).pem"
-        let source = SwiftDelegateExport.render(s)
-        try parse(source)
+        let source = SwiftDelegateExport.render(try hostileSettings())
         XCTAssertFalse(source.contains("\n import Evil"), "a name broke out of its comment")
         XCTAssertFalse(source.contains("\u{202E}"))
         XCTAssertTrue(source.unicodeScalars.allSatisfy { $0 == "\n" || ($0.value >= 0x20 && $0.value < 0x7F) })
@@ -109,10 +127,9 @@ final class SwiftDelegateExportTests: XCTestCase {
         }
     }
 
+    /// That the source parses: testEveryKindOfSettingsGivesSourceThatParses.
     func testARequiredRevocationAnswerAddsApplesRevocationPolicyWithThePositiveResponseFlag() throws {
-        let chain = try ExportChain.make()
-        var s = settings(chain, policy: .basicX509)
-        s.requiresRevocation = true
+        let s = try revocationSettings()
         let source = SwiftDelegateExport.render(s)
         // SecPolicyCreateRevocation's flags as Security's SecPolicy.h names them.
         XCTAssertTrue(
@@ -121,7 +138,6 @@ final class SwiftDelegateExportTests: XCTestCase {
             ), source)
         XCTAssertFalse(s.unexpressed(in: .swift).contains { $0.contains("--require-revocation") })
         XCTAssertTrue(s.unexpressed(in: .curl).contains { $0.contains("--require-revocation") })
-        try parse(source)
     }
 
     func testTheEmbeddedAnchorIsTheAnchorsDERAndThePinsAreListed() throws {
@@ -147,13 +163,13 @@ final class SwiftDelegateExportTests: XCTestCase {
         let dir = try Run.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let literals = EscapingTests.hostile
-        var main = "var out: [String] = []\n"
-        for text in literals {
-            main +=
-                "out.append(String(\(Escaping.swiftStringLiteral(text)).utf8.map { String($0) }.joined(separator: \",\")))\n"
-        }
+        // One array of the literals and one expression over it: a statement per literal, each
+        // with its own closures, costs the type checker most of a second.
+        var main = "let literals: [String] = [\n"
+        for text in literals { main += "    \(Escaping.swiftStringLiteral(text)),\n" }
         main += """
-            print(out.joined(separator: " "))
+            ]
+            print(literals.map { $0.utf8.map { String($0) }.joined(separator: ",") }.joined(separator: " "))
             let args = Array(CommandLine.arguments.dropFirst())
             var i = 0
             while i + 1 < args.count {
@@ -172,9 +188,18 @@ final class SwiftDelegateExportTests: XCTestCase {
         try SwiftDelegateExport.spkiHelperSource.write(
             to: dir.appendingPathComponent("helper.swift"), atomically: true, encoding: .utf8)
         try main.write(to: dir.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
-        let compiled = try Run.program(
-            Run.swiftc, ["-o", dir.appendingPathComponent("spki").path, "main.swift", "helper.swift"], in: dir)
-        XCTAssertEqual(compiled.status, 0, compiled.err)
+        // swiftc compiles (one whole-module job) on a thread of its own while openssl makes the
+        // expected SubjectPublicKeyInfos here; the program runs once both are done.
+        let compilation = Mutex<Swift.Result<Run.Result, any Error>?>(nil)
+        let compiled = DispatchSemaphore(value: 0)
+        let program = dir.appendingPathComponent("spki").path
+        Thread.detachNewThread {
+            let result = Swift.Result {
+                try Run.program(Run.swiftc, ["-wmo", "-o", program, "main.swift", "helper.swift"], in: dir)
+            }
+            compilation.withLock { $0 = result }
+            compiled.signal()
+        }
 
         var arguments: [String] = []
         var expected: [String] = []
@@ -216,7 +241,10 @@ final class SwiftDelegateExportTests: XCTestCase {
             }
             arguments += [type, raw.map { String(format: "%02x", $0) }.joined()]
         }
-        let r = try Run.program(dir.appendingPathComponent("spki").path, arguments)
+        compiled.wait()
+        let compile = try XCTUnwrap(compilation.withLock { $0 }).get()
+        XCTAssertEqual(compile.status, 0, compile.err)
+        let r = try Run.program(program, arguments)
         XCTAssertEqual(r.status, 0, r.err)
         var lines = r.out.split(separator: "\n").map(String.init)
         let literalLine = lines.removeFirst()

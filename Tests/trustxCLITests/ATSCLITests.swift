@@ -12,16 +12,36 @@ final class ATSCLITests: XCTestCase {
     struct PKI: Sendable {
         let directory: URL
         func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        /// The pin of `file` ("leaf.pem", "ca.pem" or "rsa-leaf.pem"): all three are computed by
+        /// one shell run of openssl, once per class.
         func pin(_ file: String) throws -> String {
-            let r = try Shell.run(
-                URL(fileURLWithPath: "/bin/sh"),
-                [
-                    "-c",
-                    "openssl x509 -in '\(path(file))' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl base64 -A",
-                ])
-            XCTAssertEqual(r.status, 0, r.err)
-            return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
+            try XCTUnwrap(try ATSCLITests.pins.get()[file], "no pin computed for \(file)")
         }
+    }
+
+    /// Each certificate's SubjectPublicKeyInfo as openssl writes it (`x509 -pubkey`, a PEM whose
+    /// body is the DER), hashed by one `openssl dgst -sha256 -binary` over all three: one 32-byte
+    /// digest after another, each then written in base64.
+    static let pins: Result<[String: String], Error> = Result {
+        let p = try shared.get()
+        let files = ["leaf.pem", "ca.pem", "rsa-leaf.pem"]
+        var spkis: [String] = []
+        for file in files {
+            let key = try Shell.run(
+                URL(fileURLWithPath: "/usr/bin/env"), ["openssl", "x509", "-in", p.path(file), "-pubkey", "-noout"])
+            guard key.status == 0 else { throw TestPKI.Failure(message: "openssl x509 -pubkey: \(key.err)") }
+            let body = key.out.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+            guard let der = Data(base64Encoded: body) else { throw TestPKI.Failure(message: "no PEM: \(key.out)") }
+            let url = p.directory.appendingPathComponent("\(file).spki")
+            try der.write(to: url)
+            spkis.append(url.path)
+        }
+        let r = try Shell.run(URL(fileURLWithPath: "/usr/bin/env"), ["openssl", "dgst", "-sha256", "-binary"] + spkis)
+        guard r.status == 0, r.stdout.count == 32 * files.count else {
+            throw TestPKI.Failure(message: "openssl dgst: \(r.err)")
+        }
+        let digests = (0..<files.count).map { r.stdout.subdata(in: 32 * $0..<32 * ($0 + 1)).base64EncodedString() }
+        return Dictionary(uniqueKeysWithValues: zip(files, digests))
     }
 
     static let shared: Result<PKI, Error> = Result {
@@ -84,23 +104,51 @@ final class ATSCLITests: XCTestCase {
             """
     }
 
-    func server(_ args: [String], cert: String = "leaf") throws -> OpenSSLServer {
-        let p = try pki()
-        return try OpenSSLServer(
-            ["-cert", p.path("\(cert).pem"), "-key", p.path("\(cert).key")] + args, in: p.directory)
+    /// One s_server per configuration for the whole class (the tests only connect to it),
+    /// stopped in the class's tearDown.
+    nonisolated(unsafe) static var servers: [[String]: OpenSSLServer] = [:]
+
+    override class func tearDown() {
+        servers.values.forEach { $0.stop() }
+        servers = [:]
+        super.tearDown()
     }
 
-    /// `trustx check https://ats.example.test:PORT --connect-to 127.0.0.1:PORT --anchor ca.pem
-    /// --anchor-class device --format json ARGS`.
+    func server(_ args: [String], cert: String = "leaf") throws -> OpenSSLServer {
+        if let running = Self.servers[args + [cert]] { return running }
+        let p = try pki()
+        let s = try OpenSSLServer(
+            ["-cert", p.path("\(cert).pem"), "-key", p.path("\(cert).key")] + args, in: p.directory)
+        Self.servers[args + [cert]] = s
+        return s
+    }
+
+    /// The arguments of `trustx check https://ats.example.test:PORT --connect-to 127.0.0.1:PORT
+    /// --anchor ca.pem --anchor-class device --format json ARGS`.
+    func arguments(_ server: OpenSSLServer, _ args: [String], scheme: String = "https") throws -> [String] {
+        let p = try pki()
+        return [
+            "check", "\(scheme)://\(Self.host):\(server.port)/", "--connect-to", "127.0.0.1:\(server.port)",
+            "--anchor", p.path("ca.pem"), "--anchor-class", "device", "--format", "json",
+        ] + args
+    }
+
+    /// Runs that check.
     func check(_ server: OpenSSLServer, _ args: [String], scheme: String = "https") throws -> (RunResult, [String: Any])
     {
-        let p = try pki()
-        let r = try CLI.run(
-            [
-                "check", "\(scheme)://\(Self.host):\(server.port)/", "--connect-to", "127.0.0.1:\(server.port)",
-                "--anchor", p.path("ca.pem"), "--anchor-class", "device", "--format", "json",
-            ] + args)
+        let r = try CLI.run(try arguments(server, args, scheme: scheme))
         return (r, try r.json())
+    }
+
+    /// Runs several such checks side by side (each is its own client of the server); the results
+    /// come back in order.
+    func checks(_ server: OpenSSLServer, _ runs: [[String]], scheme: String = "https") throws
+        -> [(RunResult, [String: Any])]
+    {
+        try CLI.runAll(try runs.map { try arguments(server, $0, scheme: scheme) }).map { result in
+            let r = try result.get()
+            return (r, try r.json())
+        }
     }
 
     func verdict(_ json: [String: Any]) -> [String: Any] { json["verdict"] as? [String: Any] ?? [:] }
@@ -113,10 +161,16 @@ final class ATSCLITests: XCTestCase {
 
     func testTLS11ServerIsRefusedByDefaultAndAcceptedWithTheException() throws {
         let s = try server(["-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"])
-        defer { s.stop() }
+        let excepted = try plist(
+            "<key>NSExceptionDomains</key><dict><key>\(Self.host)</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.0</string></dict></dict>"
+        )
+        let misspelt = try plist(
+            "<key>NSExceptionDomains</key><dict><key>\(Self.host)</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSV1.0</string></dict></dict>"
+        )
+        let runs = try checks(s, [["--ats"], ["--ats-plist", excepted], ["--ats-plist", misspelt]])
         // Under ATS the probe offers what ATS allows for the host (1.2 and later), is refused, and
         // then observes with everything to show what the server speaks.
-        let (r, json) = try check(s, ["--ats"])
+        let (r, json) = runs[0]
         XCTAssertEqual(r.status, 1, r.err)
         XCTAssertEqual(verdict(json)["urlError"] as? Int, -1200)
         XCTAssertEqual(verdict(json)["osstatus"] as? Int, -9881)
@@ -124,19 +178,13 @@ final class ATSCLITests: XCTestCase {
         // The report says the facts come from a second handshake, after ATS's offer was refused.
         let refusal = try XCTUnwrap((json["connection"] as? [String: Any])?["atsRefusal"] as? String)
         XCTAssertTrue(refusal.contains("the server chose TLS 1.1"), refusal)
-        let excepted = try plist(
-            "<key>NSExceptionDomains</key><dict><key>\(Self.host)</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.0</string></dict></dict>"
-        )
         // The exception lowers what the client offers for this host: no --tls-min needed.
-        let (ok, okJSON) = try check(s, ["--ats-plist", excepted])
+        let (ok, okJSON) = runs[1]
         XCTAssertEqual(ok.status, 0, ok.out)
         XCTAssertEqual(steps(okJSON, "ats-tls-version").first?["status"] as? String, "passed")
         XCTAssertTrue((okJSON["connection"] as? [String: Any])?["atsRefusal"] is NSNull, "accepted: one handshake")
         // A misspelt version is ignored, so TLS 1.2 stays the minimum.
-        let misspelt = try plist(
-            "<key>NSExceptionDomains</key><dict><key>\(Self.host)</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSV1.0</string></dict></dict>"
-        )
-        let (bad, badJSON) = try check(s, ["--ats-plist", misspelt])
+        let (bad, badJSON) = runs[2]
         XCTAssertEqual(bad.status, 1)
         XCTAssertEqual(verdict(badJSON)["urlError"] as? Int, -1200)
         let notes = (badJSON["ats"] as? [String: Any])?["notes"] as? [String] ?? []
@@ -147,48 +195,49 @@ final class ATSCLITests: XCTestCase {
         // ATS lowers the floor only through its exceptions; an app that asks for TLS 1.3 itself
         // (tlsMinimumSupportedProtocolVersion) gets no TLS 1.2 connection from ATS's defaults.
         let s = try server(["-tls1_2"])
-        defer { s.stop() }
-        XCTAssertEqual(try check(s, ["--ats"]).0.status, 0)
-        let (r, json) = try check(s, ["--ats", "--tls-min", "1.3"])
+        let runs = try checks(s, [["--ats"], ["--ats", "--tls-min", "1.3"]])
+        XCTAssertEqual(runs[0].0.status, 0)
+        let (r, json) = runs[1]
         XCTAssertEqual(r.status, 1, r.out + r.err)
         XCTAssertEqual(verdict(json)["urlError"] as? Int, -1200)
     }
 
     func testServerWithoutForwardSecrecyNeedsTheException() throws {
         let s = try server(["-tls1_2", "-cipher", "AES128-GCM-SHA256"], cert: "rsa-leaf")
-        defer { s.stop() }
-        let (r, json) = try check(s, ["--ats"])
+        let off = try plist(
+            "<key>NSExceptionDomains</key><dict><key>\(Self.host)</key><dict><key>NSExceptionRequiresForwardSecrecy</key><false/></dict></dict>"
+        )
+        let runs = try checks(s, [["--ats"], ["--ats-plist", off]])
+        let (r, json) = runs[0]
         XCTAssertEqual(r.status, 1, r.err)
         XCTAssertEqual(verdict(json)["urlError"] as? Int, -1200)
         XCTAssertEqual(verdict(json)["osstatus"] as? Int, -9882)
         XCTAssertEqual(steps(json, "ats-forward-secrecy").first?["status"] as? String, "failed")
-        let off = try plist(
-            "<key>NSExceptionDomains</key><dict><key>\(Self.host)</key><dict><key>NSExceptionRequiresForwardSecrecy</key><false/></dict></dict>"
-        )
-        let (ok, _) = try check(s, ["--ats-plist", off])
+        let (ok, _) = runs[1]
         XCTAssertEqual(ok.status, 0, ok.out)
     }
 
     func testArbitraryLoadsTurnsATSOffUnlessAnotherGlobalKeyIsPresent() throws {
         let s = try server(["-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"])
-        defer { s.stop() }
         let arbitrary = try plist("<key>NSAllowsArbitraryLoads</key><true/>")
-        XCTAssertEqual(try check(s, ["--ats-plist", arbitrary, "--tls-min", "1.0"]).0.status, 0)
         let ignored = try plist(
             "<key>NSAllowsArbitraryLoads</key><true/><key>NSAllowsArbitraryLoadsInWebContent</key><false/>")
-        XCTAssertEqual(try check(s, ["--ats-plist", ignored, "--tls-min", "1.0"]).0.status, 1)
+        let runs = try checks(
+            s, [["--ats-plist", arbitrary, "--tls-min", "1.0"], ["--ats-plist", ignored, "--tls-min", "1.0"]])
+        XCTAssertEqual(runs[0].0.status, 0)
+        XCTAssertEqual(runs[1].0.status, 1)
     }
 
     func testHTTPURLIsRefusedWith1022UnlessTheDomainAllowsIt() throws {
         let s = try server([])
-        defer { s.stop() }
-        let (r, json) = try check(s, ["--ats"], scheme: "http")
-        XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(verdict(json)["urlError"] as? Int, -1022)
         let allowed = try plist(
             "<key>NSExceptionDomains</key><dict><key>\(Self.host)</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict></dict>"
         )
-        let (_, okJSON) = try check(s, ["--ats-plist", allowed], scheme: "http")
+        let runs = try checks(s, [["--ats"], ["--ats-plist", allowed]], scheme: "http")
+        let (r, json) = runs[0]
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(verdict(json)["urlError"] as? Int, -1022)
+        let (_, okJSON) = runs[1]
         XCTAssertNotEqual(verdict(okJSON)["urlError"] as? Int, -1022)
         XCTAssertEqual(steps(okJSON, "ats-tls-version").first?["status"] as? String, "passed")
     }
@@ -198,26 +247,25 @@ final class ATSCLITests: XCTestCase {
     func testLeafAndCAPinsAreANDedAndEachListIsORed() throws {
         let p = try pki()
         let s = try server([])
-        defer { s.stop() }
         let leaf = try p.pin("leaf.pem")
         let ca = try p.pin("ca.pem")
         let other = try p.pin("rsa-leaf.pem")
         let both = try plist(pinnedDomains(leaf: [other, leaf], ca: [ca]))
-        let (ok, okJSON) = try check(s, ["--ats-plist", both])
+        let caWrong = try plist(pinnedDomains(leaf: [leaf], ca: [other]))
+        let leafWrong = try plist(pinnedDomains(leaf: [other], ca: [ca]))
+        let runs = try checks(s, [["--ats-plist", both], ["--ats-plist", caWrong], ["--ats-plist", leafWrong]])
+        let (ok, okJSON) = runs[0]
         XCTAssertEqual(ok.status, 0, ok.out)
         XCTAssertEqual(steps(okJSON, "pinned-domains").map { $0["status"] as? String }, ["passed", "passed"])
-        let caWrong = try plist(pinnedDomains(leaf: [leaf], ca: [other]))
-        let (bad, badJSON) = try check(s, ["--ats-plist", caWrong])
+        let (bad, badJSON) = runs[1]
         XCTAssertEqual(bad.status, 1)
         XCTAssertEqual(verdict(badJSON)["urlError"] as? Int, -1200)
         XCTAssertEqual(verdict(badJSON)["osstatus"] as? Int, -9886)
-        let leafWrong = try plist(pinnedDomains(leaf: [other], ca: [ca]))
-        XCTAssertEqual(try check(s, ["--ats-plist", leafWrong]).0.status, 1)
+        XCTAssertEqual(runs[2].0.status, 1)
     }
 
     func testAnEmptyPinListAlwaysFails() throws {
         let s = try server([])
-        defer { s.stop() }
         let empty = try plist(pinnedDomains(ca: []))
         let (r, json) = try check(s, ["--ats-plist", empty])
         XCTAssertEqual(r.status, 1)
@@ -229,15 +277,15 @@ final class ATSCLITests: XCTestCase {
     func testBinaryInfoPlistGivesTheSameVerdictAsItsXML() throws {
         let p = try pki()
         let s = try server([])
-        defer { s.stop() }
         let xml = try plist(pinnedDomains(leaf: [try p.pin("ca.pem")]))
         let binary = xml + ".bin"
         let plutil = "/opt/swift/usr/bin/plutil"
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: plutil), "plutil not installed")
         let converted = try Shell.run(URL(fileURLWithPath: plutil), ["-convert", "binary1", "-o", binary, xml])
         XCTAssertEqual(converted.status, 0, converted.err)
-        let (x, xJSON) = try check(s, ["--ats-plist", xml])
-        let (b, bJSON) = try check(s, ["--ats-plist", binary])
+        let runs = try checks(s, [["--ats-plist", xml], ["--ats-plist", binary]])
+        let (x, xJSON) = runs[0]
+        let (b, bJSON) = runs[1]
         XCTAssertEqual(x.status, 1, "the leaf is not the CA")
         XCTAssertEqual(b.status, x.status)
         XCTAssertEqual(verdict(bJSON)["osstatus"] as? Int, verdict(xJSON)["osstatus"] as? Int)
@@ -247,7 +295,6 @@ final class ATSCLITests: XCTestCase {
     func testPinAdviceInTheReport() throws {
         let p = try pki()
         let s = try server([])
-        defer { s.stop() }
         let single = try plist(pinnedDomains(leaf: [try p.pin("leaf.pem")]))
         let (r, json) = try check(s, ["--ats-plist", single])
         XCTAssertEqual(r.status, 0, r.out)
@@ -259,14 +306,19 @@ final class ATSCLITests: XCTestCase {
 
     func testUnreadableAndMalformedPlistsExitLikeCertificateFiles() throws {
         let p = try pki()
-        let missing = try CLI.run(["check", "--chain", p.path("leaf.pem"), "--ats-plist", p.path("nope.plist")])
-        XCTAssertEqual(missing.status, 66, missing.err)
         let garbage = p.directory.appendingPathComponent("garbage.plist")
         try "{ not = plist; }".write(to: garbage, atomically: true, encoding: .utf8)
-        let malformed = try CLI.run(["check", "--chain", p.path("leaf.pem"), "--ats-plist", garbage.path])
+        let runs = CLI.runAll([
+            ["check", "--chain", p.path("leaf.pem"), "--ats-plist", p.path("nope.plist")],
+            ["check", "--chain", p.path("leaf.pem"), "--ats-plist", garbage.path],
+            ["check", "--chain", p.path("leaf.pem"), "--platform", "ios16"],
+        ])
+        let missing = try runs[0].get()
+        XCTAssertEqual(missing.status, 66, missing.err)
+        let malformed = try runs[1].get()
         XCTAssertEqual(malformed.status, 65)
         XCTAssertTrue(malformed.err.contains("not a readable property list"), malformed.err)
-        let usage = try CLI.run(["check", "--chain", p.path("leaf.pem"), "--platform", "ios16"])
+        let usage = try runs[2].get()
         XCTAssertEqual(usage.status, 64)
         XCTAssertTrue(usage.err.contains("--platform applies to --ats or --ats-plist"), usage.err)
     }

@@ -31,16 +31,30 @@ final class ATSCommandTests: XCTestCase {
         return pki
     }
 
+    /// One s_server per configuration for the whole class (the tests only connect to it),
+    /// stopped in the class's tearDown.
+    nonisolated(unsafe) static var servers: [[String]: OpenSSLServer] = [:]
+
+    override class func tearDown() {
+        servers.values.forEach { $0.stop() }
+        servers = [:]
+        super.tearDown()
+    }
+
     func server(_ extra: [String]) throws -> (OpenSSLServer, TestPKI) {
         let pki = try Self.leaf.get()
+        if let running = Self.servers[extra] { return (running, pki) }
         let s = try OpenSSLServer(["-cert", "ats-leaf.pem", "-key", "ats-leaf.key"] + extra, in: pki.directory)
+        Self.servers[extra] = s
         return (s, pki)
     }
 
+    func arguments(_ port: Int, _ pki: TestPKI, _ extra: [String] = []) -> [String] {
+        ["ats", "https://\(Self.host):\(port)/", "--connect-to", "127.0.0.1", "--anchor", pki.path("ca.pem")] + extra
+    }
+
     func ats(_ port: Int, _ pki: TestPKI, _ extra: [String] = []) throws -> RunResult {
-        try CLI.run(
-            ["ats", "https://\(Self.host):\(port)/", "--connect-to", "127.0.0.1", "--anchor", pki.path("ca.pem")]
-                + extra)
+        try CLI.run(arguments(port, pki, extra))
     }
 
     func combination(_ json: [String: Any], _ name: String) throws -> [String: Any] {
@@ -51,8 +65,10 @@ final class ATSCommandTests: XCTestCase {
     func testATLS11OnlyServerFailsTheDefaultAndNeedsNSExceptionMinimumTLSVersion() throws {
         // TLS 1.0/1.1 sign with SHA-1, which s_server refuses above security level 0.
         let (server, pki) = try server(["-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"])
-        defer { server.stop() }
-        let text = try ats(server.port, pki)
+        // The text and the JSON diagnosis run side by side.
+        let runs = try CLI.runAll([arguments(server.port, pki), arguments(server.port, pki, ["--format", "json"])])
+            .map { try $0.get() }
+        let text = runs[0]
         XCTAssertEqual(text.status, 1, text.out + text.err)
         let lines = text.out.split(separator: "\n").map(String.init)
         let row = try XCTUnwrap(lines.firstIndex(of: "  FAIL  ATS default connection"), text.out)
@@ -62,7 +78,7 @@ final class ATSCommandTests: XCTestCase {
             text.out)
         XCTAssertTrue(text.out.contains("it speaks at most TLS 1.1"), text.out)
 
-        let json = try ats(server.port, pki, ["--format", "json"]).json()
+        let json = try runs[1].json()
         XCTAssertEqual(json["defaultPasses"] as? Bool, false)
         XCTAssertEqual((json["combinations"] as? [Any])?.count, 16)
         for (name, result) in [
@@ -89,7 +105,6 @@ final class ATSCommandTests: XCTestCase {
 
     func testATLS13ServerPassesTheDefault() throws {
         let (server, pki) = try server(["-tls1_3"])
-        defer { server.stop() }
         let r = try ats(server.port, pki)
         XCTAssertEqual(r.status, 0, r.out + r.err)
         let lines = r.out.split(separator: "\n").map(String.init)
@@ -102,11 +117,14 @@ final class ATSCommandTests: XCTestCase {
 
     func testAChainTheAppWouldNotTrustFailsAtTheChainStepOrUnderItsCAAsSystemStoreAtCT() throws {
         let (server, pki) = try server(["-tls1_3"])
-        defer { server.stop() }
-        // No --anchor: the test CA is in no system store.
-        let json = try CLI.run(
-            ["ats", "https://\(Self.host):\(server.port)/", "--connect-to", "127.0.0.1", "--format", "json"],
-            environment: ["SSL_CERT_FILE": pki.path("garbage.pem"), "SSL_CERT_DIR": pki.path("nowhere")])
+        // No --anchor: the test CA is in no system store. The second run (below) names the store
+        // itself; both run side by side.
+        let target = ["ats", "https://\(Self.host):\(server.port)/", "--connect-to", "127.0.0.1", "--format", "json"]
+        let runs = try CLI.runAll(
+            [target, target + ["--store", pki.path("ca.pem")]],
+            environment: ["SSL_CERT_FILE": pki.path("garbage.pem"), "SSL_CERT_DIR": pki.path("nowhere")]
+        ).map { try $0.get() }
+        let json = runs[0]
         XCTAssertEqual(json.status, 1)
         let object = try json.json()
         XCTAssertTrue(object["smallest"] is NSNull)
@@ -117,11 +135,7 @@ final class ATSCommandTests: XCTestCase {
         XCTAssertEqual(first["step"] as? String, "chain")
         // The same CA as the system store (`--store PATH`): the chain now ends at a system root, and
         // a leaf under a system root needs SCTs (none here), so the first failing step moves on.
-        let stored = try CLI.run(
-            [
-                "ats", "https://\(Self.host):\(server.port)/", "--connect-to", "127.0.0.1", "--store",
-                pki.path("ca.pem"), "--format", "json",
-            ])
+        let stored = runs[1]
         XCTAssertEqual(stored.status, 1, stored.out + stored.err)
         let system = try combination(try stored.json(), "ATS default connection")
         XCTAssertEqual(system["urlError"] as? Int, -1202)
@@ -145,7 +159,6 @@ final class ATSCommandTests: XCTestCase {
     func testALoopbackAddressStillMeetsEachCombinationsOffer() throws {
         // ATS exempts 127.0.0.1, but the diagnosis is of the server's TLS: each offer is still made.
         let (server, pki) = try server(["-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"])
-        defer { server.stop() }
         let r = try CLI.run(
             ["ats", "127.0.0.1:\(server.port)", "--anchor", pki.path("ca.pem"), "--format", "json"])
         XCTAssertEqual(r.status, 1, r.out + r.err)
@@ -160,10 +173,11 @@ final class ATSCommandTests: XCTestCase {
     }
 
     func testAnUnreachableServerExits69() throws {
-        let (server, pki) = try server([])
-        let port = server.port
-        server.stop()
-        let r = try ats(port, pki)
+        // A loopback port nothing listens on (bound, then closed).
+        let listener = try LoopbackListener { close($0) }
+        let port = listener.port
+        listener.stop()
+        let r = try ats(port, try Self.leaf.get())
         XCTAssertEqual(r.status, 69, r.out + r.err)
         XCTAssertTrue(r.out.contains("Cannot diagnose: 127.0.0.1:\(port) refused the connection"), r.out)
     }

@@ -46,8 +46,11 @@ enum CLI {
     /// Runs trustx once per argument list, up to `width` runs at a time, each on a thread of its
     /// own, and returns the results in the order of `runs`. A catalogue's checks are independent
     /// processes that mostly wait on their own start-up and handshake; side by side they take
-    /// the time of a few. The caller asserts on the results, on its own thread.
-    static func runAll(_ runs: [[String]], width: Int = 4) -> [Result<RunResult, any Error>] {
+    /// the time of a few. The caller asserts on the results, on its own thread. Every run starts
+    /// in `directory` with `environment` added, as `run`'s do.
+    static func runAll(
+        _ runs: [[String]], in directory: URL? = nil, environment: [String: String] = [:], width: Int = 4
+    ) -> [Result<RunResult, any Error>] {
         final class Progress: Sendable {
             let state: Mutex<(next: Int, results: [Int: Result<RunResult, any Error>])> = Mutex((0, [:]))
         }
@@ -63,7 +66,7 @@ enum CLI {
                         return state.next
                     }
                     guard i < runs.count else { break }
-                    let result = Result { try run(runs[i]) }
+                    let result = Result { try run(runs[i], in: directory, environment: environment) }
                     progress.state.withLock { $0.results[i] = result }
                 }
                 done.leave()

@@ -10,8 +10,52 @@ final class CheckCommandTests: XCTestCase {
         pki = try TestPKI.get()
     }
 
+    /// The single checks of this class's tests that read only the PKI's files, run side by side
+    /// on the first `check` (inside a test, so that their time counts as test time; each is an
+    /// independent process). `check` answers each from here, once, and runs anything else itself.
+    nonisolated(unsafe) static var prefetched: [[String]: RunResult]?
+
+    static func prefetch(_ pki: TestPKI) -> [[String]: RunResult] {
+        let ca = pki.path("ca.pem")
+        let extras: [[String]] = [
+            ["--anchor", ca, "--host", "127.0.0.1"], [], ["--anchor", ca, "--format", "json"],
+            ["--anchor", ca, "--host", "127.0.0.1", "--format", "json"],
+            ["--anchor", ca, "--host", "localhost", "--format", "json"], ["--format", "json"],
+            ["--anchor", ca, "--pin", unmatchedPin, "--format", "json"],
+            ["--anchor", ca, "--at", "2099-01-01T00:00:00Z", "--format", "json"],
+            ["--anchor", ca, "--policy", "basic", "--format", "json"],
+            ["--anchor", ca, "--require-revocation", "--format", "json"],
+            ["--anchor", ca, "--revocation", "--format", "json"], ["--anchor", ca, "--format", "markdown"],
+            ["--anchor", ca],
+        ]
+        let runs =
+            extras.map { ["check", "--chain", pki.path("leaf.pem")] + $0 }
+            + [["check", "--chain", pki.path("leaf.pem"), ca, "--anchor", ca, "--format", "json"]]
+        var done: [[String]: RunResult] = [:]
+        for (args, result) in zip(runs, CLI.runAll(runs)) {
+            if case .success(let r) = result { done[args] = r }
+        }
+        return done
+    }
+
+    override class func tearDown() {
+        prefetched = nil
+        super.tearDown()
+    }
+
+    /// A pin no key has: 32 zero bytes.
+    static let unmatchedPin = "sha256//" + Data(repeating: 0, count: 32).base64EncodedString()
+
     func check(_ extra: [String], chain: [String] = ["leaf.pem"]) throws -> RunResult {
-        try CLI.run(["check", "--chain"] + chain.map(pki.path) + extra)
+        let args = ["check", "--chain"] + chain.map(pki.path) + extra
+        if Self.prefetched == nil { Self.prefetched = Self.prefetch(pki) }
+        if let ready = Self.prefetched?.removeValue(forKey: args) { return ready }
+        return try CLI.run(args)
+    }
+
+    /// Several checks side by side (each an independent process), results in order.
+    func checks(_ runs: [(extra: [String], chain: [String])]) throws -> [RunResult] {
+        try CLI.runAll(runs.map { ["check", "--chain"] + $0.chain.map(pki.path) + $0.extra }).map { try $0.get() }
     }
 
     // MARK: exit statuses
@@ -55,8 +99,8 @@ final class CheckCommandTests: XCTestCase {
                 "Error: The option '--with-system-anchors' does not take any value, but 'yes' was specified."
             ),
         ]
-        for (args, message) in cases {
-            let r = try CLI.run(args)
+        for ((args, message), result) in zip(cases, CLI.runAll(cases.map(\.0))) {
+            let r = try result.get()
             XCTAssertEqual(r.status, 64, "\(args)")
             XCTAssertEqual(r.out, "", "\(args)")
             let lines = r.err.split(separator: "\n", omittingEmptySubsequences: false)
@@ -76,21 +120,25 @@ final class CheckCommandTests: XCTestCase {
     }
 
     func testMalformedFileExits65() throws {
-        for file in ["garbage.pem", "leaf.key"] {
-            let r = try check([], chain: [file])
+        let files = ["garbage.pem", "leaf.key"]
+        let runs = try checks(files.map { ([], [$0]) } + [(["--anchor", pki.path("garbage.pem")], ["leaf.pem"])])
+        for (file, r) in zip(files, runs) {
             XCTAssertEqual(r.status, 65, "\(file): \(r.err)")
             XCTAssertTrue(r.err.hasPrefix("Error: \(pki.path(file)): "), r.err)
             XCTAssertEqual(r.out, "")
         }
-        let anchor = try check(["--anchor", pki.path("garbage.pem")])
+        let anchor = runs[2]
         XCTAssertEqual(anchor.status, 65)
     }
 
     func testMissingFileExits66() throws {
-        let r = try check([], chain: ["does-not-exist.pem"])
+        let runs = try CLI.runAll([
+            ["check", "--chain", pki.path("does-not-exist.pem")], ["check", "--chain", pki.directory.path],
+        ]).map { try $0.get() }
+        let r = runs[0]
         XCTAssertEqual(r.status, 66)
         XCTAssertEqual(r.err, "Error: \(pki.path("does-not-exist.pem")): cannot read: No such file or directory\n")
-        let dir = try CLI.run(["check", "--chain", pki.directory.path])
+        let dir = runs[1]
         XCTAssertEqual(dir.status, 66)
     }
 
@@ -224,7 +272,7 @@ final class CheckCommandTests: XCTestCase {
     }
 
     func testUnmatchedPinCancelsAfterEvaluationPasses() throws {
-        let pin = "sha256//" + Data(repeating: 0, count: 32).base64EncodedString()
+        let pin = Self.unmatchedPin
         let r = try check(["--anchor", pki.path("ca.pem"), "--pin", pin, "--format", "json"])
         XCTAssertEqual(r.status, 1)
         let doc = try r.json()
@@ -245,10 +293,14 @@ final class CheckCommandTests: XCTestCase {
         let pinLine = try XCTUnwrap(pins.out.split(separator: "\n").first { $0.hasPrefix("  pin ") })
         let pin = String(pinLine.split(separator: " ").last!)
         XCTAssertTrue(pin.hasPrefix("sha256//"))
-        let r = try check(["--anchor", pki.path("ca.pem"), "--pin", pin])
+        // The pin as printed, and bare base64 (accepted too), side by side.
+        let runs = try checks([
+            (["--anchor", pki.path("ca.pem"), "--pin", pin], ["leaf.pem"]),
+            (["--anchor", pki.path("ca.pem"), "--pin", String(pin.dropFirst(8))], ["leaf.pem"]),
+        ])
+        let r = runs[0]
         XCTAssertEqual(r.status, 0, r.out)
-        // Bare base64 is accepted too.
-        let bare = try check(["--anchor", pki.path("ca.pem"), "--pin", String(pin.dropFirst(8))])
+        let bare = runs[1]
         XCTAssertEqual(bare.status, 0)
     }
 
@@ -276,16 +328,21 @@ final class CheckCommandTests: XCTestCase {
         // SecPolicyCreateBasicX509() accepts any certificate chaining to its anchor. The leaf
         // names only IP 127.0.0.1, so "localhost" would not match under the SSL policy (Apple
         // SSLHostname never reads the Common Name) but is not checked here.
-        let r = try check(["--anchor", pki.path("ca.pem"), "--host", "localhost", "--policy", "basic"])
+        let runs = try checks([
+            (["--anchor", pki.path("ca.pem"), "--host", "localhost", "--policy", "basic"], ["leaf.pem"]),
+            (
+                ["--anchor", pki.path("ca.pem"), "--host", "127.0.0.1", "--policy", "basic", "--format", "json"],
+                ["leaf.pem"]
+            ),
+        ])
+        let r = runs[0]
         XCTAssertEqual(r.status, 0, r.out + r.err)
         XCTAssertTrue(r.out.contains("not checked: Basic X.509 ignores the host"), r.out)
         XCTAssertTrue(
             r.out.contains("Host localhost not checked: Basic X.509 ignores the host (it would not have matched)"),
             r.out)
 
-        let json = try check([
-            "--anchor", pki.path("ca.pem"), "--host", "127.0.0.1", "--policy", "basic", "--format", "json",
-        ])
+        let json = runs[1]
         XCTAssertEqual(json.status, 0)
         let doc = try json.json()
         let hostname = try XCTUnwrap((doc["steps"] as? [[String: Any]])?.first { $0["id"] as? String == "hostname" })
@@ -309,18 +366,22 @@ final class CheckCommandTests: XCTestCase {
         let bundle = dir.appendingPathComponent("bundle.pem").path
         try (leaf + "-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n").write(
             toFile: bundle, atomically: true, encoding: .utf8)
-        let r = try CLI.run(["check", "--chain", bundle, "--anchor", pki.path("ca.pem"), "--format", "json"])
-        XCTAssertEqual(r.status, 0, r.out + r.err)
-        let unreadable = try XCTUnwrap(try r.json()["unreadable"] as? [String])
-        XCTAssertEqual(unreadable.count, 1)
-        XCTAssertTrue(unreadable[0].hasPrefix("\(bundle): byte "), unreadable[0])
-        let text = try CLI.run(["check", "--chain", bundle, "--anchor", pki.path("ca.pem")])
-        XCTAssertTrue(text.out.contains("Unreadable certificates (left out of path building)"), text.out)
         // Alone, the same unreadable certificate is still malformed input.
         let alone = dir.appendingPathComponent("alone.pem").path
         try "-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n".write(
             toFile: alone, atomically: true, encoding: .utf8)
-        XCTAssertEqual(try CLI.run(["check", "--chain", alone]).status, 65)
+        let runs = try CLI.runAll([
+            ["check", "--chain", bundle, "--anchor", pki.path("ca.pem"), "--format", "json"],
+            ["check", "--chain", bundle, "--anchor", pki.path("ca.pem")], ["check", "--chain", alone],
+        ]).map { try $0.get() }
+        let r = runs[0]
+        XCTAssertEqual(r.status, 0, r.out + r.err)
+        let unreadable = try XCTUnwrap(try r.json()["unreadable"] as? [String])
+        XCTAssertEqual(unreadable.count, 1)
+        XCTAssertTrue(unreadable[0].hasPrefix("\(bundle): byte "), unreadable[0])
+        let text = runs[1]
+        XCTAssertTrue(text.out.contains("Unreadable certificates (left out of path building)"), text.out)
+        XCTAssertEqual(runs[2].status, 65)
     }
 
     func testCRLMadeByOpenSSLRevokesTheLeaf() throws {
@@ -330,13 +391,17 @@ final class CheckCommandTests: XCTestCase {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let crl = try pki.crlRevokingTheLeaf(in: dir)
-        let r = try check(["--anchor", pki.path("ca.pem"), "--crl", crl, "--format", "json"])
+        let runs = try checks([
+            (["--anchor", pki.path("ca.pem"), "--crl", crl, "--format", "json"], ["leaf.pem"]),
+            (["--anchor", pki.path("ca.pem"), "--crl", pki.path("ca.pem")], ["leaf.pem"]),
+        ])
+        let r = runs[0]
         XCTAssertEqual(r.status, 1, r.out + r.err)
         let verdict = try XCTUnwrap(try r.json()["verdict"] as? [String: Any])
         XCTAssertEqual(verdict["osstatus"] as? Int, -67820)
         XCTAssertEqual(verdict["resultType"] as? String, "fatalTrustFailure")
         // A file that is not a CRL is malformed input.
-        XCTAssertEqual(try check(["--anchor", pki.path("ca.pem"), "--crl", pki.path("ca.pem")]).status, 65)
+        XCTAssertEqual(runs[1].status, 65)
     }
 
     func testRequiredRevocationFailsWithoutAnAnswerAndPassesWithOpenSSLsEmptyCRL() throws {
@@ -386,7 +451,8 @@ final class CheckCommandTests: XCTestCase {
 
     func testJSONIsDeterministic() throws {
         let args = ["--anchor", pki.path("ca.pem"), "--at", "2030-01-01T00:00:00Z", "--format", "json"]
-        XCTAssertEqual(try check(args).stdout, try check(args).stdout)
+        let runs = try checks([(args, ["leaf.pem"]), (args, ["leaf.pem"])])
+        XCTAssertEqual(runs[0].stdout, runs[1].stdout)
     }
 
     func testMarkdownHasHeadingVerdictAndTables() throws {
@@ -498,21 +564,27 @@ final class CheckCommandTests: XCTestCase {
     // MARK: input formats
 
     func testAnchorsAreReadInEveryFormat() throws {
-        for file in ["ca.pem", "ca.der", "ca.p7b"] {
-            let r = try check(["--anchor", pki.path(file), "--host", "127.0.0.1"])
+        let files = ["ca.pem", "ca.der", "ca.p7b"]
+        for (file, r) in zip(
+            files, try checks(files.map { (["--anchor", pki.path($0), "--host", "127.0.0.1"], ["leaf.pem"]) }))
+        {
             XCTAssertEqual(r.status, 0, "\(file): \(r.out)\(r.err)")
         }
     }
 
     func testPKCS12NeedsItsPassword() throws {
-        let without = try check(["--anchor", pki.path("ca.pem")], chain: ["leaf.p12"])
+        let runs = try checks([
+            (["--anchor", pki.path("ca.pem")], ["leaf.p12"]),
+            (["--anchor", pki.path("ca.pem"), "--password", "guess"], ["leaf.p12"]),
+            (["--anchor", pki.path("ca.pem"), "--password", "secret", "--format", "json"], ["leaf.p12"]),
+        ])
+        let without = runs[0]
         XCTAssertEqual(without.status, 64, without.err)
         XCTAssertTrue(
             without.err.hasPrefix("Error: \(pki.path("leaf.p12")): PKCS#12 file needs --password\n"), without.err)
-        let wrong = try check(["--anchor", pki.path("ca.pem"), "--password", "guess"], chain: ["leaf.p12"])
+        let wrong = runs[1]
         XCTAssertEqual(wrong.status, 64, wrong.err)
-        let right = try check(
-            ["--anchor", pki.path("ca.pem"), "--password", "secret", "--format", "json"], chain: ["leaf.p12"])
+        let right = runs[2]
         XCTAssertEqual(right.status, 0, right.err)
         let presented = try XCTUnwrap(try right.json()["presented"] as? [[String: Any]])
         XCTAssertEqual(presented.first?["subject"] as? String, "CN=127.0.0.1")

@@ -83,12 +83,18 @@ final class ExportCLITests: XCTestCase {
         return ["https://\(ExportPKI.host):\(s.port)/", "--connect-to", "127.0.0.1:\(s.port)"]
     }
 
+    /// Each file's pin, asked of `trustx pin` once per class.
+    nonisolated(unsafe) static var pins: [String: String] = [:]
+
     /// The pin `trustx pin` prints for the first certificate of `file`.
     func pin(_ file: String) throws -> String {
+        if let known = Self.pins[file] { return known }
         let r = try CLI.run(["pin", pki.path(file)])
         XCTAssertEqual(r.status, 0, r.err)
         let line = try XCTUnwrap(r.out.split(separator: "\n").first { $0.contains("spki-sha256") })
-        return String(try XCTUnwrap(line.split(separator: " ").last))
+        let pin = String(try XCTUnwrap(line.split(separator: " ").last))
+        Self.pins[file] = pin
+        return pin
     }
 
     /// Runs a generated script with bash in the PKI's directory.
@@ -96,15 +102,18 @@ final class ExportCLITests: XCTestCase {
         try Shell.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: pki.directory)
     }
 
-    /// trustx check's status and the exported curl command's, for the same options.
+    /// trustx check's status and the exported curl command's, for the same options (check and
+    /// export run side by side), and the exported command.
     func checkAndCurl(_ target: [String], _ options: [String], file: StaticString = #filePath, line: UInt = #line)
-        throws -> (check: Int32, curl: Int32)
+        throws -> (check: Int32, curl: Int32, export: String)
     {
-        let check = try CLI.run(["check"] + target + options, in: pki.directory)
-        let export = try CLI.run(["export", "curl"] + target + options, in: pki.directory)
+        let runs = CLI.runAll(
+            [["check"] + target + options, ["export", "curl"] + target + options], in: pki.directory)
+        let check = try runs[0].get()
+        let export = try runs[1].get()
         XCTAssertEqual(export.status, 0, export.err, file: file, line: line)
         let curl = try runScript(export.out)
-        return (check.status, curl.status)
+        return (check.status, curl.status, export.out)
     }
 
     func testCurlAcceptsWhatTrustxTrusts() throws {
@@ -136,8 +145,7 @@ final class ExportCLITests: XCTestCase {
         let r = try checkAndCurl(target, options)
         XCTAssertEqual(r.check, 0)
         XCTAssertEqual(r.curl, 90)
-        let export = try CLI.run(["export", "curl"] + target + options, in: pki.directory)
-        XCTAssertTrue(export.out.contains("with no leaf pin it fails (90)"), export.out)
+        XCTAssertTrue(r.export.contains("with no leaf pin it fails (90)"), r.export)
     }
 
     func testCurlReadsDERAnchorsThroughAPEMHereDocument() throws {
@@ -145,8 +153,7 @@ final class ExportCLITests: XCTestCase {
         let r = try checkAndCurl(target, ["--anchor", "ca.der"])
         XCTAssertEqual(r.check, 0)
         XCTAssertEqual(r.curl, 0)
-        let export = try CLI.run(["export", "curl"] + target + ["--anchor", "ca.der"], in: pki.directory)
-        XCTAssertTrue(export.out.contains("--cacert trustx-anchors-"), export.out)
+        XCTAssertTrue(r.export.contains("--cacert trustx-anchors-"), r.export)
         for name in try FileManager.default.contentsOfDirectory(atPath: pki.directory.path)
         where name.hasPrefix("trustx-anchors-") {
             try? FileManager.default.removeItem(atPath: pki.path(name))
@@ -221,47 +228,55 @@ final class ExportCLITests: XCTestCase {
             ("ca", [try pin("ca.pem")], ["leaf", "rotated"]),
         ]
         let target = try serve()
-        for c in cases {
-            let plist = dir.appendingPathComponent("\(c.name).plist").path
-            let export = try CLI.run(
+        let plists = cases.map { dir.appendingPathComponent("\($0.name).plist").path }
+        let exports = CLI.runAll(
+            zip(cases, plists).map { c, plist in
                 ["export", "plist"] + target + ["--anchor", "ca.pem", "--info-plist", "--output", plist]
-                    + c.pins.flatMap { ["--pin", "sha256//" + $0] }, in: pki.directory)
+                    + c.pins.flatMap { ["--pin", "sha256//" + $0] }
+            }, in: pki.directory)
+        for ((c, plist), result) in zip(zip(cases, plists), exports) {
+            let export = try result.get()
             XCTAssertEqual(export.status, 0, export.err)
             let parsed = try PropertyListSerialization.propertyList(
                 from: try Data(contentsOf: URL(fileURLWithPath: plist)), options: [], format: nil)
             XCTAssertNotNil((parsed as? [String: Any])?["NSAppTransportSecurity"], c.name)
         }
+        // Every check, with pins and with the plist on each server, runs side by side.
+        var compared: [(name: String, leaf: String)] = []
+        var runs: [[String]] = []
         for leaf in ["leaf", "rotated"] {
             let served = try serve(leaf)
-            for c in cases where c.servers.contains(leaf) {
-                let plist = dir.appendingPathComponent("\(c.name).plist").path
-                let withPins = try CLI.run(
-                    ["check"] + served + ["--anchor", "ca.pem"] + c.pins.flatMap { ["--pin", "sha256//" + $0] },
-                    in: pki.directory)
-                let withPlist = try CLI.run(
-                    ["check"] + served + ["--anchor", "ca.pem", "--ats-plist", plist], in: pki.directory)
-                XCTAssertEqual(withPlist.status, withPins.status, "\(c.name) pins, \(leaf) server: \(withPlist.out)")
-                // The rule: a leaf pin breaks when the leaf's key rotates, a CA pin survives it.
-                let expected: Int32 = leaf == "rotated" && c.name == "leaf" ? 1 : 0
-                XCTAssertEqual(withPlist.status, expected, "\(c.name) pins, \(leaf) server: \(withPlist.out)")
+            for (c, plist) in zip(cases, plists) where c.servers.contains(leaf) {
+                compared.append((c.name, leaf))
+                runs.append(
+                    ["check"] + served + ["--anchor", "ca.pem"] + c.pins.flatMap { ["--pin", "sha256//" + $0] })
+                runs.append(["check"] + served + ["--anchor", "ca.pem", "--ats-plist", plist])
             }
         }
         // The rule the comparison rests on: a leaf pin alone does not survive the rotation.
-        let rotated = try serve("rotated")
-        let r = try CLI.run(
-            ["check"] + rotated + ["--anchor", "ca.pem", "--pin", "sha256//" + (try pin("leaf.pem"))], in: pki.directory
-        )
-        XCTAssertEqual(r.status, 1)
+        runs.append(
+            ["check"] + (try serve("rotated")) + ["--anchor", "ca.pem", "--pin", "sha256//" + (try pin("leaf.pem"))])
+        let results = CLI.runAll(runs, in: pki.directory)
+        for (index, (name, leaf)) in compared.enumerated() {
+            let withPins = try results[2 * index].get()
+            let withPlist = try results[2 * index + 1].get()
+            XCTAssertEqual(withPlist.status, withPins.status, "\(name) pins, \(leaf) server: \(withPlist.out)")
+            // The rule: a leaf pin breaks when the leaf's key rotates, a CA pin survives it.
+            let expected: Int32 = leaf == "rotated" && name == "leaf" ? 1 : 0
+            XCTAssertEqual(withPlist.status, expected, "\(name) pins, \(leaf) server: \(withPlist.out)")
+        }
+        XCTAssertEqual(try results[2 * compared.count].get().status, 1)
     }
 
     func testUsageErrors() throws {
-        for (args, message) in [
+        let cases = [
             (["export"], "Missing expected argument '<format>'"),
             (["export", "yaml", "example.com"], "The value 'yaml' is invalid for '<format>'"),
             (["export", "curl", "--chain", "leaf.pem"], "curl needs a server"),
             (["export", "plist", "--chain", "leaf.pem"], "plist needs a host name"),
-        ] {
-            let r = try CLI.run(args, in: pki.directory)
+        ]
+        for ((args, message), result) in zip(cases, CLI.runAll(cases.map(\.0), in: pki.directory)) {
+            let r = try result.get()
             XCTAssertEqual(r.status, 64, "\(args)")
             XCTAssertTrue(r.err.hasPrefix("Error: \(message)"), r.err)
         }

@@ -1,8 +1,9 @@
 import Foundation
 import XCTest
 
-/// `trustx lint` on Info.plist files written here as XML and converted to binary with plutil:
-/// each guardrail on a plist that breaks only it, and a sound plist that passes. The rules and
+/// `trustx lint` on Info.plist files written here as XML and converted to binary with plutil: a
+/// sound plist that passes, one guardrail end to end, the text report and the exit statuses. Each
+/// other guardrail is judged in process by TrustExportTests' LintGuardrailTests; the rules and
 /// their reasons are in docs/lint.md.
 final class LintCLITests: XCTestCase {
     /// Two distinct SHA-256 digests in base64 (their value does not matter to the lint).
@@ -117,229 +118,12 @@ final class LintCLITests: XCTestCase {
         XCTAssertEqual(text.out, "\(path): no findings\n")
     }
 
-    func testAnInfoPlistWithoutATSPasses() throws {
-        for run in try lint(Self.document("<key>CFBundleVersion</key><string>1</string>")) {
-            XCTAssertEqual(run.status, 0, "\(run.findings)")
-        }
-    }
-
-    // MARK: - Guardrails
+    // MARK: - A guardrail end to end (the others: TrustExportTests' LintGuardrailTests)
 
     func testArbitraryLoadsIsFlagged() throws {
         try assertFlags(
             Self.ats("<key>NSAllowsArbitraryLoads</key><true/>"), rule: "arbitrary-loads",
             path: "NSAppTransportSecurity.NSAllowsArbitraryLoads")
-    }
-
-    func testArbitraryLoadsIgnoredBesideLocalNetworkingIsFlagged() throws {
-        try assertFlags(
-            Self.ats("<key>NSAllowsArbitraryLoads</key><true/><key>NSAllowsLocalNetworking</key><true/>"),
-            rule: "arbitrary-loads-ignored", path: "NSAppTransportSecurity.NSAllowsArbitraryLoads", severity: "warning")
-    }
-
-    func testArbitraryLoadsInWebContentIsFlagged() throws {
-        try assertFlags(
-            Self.ats("<key>NSAllowsArbitraryLoadsInWebContent</key><true/>"), rule: "arbitrary-loads-web",
-            path: "NSAppTransportSecurity.NSAllowsArbitraryLoadsInWebContent", severity: "warning")
-    }
-
-    func testAPinnedDomainWithOnePinIsFlagged() throws {
-        try assertFlags(
-            Self.ats(Self.pinned(Self.pins([Self.pinA]))), rule: "pins-fewer-than-two",
-            path: "NSAppTransportSecurity.NSPinnedDomains.api.example.com")
-    }
-
-    func testTheSamePinTwiceIsStillOnePin() throws {
-        let xml = Self.ats(Self.pinned(Self.pins([Self.pinA, Self.pinA])))
-        try assertFlags(
-            xml, rule: "pins-fewer-than-two", path: "NSAppTransportSecurity.NSPinnedDomains.api.example.com")
-        try assertFlags(
-            xml, rule: "duplicate-pin",
-            path: "NSAppTransportSecurity.NSPinnedDomains.api.example.com.NSPinnedCAIdentities[1].SPKI-SHA256-BASE64",
-            severity: "warning")
-    }
-
-    func testAPinThatIsNotThirtyTwoBytesOfBase64IsFlagged() throws {
-        let short = Data(repeating: 1, count: 20).base64EncodedString()  // a SHA-1's length
-        for bad in [short, "not base64!", "sha256//" + Self.pinB] {
-            let finding = try assertFlags(
-                Self.ats(Self.pinned(Self.pins([Self.pinA, bad]))), rule: "pin-not-sha256",
-                path:
-                    "NSAppTransportSecurity.NSPinnedDomains.api.example.com.NSPinnedCAIdentities[1].SPKI-SHA256-BASE64")
-            if bad.hasPrefix("sha256//") {
-                XCTAssertEqual(finding?["fix"] as? String, "Drop the sha256// prefix: ATS wants the bare base64.")
-            }
-        }
-    }
-
-    func testAnEmptyIdentitiesArrayIsFlagged() throws {
-        try assertFlags(
-            Self.ats(Self.pinned(Self.pins([Self.pinA, Self.pinB]) + Self.pins([], key: "NSPinnedLeafIdentities"))),
-            rule: "pins-empty-array",
-            path: "NSAppTransportSecurity.NSPinnedDomains.api.example.com.NSPinnedLeafIdentities")
-    }
-
-    func testLeafOnlyPinsAreFlagged() throws {
-        try assertFlags(
-            Self.ats(Self.pinned(Self.pins([Self.pinA, Self.pinB], key: "NSPinnedLeafIdentities"))),
-            rule: "leaf-pins-only",
-            path: "NSAppTransportSecurity.NSPinnedDomains.api.example.com.NSPinnedLeafIdentities", severity: "warning")
-    }
-
-    func testAPinnedDomainWithoutIdentitiesIsFlagged() throws {
-        try assertFlags(
-            Self.ats(Self.pinned("<key>NSIncludesSubdomains</key><true/>")), rule: "pinned-domain-without-identities",
-            path: "NSAppTransportSecurity.NSPinnedDomains.api.example.com")
-    }
-
-    func testAMisspeltKeyIsFlaggedWithTheKeyItMeant() throws {
-        let finding = try assertFlags(
-            Self.ats(Self.exception("<key>NSIncludesSubDomains</key><true/>")), rule: "misspelt-key",
-            path: "NSAppTransportSecurity.NSExceptionDomains.legacy.example.com.NSIncludesSubDomains")
-        XCTAssertEqual(finding?["fix"] as? String, "Write NSIncludesSubdomains.")
-        try assertFlags(
-            Self.document("<key>NSAppTransportSecurty</key><dict/>"), rule: "misspelt-key",
-            path: "NSAppTransportSecurty")
-        try assertFlags(
-            Self.ats("<key>NSAllowArbitraryLoads</key><true/>"), rule: "misspelt-key",
-            path: "NSAppTransportSecurity.NSAllowArbitraryLoads")
-    }
-
-    func testAnUnknownKeyIsFlagged() throws {
-        try assertFlags(
-            Self.ats("<key>NSAllowsEverything</key><true/>"), rule: "unknown-key",
-            path: "NSAppTransportSecurity.NSAllowsEverything", severity: "warning")
-    }
-
-    func testAMisspeltTLSVersionIsFlaggedWithTheExactSpelling() throws {
-        for (written, fix) in [("TLSV1.2", "Write TLSv1.2."), ("1.3", "Write TLSv1.3."), ("TLSv1_2", nil)] {
-            let finding = try assertFlags(
-                Self.ats(Self.exception("<key>NSExceptionMinimumTLSVersion</key><string>\(written)</string>")),
-                rule: "tls-version-spelling",
-                path: "NSAppTransportSecurity.NSExceptionDomains.legacy.example.com.NSExceptionMinimumTLSVersion")
-            if let fix { XCTAssertEqual(finding?["fix"] as? String, fix) }
-        }
-    }
-
-    func testAMinimumBelowTLS12IsFlagged() throws {
-        try assertFlags(
-            Self.ats(Self.exception("<key>NSExceptionMinimumTLSVersion</key><string>TLSv1.0</string>")),
-            rule: "tls-version-below-1.2",
-            path: "NSAppTransportSecurity.NSExceptionDomains.legacy.example.com.NSExceptionMinimumTLSVersion",
-            severity: "warning")
-    }
-
-    func testAStringWhereABooleanIsNeededIsFlagged() throws {
-        let finding = try assertFlags(
-            Self.ats("<key>NSAllowsLocalNetworking</key><string>YES</string>"), rule: "wrong-type",
-            path: "NSAppTransportSecurity.NSAllowsLocalNetworking")
-        XCTAssertEqual(finding?["fix"] as? String, "Write <true/> instead of the string 'YES'.")
-    }
-
-    func testAStringBooleanDoesNotCountAsPresentForTheArbitraryLoadsRule() throws {
-        // ATS skips a value of the wrong type as if absent, so NSAllowsArbitraryLoads is not ignored.
-        for run in try lint(
-            Self.ats("<key>NSAllowsArbitraryLoads</key><true/><key>NSAllowsLocalNetworking</key><string>YES</string>"))
-        {
-            XCTAssertFalse(run.findings.contains { $0["rule"] as? String == "arbitrary-loads-ignored" }, run.form)
-        }
-    }
-
-    func testANumberWhereABooleanIsNeededIsAWarningSaysWhatItMeans() throws {
-        let finding = try assertFlags(
-            Self.ats("<key>NSAllowsLocalNetworking</key><integer>2</integer>"), rule: "wrong-type",
-            path: "NSAppTransportSecurity.NSAllowsLocalNetworking", severity: "warning")
-        XCTAssertEqual(finding?["fix"] as? String, "Write <false/>.")
-        // NSPinnedDomains' NSIncludesSubdomains counts only as a boolean true.
-        try assertFlags(
-            Self.ats(
-                Self.pinned("<key>NSIncludesSubdomains</key><integer>1</integer>" + Self.pins([Self.pinA, Self.pinB]))),
-            rule: "wrong-type", path: "NSAppTransportSecurity.NSPinnedDomains.api.example.com.NSIncludesSubdomains")
-    }
-
-    func testAnObsoleteExceptionKeyIsFlaggedWithItsReplacement() throws {
-        let finding = try assertFlags(
-            Self.ats(Self.exception("<key>NSTemporaryExceptionMinimumTLSVersion</key><string>TLSv1.2</string>")),
-            rule: "obsolete-key",
-            path: "NSAppTransportSecurity.NSExceptionDomains.legacy.example.com.NSTemporaryExceptionMinimumTLSVersion",
-            severity: "warning")
-        XCTAssertEqual(
-            finding?["fix"] as? String,
-            "Use NSExceptionMinimumTLSVersion if the exception is still needed, else remove the key.")
-    }
-
-    func testAnATSKeyAtTheTopOfAnInfoPlistIsFlagged() throws {
-        try assertFlags(
-            Self.document("<key>NSAllowsArbitraryLoads</key><true/>"), rule: "misplaced-key",
-            path: "NSAllowsArbitraryLoads")
-    }
-
-    func testAFileOfOnlyATSKeysIsTheATSDictionary() throws {
-        let fragment = Self.document("").replacingOccurrences(
-            of: "<key>CFBundleName</key><string>App</string>", with: "<key>NSAllowsArbitraryLoads</key><true/>")
-        try assertFlags(fragment, rule: "arbitrary-loads", path: "NSAllowsArbitraryLoads")
-    }
-
-    func testAnExceptionDomainInUpperCaseIsFlagged() throws {
-        let finding = try assertFlags(
-            Self.ats(Self.exception("", domain: "Legacy.Example.com")), rule: "domain-upper-case",
-            path: "NSAppTransportSecurity.NSExceptionDomains.Legacy.Example.com")
-        XCTAssertEqual(finding?["fix"] as? String, "Write legacy.example.com.")
-    }
-
-    func testAnExceptionDomainWithAPortIsFlagged() throws {
-        try assertFlags(
-            Self.ats(Self.exception("", domain: "legacy.example.com:8443")), rule: "domain-port",
-            path: "NSAppTransportSecurity.NSExceptionDomains.legacy.example.com:8443")
-    }
-
-    func testAnExceptionDomainWithAWildcardIsFlagged() throws {
-        try assertFlags(
-            Self.ats(Self.exception("", domain: "*.example.com")), rule: "domain-wildcard",
-            path: "NSAppTransportSecurity.NSExceptionDomains.*.example.com")
-    }
-
-    func testAnExceptionDomainWithASchemeIsFlagged() throws {
-        try assertFlags(
-            Self.ats(Self.exception("", domain: "https://legacy.example.com")), rule: "domain-scheme",
-            path: "NSAppTransportSecurity.NSExceptionDomains.https://legacy.example.com")
-    }
-
-    func testIPAddressesAndCIDRRangesAreValidExceptionDomains() throws {
-        for domain in ["192.0.2.10", "2001:db8::1", "10.0.0.0/8"] {
-            let xml = Self.ats(Self.exception("<key>NSIncludesSubdomains</key><false/>", domain: domain))
-            for run in try lint(xml) { XCTAssertEqual(run.status, 0, "\(domain) \(run.form): \(run.findings)") }
-        }
-    }
-
-    func testInsecureHTTPLoadsIsFlagged() throws {
-        try assertFlags(
-            Self.ats(Self.exception("<key>NSExceptionAllowsInsecureHTTPLoads</key><true/>")), rule: "insecure-http",
-            path: "NSAppTransportSecurity.NSExceptionDomains.legacy.example.com.NSExceptionAllowsInsecureHTTPLoads",
-            severity: "warning")
-    }
-
-    func testForwardSecrecyOffIsFlagged() throws {
-        try assertFlags(
-            Self.ats(Self.exception("<key>NSExceptionRequiresForwardSecrecy</key><false/>")),
-            rule: "forward-secrecy-off",
-            path: "NSAppTransportSecurity.NSExceptionDomains.legacy.example.com.NSExceptionRequiresForwardSecrecy",
-            severity: "warning")
-    }
-
-    func testObsoleteCertificateTransparencyIsFlagged() throws {
-        try assertFlags(
-            Self.ats(Self.exception("<key>NSRequiresCertificateTransparency</key><true/>")),
-            rule: "certificate-transparency-obsolete",
-            path: "NSAppTransportSecurity.NSExceptionDomains.legacy.example.com.NSRequiresCertificateTransparency",
-            severity: "note")
-    }
-
-    func testARepeatedKeyIsFlagged() throws {
-        // Only XML can hold a repeated key: a binary conversion keeps one.
-        try assertFlags(
-            Self.ats("<key>NSAllowsLocalNetworking</key><true/><key>NSAllowsLocalNetworking</key><false/>"),
-            rule: "duplicate-key", path: "NSAppTransportSecurity.NSAllowsLocalNetworking", binary: false)
     }
 
     // MARK: - Output and exit statuses
@@ -374,14 +158,21 @@ final class LintCLITests: XCTestCase {
         let missing = try CLI.run(["lint", directory.appendingPathComponent("absent.plist").path])
         XCTAssertEqual(missing.status, 66)
         XCTAssertTrue(missing.err.hasPrefix("Error: "), missing.err)
-        let garbage = directory.appendingPathComponent("garbage.plist")
-        for bytes in ["not a plist\n", "<plist version=\"1.0\"><dict><key>a</key></plist>", "bplist00\u{0}\u{1}"] {
-            try bytes.write(to: garbage, atomically: true, encoding: .utf8)
-            let r = try CLI.run(["lint", garbage.path])
+        // The unreadable files and the usage errors are independent runs: side by side.
+        let garbage = ["not a plist\n", "<plist version=\"1.0\"><dict><key>a</key></plist>", "bplist00\u{0}\u{1}"]
+        var runs: [[String]] = []
+        for (index, bytes) in garbage.enumerated() {
+            let url = directory.appendingPathComponent("garbage\(index).plist")
+            try bytes.write(to: url, atomically: true, encoding: .utf8)
+            runs.append(["lint", url.path])
+        }
+        let results = CLI.runAll(runs + [["lint"], ["lint", runs[0][1], "--format", "yaml"]])
+        for (bytes, result) in zip(garbage, results) {
+            let r = try result.get()
             XCTAssertEqual(r.status, 65, bytes)
             XCTAssertTrue(r.err.contains("not a readable property list"), r.err)
         }
-        XCTAssertEqual(try CLI.run(["lint"]).status, 64)
-        XCTAssertEqual(try CLI.run(["lint", garbage.path, "--format", "yaml"]).status, 64)
+        XCTAssertEqual(try results[3].get().status, 64)
+        XCTAssertEqual(try results[4].get().status, 64)
     }
 }

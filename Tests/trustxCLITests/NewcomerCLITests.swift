@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import XCTest
 
 #if canImport(Glibc)
@@ -20,31 +19,38 @@ final class NewcomerCLITests: XCTestCase {
     func testPlainTrustxTakesTheThemeOptionLikeExplore() throws {
         // Without a terminal the explorer cannot open, but the option was taken: the reason is the
         // terminal, not an unknown option.
-        let run = try CLI.run(["--theme", "high-contrast"])
+        let runs = try CLI.runAll([
+            ["--theme", "high-contrast"], ["--theme", "no-such-theme"], ["explore", "--theme", "no-such-theme"],
+        ]).map { try $0.get() }
+        let run = runs[0]
         XCTAssertEqual(run.status, 64, run.err)
         XCTAssertFalse(run.err.contains("Unknown option"), run.err)
         XCTAssertTrue(run.err.contains("needs a terminal"), run.err)
         // The value is read as a theme, as `explore --theme` reads it: an unknown name is 66.
-        let unknown = try CLI.run(["--theme", "no-such-theme"])
+        let unknown = runs[1]
         XCTAssertEqual(unknown.status, 66, unknown.err)
         XCTAssertTrue(unknown.err.hasPrefix("Error: no theme named 'no-such-theme'"), unknown.err)
-        let explore = try CLI.run(["explore", "--theme", "no-such-theme"])
+        let explore = runs[2]
         XCTAssertEqual(explore.status, unknown.status)
         XCTAssertEqual(explore.err, unknown.err)
     }
 
     func testPlainTrustxTakesTheLabsOtherOptionsButNotATarget() throws {
-        let run = try CLI.run(["--at", "2030-01-01T00:00:00Z", "--policy", "basic", "--anchor", try pki.path("ca.pem")])
+        let runs = try CLI.runAll([
+            ["--at", "2030-01-01T00:00:00Z", "--policy", "basic", "--anchor", try pki.path("ca.pem")],
+            ["--at", "tomorrow"], ["--chain", try pki.path("leaf.pem")],
+        ]).map { try $0.get() }
+        let run = runs[0]
         XCTAssertEqual(run.status, 64)
         XCTAssertTrue(run.err.contains("needs a terminal"), run.err)
         // A bad value is checked as explore checks it, and pointed at trustx's own help.
-        let bad = try CLI.run(["--at", "tomorrow"])
+        let bad = runs[1]
         XCTAssertEqual(bad.status, 64)
         XCTAssertEqual(
             bad.err,
             "Error: The value 'tomorrow' is invalid for '--at <time>': expected RFC 3339, e.g. 2027-01-01T00:00:00Z\nSee 'trustx --help' for more information.\n"
         )
-        let chain = try CLI.run(["--chain", try pki.path("leaf.pem")])
+        let chain = runs[2]
         XCTAssertEqual(chain.status, 64)
         XCTAssertTrue(chain.err.hasPrefix("Error: Unknown option '--chain'"), chain.err)
     }
@@ -64,7 +70,11 @@ final class NewcomerCLITests: XCTestCase {
 
     func testAFailedConnectionInTextIsOneLineOfError() throws {
         let port = try closedPort()
-        let r = try CLI.run(["check", "127.0.0.1:\(port)"])
+        let runs = try CLI.runAll([
+            ["check", "127.0.0.1:\(port)"], ["check", "127.0.0.1:\(port)", "--format", "json"],
+        ])
+        .map { try $0.get() }
+        let r = runs[0]
         XCTAssertEqual(r.status, 69)
         XCTAssertEqual(r.out, "")
         XCTAssertEqual(
@@ -72,7 +82,7 @@ final class NewcomerCLITests: XCTestCase {
             "Error: 127.0.0.1:\(port) refused the connection: nothing listens on that port; URLSession reports NSURLErrorCannotConnectToHost (-1004)\n"
         )
         // JSON keeps the whole report.
-        let json = try CLI.run(["check", "127.0.0.1:\(port)", "--format", "json"])
+        let json = runs[1]
         XCTAssertEqual(json.status, 69)
         XCTAssertNotNil(try json.json()["connection"])
     }
@@ -91,33 +101,44 @@ final class NewcomerCLITests: XCTestCase {
 
     // MARK: Defect 13: STARTTLS says what it waited for
 
-    /// A server that accepts and says nothing, as a TLS server does before a ClientHello.
-    func silentServer() throws -> LoopbackListener {
-        try LoopbackListener { c in
+    /// Every run against a server that never speaks, started side by side once per class: FTP in
+    /// text and JSON, and each other STARTTLS protocol. Each waits out its 0.4 s deadline (the
+    /// server never speaks, so a longer wait would only end the same way later), all at once.
+    static let silentRuns: Result<[String: Result<RunResult, any Error>], any Error> = Result {
+        // A server that accepts and says nothing, as a TLS server does before a ClientHello.
+        let server = try LoopbackListener { c in
             var buffer = [UInt8](repeating: 0, count: 256)
             while read(c, &buffer, buffer.count) > 0 {}
             close(c)
         }
+        defer { server.stop() }
+        let deadline = ["--timeout", "0.4"]
+        var runs: [String: [String]] = [
+            "ftp": ["check", "ftp://127.0.0.1:\(server.port)"] + deadline,
+            "ftp-json": ["check", "ftp://127.0.0.1:\(server.port)", "--format", "json"] + deadline,
+        ]
+        for proto in ["smtp", "imap", "pop3", "postgres"] {
+            runs[proto] = ["check", "127.0.0.1:\(server.port)", "--starttls", proto] + deadline
+        }
+        let names = Array(runs.keys)
+        // A thread each: the runs mostly wait.
+        let results = CLI.runAll(names.map { runs[$0]! }, width: names.count)
+        return Dictionary(uniqueKeysWithValues: zip(names, results))
+    }
+
+    /// The result of the silent-server run named `name` in `silentRuns`.
+    func silentRun(_ name: String) throws -> RunResult {
+        try XCTUnwrap(try Self.silentRuns.get()[name], name).get()
     }
 
     func testAnFTPTargetThatNeverGreetsSaysItWaitedForAnFTPGreeting() throws {
-        let server = try silentServer()
-        defer { server.stop() }
-        // The text and the JSON run wait out their deadlines side by side (0.4 s: the server
-        // never speaks, so a longer wait would only end the same way later).
-        let runs = Mutex<[Int: Result<RunResult, any Error>]>([:])
-        DispatchQueue.concurrentPerform(iterations: 2) { i in
-            let format = i == 0 ? [] : ["--format", "json"]
-            let r = Result { try CLI.run(["check", "ftp://127.0.0.1:\(server.port)", "--timeout", "0.4"] + format) }
-            runs.withLock { $0[i] = r }
-        }
-        let text = try XCTUnwrap(runs.withLock { $0[0] }).get()
+        let text = try silentRun("ftp")
         XCTAssertEqual(text.status, 69)
         // RFC 959: an FTP server greets with 220; RFC 4217: TLS is asked for with AUTH TLS.
         XCTAssertTrue(text.err.contains("an FTP server's 220 greeting and its answer to AUTH TLS"), text.err)
         XCTAssertTrue(text.err.contains("FTP STARTTLS"), text.err)
         XCTAssertTrue(text.err.contains("-1001"), text.err)
-        let json = try XCTUnwrap(runs.withLock { $0[1] }).get()
+        let json = try silentRun("ftp-json")
         let report = try json.json()
         let connection = try XCTUnwrap(report["connection"] as? [String: Any])
         let target = try XCTUnwrap(report["target"] as? [String: Any])
@@ -127,44 +148,29 @@ final class NewcomerCLITests: XCTestCase {
         // A server that hangs up at once: the preamble's own error says the same.
         let closing = try LoopbackListener { close($0) }
         defer { closing.stop() }
-        let closed = try CLI.run(["check", "ftp://127.0.0.1:\(closing.port)", "--timeout", "5"])
+        let last = try CLI.runAll([
+            ["check", "ftp://127.0.0.1:\(closing.port)", "--timeout", "5"], ["check", "--help"],
+        ])
+        .map { try $0.get() }
+        let closed = last[0]
         XCTAssertEqual(closed.status, 69)
         XCTAssertTrue(
             closed.err.contains(
                 "closed the connection while waiting for an FTP server's 220 greeting and its answer to AUTH TLS"),
             closed.err)
         // The help says what ftp:// means.
-        let help = try CLI.run(["check", "--help"])
-        XCTAssertTrue(help.out.contains("ftp:// is FTP with AUTH TLS on 21"), help.out)
+        XCTAssertTrue(last[1].out.contains("ftp:// is FTP with AUTH TLS on 21"), last[1].out)
     }
 
     func testEverySTARTTLSProtocolSaysWhatItWaitedFor() throws {
-        let server = try silentServer()
-        defer { server.stop() }
         // What each protocol's server sends first: SMTP 220 (RFC 5321), IMAP "* OK" (RFC 9051),
         // POP3 "+OK" (RFC 1939), PostgreSQL's answer to SSLRequest.
         let expected = [
             "smtp": "an SMTP server's 220 greeting", "imap": "an IMAP server's * OK greeting",
             "pop3": "a POP3 server's +OK greeting", "postgres": "a PostgreSQL server's answer to SSLRequest",
         ]
-        // The four wait out their 0.4 s deadlines side by side.
-        let protocols = Array(expected.keys)
-        let results = Mutex<[String: Result<RunResult, any Error>]>([:])
-        // A thread each: a pool the size of the core count would run them two at a time.
-        let done = DispatchGroup()
-        for proto in protocols {
-            done.enter()
-            Thread.detachNewThread {
-                let r = Result {
-                    try CLI.run(["check", "127.0.0.1:\(server.port)", "--starttls", proto, "--timeout", "0.4"])
-                }
-                results.withLock { $0[proto] = r }
-                done.leave()
-            }
-        }
-        done.wait()
         for (proto, waited) in expected {
-            let r = try XCTUnwrap(results.withLock { $0[proto] }, proto).get()
+            let r = try silentRun(proto)
             XCTAssertEqual(r.status, 69, proto)
             XCTAssertTrue(r.err.contains(waited), "\(proto): \(r.err)")
         }
@@ -174,14 +180,18 @@ final class NewcomerCLITests: XCTestCase {
 
     func testCurlExportWithAnEvaluationTimeCommentsThatCurlUsesTheCurrentTime() throws {
         // curl without pins needs no connection: the command is written from the settings.
-        let r = try CLI.run(["export", "curl", "https://127.0.0.1:1/", "--at", "2030-01-01T00:00:00Z"])
+        let runs = try CLI.runAll([
+            ["export", "curl", "https://127.0.0.1:1/", "--at", "2030-01-01T00:00:00Z"],
+            ["export", "curl", "https://127.0.0.1:1/"],
+        ]).map { try $0.get() }
+        let r = runs[0]
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertTrue(
             r.out.contains("\n# Not expressed: --at 2030-01-01T00:00:00Z: curl evaluates at the current time"), r.out)
         XCTAssertEqual(
             r.err,
             "trustx: note: the curl export cannot express --at; a comment in it says how it differs.\n")
-        let plain = try CLI.run(["export", "curl", "https://127.0.0.1:1/"])
+        let plain = runs[1]
         XCTAssertFalse(plain.out.contains("Not expressed"), plain.out)
         XCTAssertEqual(plain.err, "")
     }
@@ -226,59 +236,81 @@ final class NewcomerCLITests: XCTestCase {
 
     // MARK: Build 2: completions, the man page, the README
 
-    /// Runs the bash completion function for `words` (the last one being completed).
-    func bashComplete(_ words: [String]) throws -> [String] {
+    /// `trustx completions bash`, asked once per class.
+    static let bashScript: Result<Data, any Error> = Result {
         let script = try CLI.run(["completions", "bash"])
-        XCTAssertEqual(script.status, 0, script.err)
+        guard script.status == 0 else { throw TestPKI.Failure(message: "completions bash: \(script.err)") }
+        return script.stdout
+    }
+
+    /// Runs the bash completion function once for each list of words (the last one being
+    /// completed), all in one bash, and returns each run's completions.
+    func bashComplete(_ cases: [[String]]) throws -> [[String]] {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("trustx.bash")
-        try script.stdout.write(to: file)
-        let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        let program = """
-            source '\(file.path)'
-            COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
-            _trustx
-            printf '%s\\n' "${COMPREPLY[@]}"
-            """
+        try Self.bashScript.get().write(to: file)
+        let end = "--trustx-end-of-completions--"
+        var program = "source '\(file.path)'\n"
+        for words in cases {
+            let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(
+                separator: " ")
+            program += """
+                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMPREPLY=()
+                _trustx
+                printf '%s\\n' "${COMPREPLY[@]}" '\(end)'
+
+                """
+        }
         let r = try Shell.run(URL(fileURLWithPath: "/bin/bash"), ["-c", program], in: dir)
         XCTAssertEqual(r.status, 0, r.err)
-        return r.out.split(separator: "\n").map(String.init)
+        let replies = r.out.components(separatedBy: end + "\n").dropLast().map {
+            $0.split(separator: "\n").map(String.init)
+        }
+        XCTAssertEqual(replies.count, cases.count, r.out)
+        return replies.count == cases.count ? replies : cases.map { _ in [] }
     }
 
     func testBashCompletesThePolicyOptionAndItsValues() throws {
-        XCTAssertEqual(try bashComplete(["trustx", "check", "--po"]), ["--policy"])
+        let replies = try bashComplete([
+            ["trustx", "check", "--po"], ["trustx", "check", "--policy", ""], ["trustx", "check", "--policy", "ssl-"],
+        ])
+        XCTAssertEqual(replies[0], ["--policy"])
         // docs/cli.md: --policy ssl|ssl-no-host|basic.
-        XCTAssertEqual(
-            try bashComplete(["trustx", "check", "--policy", ""]).sorted(), ["basic", "ssl", "ssl-no-host"])
-        XCTAssertEqual(try bashComplete(["trustx", "check", "--policy", "ssl-"]), ["ssl-no-host"])
+        XCTAssertEqual(replies[1].sorted(), ["basic", "ssl", "ssl-no-host"])
+        XCTAssertEqual(replies[2], ["ssl-no-host"])
     }
 
     func testBashCompletesEveryOptionTheHelpListsAndTheSubcommands() throws {
-        for command in ["check", "explore", "export", "pin", "lab", "ats", "lint"] {
-            let help = try CLI.run([command, "--help"]).out
-            let listed = Set(
-                help.split(separator: "\n").compactMap { line -> String? in
-                    guard line.hasPrefix("  --") else { return nil }
-                    return String(line.dropFirst(2).prefix { $0 != " " && $0 != "," })
-                })
-            let completed = Set(try bashComplete(["trustx", command, "--"]))
-            XCTAssertTrue(listed.isSubset(of: completed), "\(command): \(listed.subtracting(completed))")
-            XCTAssertFalse(listed.isEmpty)
-        }
-        let root = try CLI.run(["--help"]).out
+        let commands = ["check", "explore", "export", "pin", "lab", "ats", "lint"]
+        let helps = try CLI.runAll(commands.map { [$0, "--help"] } + [["--help"]]).map { try $0.get().out }
+        let root = helps[commands.count]
         let subcommands = root.components(separatedBy: "SUBCOMMANDS:\n").last!.split(separator: "\n").compactMap {
             line -> String? in
             line.hasPrefix("  ") && !line.hasPrefix("   ") && !line.hasPrefix("  See")
                 ? String(line.dropFirst(2).prefix { $0 != " " }) : nil
         }
         XCTAssertTrue(subcommands.contains("completions"), root)
-        XCTAssertEqual(Set(try bashComplete(["trustx", ""])), Set(subcommands + ["help"]))
-        // Files where a file is expected.
-        let dir = try scratch()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        XCTAssertEqual(try bashComplete(["trustx", "check", "--anchor", "/nonexistent-dir-trustx/"]), [])
-        XCTAssertEqual(try bashComplete(["trustx", "export", "pl"]), ["plist"])
+        // Every completion in one bash: each command's options, the subcommands, files where a
+        // file is expected, a format.
+        let replies = try bashComplete(
+            commands.map { ["trustx", $0, "--"] } + [
+                ["trustx", ""], ["trustx", "check", "--anchor", "/nonexistent-dir-trustx/"],
+                ["trustx", "export", "pl"],
+            ])
+        for (index, command) in commands.enumerated() {
+            let listed = Set(
+                helps[index].split(separator: "\n").compactMap { line -> String? in
+                    guard line.hasPrefix("  --") else { return nil }
+                    return String(line.dropFirst(2).prefix { $0 != " " && $0 != "," })
+                })
+            let completed = Set(replies[index])
+            XCTAssertTrue(listed.isSubset(of: completed), "\(command): \(listed.subtracting(completed))")
+            XCTAssertFalse(listed.isEmpty)
+        }
+        XCTAssertEqual(Set(replies[commands.count]), Set(subcommands + ["help"]))
+        XCTAssertEqual(replies[commands.count + 1], [])
+        XCTAssertEqual(replies[commands.count + 2], ["plist"])
     }
 
     func testZshAndFishCompletionScriptsParse() throws {

@@ -41,12 +41,15 @@ final class StoreCommandTests: XCTestCase {
         Timestamp(secondsSinceEpoch: (cert.notBefore.secondsSinceEpoch + cert.notAfter.secondsSinceEpoch) / 2).rfc3339
     }
 
-    private func check(_ cert: Certificate, store: String?) throws -> RunResult {
-        var args = [
-            "check", "--chain", try write(cert), "--policy", "basic", "--at", midpoint(cert), "--format", "json",
-        ]
-        if let store { args += ["--store", store] }
-        return try CLI.run(args, environment: Self.machineEnvironment)
+    /// `trustx check` of `cert` under the basic policy once per store (nil: the default), side by
+    /// side, with the machine's store as these tests read it.
+    private func checks(_ cert: Certificate, stores: [String?]) throws -> [RunResult] {
+        let chain = try write(cert)
+        let runs = stores.map { store in
+            ["check", "--chain", chain, "--policy", "basic", "--at", midpoint(cert), "--format", "json"]
+                + (store.map { ["--store", $0] } ?? [])
+        }
+        return try CLI.runAll(runs, environment: Self.machineEnvironment).map { try $0.get() }
     }
 
     private func anchorStep(_ r: RunResult) throws -> [String: Any] {
@@ -73,7 +76,8 @@ final class StoreCommandTests: XCTestCase {
         guard let root = Self.appleRoots.first(where: { !machine.contains($0.sha256) }) else {
             throw XCTSkip("this machine's /etc/ssl/certs has every root Apple ships")
         }
-        let apple = try check(root, store: nil)
+        let runs = try checks(root, stores: [nil, "openssl"])
+        let apple = runs[0]
         XCTAssertEqual(apple.status, 0, apple.out)
         let settings = try XCTUnwrap(try apple.json()["settings"] as? [String: Any])
         XCTAssertEqual(settings["store"] as? String, "apple")
@@ -81,7 +85,7 @@ final class StoreCommandTests: XCTestCase {
         let trustedBy = try XCTUnwrap(try apple.json()["trustedBy"] as? [String: Any])
         XCTAssertEqual(trustedBy["differingRoot"] as? String, hexString(root.sha256))
         XCTAssertEqual(trustedBy["differingRootIn"] as? [String], ["apple"])
-        let openssl = try check(root, store: "openssl")
+        let openssl = runs[1]
         XCTAssertEqual(openssl.status, 1, openssl.out)
         let verdict = try XCTUnwrap(try openssl.json()["verdict"] as? [String: Any])
         XCTAssertEqual(verdict["osstatus"] as? Int, -67843)
@@ -95,13 +99,14 @@ final class StoreCommandTests: XCTestCase {
         else {
             throw XCTSkip("this machine's /etc/ssl/certs has no root Apple removed")
         }
-        let apple = try check(root, store: "apple")
+        let runs = try checks(root, stores: ["apple", "openssl"])
+        let apple = runs[0]
         XCTAssertEqual(apple.status, 1, apple.out)
         let step = try anchorStep(apple)
         XCTAssertEqual(step["status"] as? String, "failed")
         XCTAssertEqual(step["osstatus"] as? Int, -67843)
         XCTAssertTrue((step["title"] as? String ?? "").contains("removed by Apple"), "\(step)")
-        let openssl = try check(root, store: "openssl")
+        let openssl = runs[1]
         XCTAssertEqual(openssl.status, 0, openssl.out)
         let trustedBy = try XCTUnwrap(try openssl.json()["trustedBy"] as? [String: Any])
         XCTAssertEqual(trustedBy["differingRoot"] as? String, hexString(root.sha256))
@@ -116,18 +121,20 @@ final class StoreCommandTests: XCTestCase {
         }
         let bundle = scratch.appendingPathComponent("bundle.pem")
         try Data(PEM.encode(root.der, label: "CERTIFICATE").utf8).write(to: bundle)
-        let r = try check(root, store: bundle.path)
+        let runs = try checks(root, stores: [bundle.path, scratch.appendingPathComponent("absent.pem").path])
+        let r = runs[0]
         XCTAssertEqual(r.status, 0, r.out)
         let settings = try XCTUnwrap(try r.json()["settings"] as? [String: Any])
         XCTAssertEqual(settings["store"] as? String, bundle.path)
-        let missing = try check(root, store: scratch.appendingPathComponent("absent.pem").path)
+        let missing = runs[1]
         XCTAssertEqual(missing.status, 64, missing.err)
     }
 
     func testLabAndExploreTakeTheStoreOptionAndRefuseAMissingPath() throws {
         let missing = scratch.appendingPathComponent("absent.pem").path
-        for command in ["lab", "explore"] {
-            let r = try CLI.run([command, "--store", missing])
+        let commands = ["lab", "explore"]
+        for (command, result) in zip(commands, CLI.runAll(commands.map { [$0, "--store", missing] })) {
+            let r = try result.get()
             XCTAssertEqual(r.status, 64, "\(command): \(r.err)")
             XCTAssertTrue(r.err.contains("--store <store>"), r.err)
         }
@@ -156,14 +163,18 @@ final class StoreCommandTests: XCTestCase {
     func testStoreShowFindsARootByFingerprintPrefixOrName() throws {
         let root = try XCTUnwrap(Self.appleRoots.first)
         let prefix = String(hexString(root.sha256).prefix(12))
-        let r = try CLI.run(["store", "show", prefix])
+        let runs = try CLI.runAll([
+            ["store", "show", prefix], ["store", "show", root.displayName, "--format", "json"],
+            ["store", "show", "no such root anywhere"],
+        ]).map { try $0.get() }
+        let r = runs[0]
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertTrue(r.out.contains(hexString(root.sha256)), r.out)
-        let byName = try CLI.run(["store", "show", root.displayName, "--format", "json"])
+        let byName = runs[1]
         XCTAssertEqual(byName.status, 0, byName.err)
         let roots = try XCTUnwrap(try byName.json()["roots"] as? [[String: Any]])
         XCTAssertTrue(roots.contains { $0["sha256"] as? String == hexString(root.sha256) })
-        let none = try CLI.run(["store", "show", "no such root anywhere"])
+        let none = runs[2]
         XCTAssertEqual(none.status, 1)
         XCTAssertTrue(none.err.contains("no root of Apple's store matches"), none.err)
     }
