@@ -8,9 +8,9 @@ import XCTest
 
 /// The built `trustx check` against responders that mean harm: an AIA, OCSP or CRL URL answering
 /// `Content-Length: -1` or a chunk size that overflows once added to what was read (this crashed
-/// the process with SIGILL), one that never answers (fetching then had time of its own past
-/// `--timeout`), and one serving an issuer with the right name and the wrong key. Each run must
-/// end with an exit status below 128 and a reason in one line.
+/// the process with SIGILL), one that answers only after the run's deadline (fetching then had
+/// time of its own past `--timeout`), and one serving an issuer with the right name and the
+/// wrong key. Each run must end with an exit status below 128 and a reason in one line.
 final class HostileResponderTests: XCTestCase {
     static let negativeLength = "HTTP/1.1 200 OK\r\nContent-Length: -1\r\nConnection: close\r\n\r\n"
     static let overflowingChunk =
@@ -31,14 +31,13 @@ final class HostileResponderTests: XCTestCase {
     }
 
     /// What the class's responder answers a request whose path starts with a given segment
-    /// (`int.cer`, `ocsp`, `ca.crl`): `bytes` after `delay` microseconds, or with `bytes` nil,
-    /// nothing at all while the connection is held open, as a responder that never answers.
+    /// (`int.cer`, `ocsp`, `ca.crl`): `bytes` after `delay` microseconds.
     struct Answer: Sendable {
-        var bytes: [UInt8]?
+        var bytes: [UInt8]
         var delay: useconds_t = 0
 
-        init(_ text: String?) { bytes = text.map { Array($0.utf8) } }
-        init(bytes: [UInt8]?, after delay: useconds_t = 0) {
+        init(_ text: String) { bytes = Array(text.utf8) }
+        init(bytes: [UInt8], after delay: useconds_t = 0) {
             self.bytes = bytes
             self.delay = delay
         }
@@ -62,12 +61,8 @@ final class HostileResponderTests: XCTestCase {
             let segment = target.flatMap { $0.split(separator: "/").first }.map(String.init) ?? ""
             let answer =
                 answers.withLock { $0[segment] } ?? Answer("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
-            if let reply = answer.bytes {
-                usleep(answer.delay)
-                _ = reply.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            } else {
-                sleep(20)
-            }
+            usleep(answer.delay)
+            _ = answer.bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             close(fd)
         }
     }
@@ -224,12 +219,12 @@ final class HostileResponderTests: XCTestCase {
 
     /// `check` with `--revocation` against a leaf whose OCSP and CRL URLs both reach a responder
     /// answering `reply`; the chain is complete, so AIA is not involved.
-    func checkWithHostileRevocation(_ reply: String?, files: Bool, timeout: String = "5") throws -> RunResult {
+    func checkWithHostileRevocation(_ reply: String, files: Bool) throws -> RunResult {
         try answer(["ocsp": Answer(reply), "ca.crl": Answer(reply)])
         let pki = try Self.revocation.get()
         let anchor = ["--anchor", pki.path("ca.pem")]
         let target = files ? ["--chain", pki.path("leaf.pem")] : ["127.0.0.1:\(try pki.port())"]
-        return try CLI.run(["check"] + target + anchor + ["--revocation", "--timeout", timeout])
+        return try CLI.run(["check"] + target + anchor + ["--revocation", "--timeout", "5"])
     }
 
     func testRevocationResponderWithNegativeContentLengthIsAFailedFetch() throws {
@@ -252,23 +247,18 @@ final class HostileResponderTests: XCTestCase {
 
     // MARK: one deadline
 
-    func testTimeoutIsAcceptedWithChainFilesAndBoundsTheirRevocationFetches() throws {
-        // A responder that never answers: fetching ends before the run's deadline and fails
-        // soft. Before, --timeout was refused with --chain and fetching had a fixed 10 s. A
-        // deadline of 0.6 s is as telling as a longer one: nothing but the fetch waits on it.
-        let r = try checkWithHostileRevocation(nil, files: true, timeout: "0.6")
-        XCTAssertEqual(r.status, 0, r.out + r.err)
-        XCTAssertTrue(line(containing: "/ocsp", in: r.err)?.hasSuffix(": timed out") == true, r.err)
-        XCTAssertNotNil(line(containing: "/ca.crl: not tried: the deadline had passed", in: r.err), r.err)
-        XCTAssertTrue(r.out.contains("no revocation information could be fetched"), r.out)
-    }
-
+    /// Two runs side by side, each waiting out a deadline, against one OCSP responder that
+    /// answers HTTP 500 after 1.1 s and a CRL that revokes the leaf. Fetching with time of its
+    /// own would reach the OCSP answer and then the CRL, and the leaf would read revoked; bound
+    /// by the run, the OCSP fetch times out, the CRL is not tried, and revocation fails soft.
     func testRevocationFetchesGetWhatIsLeftOfTheRunsTimeoutNotTimeOfTheirOwn() throws {
-        // The server takes 0.5 s of the run's 1.5 s before its handshake starts; the OCSP
-        // responder answers HTTP 500 after 1.1 s, and the CRL revokes the leaf. Fetching with a
-        // fresh 1.5 s (less the tenth kept back) reaches the OCSP answer and the leaf reads
-        // revoked; with what is left of the run (under 0.9 s), the OCSP fetch times out first and
-        // revocation fails soft. The handshake keeps the full second of slack it had at 3 s of 4.
+        // Chain files: to a run of 0.6 s the responder never answers. Before, --timeout was
+        // refused with --chain and fetching had a fixed 10 s. A deadline of 0.6 s is as telling
+        // as a longer one: nothing but the fetch waits on it.
+        // A server: it takes 0.5 s of the run's 1.5 s before its handshake starts. Fetching with
+        // a fresh 1.5 s (less the tenth kept back) would reach the OCSP answer; with what is
+        // left of the run (under 0.9 s) it times out first. The handshake keeps the full second
+        // of slack it had at 3 s of 4.
         let dir = try scratch()
         let pki = try Self.revocation.get()
         // A CRL from the root revoking the leaf (serial 3), made in this test's own directory.
@@ -305,9 +295,19 @@ final class HostileResponderTests: XCTestCase {
         }
         cleanup.append { slow.stop() }
 
-        let r = try CLI.run([
-            "check", "127.0.0.1:\(slow.port)", "--anchor", pki.path("ca.pem"), "--revocation", "--timeout", "1.5",
+        let runs = CLI.runAll([
+            [
+                "check", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem"), "--revocation", "--timeout",
+                "0.6",
+            ],
+            ["check", "127.0.0.1:\(slow.port)", "--anchor", pki.path("ca.pem"), "--revocation", "--timeout", "1.5"],
         ])
+        let files = try runs[0].get()
+        XCTAssertEqual(files.status, 0, files.out + files.err)
+        XCTAssertTrue(line(containing: "/ocsp", in: files.err)?.hasSuffix(": timed out") == true, files.err)
+        XCTAssertNotNil(line(containing: "/ca.crl: not tried: the deadline had passed", in: files.err), files.err)
+        XCTAssertTrue(files.out.contains("no revocation information could be fetched"), files.out)
+        let r = try runs[1].get()
         XCTAssertEqual(r.status, 0, r.out + r.err)
         XCTAssertTrue(line(containing: "/ocsp", in: r.err)?.hasSuffix(": timed out") == true, r.err)
         XCTAssertNotNil(line(containing: "/ca.crl: not tried: the deadline had passed", in: r.err), r.err)
