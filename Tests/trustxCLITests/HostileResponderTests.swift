@@ -75,7 +75,7 @@ final class HostileResponderTests: XCTestCase {
 
     /// A PKI made by openssl once for the class in its own directory, and `openssl s_server`
     /// presenting its `leaf.pem` alone, started on first use.
-    final class SharedPKI: @unchecked Sendable {  // the server is set once, under the lock
+    final class SharedPKI: Sendable {
         let dir: URL
         let server = Mutex<Result<OpenSSLServer, any Error>?>(nil)
 
