@@ -85,7 +85,17 @@ final class TestPKI: Sendable {
             "-addext", "basicConstraints=critical,CA:TRUE", "-addext",
             "keyUsage=critical,keyCertSign,cRLSign,digitalSignature",
         ])
-        try sh(["openssl", "x509", "-in", "\(name).pem", "-outform", "DER", "-out", "\(name).der"])
+        try writeDER(name)
+    }
+
+    /// `NAME.der` from `NAME.pem`, decoded here rather than by one more openssl process.
+    func writeDER(_ name: String) throws {
+        let pem = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path("\(name).pem"))))
+        guard let der = try PEM.blocks(in: pem).first?.der else {
+            throw NSError(
+                domain: "pki", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(name).pem holds no PEM block"])
+        }
+        try Data(der).write(to: URL(fileURLWithPath: path("\(name).der")))
     }
 
     /// Issues `name` (P-256 key) signed by `issuer`, with the extensions in `ext`.
@@ -100,7 +110,7 @@ final class TestPKI: Sendable {
             "openssl", "x509", "-req", "-in", "\(name).csr", "-CA", "\(issuer).pem", "-CAkey", "\(issuer).key",
             "-set_serial", serial, "-out", "\(name).pem", "-days", "30", "-extfile", "\(name).ext",
         ])
-        try sh(["openssl", "x509", "-in", "\(name).pem", "-outform", "DER", "-out", "\(name).der"])
+        try writeDER(name)
     }
 
     /// Writes `content` (PEM files concatenated) to `name`.
