@@ -95,8 +95,19 @@ package enum SystemPinning {
 
     /// Swift's `Regex`, for the patterns POSIX cannot read.
     package static func regexMatches(_ label: String, pattern: String) -> Bool {
-        guard let regex = try? Regex(pattern).ignoresCase() else { return false }
-        return label.firstMatch(of: regex) != nil
+        guard let regex = compiledRegex(pattern) else { return false }
+        return regexMatches(label, regex: regex)
+    }
+
+    /// `pattern` compiled as `regexMatches` compiles it, ignoring case; nil when it does not
+    /// compile. Apart so that a comparison over many labels compiles each pattern once.
+    package static func compiledRegex(_ pattern: String) -> Regex<AnyRegexOutput>? {
+        try? Regex(pattern).ignoresCase()
+    }
+
+    /// Whether `regex` (from `compiledRegex`) finds a match in `label`.
+    package static func regexMatches(_ label: String, regex: Regex<AnyRegexOutput>) -> Bool {
+        label.firstMatch(of: regex) != nil
     }
 
     /// The C library's extended regular expressions; nil when the pattern uses what only ICU

@@ -209,22 +209,28 @@ final class HandshakeTests: XCTestCase {
         XCTAssertEqual(sct.signature, [UInt8](repeating: 0x01, count: 8))
     }
 
-    func testHundredsOfCertificatesEndWithAClearError() throws {
-        let chain = try pki.bundle("long-chain.pem", Array(repeating: "int", count: 300))
+    func testAChainPastTheCountBoundEndsWithAClearError() throws {
+        // Two past the bound of 100 (the leaf and 101 copies of the intermediate): the least
+        // that shows one beyond the bound is kept and no more.
+        let bound = ProbeOptions().maximumChainLength
+        let chain = try pki.bundle("long-chain.pem", Array(repeating: "int", count: bound + 1))
         let port = try server(leafArgs + ["-cert_chain", chain])
         let start = Date()
         XCTAssertThrowsError(try probe("127.0.0.1:\(port)", ProbeOptions(timeout: .seconds(3)))) { e in
             let e = e as! ProbeError
             XCTAssertEqual(e.kind, .chainTooLong, e.message)
             XCTAssertEqual(e.urlError, -1200)
-            XCTAssertTrue(e.message.contains("301 certificates"), e.message)
-            XCTAssertEqual(e.partial?.presentedChain.count, 101, "keeps one beyond the bound, no more")
+            XCTAssertTrue(e.message.contains("\(bound + 2) certificates"), e.message)
+            XCTAssertEqual(e.partial?.presentedChain.count, bound + 1, "keeps one beyond the bound, no more")
         }
         XCTAssertLessThan(Date().timeIntervalSince(start), 4)
     }
 
     func testCertificateListBeyondTheBound() throws {
-        let chain = try pki.bundle("huge-chain.pem", Array(repeating: "int", count: 700))
+        // Just enough copies of the intermediate (each with its 3-byte length) to pass 256 KiB.
+        let entry = try pki.der("int").count + 3
+        let count = ProbeOptions().maximumCertificateListBytes / entry + 1
+        let chain = try pki.bundle("huge-chain.pem", Array(repeating: "int", count: count))
         let port = try server(leafArgs + ["-cert_chain", chain])
         XCTAssertThrowsError(try probe("127.0.0.1:\(port)", ProbeOptions(timeout: .seconds(3)))) { e in
             let e = e as! ProbeError

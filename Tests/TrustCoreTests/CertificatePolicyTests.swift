@@ -238,10 +238,16 @@ final class CertificatePolicyTests: XCTestCase {
     // MARK: - Bounded
 
     func testPathologicalPoliciesEndWithAVerdict() throws {
-        // Ten CAs each asserting 1,024 policies (Apple's per-extension maximum, anyPolicy
-        // included): far beyond any real chain; the work bound ends it with a failing step.
+        // The top CA asserts 1,024 policies (Apple's per-extension maximum, anyPolicy included);
+        // each CA below asserts only anyPolicy, which carries all 1,024 down a level. Each level
+        // costs 2,048 units of work: eight stay within the bound of 16,384, the ninth crosses it,
+        // far beyond any real chain; the work bound ends it with a failing step.
         let many = (0..<1023).map { OID(dotted: "1.3.6.1.4.1.99999.\($0)")! } + [.anyPolicy]
-        let b = try build(Array(repeating: [.certificatePolicies(many)], count: 10), leaf: [])
+        let levels = PolicyProcessor.maximumWork / (2 * many.count) + 1
+        XCTAssertEqual(levels, 9)
+        let b = try build(
+            [[.certificatePolicies(many)]]
+                + Array(repeating: [.certificatePolicies([.anyPolicy])], count: levels - 1), leaf: [])
         let e = try evaluateBuilt(b)
         XCTAssertEqual(
             e.step(.certificatePolicies, 0)?.finding.as(CertificatePoliciesFinding.self),

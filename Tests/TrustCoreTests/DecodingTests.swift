@@ -151,11 +151,16 @@ final class DecodingTests: XCTestCase {
 
     func testKeyBitsAgreeWithOpenSSLForEveryKeyKind() throws {
         let dir = try TemporaryDirectory()
-        for kind in [KeyKind.rsa(bits: 1024), .rsa(bits: 2048), .ecP256, .ecP384, .ecP521] {
-            let cert = try TestPKI.selfSignedLeaf(key: TestPKI.sharedKey(kind)).certificate
-            let file = try dir.writePEM("c.pem", [cert])
-            let text = try Shell.output("openssl x509 -in \(file) -noout -text")
-            XCTAssertTrue(text.contains("Public-Key: (\(cert.publicKey.bits) bit)"), "\(kind): \(cert.publicKey.bits)")
+        let kinds = [KeyKind.rsa(bits: 1024), .rsa(bits: 2048), .ecP256, .ecP384, .ecP521]
+        let certs = try kinds.map { try TestPKI.selfSignedLeaf(key: TestPKI.sharedKey($0)).certificate }
+        // One openssl process prints every certificate, in order, each from its "Certificate:".
+        let file = try dir.writePEM("c.pem", certs)
+        let text = try Shell.output(
+            "openssl crl2pkcs7 -nocrl -certfile \(file) | openssl pkcs7 -print_certs -text -noout")
+        let printed = text.components(separatedBy: "Certificate:\n").dropFirst()
+        XCTAssertEqual(printed.count, kinds.count, text)
+        for (kind, (cert, block)) in zip(kinds, zip(certs, printed)) {
+            XCTAssertTrue(block.contains("Public-Key: (\(cert.publicKey.bits) bit)"), "\(kind): \(cert.publicKey.bits)")
         }
         XCTAssertEqual(
             try TestPKI.selfSignedLeaf(key: TestPKI.sharedKey(.ed25519)).certificate.publicKey.type, .ed25519)

@@ -11,23 +11,32 @@ final class SystemTrustStoreTests: XCTestCase {
 
     // MARK: - Helpers
 
-    /// Every `*.pem` in the system directory with its parsed certificate (skipping any that fail).
-    func systemRoots() throws -> [(path: String, cert: Certificate)] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: Self.systemDir)
+    /// The system directory's roots, read once for the class: most tests look at all of them.
+    static let loadedRoots: [(path: String, cert: Certificate)] = {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: systemDir)) ?? [])
             .filter { $0.hasSuffix(".pem") }.sorted()
-        let roots = names.compactMap { name -> (String, Certificate)? in
-            let path = Self.systemDir + "/" + name
+        return names.compactMap { name -> (String, Certificate)? in
+            let path = systemDir + "/" + name
             guard let cert = try? CertificateLoader.load(path: path).first else { return nil }
             return (path, cert)
         }
-        if roots.isEmpty { throw XCTSkip("no PEM roots in \(Self.systemDir)") }
-        return roots
+    }()
+
+    /// Roots whose subject no other root shares, found once for the class.
+    static let loadedUniqueSubjectRoots: [(path: String, cert: Certificate)] = loadedRoots.filter { r in
+        loadedRoots.filter { $0.cert.subject.matches(r.cert.subject) }.count == 1
+    }
+
+    /// Every `*.pem` in the system directory with its parsed certificate (skipping any that fail).
+    func systemRoots() throws -> [(path: String, cert: Certificate)] {
+        if Self.loadedRoots.isEmpty { throw XCTSkip("no PEM roots in \(Self.systemDir)") }
+        return Self.loadedRoots
     }
 
     /// Roots whose subject no other root shares.
     func uniqueSubjectRoots() throws -> [(path: String, cert: Certificate)] {
-        let roots = try systemRoots()
-        return roots.filter { r in roots.filter { $0.cert.subject.matches(r.cert.subject) }.count == 1 }
+        _ = try systemRoots()
+        return Self.loadedUniqueSubjectRoots
     }
 
     func temporaryDirectory() throws -> String {

@@ -5,7 +5,7 @@ import XCTest
 
 /// Hostile input files given to the built binary: a flood of CRLs, CRL and chain files that
 /// together pass the run's 16 MiB input cap, a PKCS#12 file written as BER to hide its key
-/// derivation count, and a property list whose tag name is megabytes long. Each run ends with an
+/// derivation count, and a property list whose tag name is far longer than a message may quote. Each run ends with an
 /// exit status below 128, one line of reason (or the verdict), and no work beyond its bounds.
 final class HostileFilesTests: XCTestCase {
     var dir: URL!
@@ -39,12 +39,14 @@ final class HostileFilesTests: XCTestCase {
         let first = try padded(crl, 9 * 1024 * 1024, as: "first-crl.pem")
         let second = try padded(crl, 9 * 1024 * 1024, as: "second-crl.pem")
         let base = ["check", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem"), "--host", "127.0.0.1"]
+        // The two runs go side by side.
+        let runs = CLI.runAll([base + ["--crl", first], base + ["--crl", first, "--crl", second]])
         // One 9 MiB CRL file is read and decides: the leaf is revoked.
-        let one = try CLI.run(base + ["--crl", first])
+        let one = try runs[0].get()
         XCTAssertEqual(one.status, 1, one.err)
         XCTAssertTrue(verdictLine(one).contains("Revoked"), one.out)
         // Two are 18 MiB together: the second is not read.
-        let two = try CLI.run(base + ["--crl", first, "--crl", second])
+        let two = try runs[1].get()
         XCTAssertEqual(two.status, 66, two.out)
         XCTAssertEqual(
             two.err, "Error: \(second): cannot read: the files of this run together are larger than 16 MiB\n")
@@ -61,13 +63,14 @@ final class HostileFilesTests: XCTestCase {
 
     func testAFloodOfForgedCRLsEndsWithTheBudgetStepNotHours() throws {
         let pki = try TestPKI.get()
-        // 300 distinct CRLs naming the CA: 299 copies of openssl's genuine one, revoking the
-        // leaf, whose ECDSA signature's last octet differs, so each costs a verification, and
-        // the genuine one last (a CRL that lists the certificate ends the search for it).
+        // 257 distinct CRLs naming the CA, one more than the budget's 256 signature checks: 256
+        // copies of openssl's genuine one, revoking the leaf, whose ECDSA signature's last octets
+        // differ, so each costs a verification, and the genuine one last (a CRL that lists the
+        // certificate ends the search for it).
         let crl = try String(contentsOfFile: try pki.crlRevokingTheLeaf(in: dir), encoding: .utf8)
         let der = try XCTUnwrap(try PEM.blocks(in: Array(crl.utf8)).first?.der)
         var flood = ""
-        for k in 1..<300 {
+        for k in 1...256 {
             var forged = der
             forged[forged.count - 1] ^= UInt8(k & 0xFF)
             forged[forged.count - 2] ^= UInt8(k >> 8)
@@ -75,17 +78,16 @@ final class HostileFilesTests: XCTestCase {
         }
         flood += crl
         try flood.write(toFile: file("flood.pem"), atomically: true, encoding: .utf8)
-        let r = try CLI.run([
-            "check", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem"), "--host", "127.0.0.1",
-            "--crl", file("flood.pem"),
+        let base = ["check", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem"), "--host", "127.0.0.1"]
+        // The flood and the genuine CRL alone, side by side.
+        let runs = CLI.runAll([
+            base + ["--crl", file("flood.pem")], base + ["--crl", try pki.crlRevokingTheLeaf(in: dir)],
         ])
+        let r = try runs[0].get()
         XCTAssertEqual(r.status, 1, r.err)
         XCTAssertTrue(verdictLine(r).contains("Evaluation stopped: more than 256 signature checks"), r.out)
         // The genuine CRL alone decides as before.
-        let genuine = try CLI.run([
-            "check", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem"), "--host", "127.0.0.1",
-            "--crl", try pki.crlRevokingTheLeaf(in: dir),
-        ])
+        let genuine = try runs[1].get()
         XCTAssertTrue(verdictLine(genuine).contains("Revoked"), genuine.out)
     }
 
@@ -99,15 +101,17 @@ final class HostileFilesTests: XCTestCase {
         XCTAssertTrue(r.err.contains("2147485695 rounds of password-based key derivation, over the bound"), r.err)
     }
 
-    func testAPropertyListTagNameOfMegabytesIsQuotedInAFewHundredBytes() throws {
-        let name = String(repeating: "k", count: 3_900_000)
+    func testAPropertyListTagNameFarPastTheQuoteLimitIsQuotedInAFewHundredBytes() throws {
+        // Ten times the longest message allowed below: quoted whole, it could not pass; the
+        // length is all a longer name adds (megabytes cost the parser time, not the message).
+        let name = String(repeating: "k", count: 6_000)
         let plist = "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><\(name)></dict></plist>"
         try plist.write(toFile: file("Info.plist"), atomically: true, encoding: .utf8)
         let r = try CLI.run(["lint", file("Info.plist")])
         XCTAssertEqual(r.status, 65, r.out)
         XCTAssertEqual(r.err.filter { $0 == "\n" }.count, 1, String(r.err.prefix(500)))
         XCTAssertLessThan(r.err.utf8.count, 600, String(r.err.prefix(500)))
-        XCTAssertTrue(r.err.contains("… (3900000 bytes)"), String(r.err.prefix(500)))
+        XCTAssertTrue(r.err.contains("… (6000 bytes)"), String(r.err.prefix(500)))
     }
 }
 

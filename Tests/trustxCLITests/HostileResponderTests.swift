@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 #if canImport(Glibc)
@@ -7,9 +8,9 @@ import XCTest
 
 /// The built `trustx check` against responders that mean harm: an AIA, OCSP or CRL URL answering
 /// `Content-Length: -1` or a chunk size that overflows once added to what was read (this crashed
-/// the process with SIGILL), one that never answers (fetching then had time of its own past
-/// `--timeout`), and one serving an issuer with the right name and the wrong key. Each run must
-/// end with an exit status below 128 and a reason in one line.
+/// the process with SIGILL), one that answers only after the run's deadline (fetching then had
+/// time of its own past `--timeout`), and one serving an issuer with the right name and the
+/// wrong key. Each run must end with an exit status below 128 and a reason in one line.
 final class HostileResponderTests: XCTestCase {
     static let negativeLength = "HTTP/1.1 200 OK\r\nContent-Length: -1\r\nConnection: close\r\n\r\n"
     static let overflowingChunk =
@@ -29,63 +30,112 @@ final class HostileResponderTests: XCTestCase {
         return dir
     }
 
-    /// A responder on 127.0.0.1 that reads each request's head and answers `reply` (nil: holds the
-    /// connection open and says nothing, as a responder that never answers).
-    func responder(_ reply: String?) throws -> Int { try responder(bytes: reply.map { Array($0.utf8) }) }
+    /// What the class's responder answers a request whose path starts with a given segment
+    /// (`int.cer`, `ocsp`, `ca.crl`): `bytes` after `delay` microseconds.
+    struct Answer: Sendable {
+        var bytes: [UInt8]
+        var delay: useconds_t = 0
 
-    func responder(bytes reply: [UInt8]?, after delay: useconds_t = 0) throws -> Int {
-        let listener = try LoopbackListener { fd in
+        init(_ text: String) { bytes = Array(text.utf8) }
+        init(bytes: [UInt8], after delay: useconds_t = 0) {
+            self.bytes = bytes
+            self.delay = delay
+        }
+    }
+
+    /// Each test sets the answers it needs before its run; tests of a class run one at a time.
+    static let answers = Mutex<[String: Answer]>([:])
+
+    /// One responder on 127.0.0.1 for the class, answering from `answers`: the leaves name it in
+    /// their AIA, OCSP and CRL URLs, so they and their servers are made once, not per test.
+    static let responder: Result<LoopbackListener, any Error> = Result {
+        try LoopbackListener { fd in
             var head: [UInt8] = []
             var byte: UInt8 = 0
             while !head.suffix(4).elementsEqual([13, 10, 13, 10]), head.count < 65_536, read(fd, &byte, 1) == 1 {
                 head.append(byte)
             }
-            if let reply {
-                usleep(delay)
-                _ = reply.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            } else {
-                sleep(20)
-            }
+            // "GET /ocsp/... HTTP/1.1": the first segment of the path picks the answer.
+            let target = String(decoding: head.prefix { $0 != 13 }, as: UTF8.self).split(separator: " ").dropFirst()
+                .first
+            let segment = target.flatMap { $0.split(separator: "/").first }.map(String.init) ?? ""
+            let answer =
+                answers.withLock { $0[segment] } ?? Answer("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
+            usleep(answer.delay)
+            _ = answer.bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             close(fd)
         }
-        cleanup.append { listener.stop() }
-        return listener.port
     }
 
-    /// The root and intermediate, made by openssl once for the class (`OpenSSLPKI.makeCAs`);
-    /// each test copies them and issues its own leaf.
-    static let cas: Result<URL, any Error> = Result {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-hostile-cas-\(getpid())")
-        try? FileManager.default.removeItem(at: dir)
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        try OpenSSLPKI.makeCAs(in: dir, root: "Hostile Test Root", intermediate: "Hostile Test Intermediate")
-        return dir
+    /// Sets what the responder answers for this test.
+    func answer(_ answers: [String: Answer]) throws {
+        _ = try Self.responder.get()
+        Self.answers.withLock { $0 = answers }
+    }
+
+    /// A PKI made by openssl once for the class in its own directory, and `openssl s_server`
+    /// presenting its `leaf.pem` alone, started on first use.
+    final class SharedPKI: Sendable {
+        let dir: URL
+        let server = Mutex<Result<OpenSSLServer, any Error>?>(nil)
+
+        init(_ name: String, leafExtensions: (Int) -> String, leafIssuedByRoot: Bool) throws {
+            let port = try HostileResponderTests.responder.get().port
+            dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-hostile-\(name)-\(getpid())")
+            try? FileManager.default.removeItem(at: dir)
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try OpenSSLPKI.makeThreeLevels(
+                in: dir, root: "Hostile Test Root", intermediate: "Hostile Test Intermediate",
+                leafExtensions: leafExtensions(port), leafIssuedByRoot: leafIssuedByRoot)
+        }
+
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+        /// The port of the server presenting the leaf alone.
+        func port() throws -> Int {
+            let dir = self.dir
+            return try server.withLock { server in
+                if server == nil {
+                    server = Result {
+                        try OpenSSLServer(
+                            [
+                                "-cert", dir.appendingPathComponent("leaf.pem").path, "-key",
+                                dir.appendingPathComponent("leaf.key").path,
+                            ], in: dir)
+                    }
+                }
+                return try server!.get().port
+            }
+        }
+
+        func remove() {
+            server.withLock { if case .success(let s) = $0 { s.stop() } }
+            try? FileManager.default.removeItem(at: dir)
+        }
+    }
+
+    /// A leaf issued by the intermediate, which the server does not send, whose AIA caIssuers
+    /// URL is the responder's `/int.cer`.
+    static let aia: Result<SharedPKI, any Error> = Result {
+        try SharedPKI(
+            "aia", leafExtensions: { "authorityInfoAccess=caIssuers;URI:http://127.0.0.1:\($0)/int.cer" },
+            leafIssuedByRoot: false)
+    }
+
+    /// A leaf issued by the root whose OCSP and CRL URLs are the responder's `/ocsp` and
+    /// `/ca.crl`: the chain is complete, so AIA is not involved.
+    static let revocation: Result<SharedPKI, any Error> = Result {
+        try SharedPKI(
+            "revocation",
+            leafExtensions: {
+                "authorityInfoAccess=OCSP;URI:http://127.0.0.1:\($0)/ocsp\ncrlDistributionPoints=URI:http://127.0.0.1:\($0)/ca.crl"
+            }, leafIssuedByRoot: true)
     }
 
     override class func tearDown() {
-        if case .success(let dir) = cas { try? FileManager.default.removeItem(at: dir) }
+        for pki in [aia, revocation] { if case .success(let p) = pki { p.remove() } }
+        if case .success(let listener) = responder { listener.stop() }
         super.tearDown()
-    }
-
-    /// Root, intermediate and a leaf for 127.0.0.1 with `leafExtensions`, made by openssl, in `dir`.
-    func makePKI(in dir: URL, leafExtensions: String, leafIssuedByRoot: Bool = false) throws {
-        let cas = try Self.cas.get()
-        for name in OpenSSLPKI.caFiles {
-            try FileManager.default.copyItem(at: cas.appendingPathComponent(name), to: dir.appendingPathComponent(name))
-        }
-        try OpenSSLPKI.issueLeaf(in: dir, leafExtensions: leafExtensions, leafIssuedByRoot: leafIssuedByRoot)
-    }
-
-    /// `openssl s_server` presenting `leaf.pem` alone.
-    func serveLeaf(in dir: URL) throws -> Int {
-        let server = try OpenSSLServer(
-            [
-                "-cert", dir.appendingPathComponent("leaf.pem").path, "-key",
-                dir.appendingPathComponent("leaf.key").path,
-            ],
-            in: dir)
-        cleanup.append { server.stop() }
-        return server.port
     }
 
     /// The one line of `text` that contains `needle`.
@@ -96,13 +146,10 @@ final class HostileResponderTests: XCTestCase {
     // MARK: AIA, on by default
 
     func checkWithHostileAIA(_ reply: String, expecting reason: String) throws {
-        let dir = try scratch()
-        let aia = try responder(reply)
-        try makePKI(in: dir, leafExtensions: "authorityInfoAccess=caIssuers;URI:http://127.0.0.1:\(aia)/int.cer")
-        let port = try serveLeaf(in: dir)
-        let r = try CLI.run([
-            "check", "127.0.0.1:\(port)", "--anchor", dir.appendingPathComponent("ca.pem").path, "--timeout", "5",
-        ])
+        try answer(["int.cer": Answer(reply)])
+        let pki = try Self.aia.get()
+        let aia = try Self.responder.get().port
+        let r = try CLI.run(["check", "127.0.0.1:\(try pki.port())", "--anchor", pki.path("ca.pem"), "--timeout", "5"])
         // Not trusted (the intermediate could not be fetched), and the fetch's reason in the report.
         XCTAssertEqual(r.status, 1, r.out + r.err)
         let fetch = try XCTUnwrap(line(containing: "/int.cer", in: r.out), r.out)
@@ -118,17 +165,21 @@ final class HostileResponderTests: XCTestCase {
     }
 
     func testATSAndExportSurviveAnAIAResponderWithNegativeContentLength() throws {
-        let dir = try scratch()
-        let aia = try responder(Self.negativeLength)
-        try makePKI(in: dir, leafExtensions: "authorityInfoAccess=caIssuers;URI:http://127.0.0.1:\(aia)/int.cer")
-        let port = try serveLeaf(in: dir)
-        let anchor = dir.appendingPathComponent("ca.pem").path
+        try answer(["int.cer": Answer(Self.negativeLength)])
+        let pki = try Self.aia.get()
+        let port = try pki.port()
+        let anchor = pki.path("ca.pem")
         // Both connect and complete the chain as check does; the fetch fails, the chain stays
         // incomplete, and each still writes its answer: ats that the default policy fails (1).
-        let ats = try CLI.run(["ats", "127.0.0.1:\(port)", "--anchor", anchor, "--timeout", "5"])
+        // The two runs are independent and go side by side.
+        let runs = CLI.runAll([
+            ["ats", "127.0.0.1:\(port)", "--anchor", anchor, "--timeout", "5"],
+            ["export", "plist", "127.0.0.1:\(port)", "--anchor", anchor, "--timeout", "5"],
+        ])
+        let ats = try runs[0].get()
         XCTAssertEqual(ats.status, 1, ats.out + ats.err)
         XCTAssertTrue(ats.out.contains("chain: Issuer not found (errSecCreateChainFailed)"), ats.out)
-        let export = try CLI.run(["export", "plist", "127.0.0.1:\(port)", "--anchor", anchor, "--timeout", "5"])
+        let export = try runs[1].get()
         XCTAssertEqual(export.status, 0, export.out + export.err)
         XCTAssertTrue(export.out.contains("<key>NSPinnedDomains</key>"), export.out)
         XCTAssertTrue(export.err.contains("these settings do not trust the chain"), export.err)
@@ -144,13 +195,14 @@ final class HostileResponderTests: XCTestCase {
                 "/CN=Hostile Test Intermediate", "-addext", "basicConstraints=critical,CA:TRUE",
             ], in: dir)
         let impostor = [UInt8](try Data(contentsOf: dir.appendingPathComponent("impostor.der")))
-        let aia = try responder(
-            bytes: Array("HTTP/1.1 200 OK\r\nContent-Length: \(impostor.count)\r\n\r\n".utf8) + impostor)
-        try makePKI(in: dir, leafExtensions: "authorityInfoAccess=caIssuers;URI:http://127.0.0.1:\(aia)/int.cer")
-        let port = try serveLeaf(in: dir)
+        try answer([
+            "int.cer": Answer(
+                bytes: Array("HTTP/1.1 200 OK\r\nContent-Length: \(impostor.count)\r\n\r\n".utf8) + impostor)
+        ])
+        let pki = try Self.aia.get()
         let r = try CLI.run([
-            "check", "127.0.0.1:\(port)", "--anchor", dir.appendingPathComponent("ca.pem").path, "--timeout", "5",
-            "--format", "json",
+            "check", "127.0.0.1:\(try pki.port())", "--anchor", pki.path("ca.pem"), "--timeout", "5", "--format",
+            "json",
         ])
         XCTAssertEqual(r.status, 1, r.out + r.err)
         let steps = try XCTUnwrap(try r.json()["steps"] as? [[String: Any]], r.out)
@@ -167,17 +219,12 @@ final class HostileResponderTests: XCTestCase {
 
     /// `check` with `--revocation` against a leaf whose OCSP and CRL URLs both reach a responder
     /// answering `reply`; the chain is complete, so AIA is not involved.
-    func checkWithHostileRevocation(_ reply: String?, files: Bool, timeout: String = "5") throws -> RunResult {
-        let dir = try scratch()
-        let url = "http://127.0.0.1:\(try responder(reply))"
-        try makePKI(
-            in: dir,
-            leafExtensions: "authorityInfoAccess=OCSP;URI:\(url)/ocsp\ncrlDistributionPoints=URI:\(url)/ca.crl",
-            leafIssuedByRoot: true)
-        let anchor = ["--anchor", dir.appendingPathComponent("ca.pem").path]
-        let target =
-            files ? ["--chain", dir.appendingPathComponent("leaf.pem").path] : ["127.0.0.1:\(try serveLeaf(in: dir))"]
-        return try CLI.run(["check"] + target + anchor + ["--revocation", "--timeout", timeout])
+    func checkWithHostileRevocation(_ reply: String, files: Bool) throws -> RunResult {
+        try answer(["ocsp": Answer(reply), "ca.crl": Answer(reply)])
+        let pki = try Self.revocation.get()
+        let anchor = ["--anchor", pki.path("ca.pem")]
+        let target = files ? ["--chain", pki.path("leaf.pem")] : ["127.0.0.1:\(try pki.port())"]
+        return try CLI.run(["check"] + target + anchor + ["--revocation", "--timeout", "5"])
     }
 
     func testRevocationResponderWithNegativeContentLengthIsAFailedFetch() throws {
@@ -200,43 +247,25 @@ final class HostileResponderTests: XCTestCase {
 
     // MARK: one deadline
 
-    func testTimeoutIsAcceptedWithChainFilesAndBoundsTheirRevocationFetches() throws {
-        // A responder that never answers: fetching ends before the run's deadline and fails
-        // soft. Before, --timeout was refused with --chain and fetching had a fixed 10 s. A
-        // deadline of 0.6 s is as telling as a longer one: nothing but the fetch waits on it.
-        let r = try checkWithHostileRevocation(nil, files: true, timeout: "0.6")
-        XCTAssertEqual(r.status, 0, r.out + r.err)
-        XCTAssertTrue(line(containing: "/ocsp", in: r.err)?.hasSuffix(": timed out") == true, r.err)
-        XCTAssertNotNil(line(containing: "/ca.crl: not tried: the deadline had passed", in: r.err), r.err)
-        XCTAssertTrue(r.out.contains("no revocation information could be fetched"), r.out)
-    }
-
+    /// Two runs side by side, each waiting out a deadline, against one OCSP responder that
+    /// answers HTTP 500 after 1.1 s and a CRL that revokes the leaf. Fetching with time of its
+    /// own would reach the OCSP answer and then the CRL, and the leaf would read revoked; bound
+    /// by the run, the OCSP fetch times out, the CRL is not tried, and revocation fails soft.
     func testRevocationFetchesGetWhatIsLeftOfTheRunsTimeoutNotTimeOfTheirOwn() throws {
-        // The server takes 0.5 s of the run's 1.5 s before its handshake starts; the OCSP
-        // responder answers HTTP 500 after 1.1 s, and the CRL revokes the leaf. Fetching with a
-        // fresh 1.5 s (less the tenth kept back) reaches the OCSP answer and the leaf reads
-        // revoked; with what is left of the run (under 0.9 s), the OCSP fetch times out first and
-        // revocation fails soft. The handshake keeps the full second of slack it had at 3 s of 4.
+        // Chain files: to a run of 0.6 s the responder never answers. Before, --timeout was
+        // refused with --chain and fetching had a fixed 10 s. A deadline of 0.6 s is as telling
+        // as a longer one: nothing but the fetch waits on it.
+        // A server: it takes 0.5 s of the run's 1.5 s before its handshake starts. Fetching with
+        // a fresh 1.5 s (less the tenth kept back) would reach the OCSP answer; with what is
+        // left of the run (under 0.9 s) it times out first. The handshake keeps the full second
+        // of slack it had at 3 s of 4.
         let dir = try scratch()
-        let ocsp = try responder(
-            bytes: Array("HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n".utf8), after: 1_100_000)
-        let crlPath = dir.appendingPathComponent("crl.der")
-        let crl = try LoopbackListener { fd in
-            var byte: UInt8 = 0
-            var head: [UInt8] = []
-            while !head.suffix(4).elementsEqual([13, 10, 13, 10]), read(fd, &byte, 1) == 1 { head.append(byte) }
-            let body = [UInt8]((try? Data(contentsOf: crlPath)) ?? Data())
-            let reply = Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
-            _ = reply.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            close(fd)
+        let pki = try Self.revocation.get()
+        // A CRL from the root revoking the leaf (serial 3), made in this test's own directory.
+        for name in ["ca.pem", "ca.key"] {
+            try FileManager.default.copyItem(
+                at: pki.dir.appendingPathComponent(name), to: dir.appendingPathComponent(name))
         }
-        cleanup.append { crl.stop() }
-        try makePKI(
-            in: dir,
-            leafExtensions:
-                "authorityInfoAccess=OCSP;URI:http://127.0.0.1:\(ocsp)/ocsp\n"
-                + "crlDistributionPoints=URI:http://127.0.0.1:\(crl.port)/ca.crl",
-            leafIssuedByRoot: true)
         try "[ca]\ndefault_ca = d\n[d]\ndatabase = index.txt\ncrlnumber = crlnumber\ndefault_md = sha256\n".write(
             to: dir.appendingPathComponent("ca.cnf"), atomically: true, encoding: .utf8)
         try "R\t300101000000Z\t250101000000Z\t03\tunknown\t/CN=127.0.0.1\n".write(
@@ -248,7 +277,13 @@ final class HostileResponderTests: XCTestCase {
                 "30", "-out", "crl.pem",
             ], in: dir)
         try Shell.openssl(["crl", "-in", "crl.pem", "-outform", "DER", "-out", "crl.der"], in: dir)
-        let serverPort = try serveLeaf(in: dir)
+        let crl = [UInt8](try Data(contentsOf: dir.appendingPathComponent("crl.der")))
+        try answer([
+            "ocsp": Answer(
+                bytes: Array("HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n".utf8), after: 1_100_000),
+            "ca.crl": Answer(bytes: Array("HTTP/1.1 200 OK\r\nContent-Length: \(crl.count)\r\n\r\n".utf8) + crl),
+        ])
+        let serverPort = try pki.port()
         let slow = try LoopbackListener { client in
             usleep(500_000)
             let upstream = RunDeadlineTests.connectLoopback(serverPort)
@@ -260,10 +295,19 @@ final class HostileResponderTests: XCTestCase {
         }
         cleanup.append { slow.stop() }
 
-        let r = try CLI.run([
-            "check", "127.0.0.1:\(slow.port)", "--anchor", dir.appendingPathComponent("ca.pem").path, "--revocation",
-            "--timeout", "1.5",
+        let runs = CLI.runAll([
+            [
+                "check", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem"), "--revocation", "--timeout",
+                "0.6",
+            ],
+            ["check", "127.0.0.1:\(slow.port)", "--anchor", pki.path("ca.pem"), "--revocation", "--timeout", "1.5"],
         ])
+        let files = try runs[0].get()
+        XCTAssertEqual(files.status, 0, files.out + files.err)
+        XCTAssertTrue(line(containing: "/ocsp", in: files.err)?.hasSuffix(": timed out") == true, files.err)
+        XCTAssertNotNil(line(containing: "/ca.crl: not tried: the deadline had passed", in: files.err), files.err)
+        XCTAssertTrue(files.out.contains("no revocation information could be fetched"), files.out)
+        let r = try runs[1].get()
         XCTAssertEqual(r.status, 0, r.out + r.err)
         XCTAssertTrue(line(containing: "/ocsp", in: r.err)?.hasSuffix(": timed out") == true, r.err)
         XCTAssertNotNil(line(containing: "/ca.crl: not tried: the deadline had passed", in: r.err), r.err)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TrustCore
 import TrustX509
 import XCTest
@@ -17,25 +18,40 @@ final class TestPKI: Sendable {
     private init() throws {
         dir = NSTemporaryDirectory() + "trustx-probe-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try makeCA("root", subject: "/CN=Probe Test Root")
-        try issue("int", subject: "/CN=Probe Test Intermediate", by: "root", ext: Self.caExt)
-        try issue("leaf", subject: "/CN=127.0.0.1", by: "int", ext: Self.serverExt())
-        try makeCA("clientca", subject: "/O=Probe/CN=Probe Client CA")
-        try issue(
-            "client", subject: "/CN=probe client", by: "clientca",
-            ext: "basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n")
-        try sh([
-            "openssl", "pkcs12", "-export", "-in", "client.pem", "-inkey", "client.key", "-out", "client.p12",
-            "-passout", "pass:secret",
-        ])
-        // RC2/3DES as older tools export it: OpenSSL 3 reads it only with the legacy provider.
-        try sh([
-            "openssl", "pkcs12", "-export", "-legacy", "-in", "client.pem", "-inkey", "client.key", "-out",
-            "client-legacy.p12", "-passout", "pass:secret",
-        ])
-        try makeCA("other", subject: "/CN=other.test")
-        try makeOCSPResponse()
-        try makeSCTServerInfo()
+        // Three independent groups of files, made side by side: some twenty openssl processes
+        // that mostly wait on their own start-up.
+        let groups: [@Sendable (TestPKI) throws -> Void] = [
+            { pki in
+                try pki.makeCA("root", subject: "/CN=Probe Test Root")
+                try pki.issue("int", subject: "/CN=Probe Test Intermediate", by: "root", ext: Self.caExt)
+                try pki.issue("leaf", subject: "/CN=127.0.0.1", by: "int", ext: Self.serverExt())
+                try pki.makeOCSPResponse()
+            },
+            { pki in
+                try pki.makeCA("clientca", subject: "/O=Probe/CN=Probe Client CA")
+                try pki.issue(
+                    "client", subject: "/CN=probe client", by: "clientca",
+                    ext: "basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n")
+                try pki.sh([
+                    "openssl", "pkcs12", "-export", "-in", "client.pem", "-inkey", "client.key", "-out", "client.p12",
+                    "-passout", "pass:secret",
+                ])
+                // RC2/3DES as older tools export it: OpenSSL 3 reads it only with the legacy provider.
+                try pki.sh([
+                    "openssl", "pkcs12", "-export", "-legacy", "-in", "client.pem", "-inkey", "client.key", "-out",
+                    "client-legacy.p12", "-passout", "pass:secret",
+                ])
+            },
+            { pki in
+                try pki.makeCA("other", subject: "/CN=other.test")
+                try pki.makeSCTServerInfo()
+            },
+        ]
+        let failures = Mutex<[any Error]>([])
+        DispatchQueue.concurrentPerform(iterations: groups.count) { i in
+            do { try groups[i](self) } catch { failures.withLock { $0.append(error) } }
+        }
+        if let failure = failures.withLock({ $0.first }) { throw failure }
     }
 
     static let caExt =
@@ -69,7 +85,17 @@ final class TestPKI: Sendable {
             "-addext", "basicConstraints=critical,CA:TRUE", "-addext",
             "keyUsage=critical,keyCertSign,cRLSign,digitalSignature",
         ])
-        try sh(["openssl", "x509", "-in", "\(name).pem", "-outform", "DER", "-out", "\(name).der"])
+        try writeDER(name)
+    }
+
+    /// `NAME.der` from `NAME.pem`, decoded here rather than by one more openssl process.
+    func writeDER(_ name: String) throws {
+        let pem = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path("\(name).pem"))))
+        guard let der = try PEM.blocks(in: pem).first?.der else {
+            throw NSError(
+                domain: "pki", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(name).pem holds no PEM block"])
+        }
+        try Data(der).write(to: URL(fileURLWithPath: path("\(name).der")))
     }
 
     /// Issues `name` (P-256 key) signed by `issuer`, with the extensions in `ext`.
@@ -84,7 +110,7 @@ final class TestPKI: Sendable {
             "openssl", "x509", "-req", "-in", "\(name).csr", "-CA", "\(issuer).pem", "-CAkey", "\(issuer).key",
             "-set_serial", serial, "-out", "\(name).pem", "-days", "30", "-extfile", "\(name).ext",
         ])
-        try sh(["openssl", "x509", "-in", "\(name).pem", "-outform", "DER", "-out", "\(name).der"])
+        try writeDER(name)
     }
 
     /// Writes `content` (PEM files concatenated) to `name`.
