@@ -118,19 +118,20 @@ final class ClassroomTests: XCTestCase {
         let s = Session(scenarios: Self.scenarios)
         s.select("wrong-host")
         let reason = try XCTUnwrap(s.state.evaluation?.verdict.decisiveStep?.title)
-        func check(_ what: String) {
+        /// Checks every size's screen for the code and reason, then with `also` (one drawing each).
+        func check(_ what: String, also: (_ lines: [String], _ w: Int, _ h: Int) -> Void = { _, _, _ in }) {
             for (w, h) in sizes {
                 let lines = ExplorerView.lines(s.state, width: w, height: h)
                 XCTAssertTrue(lines[h - 4].contains("-67602"), "\(what) \(w)x\(h): \(lines[h - 4])")
                 if w >= 80 && w <= 100 {
                     XCTAssertTrue(lines[h - 4].contains(reason), "\(what) \(w)x\(h): \(lines[h - 4])")
                 }
+                also(lines, w, h)
             }
         }
         s.press(.char("?"), .char("G"))
-        check("help")
-        for (w, h) in sizes {
-            let screen = ExplorerView.lines(s.state, width: w, height: h).joined(separator: "\n")
+        check("help") { lines, w, h in
+            let screen = lines.joined(separator: "\n")
             XCTAssertTrue(screen.contains("changed by the last change"), "help end at \(w)x\(h):\n\(screen)")
         }
         s.press(.char("p"))  // closes the help
@@ -140,9 +141,7 @@ final class ClassroomTests: XCTestCase {
         s.press(.escape)
         s.press(.char("t"))
         s.type("2040-01-01")
-        check("prompt")
-        for (w, h) in sizes {
-            let lines = ExplorerView.lines(s.state, width: w, height: h)
+        check("prompt") { lines, w, h in
             XCTAssertTrue(lines[h - 1].hasPrefix("Evaluate at: 2040-01-01"), "\(w)x\(h): \(lines[h - 1])")
         }
         s.press(.escape)
