@@ -192,8 +192,7 @@ final class LabUnderLoadTests: XCTestCase {
     }
 
     func testOverlongAndEndlessClientInputEndsWithABoundedAnswer() throws {
-        let lab = try Lab.start(LabOptions(scenarios: ["smtp-starttls", "missing-intermediate-aia"]))
-        defer { lab.stop() }
+        let lab = try RoomLab.shared()
         let smtp = try XCTUnwrap(lab.scenario("smtp-starttls")).port
 
         // An SMTP line longer than RFC 5321 allows (1,000 octets here): refused, then closed.
@@ -226,8 +225,7 @@ final class LabUnderLoadTests: XCTestCase {
     }
 
     func testAnHTTPSRequestWhoseHeadersNeverEndGets431() throws {
-        let lab = try Lab.start(LabOptions(scenarios: ["good"]))
-        defer { lab.stop() }
+        let lab = try RoomLab.shared()
         let client = try XCTUnwrap(SilentClient(port: try XCTUnwrap(lab.scenario("good")).port))
         let request = Array(("GET / HTTP/1.1\r\n" + String(repeating: "X-Filler: 0123456789\r\n", count: 1_000)).utf8)
         _ = request.withUnsafeBytes { SSL_write(client.ssl, $0.baseAddress, Int32($0.count)) }
