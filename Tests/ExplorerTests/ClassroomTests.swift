@@ -1,5 +1,6 @@
 import Explorer
 import ExplorerState
+import TermUI
 import TrustCore
 import XCTest
 
@@ -150,11 +151,17 @@ final class ClassroomTests: XCTestCase {
     func testAClickFocusesAPaneAndSelectsTheRowUnderIt() throws {
         let s = Session(scenarios: Self.scenarios)
         s.select("wrong-host")
+        /// One frame: its text and its layout, as `lines` and `layout` give them, drawn once.
+        func drawn(_ w: Int, _ h: Int) -> (lines: [String], layout: FrameLayout) {
+            var buffer = Buffer(width: w, height: h)
+            let layout = ExplorerView.render(s.state, into: &buffer, area: buffer.area, options: ViewOptions())
+            return (buffer.lines(), layout)
+        }
         for (w, h) in [(200, 60), (120, 40), (80, 24)] {
-            let lines = ExplorerView.lines(s.state, width: w, height: h)
+            let (lines, layout) = drawn(w, h)
             let y = try XCTUnwrap(lines.firstIndex { $0.contains("✗ hostname") }, "\(w)x\(h)")
             let x = try XCTUnwrap(lines[y].range(of: "✗ hostname")).lowerBound.utf16Offset(in: lines[y])
-            let target = try XCTUnwrap(ExplorerView.layout(s.state, width: w, height: h).hitTest(x: x, y: y))
+            let target = try XCTUnwrap(layout.hitTest(x: x, y: y))
             XCTAssertEqual(target.pane, .steps)
             s.send(.click(target))
             XCTAssertEqual(s.state.focus, .steps)
@@ -162,9 +169,9 @@ final class ClassroomTests: XCTestCase {
             s.press(.char("g"))
         }
         // A click on a scenario selects it; the wheel over the steps moves three rows.
-        let lines = ExplorerView.lines(s.state, width: 120, height: 40)
+        let (lines, layout) = drawn(120, 40)
         let y = try XCTUnwrap(lines.firstIndex { $0.contains("rogue-ca") })
-        let target = try XCTUnwrap(ExplorerView.layout(s.state, width: 120, height: 40).hitTest(x: 6, y: y))
+        let target = try XCTUnwrap(layout.hitTest(x: 6, y: y))
         s.send(.click(target))
         XCTAssertEqual(s.state.target?.name, "rogue-ca")
         XCTAssertEqual(s.state.focus, .targets)
