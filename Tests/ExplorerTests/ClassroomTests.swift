@@ -1,5 +1,6 @@
 import Explorer
 import ExplorerState
+import TermUI
 import TrustCore
 import XCTest
 
@@ -118,19 +119,20 @@ final class ClassroomTests: XCTestCase {
         let s = Session(scenarios: Self.scenarios)
         s.select("wrong-host")
         let reason = try XCTUnwrap(s.state.evaluation?.verdict.decisiveStep?.title)
-        func check(_ what: String) {
+        /// Checks every size's screen for the code and reason, then with `also` (one drawing each).
+        func check(_ what: String, also: (_ lines: [String], _ w: Int, _ h: Int) -> Void = { _, _, _ in }) {
             for (w, h) in sizes {
                 let lines = ExplorerView.lines(s.state, width: w, height: h)
                 XCTAssertTrue(lines[h - 4].contains("-67602"), "\(what) \(w)x\(h): \(lines[h - 4])")
                 if w >= 80 && w <= 100 {
                     XCTAssertTrue(lines[h - 4].contains(reason), "\(what) \(w)x\(h): \(lines[h - 4])")
                 }
+                also(lines, w, h)
             }
         }
         s.press(.char("?"), .char("G"))
-        check("help")
-        for (w, h) in sizes {
-            let screen = ExplorerView.lines(s.state, width: w, height: h).joined(separator: "\n")
+        check("help") { lines, w, h in
+            let screen = lines.joined(separator: "\n")
             XCTAssertTrue(screen.contains("changed by the last change"), "help end at \(w)x\(h):\n\(screen)")
         }
         s.press(.char("p"))  // closes the help
@@ -140,9 +142,7 @@ final class ClassroomTests: XCTestCase {
         s.press(.escape)
         s.press(.char("t"))
         s.type("2040-01-01")
-        check("prompt")
-        for (w, h) in sizes {
-            let lines = ExplorerView.lines(s.state, width: w, height: h)
+        check("prompt") { lines, w, h in
             XCTAssertTrue(lines[h - 1].hasPrefix("Evaluate at: 2040-01-01"), "\(w)x\(h): \(lines[h - 1])")
         }
         s.press(.escape)
@@ -151,11 +151,17 @@ final class ClassroomTests: XCTestCase {
     func testAClickFocusesAPaneAndSelectsTheRowUnderIt() throws {
         let s = Session(scenarios: Self.scenarios)
         s.select("wrong-host")
+        /// One frame: its text and its layout, as `lines` and `layout` give them, drawn once.
+        func drawn(_ w: Int, _ h: Int) -> (lines: [String], layout: FrameLayout) {
+            var buffer = Buffer(width: w, height: h)
+            let layout = ExplorerView.render(s.state, into: &buffer, area: buffer.area, options: ViewOptions())
+            return (buffer.lines(), layout)
+        }
         for (w, h) in [(200, 60), (120, 40), (80, 24)] {
-            let lines = ExplorerView.lines(s.state, width: w, height: h)
+            let (lines, layout) = drawn(w, h)
             let y = try XCTUnwrap(lines.firstIndex { $0.contains("✗ hostname") }, "\(w)x\(h)")
             let x = try XCTUnwrap(lines[y].range(of: "✗ hostname")).lowerBound.utf16Offset(in: lines[y])
-            let target = try XCTUnwrap(ExplorerView.layout(s.state, width: w, height: h).hitTest(x: x, y: y))
+            let target = try XCTUnwrap(layout.hitTest(x: x, y: y))
             XCTAssertEqual(target.pane, .steps)
             s.send(.click(target))
             XCTAssertEqual(s.state.focus, .steps)
@@ -163,9 +169,9 @@ final class ClassroomTests: XCTestCase {
             s.press(.char("g"))
         }
         // A click on a scenario selects it; the wheel over the steps moves three rows.
-        let lines = ExplorerView.lines(s.state, width: 120, height: 40)
+        let (lines, layout) = drawn(120, 40)
         let y = try XCTUnwrap(lines.firstIndex { $0.contains("rogue-ca") })
-        let target = try XCTUnwrap(ExplorerView.layout(s.state, width: 120, height: 40).hitTest(x: 6, y: y))
+        let target = try XCTUnwrap(layout.hitTest(x: 6, y: y))
         s.send(.click(target))
         XCTAssertEqual(s.state.target?.name, "rogue-ca")
         XCTAssertEqual(s.state.focus, .targets)

@@ -27,12 +27,16 @@ final class TrainerSessionTests: XCTestCase {
         }
     }
 
-    /// Presses `keys`, drawing a frame after each as the terminal would.
-    func press(_ s: Session, _ keys: KeyStroke..., width: Int = 160, height: Int = 48) {
+    /// Presses `keys`, drawing a frame after each as the terminal would; returns the last frame
+    /// (what the terminal then shows).
+    @discardableResult
+    func press(_ s: Session, _ keys: KeyStroke..., width: Int = 160, height: Int = 48) -> [String] {
+        var shown: [String] = []
         for key in keys {
             s.press(key)
-            _ = frame(s, width: width, height: height)
+            shown = frame(s, width: width, height: height)
         }
+        return shown
     }
 
     func screen(_ lines: [String]) -> String { lines.joined(separator: "\n") }
@@ -41,8 +45,7 @@ final class TrainerSessionTests: XCTestCase {
     func testPredictModeHidesTheVerdictPreviewOfHostAndTimePrompts() {
         let s = labSession()
         s.select("wrong-host")
-        press(s, .char("W"), .char("h"))
-        XCTAssertTrue(screen(frame(s)).contains("Host to check:"))
+        XCTAssertTrue(screen(press(s, .char("W"), .char("h"))).contains("Host to check:"))
         while !(s.state.prompt?.text.isEmpty ?? true) { s.press(.backspace) }
         s.type("127.0.0.1")
         // Before the fix the evaluation of the typed host arrived as "Enter gives: trusted".
@@ -50,8 +53,7 @@ final class TrainerSessionTests: XCTestCase {
         XCTAssertTrue(text.contains("127.0.0.1▏"), text)
         XCTAssertFalse(text.contains("Enter gives"), text)
         XCTAssertTrue(text.contains("the verdict is revealed after the vote"), text)
-        press(s, .escape, .char("t"))
-        XCTAssertTrue(screen(frame(s)).contains("Evaluate at:"))
+        XCTAssertTrue(screen(press(s, .escape, .char("t"))).contains("Evaluate at:"))
         s.type("+40y")
         text = screen(frame(s))
         XCTAssertTrue(text.contains("+40y▏"), text)
@@ -62,11 +64,9 @@ final class TrainerSessionTests: XCTestCase {
     /// The curl export's popup shows the command on its lines, not the escape of a line break.
     func testCurlExportPopupBreaksLinesInsteadOfShowingEscapes() {
         let s = labSession()
-        press(s, .char("X"))
-        XCTAssertTrue(screen(frame(s)).contains("Export settings as:"))
+        XCTAssertTrue(screen(press(s, .char("X"))).contains("Export settings as:"))
         s.type("curl")
-        press(s, .enter)
-        let rows = frame(s)
+        let rows = press(s, .enter)
         let text = screen(rows)
         XCTAssertTrue(text.contains("Export as curl"), text)
         XCTAssertFalse(text.contains("\\u{0A}"), text)
@@ -82,19 +82,26 @@ final class TrainerSessionTests: XCTestCase {
     func testHelpScrollIsClampedToItsLastPage() throws {
         let s = labSession()
         _ = frame(s, width: 80, height: 24)
-        press(s, .char("?"), width: 80, height: 24)
-        for _ in 0..<30 { press(s, .pageDown, width: 80, height: 24) }
         func position(_ rows: [String]) -> (Int, Int)? {
             let screen = rows.joined(separator: "\n")
             guard let range = screen.range(of: #"Help (\d+)/(\d+)"#, options: .regularExpression) else { return nil }
             let numbers = screen[range].dropFirst(5).split(separator: "/").compactMap { Int($0) }
             return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
         }
-        let rows = frame(s, width: 80, height: 24)
+        s.press(.char("?"))
+        var rows = frame(s, width: 80, height: 24)
+        // PgDn to the last page, each frame drawn as the terminal draws it, then twice past it.
+        var pressed = 0
+        while let shown = position(rows), shown.0 < shown.1, pressed < 100 {
+            s.press(.pageDown)
+            rows = frame(s, width: 80, height: 24)
+            pressed += 1
+        }
+        XCTAssertGreaterThan(pressed, 1, "the help is longer than two pages:\n\(screen(rows))")
+        rows = press(s, .pageDown, .pageDown, width: 80, height: 24)
         let end = try XCTUnwrap(position(rows), screen(rows))
         XCTAssertEqual(end.0, end.1, screen(rows))
-        press(s, .pageUp, width: 80, height: 24)
-        let upRows = frame(s, width: 80, height: 24)
+        let upRows = press(s, .pageUp, width: 80, height: 24)
         let up = try XCTUnwrap(position(upRows), screen(upRows))
         XCTAssertEqual(up.0, end.1 - 10, "one PgUp moves one page up from the last page:\n\(screen(upRows))")
     }
@@ -118,16 +125,13 @@ final class TrainerSessionTests: XCTestCase {
         let last = String(keyBar.split(separator: " ").last ?? "")
         XCTAssertTrue(hints.contains(last), "the key bar ends with a whole hint: \(keyBar)")
         XCTAssertTrue(keyBar.contains("? help"), keyBar)
-        press(s, .char("3"), .char("w"), width: 80, height: 24)
-        rows = frame(s, width: 80, height: 24)
+        rows = press(s, .char("3"), .char("w"), width: 80, height: 24)
         XCTAssertTrue(screen(rows).contains("step 1 of"), screen(rows))
         XCTAssertTrue(rows[20].hasSuffix("Esc ends"), rows[20])
-        press(s, .escape, .char("W"), width: 80, height: 24)
-        rows = frame(s, width: 80, height: 24)
+        rows = press(s, .escape, .char("W"), width: 80, height: 24)
         XCTAssertTrue(screen(rows).contains("predict mode on"), screen(rows))
         XCTAssertTrue(rows[22].hasSuffix("until Space"), rows[22])
-        press(s, .char("p"), width: 80, height: 24)
-        rows = frame(s, width: 80, height: 24)
+        rows = press(s, .char("p"), width: 80, height: 24)
         XCTAssertTrue(screen(rows).contains("Trusted or not?"), screen(rows))
         XCTAssertTrue(rows[20].hasSuffix("Space reveals the verdict"), rows[20])
     }
@@ -135,16 +139,14 @@ final class TrainerSessionTests: XCTestCase {
     /// `t +5y` is five calendar years: the same day and time of day, not 1825 days later.
     func testTimePlusFiveYearsIsFiveCalendarYears() throws {
         let s = labSession()
-        press(s, .char("t"))
-        var text = screen(frame(s))
+        var text = screen(press(s, .char("t")))
         // The prompt offers the session's start time.
         let started = try XCTUnwrap(
             text.range(of: #"Evaluate at: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"#, options: .regularExpression).map {
                 String(text[$0].dropFirst("Evaluate at: ".count))
             }, text)
         s.type("+5y")
-        press(s, .enter)
-        text = screen(frame(s))
+        text = screen(press(s, .enter))
         XCTAssertTrue(text.contains("time -> "), text)
         let year = try XCTUnwrap(Int(started.prefix(4))) + 5
         var expected = "\(year)" + started.dropFirst(4)
@@ -157,22 +159,20 @@ final class TrainerSessionTests: XCTestCase {
         let s = labSession()
         XCTAssertFalse(screen(frame(s)).contains("✗ "), "the lab opens on good, trusted")
         for (key, label) in [("N", "Pin:"), ("/", "Find:"), ("c", "Connect to:")] {
-            press(s, .char(Character(key)))
-            let text = screen(frame(s))
+            let text = screen(press(s, .char(Character(key))))
             XCTAssertTrue(text.contains(label), "\(key):\n\(text)")
             XCTAssertFalse(text.contains("✗ "), "\(key):\n\(text)")
-            press(s, .escape)
-            XCTAssertFalse(screen(frame(s)).contains(label), key)
+            XCTAssertFalse(screen(press(s, .escape)).contains(label), key)
         }
     }
 
     /// The key bar says what `w` does in the focused pane: write PEM in the Chain pane, walk elsewhere.
     func testKeyBarShowsTheFocusedPanesMeaningOfW() {
         let s = labSession()
-        press(s, .char("2"))
-        XCTAssertTrue(frame(s)[47].contains("w write PEM"), frame(s)[47])
-        press(s, .char("3"))
-        XCTAssertTrue(frame(s)[47].contains("w walk"), frame(s)[47])
+        let chain = press(s, .char("2"))
+        XCTAssertTrue(chain[47].contains("w write PEM"), chain[47])
+        let steps = press(s, .char("3"))
+        XCTAssertTrue(steps[47].contains("w walk"), steps[47])
     }
 
     /// `D` in the Detail pane shows the selected certificate's DER tree as `openssl asn1parse`
@@ -198,8 +198,7 @@ final class TrainerSessionTests: XCTestCase {
         let rows = DERTreeTests.parse(parsed)
         XCTAssertGreaterThan(rows.count, 20, parsed)
 
-        press(s, .char("D"))
-        var text = screen(frame(s))
+        var text = screen(press(s, .char("D")))
         XCTAssertTrue(text.contains("Certificate [0] DER"), text)
         for row in rows.prefix(10) {
             let shown =
@@ -209,12 +208,10 @@ final class TrainerSessionTests: XCTestCase {
         }
         press(s, .char("4"), .char("/"))
         s.type("id-ecPublicKey")
-        press(s, .enter)
-        text = screen(frame(s))
+        text = screen(press(s, .enter))
         XCTAssertTrue(text.contains("\"id-ecPublicKey\": row"), text)
         XCTAssertTrue(text.contains("1.2.840.10045.2.1"), text)
-        press(s, .char("D"))
-        text = screen(frame(s))
+        text = screen(press(s, .char("D")))
         XCTAssertFalse(text.contains("0: d=0 hl="), text)
         XCTAssertFalse(text.contains("Certificate [0] DER"), text)
     }

@@ -92,8 +92,9 @@ final class LabUnderLoadTests: XCTestCase {
         // Deadlines far beyond the test's length: every hostile connection is still held when the
         // fresh client comes, so it is served because none of them can block it, not because
         // they were let go.
-        let lessons = LabScenario.all.filter { $0.group == .lessons || $0.group == .ats }.map(\.name)
-        let lab = try Lab.start(LabOptions(scenarios: lessons, connectionTimeout: 120, readTimeout: 120))
+        // One server of each kind a room meets, as in the training room; the hostile connections
+        // spread over their ports and the AIA server's.
+        let lab = try Lab.start(LabOptions(scenarios: RoomLab.scenarios, connectionTimeout: 120, readTimeout: 120))
         defer { lab.stop() }
         let https = lab.scenarios.filter {
             $0.scenario.serviceProtocol != .smtpStartTLS && $0.name != "mtls-required"
@@ -192,8 +193,7 @@ final class LabUnderLoadTests: XCTestCase {
     }
 
     func testOverlongAndEndlessClientInputEndsWithABoundedAnswer() throws {
-        let lab = try Lab.start(LabOptions(scenarios: ["smtp-starttls", "missing-intermediate-aia"]))
-        defer { lab.stop() }
+        let lab = try RoomLab.shared()
         let smtp = try XCTUnwrap(lab.scenario("smtp-starttls")).port
 
         // An SMTP line longer than RFC 5321 allows (1,000 octets here): refused, then closed.
@@ -226,8 +226,7 @@ final class LabUnderLoadTests: XCTestCase {
     }
 
     func testAnHTTPSRequestWhoseHeadersNeverEndGets431() throws {
-        let lab = try Lab.start(LabOptions(scenarios: ["good"]))
-        defer { lab.stop() }
+        let lab = try RoomLab.shared()
         let client = try XCTUnwrap(SilentClient(port: try XCTUnwrap(lab.scenario("good")).port))
         let request = Array(("GET / HTTP/1.1\r\n" + String(repeating: "X-Filler: 0123456789\r\n", count: 1_000)).utf8)
         _ = request.withUnsafeBytes { SSL_write(client.ssl, $0.baseAddress, Int32($0.count)) }

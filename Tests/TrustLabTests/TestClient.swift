@@ -99,20 +99,17 @@ enum TestClient {
                 return result
             }
         }
-        guard let ctx = SSL_CTX_new(TLS_client_method()) else { return result }
-        defer { SSL_CTX_free(ctx) }
-        SSL_CTX_set_security_level(ctx, 0)
-        _ = SSL_CTX_set_cipher_list(ctx, "ALL:@SECLEVEL=0")
-        _ = COpenSSL_SSL_CTX_set_min_proto_version(ctx, minimumVersion)
-        _ = COpenSSL_SSL_CTX_set_max_proto_version(ctx, maximumVersion)
-        if let clientCertificatePath, let clientKeyPath {
-            guard SSL_CTX_use_certificate_file(ctx, clientCertificatePath, SSL_FILETYPE_PEM) == 1,
-                SSL_CTX_use_PrivateKey_file(ctx, clientKeyPath, SSL_FILETYPE_PEM) == 1
-            else {
-                result.failure = "client identity not loaded"
-                return result
-            }
+        let configuration = ContextKey(
+            minimumVersion: minimumVersion, maximumVersion: maximumVersion,
+            certificatePath: clientCertificatePath, keyPath: clientKeyPath)
+        // A context with a client identity is made for its connection: the identity's file may
+        // be rewritten at the same path by a later lab.
+        let shared = clientCertificatePath == nil
+        guard let ctx = shared ? context(configuration) : makeContext(configuration) else {
+            result.failure = "client identity not loaded"
+            return result
         }
+        defer { if !shared { SSL_CTX_free(ctx) } }
         guard let ssl = SSL_new(ctx) else { return result }
         defer { SSL_free(ssl) }
         SSL_set_fd(ssl, fd)
@@ -159,6 +156,50 @@ enum TestClient {
         result.response = String(decoding: response, as: UTF8.self)
         if !result.served { result.failure = "no answer: \(drainErrors())" }
         return result
+    }
+
+    /// What a client context is configured with.
+    struct ContextKey: Hashable {
+        var minimumVersion: Int32
+        var maximumVersion: Int32
+        var certificatePath: String?
+        var keyPath: String?
+    }
+
+    /// One client context per configuration, made on first use and kept for the process. An
+    /// OpenSSL 3 context costs far more to make than a handshake on it (it fetches every
+    /// algorithm anew), and a room of clients would spend most of its CPU there; a context is
+    /// safe to share between threads once configured, and a client context caches no sessions,
+    /// so every connection still makes a full handshake.
+    nonisolated(unsafe) private static var contexts: [ContextKey: OpaquePointer] = [:]
+    private static let contextsLock = NSLock()
+
+    /// The shared context for `key`, made on first use.
+    static func context(_ key: ContextKey) -> OpaquePointer? {
+        contextsLock.lock()
+        defer { contextsLock.unlock() }
+        if let ctx = contexts[key] { return ctx }
+        let ctx = makeContext(key)
+        contexts[key] = ctx
+        return ctx
+    }
+
+    /// A new context for `key`, owned by the caller; nil when its client identity does not load.
+    static func makeContext(_ key: ContextKey) -> OpaquePointer? {
+        guard let ctx = SSL_CTX_new(TLS_client_method()) else { return nil }
+        SSL_CTX_set_security_level(ctx, 0)
+        _ = SSL_CTX_set_cipher_list(ctx, "ALL:@SECLEVEL=0")
+        _ = COpenSSL_SSL_CTX_set_min_proto_version(ctx, key.minimumVersion)
+        _ = COpenSSL_SSL_CTX_set_max_proto_version(ctx, key.maximumVersion)
+        if let certificatePath = key.certificatePath, let keyPath = key.keyPath {
+            guard SSL_CTX_use_certificate_file(ctx, certificatePath, SSL_FILETYPE_PEM) == 1,
+                SSL_CTX_use_PrivateKey_file(ctx, keyPath, SSL_FILETYPE_PEM) == 1
+            else {
+                SSL_CTX_free(ctx)
+                return nil
+            }
+        }
+        return ctx
     }
 
     /// A plain HTTP GET of `path` on 127.0.0.1:`port`: status line and body.

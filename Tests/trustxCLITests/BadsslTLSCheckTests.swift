@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TrustLab
 import XCTest
 
@@ -121,19 +122,35 @@ final class BadsslTLSCheckTests: XCTestCase {
     }
 
     /// What each server speaks, as openssl s_client sees it: the DH group's size, RSA key
-    /// exchange, the protocol versions and the NULL suite that no client offers by default.
+    /// exchange, the protocol versions and the NULL suite that no client offers by default. The
+    /// clients are independent processes, run side by side.
     func testTheServersSpeakWhatBadsslConfigures() throws {
         let lab = try running()
         func s(_ name: String) throws -> RunningScenario { try XCTUnwrap(lab.scenario(name)) }
         let dhe = ["-tls1_2", "-cipher", "DHE:@SECLEVEL=0"]
-        for (name, bits) in [("dh1024", 1024), ("dh2048", 2048), ("dh-composite", 2047), ("dh-small-subgroup", 2048)] {
-            let r = try sClient(try s(name), dhe)
+        let groups = [("dh1024", 1024), ("dh2048", 2048), ("dh-composite", 2047), ("dh-small-subgroup", 2048)]
+        let versions = [("tls-v1-0", "-tls1", "TLSv1"), ("tls-v1-1", "-tls1_1", "TLSv1.1")]
+        var runs: [(RunningScenario, [String])] = try groups.map { (try s($0.0), dhe) }
+        runs.append((try s("dh512"), dhe))
+        runs.append((try s("dh2048"), ["-tls1_2", "-cipher", "ECDHE:@SECLEVEL=0"]))
+        runs.append((try s("static-rsa"), ["-tls1_2", "-cipher", "ECDHE:DHE:ALL:@SECLEVEL=0"]))
+        runs.append((try s("null"), ["-tls1_2", "-cipher", "eNULL:@SECLEVEL=0"]))
+        for (name, flag, _) in versions {
+            runs.append((try s(name), [flag, "-cipher", "DEFAULT:@SECLEVEL=0"]))
+            runs.append((try s(name), ["-tls1_2"]))
+        }
+        runs.append((try s("mozilla-modern"), ["-tls1_1", "-cipher", "ALL:@SECLEVEL=0"]))
+        var results = try sClients(runs)[...]
+        func next() -> RunResult { results.removeFirst() }
+
+        for (name, bits) in groups {
+            let r = next()
             XCTAssertTrue(r.out.contains("Server Temp Key: DH, \(bits) bits"), "\(name): \(r.out)")
         }
         // Below 1,024 bits OpenSSL's own client refuses the group, at any security level.
-        let dh512 = try sClient(try s("dh512"), dhe)
+        let dh512 = next()
         XCTAssertTrue(dh512.err.contains("dh key too small"), dh512.err)
-        XCTAssertNotEqual(try sClient(try s("dh2048"), ["-tls1_2", "-cipher", "ECDHE:@SECLEVEL=0"]).status, 0)
+        XCTAssertNotEqual(next().status, 0)
         func cipher(_ r: RunResult) -> String {
             r.out.split(separator: "\n").first { $0.contains("Cipher is ") }.map {
                 String($0.split(separator: " ").last!)
@@ -141,15 +158,46 @@ final class BadsslTLSCheckTests: XCTestCase {
                 ?? ""
         }
         // Client-preferred ECDHE and DHE suites first: the server still picks RSA key exchange.
-        let rsa = try sClient(try s("static-rsa"), ["-tls1_2", "-cipher", "ECDHE:DHE:ALL:@SECLEVEL=0"])
+        let rsa = next()
         XCTAssertTrue(!cipher(rsa).isEmpty && !cipher(rsa).contains("DH"), rsa.out)
-        let null = try sClient(try s("null"), ["-tls1_2", "-cipher", "eNULL:@SECLEVEL=0"])
+        let null = next()
         XCTAssertTrue(cipher(null).contains("NULL"), null.out)
-        for (name, flag, version) in [("tls-v1-0", "-tls1", "TLSv1"), ("tls-v1-1", "-tls1_1", "TLSv1.1")] {
-            let r = try sClient(try s(name), [flag, "-cipher", "DEFAULT:@SECLEVEL=0"])
+        for (name, _, version) in versions {
+            let r = next()
             XCTAssertTrue(r.out.contains("Protocol  : \(version)\n"), "\(name): \(r.out)")
-            XCTAssertNotEqual(try sClient(try s(name), ["-tls1_2"]).status, 0, name)
+            XCTAssertNotEqual(next().status, 0, name)
         }
-        XCTAssertNotEqual(try sClient(try s("mozilla-modern"), ["-tls1_1", "-cipher", "ALL:@SECLEVEL=0"]).status, 0)
+        XCTAssertNotEqual(next().status, 0)
+        XCTAssertTrue(results.isEmpty)
+    }
+
+    /// `sClient` for each of `runs`, four at a time, in the order of `runs`.
+    func sClients(_ runs: [(RunningScenario, [String])]) throws -> [RunResult] {
+        let commands = runs.map { s, arguments in
+            ["20", "openssl", "s_client", "-connect", "127.0.0.1:\(s.port)", "-servername", s.host] + arguments
+        }
+        final class Progress: Sendable {
+            let state: Mutex<(next: Int, results: [Int: Result<RunResult, any Error>])> = Mutex((0, [:]))
+        }
+        let progress = Progress()
+        let done = DispatchGroup()
+        for _ in 0..<min(4, commands.count) {
+            done.enter()
+            Thread.detachNewThread {
+                while true {
+                    let i = progress.state.withLock { state in
+                        defer { state.next += 1 }
+                        return state.next
+                    }
+                    guard i < commands.count else { break }
+                    let result = Result { try Shell.run(URL(fileURLWithPath: "/usr/bin/timeout"), commands[i]) }
+                    progress.state.withLock { $0.results[i] = result }
+                }
+                done.leave()
+            }
+        }
+        done.wait()
+        let all = progress.state.withLock { $0.results }
+        return try commands.indices.map { try all[$0]!.get() }
     }
 }

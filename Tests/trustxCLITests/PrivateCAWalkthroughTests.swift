@@ -8,32 +8,34 @@ import XCTest
 /// (docs/steps.md), cited at each assertion, not from running trustx.
 final class PrivateCAWalkthroughTests: XCTestCase {
     var pki: WalkthroughPKI!
-    /// The servers a test started; tearDown stops them.
-    var servers: [OpenSSLServer] = []
+    /// The class's servers, one per configuration, started by the first test that needs it and
+    /// stopped in the class's tearDown: `s_server -www` answers every connection alike, and no
+    /// test changes a server, so the tests of one server share it.
+    nonisolated(unsafe) static var servers: [[String]: OpenSSLServer] = [:]
 
     override func setUpWithError() throws {
         pki = try WalkthroughPKI.shared.get()
     }
 
-    override func tearDownWithError() throws {
-        for server in servers { server.stop() }
-        servers = []
-    }
-
     override class func tearDown() {
+        for server in servers.values { server.stop() }
+        servers = [:]
         if case .success(let pki) = WalkthroughPKI.shared { try? FileManager.default.removeItem(at: pki.directory) }
         super.tearDown()
     }
 
     // MARK: helpers
 
-    /// Starts `openssl s_server -www -cert CERT -key KEY` on loopback, as the walkthrough does.
+    /// `openssl s_server -www -cert CERT -key KEY` on loopback, as the walkthrough starts it: the
+    /// class's server of that configuration, started on first use.
     func serve(_ cert: String, _ key: String, host: String = "127.0.0.1", _ extra: [String] = []) throws
         -> OpenSSLServer
     {
+        let configuration = [cert, key, host] + extra
+        if let server = Self.servers[configuration], server.process.isRunning { return server }
         let server = try OpenSSLServer(
             ["-cert", pki.path(cert), "-key", pki.path(key)] + extra, host: host, in: pki.directory)
-        servers.append(server)
+        Self.servers[configuration] = server
         return server
     }
 
