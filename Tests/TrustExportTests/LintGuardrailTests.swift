@@ -1,5 +1,6 @@
 import ATSModel
 import Foundation
+import TrustBuilder
 import TrustExport
 import XCTest
 
@@ -11,39 +12,6 @@ final class LintGuardrailTests: XCTestCase {
     /// Two distinct SHA-256 digests in base64 (their value does not matter to the lint).
     static let pinA = Data(repeating: 0xA1, count: 32).base64EncodedString()
     static let pinB = Data(repeating: 0xB2, count: 32).base64EncodedString()
-
-    /// An Info.plist whose top-level dictionary holds `body` (and a bundle name, as real ones do).
-    static func document(_ body: String) -> String {
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-        <plist version="1.0">
-        <dict>
-        <key>CFBundleName</key><string>App</string>
-        \(body)
-        </dict>
-        </plist>
-
-        """
-    }
-
-    /// An Info.plist whose NSAppTransportSecurity dictionary holds `ats`.
-    static func ats(_ ats: String) -> String {
-        document("<key>NSAppTransportSecurity</key><dict>\(ats)</dict>")
-    }
-
-    static func pins(_ pins: [String], key: String = "NSPinnedCAIdentities") -> String {
-        "<key>\(key)</key><array>"
-            + pins.map { "<dict><key>SPKI-SHA256-BASE64</key><string>\($0)</string></dict>" }.joined() + "</array>"
-    }
-
-    static func pinned(_ entry: String, domain: String = "api.example.com") -> String {
-        "<key>NSPinnedDomains</key><dict><key>\(domain)</key><dict>\(entry)</dict></dict>"
-    }
-
-    static func exception(_ entry: String, domain: String = "legacy.example.com") -> String {
-        "<key>NSExceptionDomains</key><dict><key>\(domain)</key><dict>\(entry)</dict></dict>"
-    }
 
     /// Lints `xml` as written and, unless `binary` is false, its binary1 form; returns each
     /// form's findings as `trustx lint --format json` writes them.
@@ -88,7 +56,7 @@ final class LintGuardrailTests: XCTestCase {
     }
 
     func testAnInfoPlistWithoutATSPasses() throws {
-        for run in try lint(Self.document("<key>CFBundleVersion</key><string>1</string>")) {
+        for run in try lint(InfoPlistText.document("<key>CFBundleVersion</key><string>1</string>")) {
             XCTAssertTrue(run.findings.isEmpty, "\(run.findings)")
         }
     }
@@ -97,24 +65,24 @@ final class LintGuardrailTests: XCTestCase {
 
     func testArbitraryLoadsIgnoredBesideLocalNetworkingIsFlagged() throws {
         try assertFlags(
-            Self.ats("<key>NSAllowsArbitraryLoads</key><true/><key>NSAllowsLocalNetworking</key><true/>"),
+            InfoPlistText.ats("<key>NSAllowsArbitraryLoads</key><true/><key>NSAllowsLocalNetworking</key><true/>"),
             rule: "arbitrary-loads-ignored", path: "NSAppTransportSecurity.NSAllowsArbitraryLoads", severity: "warning")
     }
 
     func testArbitraryLoadsInWebContentIsFlagged() throws {
         try assertFlags(
-            Self.ats("<key>NSAllowsArbitraryLoadsInWebContent</key><true/>"), rule: "arbitrary-loads-web",
+            InfoPlistText.ats("<key>NSAllowsArbitraryLoadsInWebContent</key><true/>"), rule: "arbitrary-loads-web",
             path: "NSAppTransportSecurity.NSAllowsArbitraryLoadsInWebContent", severity: "warning")
     }
 
     func testAPinnedDomainWithOnePinIsFlagged() throws {
         try assertFlags(
-            Self.ats(Self.pinned(Self.pins([Self.pinA]))), rule: "pins-fewer-than-two",
+            InfoPlistText.ats(InfoPlistText.pinned(InfoPlistText.pins([Self.pinA]))), rule: "pins-fewer-than-two",
             path: "NSAppTransportSecurity.NSPinnedDomains.api.example.com")
     }
 
     func testTheSamePinTwiceIsStillOnePin() throws {
-        let xml = Self.ats(Self.pinned(Self.pins([Self.pinA, Self.pinA])))
+        let xml = InfoPlistText.ats(InfoPlistText.pinned(InfoPlistText.pins([Self.pinA, Self.pinA])))
         try assertFlags(
             xml, rule: "pins-fewer-than-two", path: "NSAppTransportSecurity.NSPinnedDomains.api.example.com")
         try assertFlags(
@@ -127,7 +95,7 @@ final class LintGuardrailTests: XCTestCase {
         let short = Data(repeating: 1, count: 20).base64EncodedString()  // a SHA-1's length
         for bad in [short, "not base64!", "sha256//" + Self.pinB] {
             let finding = try assertFlags(
-                Self.ats(Self.pinned(Self.pins([Self.pinA, bad]))), rule: "pin-not-sha256",
+                InfoPlistText.ats(InfoPlistText.pinned(InfoPlistText.pins([Self.pinA, bad]))), rule: "pin-not-sha256",
                 path:
                     "NSAppTransportSecurity.NSPinnedDomains.api.example.com.NSPinnedCAIdentities[1].SPKI-SHA256-BASE64")
             if bad.hasPrefix("sha256//") {
@@ -138,47 +106,52 @@ final class LintGuardrailTests: XCTestCase {
 
     func testAnEmptyIdentitiesArrayIsFlagged() throws {
         try assertFlags(
-            Self.ats(Self.pinned(Self.pins([Self.pinA, Self.pinB]) + Self.pins([], key: "NSPinnedLeafIdentities"))),
+            InfoPlistText.ats(
+                InfoPlistText.pinned(
+                    InfoPlistText.pins([Self.pinA, Self.pinB]) + InfoPlistText.pins([], key: "NSPinnedLeafIdentities"))),
             rule: "pins-empty-array",
             path: "NSAppTransportSecurity.NSPinnedDomains.api.example.com.NSPinnedLeafIdentities")
     }
 
     func testLeafOnlyPinsAreFlagged() throws {
         try assertFlags(
-            Self.ats(Self.pinned(Self.pins([Self.pinA, Self.pinB], key: "NSPinnedLeafIdentities"))),
+            InfoPlistText.ats(
+                InfoPlistText.pinned(InfoPlistText.pins([Self.pinA, Self.pinB], key: "NSPinnedLeafIdentities"))),
             rule: "leaf-pins-only",
             path: "NSAppTransportSecurity.NSPinnedDomains.api.example.com.NSPinnedLeafIdentities", severity: "warning")
     }
 
     func testAPinnedDomainWithoutIdentitiesIsFlagged() throws {
         try assertFlags(
-            Self.ats(Self.pinned("<key>NSIncludesSubdomains</key><true/>")), rule: "pinned-domain-without-identities",
+            InfoPlistText.ats(InfoPlistText.pinned("<key>NSIncludesSubdomains</key><true/>")),
+            rule: "pinned-domain-without-identities",
             path: "NSAppTransportSecurity.NSPinnedDomains.api.example.com")
     }
 
     func testAMisspeltKeyIsFlaggedWithTheKeyItMeant() throws {
         let finding = try assertFlags(
-            Self.ats(Self.exception("<key>NSIncludesSubDomains</key><true/>")), rule: "misspelt-key",
+            InfoPlistText.ats(InfoPlistText.exception("<key>NSIncludesSubDomains</key><true/>")), rule: "misspelt-key",
             path: "NSAppTransportSecurity.NSExceptionDomains.legacy.example.com.NSIncludesSubDomains")
         XCTAssertEqual(finding?["fix"] as? String, "Write NSIncludesSubdomains.")
         try assertFlags(
-            Self.document("<key>NSAppTransportSecurty</key><dict/>"), rule: "misspelt-key",
+            InfoPlistText.document("<key>NSAppTransportSecurty</key><dict/>"), rule: "misspelt-key",
             path: "NSAppTransportSecurty")
         try assertFlags(
-            Self.ats("<key>NSAllowArbitraryLoads</key><true/>"), rule: "misspelt-key",
+            InfoPlistText.ats("<key>NSAllowArbitraryLoads</key><true/>"), rule: "misspelt-key",
             path: "NSAppTransportSecurity.NSAllowArbitraryLoads")
     }
 
     func testAnUnknownKeyIsFlagged() throws {
         try assertFlags(
-            Self.ats("<key>NSAllowsEverything</key><true/>"), rule: "unknown-key",
+            InfoPlistText.ats("<key>NSAllowsEverything</key><true/>"), rule: "unknown-key",
             path: "NSAppTransportSecurity.NSAllowsEverything", severity: "warning")
     }
 
     func testAMisspeltTLSVersionIsFlaggedWithTheExactSpelling() throws {
         for (written, fix) in [("TLSV1.2", "Write TLSv1.2."), ("1.3", "Write TLSv1.3."), ("TLSv1_2", nil)] {
             let finding = try assertFlags(
-                Self.ats(Self.exception("<key>NSExceptionMinimumTLSVersion</key><string>\(written)</string>")),
+                InfoPlistText.ats(
+                    InfoPlistText.exception("<key>NSExceptionMinimumTLSVersion</key><string>\(written)</string>")),
                 rule: "tls-version-spelling",
                 path: "NSAppTransportSecurity.NSExceptionDomains.legacy.example.com.NSExceptionMinimumTLSVersion")
             if let fix { XCTAssertEqual(finding?["fix"] as? String, fix) }
@@ -187,7 +160,8 @@ final class LintGuardrailTests: XCTestCase {
 
     func testAMinimumBelowTLS12IsFlagged() throws {
         try assertFlags(
-            Self.ats(Self.exception("<key>NSExceptionMinimumTLSVersion</key><string>TLSv1.0</string>")),
+            InfoPlistText.ats(
+                InfoPlistText.exception("<key>NSExceptionMinimumTLSVersion</key><string>TLSv1.0</string>")),
             rule: "tls-version-below-1.2",
             path: "NSAppTransportSecurity.NSExceptionDomains.legacy.example.com.NSExceptionMinimumTLSVersion",
             severity: "warning")
@@ -195,7 +169,7 @@ final class LintGuardrailTests: XCTestCase {
 
     func testAStringWhereABooleanIsNeededIsFlagged() throws {
         let finding = try assertFlags(
-            Self.ats("<key>NSAllowsLocalNetworking</key><string>YES</string>"), rule: "wrong-type",
+            InfoPlistText.ats("<key>NSAllowsLocalNetworking</key><string>YES</string>"), rule: "wrong-type",
             path: "NSAppTransportSecurity.NSAllowsLocalNetworking")
         XCTAssertEqual(finding?["fix"] as? String, "Write <true/> instead of the string 'YES'.")
     }
@@ -203,7 +177,8 @@ final class LintGuardrailTests: XCTestCase {
     func testAStringBooleanDoesNotCountAsPresentForTheArbitraryLoadsRule() throws {
         // ATS skips a value of the wrong type as if absent, so NSAllowsArbitraryLoads is not ignored.
         for run in try lint(
-            Self.ats("<key>NSAllowsArbitraryLoads</key><true/><key>NSAllowsLocalNetworking</key><string>YES</string>"))
+            InfoPlistText.ats(
+                "<key>NSAllowsArbitraryLoads</key><true/><key>NSAllowsLocalNetworking</key><string>YES</string>"))
         {
             XCTAssertFalse(run.findings.contains { $0["rule"] as? String == "arbitrary-loads-ignored" }, run.form)
         }
@@ -211,19 +186,21 @@ final class LintGuardrailTests: XCTestCase {
 
     func testANumberWhereABooleanIsNeededIsAWarningSaysWhatItMeans() throws {
         let finding = try assertFlags(
-            Self.ats("<key>NSAllowsLocalNetworking</key><integer>2</integer>"), rule: "wrong-type",
+            InfoPlistText.ats("<key>NSAllowsLocalNetworking</key><integer>2</integer>"), rule: "wrong-type",
             path: "NSAppTransportSecurity.NSAllowsLocalNetworking", severity: "warning")
         XCTAssertEqual(finding?["fix"] as? String, "Write <false/>.")
         // NSPinnedDomains' NSIncludesSubdomains counts only as a boolean true.
         try assertFlags(
-            Self.ats(
-                Self.pinned("<key>NSIncludesSubdomains</key><integer>1</integer>" + Self.pins([Self.pinA, Self.pinB]))),
+            InfoPlistText.ats(
+                InfoPlistText.pinned(
+                    "<key>NSIncludesSubdomains</key><integer>1</integer>" + InfoPlistText.pins([Self.pinA, Self.pinB]))),
             rule: "wrong-type", path: "NSAppTransportSecurity.NSPinnedDomains.api.example.com.NSIncludesSubdomains")
     }
 
     func testAnObsoleteExceptionKeyIsFlaggedWithItsReplacement() throws {
         let finding = try assertFlags(
-            Self.ats(Self.exception("<key>NSTemporaryExceptionMinimumTLSVersion</key><string>TLSv1.2</string>")),
+            InfoPlistText.ats(
+                InfoPlistText.exception("<key>NSTemporaryExceptionMinimumTLSVersion</key><string>TLSv1.2</string>")),
             rule: "obsolete-key",
             path: "NSAppTransportSecurity.NSExceptionDomains.legacy.example.com.NSTemporaryExceptionMinimumTLSVersion",
             severity: "warning")
@@ -234,58 +211,60 @@ final class LintGuardrailTests: XCTestCase {
 
     func testAnATSKeyAtTheTopOfAnInfoPlistIsFlagged() throws {
         try assertFlags(
-            Self.document("<key>NSAllowsArbitraryLoads</key><true/>"), rule: "misplaced-key",
+            InfoPlistText.document("<key>NSAllowsArbitraryLoads</key><true/>"), rule: "misplaced-key",
             path: "NSAllowsArbitraryLoads")
     }
 
     func testAFileOfOnlyATSKeysIsTheATSDictionary() throws {
-        let fragment = Self.document("").replacingOccurrences(
+        let fragment = InfoPlistText.document("").replacingOccurrences(
             of: "<key>CFBundleName</key><string>App</string>", with: "<key>NSAllowsArbitraryLoads</key><true/>")
         try assertFlags(fragment, rule: "arbitrary-loads", path: "NSAllowsArbitraryLoads")
     }
 
     func testAnExceptionDomainInUpperCaseIsFlagged() throws {
         let finding = try assertFlags(
-            Self.ats(Self.exception("", domain: "Legacy.Example.com")), rule: "domain-upper-case",
+            InfoPlistText.ats(InfoPlistText.exception("", domain: "Legacy.Example.com")), rule: "domain-upper-case",
             path: "NSAppTransportSecurity.NSExceptionDomains.Legacy.Example.com")
         XCTAssertEqual(finding?["fix"] as? String, "Write legacy.example.com.")
     }
 
     func testAnExceptionDomainWithAPortIsFlagged() throws {
         try assertFlags(
-            Self.ats(Self.exception("", domain: "legacy.example.com:8443")), rule: "domain-port",
+            InfoPlistText.ats(InfoPlistText.exception("", domain: "legacy.example.com:8443")), rule: "domain-port",
             path: "NSAppTransportSecurity.NSExceptionDomains.legacy.example.com:8443")
     }
 
     func testAnExceptionDomainWithAWildcardIsFlagged() throws {
         try assertFlags(
-            Self.ats(Self.exception("", domain: "*.example.com")), rule: "domain-wildcard",
+            InfoPlistText.ats(InfoPlistText.exception("", domain: "*.example.com")), rule: "domain-wildcard",
             path: "NSAppTransportSecurity.NSExceptionDomains.*.example.com")
     }
 
     func testAnExceptionDomainWithASchemeIsFlagged() throws {
         try assertFlags(
-            Self.ats(Self.exception("", domain: "https://legacy.example.com")), rule: "domain-scheme",
+            InfoPlistText.ats(InfoPlistText.exception("", domain: "https://legacy.example.com")), rule: "domain-scheme",
             path: "NSAppTransportSecurity.NSExceptionDomains.https://legacy.example.com")
     }
 
     func testIPAddressesAndCIDRRangesAreValidExceptionDomains() throws {
         for domain in ["192.0.2.10", "2001:db8::1", "10.0.0.0/8"] {
-            let xml = Self.ats(Self.exception("<key>NSIncludesSubdomains</key><false/>", domain: domain))
+            let xml = InfoPlistText.ats(
+                InfoPlistText.exception("<key>NSIncludesSubdomains</key><false/>", domain: domain))
             for run in try lint(xml) { XCTAssertTrue(run.findings.isEmpty, "\(domain) \(run.form): \(run.findings)") }
         }
     }
 
     func testInsecureHTTPLoadsIsFlagged() throws {
         try assertFlags(
-            Self.ats(Self.exception("<key>NSExceptionAllowsInsecureHTTPLoads</key><true/>")), rule: "insecure-http",
+            InfoPlistText.ats(InfoPlistText.exception("<key>NSExceptionAllowsInsecureHTTPLoads</key><true/>")),
+            rule: "insecure-http",
             path: "NSAppTransportSecurity.NSExceptionDomains.legacy.example.com.NSExceptionAllowsInsecureHTTPLoads",
             severity: "warning")
     }
 
     func testForwardSecrecyOffIsFlagged() throws {
         try assertFlags(
-            Self.ats(Self.exception("<key>NSExceptionRequiresForwardSecrecy</key><false/>")),
+            InfoPlistText.ats(InfoPlistText.exception("<key>NSExceptionRequiresForwardSecrecy</key><false/>")),
             rule: "forward-secrecy-off",
             path: "NSAppTransportSecurity.NSExceptionDomains.legacy.example.com.NSExceptionRequiresForwardSecrecy",
             severity: "warning")
@@ -293,7 +272,7 @@ final class LintGuardrailTests: XCTestCase {
 
     func testObsoleteCertificateTransparencyIsFlagged() throws {
         try assertFlags(
-            Self.ats(Self.exception("<key>NSRequiresCertificateTransparency</key><true/>")),
+            InfoPlistText.ats(InfoPlistText.exception("<key>NSRequiresCertificateTransparency</key><true/>")),
             rule: "certificate-transparency-obsolete",
             path: "NSAppTransportSecurity.NSExceptionDomains.legacy.example.com.NSRequiresCertificateTransparency",
             severity: "note")
@@ -302,7 +281,7 @@ final class LintGuardrailTests: XCTestCase {
     func testARepeatedKeyIsFlagged() throws {
         // Only XML can hold a repeated key: a binary conversion keeps one.
         try assertFlags(
-            Self.ats("<key>NSAllowsLocalNetworking</key><true/><key>NSAllowsLocalNetworking</key><false/>"),
+            InfoPlistText.ats("<key>NSAllowsLocalNetworking</key><true/><key>NSAllowsLocalNetworking</key><false/>"),
             rule: "duplicate-key", path: "NSAppTransportSecurity.NSAllowsLocalNetworking", binary: false)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TrustBuilder
 import XCTest
 
 /// `trustx lint` on Info.plist files written here as XML and converted to binary with plutil: a
@@ -19,39 +20,6 @@ final class LintCLITests: XCTestCase {
 
     override func tearDownWithError() throws {
         try? FileManager.default.removeItem(at: directory)
-    }
-
-    /// An Info.plist whose top-level dictionary holds `body` (and a bundle name, as real ones do).
-    static func document(_ body: String) -> String {
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-        <plist version="1.0">
-        <dict>
-        <key>CFBundleName</key><string>App</string>
-        \(body)
-        </dict>
-        </plist>
-
-        """
-    }
-
-    /// An Info.plist whose NSAppTransportSecurity dictionary holds `ats`.
-    static func ats(_ ats: String) -> String {
-        document("<key>NSAppTransportSecurity</key><dict>\(ats)</dict>")
-    }
-
-    static func pins(_ pins: [String], key: String = "NSPinnedCAIdentities") -> String {
-        "<key>\(key)</key><array>"
-            + pins.map { "<dict><key>SPKI-SHA256-BASE64</key><string>\($0)</string></dict>" }.joined() + "</array>"
-    }
-
-    static func pinned(_ entry: String, domain: String = "api.example.com") -> String {
-        "<key>NSPinnedDomains</key><dict><key>\(domain)</key><dict>\(entry)</dict></dict>"
-    }
-
-    static func exception(_ entry: String, domain: String = "legacy.example.com") -> String {
-        "<key>NSExceptionDomains</key><dict><key>\(domain)</key><dict>\(entry)</dict></dict>"
     }
 
     /// Lints `xml` as written and, unless `binary` is false, its binary1 form made by plutil;
@@ -105,9 +73,9 @@ final class LintCLITests: XCTestCase {
     // MARK: - A sound configuration
 
     func testASoundPlistWithTwoPinsPasses() throws {
-        let xml = Self.ats(
-            Self.pinned("<key>NSIncludesSubdomains</key><true/>" + Self.pins([Self.pinA, Self.pinB]))
-                + Self.exception("<key>NSExceptionMinimumTLSVersion</key><string>TLSv1.3</string>"))
+        let xml = InfoPlistText.ats(
+            InfoPlistText.pinned("<key>NSIncludesSubdomains</key><true/>" + InfoPlistText.pins([Self.pinA, Self.pinB]))
+                + InfoPlistText.exception("<key>NSExceptionMinimumTLSVersion</key><string>TLSv1.3</string>"))
         for run in try lint(xml) {
             XCTAssertEqual(run.status, 0, "\(run.form): \(run.findings)")
             XCTAssertTrue(run.findings.isEmpty)
@@ -122,7 +90,7 @@ final class LintCLITests: XCTestCase {
 
     func testArbitraryLoadsIsFlagged() throws {
         try assertFlags(
-            Self.ats("<key>NSAllowsArbitraryLoads</key><true/>"), rule: "arbitrary-loads",
+            InfoPlistText.ats("<key>NSAllowsArbitraryLoads</key><true/>"), rule: "arbitrary-loads",
             path: "NSAppTransportSecurity.NSAllowsArbitraryLoads")
     }
 
@@ -130,7 +98,8 @@ final class LintCLITests: XCTestCase {
 
     func testTheTextReportNamesPathRuleWhyAndFix() throws {
         let url = directory.appendingPathComponent("Info.plist")
-        try Self.ats("<key>NSAllowsArbitraryLoads</key><true/>").write(to: url, atomically: true, encoding: .utf8)
+        try InfoPlistText.ats("<key>NSAllowsArbitraryLoads</key><true/>").write(
+            to: url, atomically: true, encoding: .utf8)
         let r = try CLI.run(["lint", url.path])
         XCTAssertEqual(r.status, 1)
         let lines = r.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -143,7 +112,7 @@ final class LintCLITests: XCTestCase {
 
     func testHostileKeysReachTheTerminalEscaped() throws {
         let url = directory.appendingPathComponent("Info.plist")
-        try Self.ats(Self.exception("", domain: "evil\u{1B}[2J.example.com")).write(
+        try InfoPlistText.ats(InfoPlistText.exception("", domain: "evil\u{1B}[2J.example.com")).write(
             to: url, atomically: true, encoding: .utf8)
         let r = try CLI.run(["lint", url.path])
         XCTAssertEqual(r.status, 1)
