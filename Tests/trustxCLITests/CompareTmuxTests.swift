@@ -7,23 +7,23 @@ import Testing
 /// certificate; `expired` fails with Apple's CertificateExpired (-67818).
 @Suite(.enabled(if: TmuxSession.tmux != nil, "tmux is not installed"))
 final class CompareTmuxTests {
-    @Test func testMarkingGoodAndComparingExpiredShowsBothSidesAndTheirRelations() throws {
+    @Test func testMarkingGoodAndComparingExpiredShowsBothSidesAndTheirRelations() async throws {
         let tmux = TmuxSession()
         try tmux.startTrustx(["explore"], in: try TmuxSession.directory("compare"))
-        _ = try tmux.screen(containing: "Trusted · errSecSuccess")
+        _ = try await tmux.screen(containing: "Trusted · errSecSuccess")
 
         try tmux.send("m")
-        var text = try tmux.screen(containing: "good ◆")
+        var text = try await tmux.screen(containing: "good ◆")
         #expect(text.contains("good marked"), "\(text)")
 
         // The filter selects the one scenario named so, wherever the catalogue lists it.
         try tmux.send("/")
         try tmux.type("expired")
         try tmux.send("Enter")
-        _ = try tmux.screen(containing: "-67818")
+        _ = try await tmux.screen(containing: "-67818")
 
         try tmux.send("M")
-        text = try tmux.screen { $0.contains("expired (selected)") && $0.contains("Path as built") }
+        text = try await tmux.screen { $0.contains("expired (selected)") && $0.contains("Path as built") }
         #expect(text.contains("Compare good | expired"), "\(text)")
         #expect(text.contains("good (marked)"), "\(text)")
         #expect(text.contains("[0] different"), "\(text)")
@@ -31,9 +31,9 @@ final class CompareTmuxTests {
         #expect(text.contains("-67818 errSecCertificateExpired"), "\(text)")
 
         try tmux.send("Escape")
-        text = try tmux.screen { !$0.contains("expired (selected)") }
+        text = try await tmux.screen { !$0.contains("expired (selected)") }
         #expect(text.contains("Scenario expired"), "\(text)")
         try tmux.send("q")
-        #expect(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
+        #expect(try await tmux.screen(containing: "EXIT=").contains("EXIT=0"))
     }
 }

@@ -33,13 +33,13 @@ final class ExplorerTmuxTests {
     /// never meets it fails the test (a wait that silently runs out would hide the defect).
     func screen(
         sourceLocation: SourceLocation = #_sourceLocation, until condition: (String) -> Bool
-    ) throws -> String {
+    ) async throws -> String {
         var text = ""
         let guardTime = Date().addingTimeInterval(20)
         while Date() < guardTime {
             text = try session.map { try tmux("capture-pane", "-p", "-t", $0) } ?? tmux("capture-pane", "-p")
             if condition(text) { return text }
-            usleep(TmuxSession.pollInterval)
+            try await Task.sleep(nanoseconds: UInt64(TmuxSession.pollInterval) * 1000)
         }
         Issue.record("the screen never showed what the test waits for:\n\(text)", sourceLocation: sourceLocation)
         return text
@@ -47,40 +47,40 @@ final class ExplorerTmuxTests {
 
     /// Like `screen(until:)`, but returns only a frame that two captures 30 ms apart agree on:
     /// a capture can catch a frame half drawn (the title new, the verdict row not yet).
-    func settledScreen(until condition: (String) -> Bool) throws -> String {
+    func settledScreen(until condition: (String) -> Bool) async throws -> String {
         var previous = ""
         for _ in 0..<400 {
-            let text = try screen(until: condition)
+            let text = try await screen(until: condition)
             if condition(text) && text == previous { return text }
             previous = text
-            usleep(TmuxSession.settleInterval)
+            try await Task.sleep(nanoseconds: UInt64(TmuxSession.settleInterval) * 1000)
         }
         return previous
     }
 
-    @Test func testTrustxOnATerminalOpensTheExplorerOnTheLabAndQuitsWithQ() throws {
+    @Test func testTrustxOnATerminalOpensTheExplorerOnTheLabAndQuitsWithQ() async throws {
         defer { _ = try? tmux("kill-server") }
         let command = "'\(CLI.binary.path)'; echo EXIT=$?; sleep 30"
         _ = try tmux(
             "new-session", "-d", "-x", "160", "-y", "48", "-e", "TERM=tmux-256color", "-e", "LANG=C.UTF-8", command)
-        var text = try screen { $0.contains("Trusted · errSecSuccess") }
+        var text = try await screen { $0.contains("Trusted · errSecSuccess") }
         #expect(text.contains("┌1 Scenarios"), "\(text)")
         #expect(text.contains("✓ good"), "\(text)")
         try send("j")
-        text = try screen { $0.contains("errSecHostNameMismatch (-67602)") }
+        text = try await screen { $0.contains("errSecHostNameMismatch (-67602)") }
         #expect(text.contains("✗ Not trusted · hostname@0 SSLHostname"), "\(text)")
         try send("p")
-        text = try screen { $0.contains("Δ policy -> SSL(nil): verdict: -67602, URLError -999 -> trusted") }
+        text = try await screen { $0.contains("Δ policy -> SSL(nil): verdict: -67602, URLError -999 -> trusted") }
         #expect(text.contains("hostname@0: failed -> skipped"), "\(text)")
         try send("q")
-        text = try screen { $0.contains("EXIT=") }
+        text = try await screen { $0.contains("EXIT=") }
         #expect(text.contains("EXIT=0"), "\(text)")
     }
 
     /// Starts `trustx ARGS` in a new tmux session in `directory` and waits for its verdict line.
     func startExplorer(
         _ args: [String], in directory: URL, width: Int = 160, height: Int = 45, environment: [String] = []
-    ) throws -> String {
+    ) async throws -> String {
         started += 1
         let name = "explore-\(started)"
         let quoted = ([CLI.binary.path] + args).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
@@ -96,7 +96,7 @@ final class ExplorerTmuxTests {
         session = name
         // OSC 52 from the program fills a tmux buffer (the clipboard the tests read).
         _ = try tmux("set-option", "-g", "set-clipboard", "on")
-        return try screen { $0.contains("errSec") || $0.contains("URLError") || $0.contains("EXIT=") }
+        return try await screen { $0.contains("errSec") || $0.contains("URLError") || $0.contains("EXIT=") }
     }
 
     /// The codes on a verdict line: every `(-N)` and `URLError -N`, as a sorted list
@@ -138,7 +138,7 @@ final class ExplorerTmuxTests {
     /// A staging server presenting its own CA, debugged as docs/explorer.md's staging example does: the CA
     /// becomes an anchor, the leaf is pinned, the time moves past the leaf's notAfter, and the
     /// copied command, run in the same directory, reports what the explorer showed.
-    @Test func testAStagingDebuggerTrustsTheServersOwnCAPinsTheLeafTimeTravelsAndCopiesTheCommand() throws {
+    @Test func testAStagingDebuggerTrustsTheServersOwnCAPinsTheLeafTimeTravelsAndCopiesTheCommand() async throws {
         defer { _ = try? tmux("kill-server") }
         let pki = try TestPKI.get()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-staging-\(UUID().uuidString)")
@@ -147,28 +147,28 @@ final class ExplorerTmuxTests {
         let server = try OpenSSLServer(
             ["-cert", pki.path("leaf.pem"), "-key", pki.path("leaf.key"), "-cert_chain", pki.path("ca.pem")], in: work)
         defer { server.stop() }
-        var text = try startExplorer(["explore", "https://127.0.0.1:\(server.port)/"], in: work)
-        text = try screen { $0.contains("errSecNotTrusted (-67843)") }
+        var text = try await startExplorer(["explore", "https://127.0.0.1:\(server.port)/"], in: work)
+        text = try await screen { $0.contains("errSecNotTrusted (-67843)") }
         #expect(text.contains("✗ Not trusted · anchor@1 AnchorTrusted · errSecNotTrusted (-67843)"), "\(text)")
 
         try send("2", "G", "a")
-        text = try screen { $0.contains("✓ Trusted") }
+        text = try await screen { $0.contains("✓ Trusted") }
         #expect(text.contains("Δ anchor + trustx Test CA: verdict: -67843, URLError -1202 -> trusted"), "\(text)")
         try send("g", "P")
-        text = try screen { $0.contains("1 pin") }
+        text = try await screen { $0.contains("1 pin") }
         #expect(text.contains("✓ Trusted"), "\(text)")
         #expect(text.contains("[0] 127.0.0.1 pinned"), "\(text)")
         try send("t")
         try send("2040-01-01")
-        text = try screen { $0.contains("Enter gives: not trusted") }
+        text = try await screen { $0.contains("Enter gives: not trusted") }
         #expect(text.contains("errSecCertificateExpired (-67818)"), "\(text)")
         try send("Enter")
-        text = try screen { $0.contains("✗ Not trusted · validity@0") }
+        text = try await screen { $0.contains("✗ Not trusted · validity@0") }
         #expect(text.contains("errSecCertificateExpired (-67818)"), "\(text)")
         let shown = try #require(Self.explorerCodes(text))
         #expect(shown == ["-67818", "-999"], "a custom anchor: the app's delegate decides, -999")
         try send("y")
-        text = try screen { $0.contains("Reproduce with trustx check") }
+        text = try await screen { $0.contains("Reproduce with trustx check") }
         let copied = try tmux("show-buffer")
         // trustx is not on PATH here: the command names the binary by its absolute path, and the
         // anchor made in the session by its absolute path in the anchor directory.
@@ -179,14 +179,14 @@ final class ExplorerTmuxTests {
         #expect(copied.contains("/trustx/anchors/trustx-anchor-"), "\(copied)")
         #expect(copied.contains("--at 2040-01-01T00:00:00Z"), "\(copied)")
         try send("Escape", "q")
-        _ = try screen { $0.contains("EXIT=") }
+        _ = try await screen { $0.contains("EXIT=") }
 
         // The copied command, run where the explorer ran, gives the explorer's verdict.
         try assertCopiedCommand(copied, in: work, reports: shown)
     }
 
     /// `explore` takes check's options and opens on the evaluation check prints for them.
-    @Test func testExploreOpensOnTheVerdictCheckGivesForTheSameOptions() throws {
+    @Test func testExploreOpensOnTheVerdictCheckGivesForTheSameOptions() async throws {
         defer { _ = try? tmux("kill-server") }
         let pki = try TestPKI.get()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-same-\(UUID().uuidString)")
@@ -223,7 +223,7 @@ final class ExplorerTmuxTests {
             }
             #expect(check.status == 0 || check.status == 1, "\(check.out + check.err)")
             let expected = Self.checkCodes(check.out)
-            let screen = try startExplorer(["explore"] + args, in: work)
+            let screen = try await startExplorer(["explore"] + args, in: work)
             #expect(Self.explorerCodes(screen) == expected, "\(args)\n\(screen)")
             distinct.insert(expected.joined(separator: " "))
             try send("q")
@@ -233,14 +233,14 @@ final class ExplorerTmuxTests {
 
     /// A trainer at 80x24: the failure's reason on one line, a walk-through that hides the
     /// verdict until its step, the help scrolled to its end, and a resize to 60x16.
-    @Test func testATrainerWalksThroughAtEightyByTwentyFourAndResizes() throws {
+    @Test func testATrainerWalksThroughAtEightyByTwentyFourAndResizes() async throws {
         defer { _ = try? tmux("kill-server") }
         let pki = try TestPKI.get()
         let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent(
             "trustx-room-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: elsewhere) }
-        var text = try startExplorer(
+        var text = try await startExplorer(
             [
                 "explore", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem"), "--host", "localhost",
                 "--theme", "high-contrast",
@@ -248,19 +248,19 @@ final class ExplorerTmuxTests {
             in: elsewhere, width: 80, height: 24)
         #expect(text.split(separator: "\n").contains { $0.contains("localhost matches no subjectAltName") }, "\(text)")
         try send("w")
-        text = try settledScreen { $0.contains("step 1 of") }
+        text = try await settledScreen { $0.contains("step 1 of") }
         #expect(!text.contains("-67602"), "no verdict before its step:\n\(text)")
         for _ in 0..<40 {
             if text.contains("Step hostname@0") { break }
             try send("Space")
-            text = try screen { _ in true }
+            text = try await screen { _ in true }
         }
         // A capture can catch a frame half drawn: wait for the verdict row to settle.
         func row20(_ screen: String) -> Substring {
             let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
             return rows.count > 20 ? rows[20] : ""
         }
-        text = try screen { row20($0).contains("-67602") }
+        text = try await screen { row20($0).contains("-67602") }
         let verdict = row20(text)
         // At 80 columns the code, the URLError and the reason; the OSStatus's name gives way.
         #expect(
@@ -268,12 +268,12 @@ final class ExplorerTmuxTests {
         try send("Escape", "?")
         // The help's last page, however long the list of keys grows.
         try send(Array(repeating: "NPage", count: 12))
-        text = try screen { $0.contains("changed by the last change") }
+        text = try await screen { $0.contains("changed by the last change") }
         #expect(text.contains("Walk-through: end it and show every step."), "\(text)")
         try send("Escape")
         _ = try tmux("resize-window", "-t", session!, "-x", "60", "-y", "16")
         // One pane under the strip of pane names: the 60x16 layout.
-        text = try screen { $0.contains(" 2 Chain ") && $0.contains("-67602") }
+        text = try await screen { $0.contains(" 2 Chain ") && $0.contains("-67602") }
         #expect(text.contains("-67602 errSecHostNameMismatch"), "\(text)")
     }
 
@@ -281,7 +281,7 @@ final class ExplorerTmuxTests {
     /// name: the plist's NSExceptionMinimumTLSVersion lets it in, `I` switches the platform, `L`
     /// loads the app's real Info.plist (ATS's defaults) and the ATS step fails with -1200, `i`
     /// takes ATS away, `u` brings it back, and the copied command reports what the screen showed.
-    @Test func testAnInfoPlistAppliesATSLiveAndTheCopiedCommandAgrees() throws {
+    @Test func testAnInfoPlistAppliesATSLiveAndTheCopiedCommandAgrees() async throws {
         defer { _ = try? tmux("kill-server") }
         let pki = try ATSCLITests.shared.get()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-ats-tmux-\(UUID().uuidString)")
@@ -304,21 +304,21 @@ final class ExplorerTmuxTests {
             ["-cert", pki.path("leaf.pem"), "-key", pki.path("leaf.key"), "-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"],
             in: work)
         defer { server.stop() }
-        var text = try startExplorer(
+        var text = try await startExplorer(
             [
                 "explore", "https://\(host):\(server.port)/", "--connect-to", "127.0.0.1:\(server.port)", "--anchor",
                 pki.path("ca.pem"), "--anchor-class", "device", "--ats-plist", "Staging.plist",
             ], in: work, width: 120, height: 40)
-        text = try screen { $0.contains("✓ Trusted") && $0.contains("ats-tls-version") }
+        text = try await screen { $0.contains("✓ Trusted") && $0.contains("ats-tls-version") }
         #expect(text.contains("TLS 1.1 meets ATS's minimum TLS 1.1"), "\(text)")
         #expect(text.contains("i ATS Staging.plist ios17"), "\(text)")
 
         try send("I")
-        text = try screen { $0.contains("ATS Staging.plist ios16") }
+        text = try await screen { $0.contains("ATS Staging.plist ios16") }
         #expect(text.contains("✓ Trusted"), "\(text)")
 
         try send("L", "C-u", "Info.plist", "Enter")
-        text = try screen { $0.contains("✗ Not trusted") }
+        text = try await screen { $0.contains("✗ Not trusted") }
         #expect(text.contains("ats-tls-version ATS · errSSLATSMinimumVersionViolation (-9881)"), "\(text)")
         #expect(text.contains("URLError -1200"), "\(text)")
         #expect(text.contains("Δ ATS -> Info.plist (ios16): verdict: trusted -> -9881, URLError -1200"), "\(text)")
@@ -326,25 +326,25 @@ final class ExplorerTmuxTests {
         #expect(shown == ["-1200", "-9881"])
 
         try send("i")
-        text = try screen { $0.contains("ATS off") && $0.contains("No connection") }
+        text = try await screen { $0.contains("ATS off") && $0.contains("No connection") }
         #expect(text.contains("URLError -1200"), "URLSession's own floor is TLS 1.2: \(text)")
         try send("u")
-        text = try screen { $0.contains("ATS Info.plist ios16") && $0.contains("✗ Not trusted") }
+        text = try await screen { $0.contains("ATS Info.plist ios16") && $0.contains("✗ Not trusted") }
         #expect(Self.explorerCodes(text) == shown)
 
         try send("y")
-        text = try screen { $0.contains("Reproduce with trustx check") }
+        text = try await screen { $0.contains("Reproduce with trustx check") }
         let copied = try tmux("show-buffer")
         #expect(copied.contains("--ats-plist Info.plist --platform ios16"), "\(copied)")
         try send("Escape", "q")
-        _ = try screen { $0.contains("EXIT=") }
+        _ = try await screen { $0.contains("EXIT=") }
         try assertCopiedCommand(copied, in: work, reports: shown)
     }
 
     /// The export key beside "copy as command": `X`, the format completed with Tab, the
     /// curl command written where the explorer runs, and that command, run against the same
     /// server, trusts it with the pin openssl computes for the leaf.
-    @Test func testXExportsTheScreensSettingsAsACurlCommandThatAgrees() throws {
+    @Test func testXExportsTheScreensSettingsAsACurlCommandThatAgrees() async throws {
         defer { _ = try? tmux("kill-server") }
         let pki = try TestPKI.get()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-export-\(UUID().uuidString)")
@@ -352,20 +352,20 @@ final class ExplorerTmuxTests {
         defer { try? FileManager.default.removeItem(at: work) }
         let server = try OpenSSLServer(["-cert", pki.path("leaf.pem"), "-key", pki.path("leaf.key")], in: work)
         defer { server.stop() }
-        var text = try startExplorer(
+        var text = try await startExplorer(
             ["explore", "https://127.0.0.1:\(server.port)/", "--anchor", pki.path("ca.pem")], in: work,
             environment: ["XDG_STATE_HOME=" + work.appendingPathComponent("state").path])
-        text = try screen { $0.contains("✓ Trusted") }
+        text = try await screen { $0.contains("✓ Trusted") }
         try send("2", "g", "P")
-        text = try screen { $0.contains("1 pin") }
+        text = try await screen { $0.contains("1 pin") }
         try send("X", "cu", "Tab")
-        text = try screen { $0.contains("Export settings as: curl") }
+        text = try await screen { $0.contains("Export settings as: curl") }
         try send("Enter")
         // The popup's title is drawn before its body: wait for the command itself.
-        text = try screen { $0.contains("Export as curl") && $0.contains("--pinnedpubkey") }
+        text = try await screen { $0.contains("Export as curl") && $0.contains("--pinnedpubkey") }
         #expect(text.contains("--pinnedpubkey"), "\(text)")
         try send("Escape", "q")
-        _ = try screen { $0.contains("EXIT=") }
+        _ = try await screen { $0.contains("EXIT=") }
 
         // Written to the export directory under XDG_STATE_HOME, named after the target and content.
         let exports = work.appendingPathComponent("state/trustx/exports")

@@ -15,27 +15,27 @@ final class FleetTmuxTests {
         }
     }
 
-    @Test func testThePoolIsThreeTargetsOnePerNodeEachWithItsOwnVerdictAndTwoNodesCompare() throws {
+    @Test func testThePoolIsThreeTargetsOnePerNodeEachWithItsOwnVerdictAndTwoNodesCompare() async throws {
         let tmux = TmuxSession()
         try tmux.startTrustx([], in: try TmuxSession.directory("fleet"))
-        _ = try tmux.screen(containing: "Trusted · errSecSuccess")
+        _ = try await tmux.screen(containing: "Trusted · errSecSuccess")
         try tmux.send("/")
         try tmux.type("pool")
         try tmux.send("Enter")
-        var text = try tmux.screen { $0.contains("3 of ") && $0.contains("Scenario pool @ 127.0.0.1") }
+        var text = try await tmux.screen { $0.contains("3 of ") && $0.contains("Scenario pool @ 127.0.0.1") }
         #expect(text.contains("Staging fleet"), "\(text)")
         #expect(
             Self.poolRows(text).map { $0.components(separatedBy: "pool @ ").last ?? "" }
                 == ["127.0.0.1", "127.0.0.2", "127.0.0.3"], "\(text)")
 
         // Each node's verdict, and the Detail pane saying which node it is and what it expects.
-        text = try tmux.screen { $0.contains("Node 1 of 3 (healthy)") && $0.contains("✓ Trusted · errSecSuccess") }
+        text = try await tmux.screen { $0.contains("Node 1 of 3 (healthy)") && $0.contains("✓ Trusted · errSecSuccess") }
         try tmux.send("j")
-        text = try tmux.screen {
+        text = try await tmux.screen {
             $0.contains("Node 2 of 3 (expired leaf)") && $0.contains("errSecCertificateExpired (-67818)")
         }
         try tmux.send("j")
-        text = try tmux.screen {
+        text = try await tmux.screen {
             $0.contains("Node 3 of 3 (missing intermediate)") && $0.contains("errSecCreateChainFailed (-25318)")
         }
         // The list keeps each node's verdict: one trusted, two not.
@@ -46,38 +46,38 @@ final class FleetTmuxTests {
         // over node 1's key (docs/lab.md), so the leaves are the same key in another certificate.
         try tmux.send("k")
         try tmux.send("k")
-        _ = try tmux.screen(containing: "Node 1 of 3 (healthy)")
+        _ = try await tmux.screen(containing: "Node 1 of 3 (healthy)")
         try tmux.send("m")
-        _ = try tmux.screen(containing: "pool @ 127.0.0.1 marked")
+        _ = try await tmux.screen(containing: "pool @ 127.0.0.1 marked")
         try tmux.send("j")
-        _ = try tmux.screen(containing: "Node 2 of 3 (expired leaf)")
+        _ = try await tmux.screen(containing: "Node 2 of 3 (expired leaf)")
         try tmux.send("M")
-        text = try tmux.screen { $0.contains("pool @ 127.0.0.2 (selected)") && $0.contains("Path as built") }
+        text = try await tmux.screen { $0.contains("pool @ 127.0.0.2 (selected)") && $0.contains("Path as built") }
         #expect(text.contains("pool @ 127.0.0.1 (marked)"), "\(text)")
         #expect(text.contains("[0] same key, new certificate"), "\(text)")
         #expect(text.contains("-67818"), "\(text)")
         try tmux.send("Escape")
-        _ = try tmux.screen { !$0.contains("(selected)") }
+        _ = try await tmux.screen { !$0.contains("(selected)") }
         try tmux.send("q")
-        #expect(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
+        #expect(try await tmux.screen(containing: "EXIT=").contains("EXIT=0"))
     }
     /// The rotating server under `l`, its leaf pinned: each switch of the leaf (every 2 s here) is
     /// a new leaf with a new key, and as the pin names one leaf's key, the verdict flips with it.
-    @Test func testWatchingTheRotatingServerWithItsLeafPinnedSeesTheLeafAndTheVerdictFlip() throws {
+    @Test func testWatchingTheRotatingServerWithItsLeafPinnedSeesTheLeafAndTheVerdictFlip() async throws {
         let tmux = TmuxSession()
         try tmux.startTrustx(["--rotate-seconds", "2", "--watch", "1"], in: try TmuxSession.directory("rotating"))
-        _ = try tmux.screen(containing: "Trusted · errSecSuccess")
+        _ = try await tmux.screen(containing: "Trusted · errSecSuccess")
         try tmux.send("/")
         try tmux.type("rotating")
         try tmux.send("Enter")
-        _ = try tmux.screen(containing: "Scenario rotating")
+        _ = try await tmux.screen(containing: "Scenario rotating")
         // Pin the leaf the screen shows (the Chain pane's first row), then watch from the Targets pane.
         try tmux.send("2")
         try tmux.send("P")
-        _ = try tmux.screen(containing: "P 1 pin")
+        _ = try await tmux.screen(containing: "P 1 pin")
         try tmux.send("1")
         try tmux.send("l")
-        let text = try tmux.screen { screen in
+        let text = try await tmux.screen { screen in
             let targets = screen.split(separator: "\n").first { $0.contains("↻") } ?? ""
             let detail = WatchTmuxTests.detail(screen)
             return targets.contains("●") && detail.contains("new leaf (new key)")
@@ -85,6 +85,6 @@ final class FleetTmuxTests {
         }
         #expect(WatchTmuxTests.detail(text).contains(" -> "), "\(text)")
         try tmux.send("q")
-        #expect(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
+        #expect(try await tmux.screen(containing: "EXIT=").contains("EXIT=0"))
     }
 }

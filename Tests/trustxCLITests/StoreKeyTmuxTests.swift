@@ -22,7 +22,7 @@ final class StoreKeyTmuxTests {
         .enabled(
             if: StoreKeyTmuxTests.rootThisMachineLacks != nil,
             "this machine's /etc/ssl/certs has every root Apple ships"))
-    func testSSwitchesTheExplorerBetweenApplesRootsAndThisMachines() throws {
+    func testSSwitchesTheExplorerBetweenApplesRootsAndThisMachines() async throws {
         let root = try #require(Self.rootThisMachineLacks)
         let dir = try TmuxSession.directory("store-key")
         try PEM.encode(root.der).write(to: dir.appendingPathComponent("root.pem"), atomically: true, encoding: .utf8)
@@ -32,17 +32,17 @@ final class StoreKeyTmuxTests {
         let tmux = TmuxSession()
         try tmux.startTrustx(
             ["explore", "--chain", "root.pem", "--policy", "basic", "--at", middle.rfc3339], in: dir)
-        var text = try tmux.screen(containing: "✓ Trusted")
+        var text = try await tmux.screen(containing: "✓ Trusted")
         #expect(text.contains("apple"), "\(text)")
 
         try tmux.send("s")
-        text = try tmux.screen(containing: "-67843")
+        text = try await tmux.screen(containing: "-67843")
         #expect(text.contains("✗ Not trusted"), "\(text)")
         #expect(text.contains("openssl"), "\(text)")
 
         try tmux.send("s")
-        text = try tmux.screen(containing: "✓ Trusted")
+        text = try await tmux.screen(containing: "✓ Trusted")
         try tmux.send("q")
-        #expect(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
+        #expect(try await tmux.screen(containing: "EXIT=").contains("EXIT=0"))
     }
 }

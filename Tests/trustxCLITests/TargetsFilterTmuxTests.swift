@@ -18,15 +18,15 @@ final class TargetsFilterTmuxTests {
         }
     }
 
-    @Test func testSlashNarrowsTheGroupedScenariosAndEscShowsThemAllAgain() throws {
+    @Test func testSlashNarrowsTheGroupedScenariosAndEscShowsThemAllAgain() async throws {
         let tmux = TmuxSession()
         try tmux.startTrustx([], in: try TmuxSession.directory("targets-filter"))
-        var text = try tmux.screen(containing: "Trusted · errSecSuccess")
+        var text = try await tmux.screen(containing: "Trusted · errSecSuccess")
         #expect(text.contains("The lab's lessons"), "\(text)")
 
         try tmux.send("/")
         try tmux.type("dh")
-        text = try tmux.screen(containing: "Find: dh")
+        text = try await tmux.screen(containing: "Find: dh")
         // Every scenario whose name holds "dh", in catalogue order, under its group: nothing else.
         let dh = LabScenario.all.filter { $0.unavailable == nil && $0.name.contains("dh") }.map(\.name)
         #expect(dh.count == 6)
@@ -35,26 +35,26 @@ final class TargetsFilterTmuxTests {
         #expect(!text.contains("The lab's lessons"), "\(text)")
 
         try tmux.send("Enter")
-        text = try tmux.screen(containing: "6 of ")
+        text = try await tmux.screen(containing: "6 of ")
         #expect(text.contains("Scenarios /dh"), "\(text)")
         try tmux.send("j")
-        text = try tmux.screen(containing: "Scenario \(dh[1])")
+        text = try await tmux.screen(containing: "Scenario \(dh[1])")
         #expect(Self.targetRows(text) == dh, "\(text)")
 
         try tmux.send("Escape")
-        text = try tmux.screen(containing: "filter cleared")
+        text = try await tmux.screen(containing: "filter cleared")
         #expect(!text.contains("Scenarios /dh"), "\(text)")
         #expect(Self.targetRows(text).count > dh.count, "\(text)")
 
         // What this OpenSSL cannot serve is listed under its group, marked as such.
         try tmux.send("/")
         try tmux.type("cipher")
-        text = try tmux.screen(containing: "Find: cipher")
+        text = try await tmux.screen(containing: "Find: cipher")
         #expect(text.contains("badssl.com: cipher suites"), "\(text)")
         #expect(text.contains("rc4 (unavailable"), "\(text)")
         try tmux.send("Escape")
-        text = try tmux.screen { !$0.contains("Find: cipher") }
+        text = try await tmux.screen { !$0.contains("Find: cipher") }
         try tmux.send("q")
-        #expect(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
+        #expect(try await tmux.screen(containing: "EXIT=").contains("EXIT=0"))
     }
 }

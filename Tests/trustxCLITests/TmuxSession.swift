@@ -102,18 +102,18 @@ final class TmuxSession {
     /// silently runs out would hide the defect) and the last capture is returned.
     func screen(
         sourceLocation: SourceLocation = #_sourceLocation, until condition: (String) -> Bool
-    ) throws -> String {
+    ) async throws -> String {
         var last = ""
         let guardTime = Date().addingTimeInterval(20)
         while Date() < guardTime {
             last = try capture()
             if condition(last) {
-                usleep(Self.settleInterval)
+                try await Task.sleep(nanoseconds: UInt64(Self.settleInterval) * 1000)
                 let again = try capture()
                 if again == last { return last }
                 last = again
             } else {
-                usleep(Self.pollInterval)
+                try await Task.sleep(nanoseconds: UInt64(Self.pollInterval) * 1000)
             }
         }
         Issue.record("the screen never showed what the test waits for:\n\(last)", sourceLocation: sourceLocation)
@@ -121,8 +121,8 @@ final class TmuxSession {
     }
 
     /// The screen once it contains `text`.
-    func screen(containing text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        try screen(sourceLocation: sourceLocation) { $0.contains(text) }
+    func screen(containing text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+        try await screen(sourceLocation: sourceLocation) { $0.contains(text) }
     }
 
     /// The clipboard (the last OSC 52 the program wrote).

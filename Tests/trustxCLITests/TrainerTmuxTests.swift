@@ -20,10 +20,10 @@ final class TrainerTmuxTests {
     /// The lab under `trustx explore ARGS`, at `width` x `height`, once wrong-host's neighbour
     /// good has its verdict.
     func startLab(_ args: [String] = ["explore"], width: Int = 160, height: Int = 48, env: [String: String] = [:])
-        throws -> String
+        async throws -> String
     {
         try tmux.startTrustx(args, in: work, width: width, height: height, environment: env)
-        return try tmux.screen { $0.contains("errSecSuccess") || $0.contains("EXIT=") }
+        return try await tmux.screen { $0.contains("errSecSuccess") || $0.contains("EXIT=") }
     }
 
     /// The verdict row (the first of the four bottom rows).
@@ -33,18 +33,18 @@ final class TrainerTmuxTests {
 
     /// `trustx explore` with no target is the lab, and each scenario is checked with its own
     /// host: wrong-host fails SSLHostname as it does under plain `trustx`.
-    @Test func testLabUnderExploreKeepsTheHostnamePitfall() throws {
-        var text = try startLab()
+    @Test func testLabUnderExploreKeepsTheHostnamePitfall() async throws {
+        var text = try await startLab()
         #expect(text.contains("✓ good"), "\(text)")
         try tmux.send("j")
-        text = try tmux.screen {
+        text = try await tmux.screen {
             $0.contains("errSecHostNameMismatch (-67602)") || $0.contains("✓ Trusted · errSecSuccess (0) · localhost")
         }
         #expect(text.contains("✗ Not trusted · hostname@0 SSLHostname"), "\(text)")
         #expect(text.contains("p SSL(localhost)"), "\(text)")
         // The trainer's step 4: Basic X.509 hides it.
         try tmux.send("p", "p")
-        text = try tmux.screen(containing: "policy -> Basic X.509")
+        text = try await tmux.screen(containing: "policy -> Basic X.509")
         #expect(text.contains("✓ Trusted"), "\(text)")
     }
 
@@ -52,7 +52,7 @@ final class TrainerTmuxTests {
 
     /// At 80x24 a failed connection's reason reads in full in the Detail pane, wrapped: every word
     /// of the message check gives for the same server is on screen, and the Detail pane is shown.
-    @Test func testConnectionFailureReasonReadsInFullAtEightyByTwentyFour() throws {
+    @Test func testConnectionFailureReasonReadsInFullAtEightyByTwentyFour() async throws {
         let port = try Self.closedPort()
         let url = "https://127.0.0.1:\(port)/"
         let check = try CLI.run(["check", url, "--format", "json"], in: work)
@@ -62,7 +62,7 @@ final class TrainerTmuxTests {
         let message = try #require(failure["message"] as? String)
         #expect(message.count > 20)
         try tmux.startTrustx(["explore", url], in: work, width: 80, height: 24)
-        let text = try tmux.screen { $0.contains("No connection") && $0.contains("Failure") }
+        let text = try await tmux.screen { $0.contains("No connection") && $0.contains("Failure") }
         #expect(text.contains("4 Target 127.0.0.1"), "the Detail pane is shown:\n\(text)")
         // The pane's text without borders, as one run of words.
         let words = text.split(separator: "\n").flatMap { row in
@@ -95,22 +95,22 @@ final class TrainerTmuxTests {
     /// The command `y` copies names trustx by a path that runs without trustx on PATH, and the
     /// anchors made in the session by absolute paths in the anchor directory: it runs as-is from
     /// another directory and gives the verdict the screen shows.
-    @Test func testCopiedCommandRunsAsIsFromAnyDirectory() throws {
+    @Test func testCopiedCommandRunsAsIsFromAnyDirectory() async throws {
         let state = work.appendingPathComponent("state")
-        var text = try startLab(env: ["XDG_STATE_HOME": state.path, "PATH": "/usr/bin:/bin"])
+        var text = try await startLab(env: ["XDG_STATE_HOME": state.path, "PATH": "/usr/bin:/bin"])
         // rogue-ca, with its CA made an anchor from the lab's files.
         try tmux.send("j", "j", "j")
-        text = try tmux.screen(containing: "errSecCreateChainFailed (-25318)")
+        text = try await tmux.screen(containing: "errSecCreateChainFailed (-25318)")
         try tmux.send("F")
-        text = try tmux.screen(containing: "Anchors from file:")
+        text = try await tmux.screen(containing: "Anchors from file:")
         try tmux.type("rogue-ca.pem")
         try tmux.send("Enter")
-        text = try tmux.screen(containing: "✓ Trusted")
+        text = try await tmux.screen(containing: "✓ Trusted")
         // And the leaf made an anchor in the session: a certificate that exists only here.
         try tmux.send("2", "a")
-        text = try tmux.screen(containing: "anchor + 127.0.0.1")
+        text = try await tmux.screen(containing: "anchor + 127.0.0.1")
         try tmux.send("y")
-        text = try tmux.screen(containing: "Reproduce with trustx check")
+        text = try await tmux.screen(containing: "Reproduce with trustx check")
         #expect(text.contains("✓ Trusted"), "\(text)")
         let copied = try tmux.clipboard()
         #expect(copied.hasPrefix(CLI.binary.resolvingSymlinksInPath().path + " check "), "\(copied)")
@@ -135,20 +135,20 @@ final class TrainerTmuxTests {
     // MARK: 9
 
     /// After a resize, quitting gives the shell its screen back: no frame is left on it.
-    @Test func testQuitAfterResizeLeavesNoFrameOnTheShellScreen() throws {
+    @Test func testQuitAfterResizeLeavesNoFrameOnTheShellScreen() async throws {
         try tmux.start("/bin/sh", in: work, width: 80, height: 24)
         try tmux.type(
             "clear; echo BEFORE-THE-EXPLORER; " + TmuxSession.quote(CLI.binary.path) + " explore; echo EXIT=$?")
         try tmux.send("Enter")
-        _ = try tmux.screen(containing: "errSecSuccess")
+        _ = try await tmux.screen(containing: "errSecSuccess")
         // Larger than at the start, then smaller again: the shell's saved screen is resized under
         // the explorer's frame.
         try tmux.run("resize-window", "-t", tmux.session, "-x", "160", "-y", "48")
-        _ = try tmux.screen { $0.contains("errSecSuccess") && $0.split(separator: "\n").count > 30 }
+        _ = try await tmux.screen { $0.contains("errSecSuccess") && $0.split(separator: "\n").count > 30 }
         try tmux.run("resize-window", "-t", tmux.session, "-x", "100", "-y", "30")
-        _ = try tmux.screen { $0.contains("errSecSuccess") && $0.split(separator: "\n").count <= 30 }
+        _ = try await tmux.screen { $0.contains("errSecSuccess") && $0.split(separator: "\n").count <= 30 }
         try tmux.send("q")
-        let text = try tmux.screen(containing: "EXIT=")
+        let text = try await tmux.screen(containing: "EXIT=")
         #expect(text.contains("BEFORE-THE-EXPLORER"), "\(text)")
         for fragment in ["┌", "│", "└", "Scenarios", "errSec", "Trusted", "Lifetime"] {
             #expect(!text.contains(fragment), "\(fragment) left on the shell's screen:\n\(text)")

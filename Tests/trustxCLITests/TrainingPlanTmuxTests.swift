@@ -101,14 +101,14 @@ final class TrainingPlanTmuxTests {
         return result.out.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test func testTrainingLessonPlanRunsStepByStepWithTheCodesItQuotes() throws {
+    @Test func testTrainingLessonPlanRunsStepByStepWithTheCodesItQuotes() async throws {
         // 0. Before the session: the lab in the instructor's terminal.
         #expect(plan.contains("trustx lab --port-base 8400 --out ./lab"))
         var started = false
         for _ in 0..<5 where !started {
             base = Int.random(in: 200...600) * 100
             try tmux.startTrustx(["lab", "--port-base", "\(base)", "--out", "./lab"], in: work, width: 200, height: 60)
-            let text = try tmux.screen { $0.contains("Ctrl-C") || $0.contains("EXIT=") }
+            let text = try await tmux.screen { $0.contains("Ctrl-C") || $0.contains("EXIT=") }
             started = !text.contains("EXIT=")
             if !started { try? FileManager.default.removeItem(at: work.appendingPathComponent("lab")) }
         }
@@ -243,18 +243,18 @@ final class TrainingPlanTmuxTests {
             ])
 
         // The explorer on the projector.
-        try projectorSteps()
+        try await projectorSteps()
     }
 
     /// The plan's explorer steps 3, 4 and 7 at 80x24 with the high-contrast theme.
-    func projectorSteps() throws {
+    func projectorSteps() async throws {
         #expect(plan.contains("`trustx explore --theme high-contrast`"))
         let e = TmuxSession()
         try e.startTrustx(["explore", "--theme", "high-contrast"], in: work, width: 80, height: 24)
-        var text = try e.screen(containing: "errSecSuccess")
+        var text = try await e.screen(containing: "errSecSuccess")
         // Step 3.
         try e.send("j")
-        text = try e.screen(containing: "-67602")
+        text = try await e.screen(containing: "-67602")
         let wrongHost = TmuxSession.row(20, of: text)
         #expect(plan.contains("`\(wrongHost)`"), "the plan quotes the verdict line: \(wrongHost)")
         #expect(wrongHost == "✗ -67602 · URLError -999 · localhost matches no subjectAltName")
@@ -266,37 +266,37 @@ final class TrainingPlanTmuxTests {
         let step = try #require(Int(quoted.dropFirst("(step ".count).prefix { $0.isNumber }))
         #expect(step > 1, "\(String(quoted))")
         try e.send("w")
-        text = try e.screen(containing: "step 1 of")
+        text = try await e.screen(containing: "step 1 of")
         if step > 2 { try e.send(Array(repeating: "Space", count: step - 2)) }
-        text = try e.screen(containing: "step \(step - 1) of")
+        text = try await e.screen(containing: "step \(step - 1) of")
         #expect(!TmuxSession.row(20, of: text).contains("-67602"), "hidden before step \(step):\n\(text)")
         try e.send("Space")
-        text = try e.screen(containing: "step \(step) of")
+        text = try await e.screen(containing: "step \(step) of")
         #expect(TmuxSession.row(20, of: text).contains("-67602"), "revealed at step \(step):\n\(text)")
         #expect(text.contains("hostname"), "\(text)")
         // Step 4.
         try e.send("Escape", "W", "p", "p")
-        text = try e.screen(containing: "Trusted or not?")
+        text = try await e.screen(containing: "Trusted or not?")
         #expect(!text.contains("✓ Trusted"), "\(text)")
         try e.send("Space")
-        text = try e.screen(containing: "✓ Trusted")
+        text = try await e.screen(containing: "✓ Trusted")
         try e.send("3", "G")
-        text = try e.screen(containing: "Host localhost not checked")
+        text = try await e.screen(containing: "Host localhost not checked")
         #expect(plan.contains("\"Host localhost not checked\""))
         #expect(text.contains("• hostname"), "skipped, not passed:\n\(text)")
         // Step 7.
         try e.send("p", "W", "1", "j", "j")
-        text = try e.screen(containing: "-25318")
+        text = try await e.screen(containing: "-25318")
         let rogue = TmuxSession.row(20, of: text)
         #expect(plan.contains("`\(rogue)`"), "the plan quotes the verdict line: \(rogue)")
         #expect(rogue.hasPrefix("✗ -25318 errSecCreateChainFailed · URLError -999"), "\(rogue)")
         try e.send("F")
-        text = try e.screen(containing: "Anchors from file:")
+        text = try await e.screen(containing: "Anchors from file:")
         try e.type("rogue-ca.pem")
         try e.send("Enter")
-        text = try e.screen(containing: "✓ Trusted")
+        text = try await e.screen(containing: "✓ Trusted")
         #expect(text.contains("✓ Trusted"), "\(text)")
         try e.send("q")
-        _ = try e.screen(containing: "EXIT=")
+        _ = try await e.screen(containing: "EXIT=")
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// marks the change while the Detail lists the new leaf.
 @Suite(.enabled(if: TmuxSession.tmux != nil, "tmux is not installed"))
 final class WatchTmuxTests {
-    @Test func testWatchingAServerThatRestartsWithANewKeyMarksTheStripAndListsTheNewLeaf() throws {
+    @Test func testWatchingAServerThatRestartsWithANewKeyMarksTheStripAndListsTheNewLeaf() async throws {
         let pki = try TestPKI.get()
         let dir = try TmuxSession.directory("watch")
         // A second leaf for the same address, with its own key, from the same CA.
@@ -33,28 +33,28 @@ final class WatchTmuxTests {
         let tmux = TmuxSession()
         try tmux.startTrustx(
             ["explore", "https://127.0.0.1:\(port)", "--anchor", pki.path("ca.pem"), "--watch", "1"], in: dir)
-        _ = try tmux.screen(containing: "✓ Trusted")
+        _ = try await tmux.screen(containing: "✓ Trusted")
         // The Targets pane and the target's Detail, then the watch.
         try tmux.send("1")
         try tmux.send("l")
-        _ = try tmux.screen { $0.contains("↻ ·") && Self.detail($0).contains("first evaluation: trusted") }
+        _ = try await tmux.screen { $0.contains("↻ ·") && Self.detail($0).contains("first evaluation: trusted") }
 
         server.stop()
         server = try OpenSSLServer(
             ["-cert", dir.appendingPathComponent("new.pem").path, "-key", dir.appendingPathComponent("new.key").path],
             port: port, in: dir)
-        _ = try tmux.screen { screen in
+        _ = try await tmux.screen { screen in
             let targets = screen.split(separator: "\n").first { $0.contains("↻") } ?? ""
             let detail = Self.detail(screen)
             return targets.contains("●") && detail.contains("new leaf (new key)") && detail.contains("-> \(newLeaf)…")
         }
         // The screen follows the server: it re-evaluates the new leaf (after the round that found
         // it, so waited for), and the change line names the watch as the cause.
-        _ = try tmux.screen(containing: "watch: ")
+        _ = try await tmux.screen(containing: "watch: ")
         try tmux.send("l")
-        _ = try tmux.screen(containing: "stopped (l goes on)")
+        _ = try await tmux.screen(containing: "stopped (l goes on)")
         try tmux.send("q")
-        #expect(try tmux.screen(containing: "EXIT=").contains("EXIT=0"))
+        #expect(try await tmux.screen(containing: "EXIT=").contains("EXIT=0"))
     }
 
     /// The Detail pane's text with its wrapped lines joined by spaces, as the explorer wraps at
