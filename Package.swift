@@ -115,11 +115,16 @@ let package = Package(
             name: "TLSProbeTests",
             dependencies: [
                 "TLSProbe", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL",
+                "SuiteFixtures",
             ]),
+        // A suite's shared set-up and tear-down for the test targets' Swift Testing suites (D280).
+        .target(name: "SuiteFixtures", path: "Tests/SuiteFixtures"),
         // Runs the built trustx executable (and unit-tests TrustCore's reports).
         .testTarget(
             name: "trustxCLITests",
-            dependencies: ["TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab", "TrustBuilder"]),
+            dependencies: [
+                "TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab", "TrustBuilder", "SuiteFixtures",
+            ]),
         .target(
             name: "TrustLab",
             dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL"]),
@@ -127,6 +132,7 @@ let package = Package(
             name: "TrustLabTests",
             dependencies: [
                 "TrustLab", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL",
+                "SuiteFixtures",
             ]),
         // Cells, buffers, layout, widgets and the curses backend (only CursesBackend.swift sees C).
         .target(name: "TermUI", dependencies: ["CNcursesw"]),

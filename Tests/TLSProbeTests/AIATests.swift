@@ -1,8 +1,9 @@
 import Foundation
+import SuiteFixtures
 import Synchronization
+import Testing
 import TrustCore
 import TrustX509
-import XCTest
 
 @testable import TLSProbe
 
@@ -12,7 +13,7 @@ import XCTest
 
 /// Missing intermediates fetched from AIA caIssuers URLs served by an in-process HTTP server on
 /// loopback. The fetcher is restricted to loopback hosts here, so no test can reach further.
-final class AIATests: XCTestCase {
+@Suite(.serialized, .onTestThreads) final class AIATests {
     struct Reply: Sendable {
         var status = 200
         var headers: [String] = []
@@ -34,8 +35,8 @@ final class AIATests: XCTestCase {
     var servers: [OpenSSLServer] = []
     let loopbackOnly: @Sendable (String) -> Bool = { $0 == "127.0.0.1" || $0 == "::1" || $0 == "localhost" }
 
-    override func setUpWithError() throws { pki = try TestPKI.get() }
-    override func tearDown() {
+    init() throws { pki = try TestPKI.get() }
+    deinit {
         http?.stop()
         servers = []
     }
@@ -75,7 +76,7 @@ final class AIATests: XCTestCase {
         AIAFetcher(maximumFetches: maximumFetches, allowHost: loopbackOnly)
     }
 
-    func testHandshakeThenFetchTheMissingIntermediate() throws {
+    @Test func testHandshakeThenFetchTheMissingIntermediate() throws {
         let intDER = try pki.der("int")
         let port = startHTTP(["/int.der": Reply(headers: ["Content-Type: application/pkix-cert"], body: intDER)])
         try pki.issue(
@@ -86,25 +87,25 @@ final class AIATests: XCTestCase {
 
         let h = try Probe.handshake(
             with: ProbeTarget(host: "127.0.0.1", port: server.port), options: ProbeOptions(timeout: .seconds(5)))
-        XCTAssertEqual(h.presentedChain.count, 1, "the server leaves out its intermediate")
+        #expect(h.presentedChain.count == 1, "the server leaves out its intermediate")
         let presented = try h.presentedChain.map { try Certificate(der: $0) }
-        XCTAssertEqual(AIAFetcher.caIssuersURLs(of: presented[0]), ["http://127.0.0.1:\(port)/int.der"])
+        #expect((AIAFetcher.caIssuersURLs(of: presented[0])) == (["http://127.0.0.1:\(port)/int.der"]))
 
         let result = fetcher().completeChain(
             presented: presented, anchors: [try pki.certificate("root")], timeout: .seconds(3))
-        XCTAssertEqual(result.fetched.map(\.der), [intDER])
-        XCTAssertEqual(result.attempts.count, 1)
-        XCTAssertEqual(result.attempts.first?.outcome, .fetched(1))
-        XCTAssertEqual(result.attempts.first?.subject, presented[0].subject.description)
+        #expect(result.fetched.map(\.der) == [intDER])
+        #expect(result.attempts.count == 1)
+        #expect(result.attempts.first?.outcome == .fetched(1))
+        #expect(result.attempts.first?.subject == (presented[0].subject.description))
 
         // With the intermediate presented nothing is fetched.
         let complete = fetcher().completeChain(
             presented: presented + [try pki.certificate("int")], anchors: [try pki.certificate("root")])
-        XCTAssertTrue(complete.attempts.isEmpty)
-        XCTAssertTrue(complete.fetched.isEmpty)
+        #expect(complete.attempts.isEmpty)
+        #expect(complete.fetched.isEmpty)
     }
 
-    func testResponseFormatsAndChunkedBodies() throws {
+    @Test func testResponseFormatsAndChunkedBodies() throws {
         let intDER = try pki.der("int")
         try pki.sh(["openssl", "crl2pkcs7", "-nocrl", "-certfile", "int.pem", "-outform", "DER", "-out", "int.p7c"])
         let p7c = [UInt8](try Data(contentsOf: URL(fileURLWithPath: pki.path("int.p7c"))))
@@ -115,11 +116,11 @@ final class AIATests: XCTestCase {
         ])
         for path in ["/int.der", "/int.pem", "/int.p7c", "/chunked.der"] {
             let certs = try fetcher().fetch("http://127.0.0.1:\(port)\(path)", timeout: .seconds(2)).get()
-            XCTAssertEqual(certs.map(\.der), [intDER], path)
+            #expect(certs.map(\.der) == [intDER], "\(path)")
         }
     }
 
-    func testRedirectsAreBounded() throws {
+    @Test func testRedirectsAreBounded() throws {
         let intDER = try pki.der("int")
         let port = startHTTP([
             "/r1": Reply(status: 302, headers: ["Location: /r2"]),
@@ -130,20 +131,27 @@ final class AIATests: XCTestCase {
             "/away": Reply(status: 302, headers: ["Location: http://192.0.2.1/int.der"]),
             "/tls": Reply(status: 302, headers: ["Location: https://127.0.0.1/int.der"]),
         ])
-        XCTAssertEqual(
-            try fetcher().fetch("http://127.0.0.1:\(port)/r1").get().map(\.der), [intDER], "3 redirects are followed")
-        XCTAssertThrowsError(try fetcher().fetch("http://127.0.0.1:\(port)/loop").get()) {
-            XCTAssertTrue(($0 as! AIAError).message.contains("more than 3 redirects"), "\($0)")
+        #expect(
+            (try fetcher().fetch("http://127.0.0.1:\(port)/r1").get().map(\.der)) == [intDER],
+            "3 redirects are followed")
+        if let thrown = #expect(
+            throws: (any Error).self, performing: { try fetcher().fetch("http://127.0.0.1:\(port)/loop").get() })
+        {
+            #expect((thrown as! AIAError).message.contains("more than 3 redirects"), "\(thrown)")
         }
-        XCTAssertThrowsError(try fetcher().fetch("http://127.0.0.1:\(port)/away").get()) {
-            XCTAssertTrue(($0 as! AIAError).message.contains("not allowed"), "\($0)")
+        if let thrown = #expect(
+            throws: (any Error).self, performing: { try fetcher().fetch("http://127.0.0.1:\(port)/away").get() })
+        {
+            #expect((thrown as! AIAError).message.contains("not allowed"), "\(thrown)")
         }
-        XCTAssertThrowsError(try fetcher().fetch("http://127.0.0.1:\(port)/tls").get()) {
-            XCTAssertTrue(($0 as! AIAError).message.contains("only http://"), "\($0)")
+        if let thrown = #expect(
+            throws: (any Error).self, performing: { try fetcher().fetch("http://127.0.0.1:\(port)/tls").get() })
+        {
+            #expect((thrown as! AIAError).message.contains("only http://"), "\(thrown)")
         }
     }
 
-    func testSizeAndTimeBounds() throws {
+    @Test func testSizeAndTimeBounds() throws {
         let port = startHTTP([
             "/big": Reply(body: [UInt8](repeating: 0x30, count: 100 * 1024)),
             "/bigchunked": Reply(body: [UInt8](repeating: 0x30, count: 100 * 1024), chunked: true),
@@ -152,24 +160,29 @@ final class AIATests: XCTestCase {
             "/missing": Reply(status: 404),
         ])
         for path in ["/big", "/bigchunked"] {
-            XCTAssertThrowsError(try fetcher().fetch("http://127.0.0.1:\(port)\(path)").get()) {
-                XCTAssertTrue(($0 as! AIAError).message.contains("larger than 64 KiB"), "\($0)")
+            if let thrown = #expect(
+                throws: (any Error).self, performing: { try fetcher().fetch("http://127.0.0.1:\(port)\(path)").get() })
+            {
+                #expect((thrown as! AIAError).message.contains("larger than 64 KiB"), "\(thrown)")
             }
         }
         let start = Date()
-        XCTAssertThrowsError(
-            try fetcher().fetch("http://127.0.0.1:\(port)/stall", timeout: .milliseconds(300)).get()
-        ) {
-            XCTAssertTrue(($0 as! AIAError).message.contains("timed out"), "\($0)")
+        if let thrown = #expect(
+            throws: (any Error).self,
+            performing: { try fetcher().fetch("http://127.0.0.1:\(port)/stall", timeout: .milliseconds(300)).get() })
+        {
+            #expect((thrown as! AIAError).message.contains("timed out"), "\(thrown)")
         }
-        XCTAssertLessThan(Date().timeIntervalSince(start), 2)
-        XCTAssertThrowsError(try fetcher().fetch("http://127.0.0.1:\(port)/notcert").get())
-        XCTAssertThrowsError(try fetcher().fetch("http://127.0.0.1:\(port)/missing").get()) {
-            XCTAssertTrue(($0 as! AIAError).message.contains("404"), "\($0)")
+        #expect(Date().timeIntervalSince(start) < 2)
+        #expect(throws: (any Error).self, performing: { try fetcher().fetch("http://127.0.0.1:\(port)/notcert").get() })
+        if let thrown = #expect(
+            throws: (any Error).self, performing: { try fetcher().fetch("http://127.0.0.1:\(port)/missing").get() })
+        {
+            #expect((thrown as! AIAError).message.contains("404"), "\(thrown)")
         }
     }
 
-    func testIterativeFetchingAndItsCountBound() throws {
+    @Test func testIterativeFetchingAndItsCountBound() throws {
         // leaf2 -> int2 -> int -> root, where leaf2 points at int2 and int2 points at int.
         let port = startHTTP([:])
         try pki.issue(
@@ -184,16 +197,16 @@ final class AIATests: XCTestCase {
         let leaf = try pki.certificate("leaf2")
         let root = try pki.certificate("root")
         let all = fetcher().completeChain(presented: [leaf], anchors: [root], timeout: .seconds(3))
-        XCTAssertEqual(all.fetched.map(\.der), [int2DER, intDER])
-        XCTAssertEqual(all.attempts.map(\.outcome), [.fetched(1), .fetched(1)])
+        #expect(all.fetched.map(\.der) == [int2DER, intDER])
+        #expect(all.attempts.map(\.outcome) == ([.fetched(1), .fetched(1)]))
 
         let bounded = fetcher(maximumFetches: 1).completeChain(presented: [leaf], anchors: [root], timeout: .seconds(3))
-        XCTAssertEqual(bounded.fetched.map(\.der), [int2DER])
-        XCTAssertEqual(bounded.attempts.count, 2)
+        #expect(bounded.fetched.map(\.der) == [int2DER])
+        #expect(bounded.attempts.count == 2)
         if case .skipped(let why) = bounded.attempts.last?.outcome {
-            XCTAssertTrue(why.contains("limit of 1"), why)
+            #expect(why.contains("limit of 1"), "\(why)")
         } else {
-            XCTFail("the second fetch should be skipped")
+            Issue.record("the second fetch should be skipped")
         }
     }
 }

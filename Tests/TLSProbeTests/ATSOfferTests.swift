@@ -1,24 +1,25 @@
 import ATSModel
 import Foundation
+import SuiteFixtures
+import Testing
 import TrustCore
 import TrustSupport
 import TrustX509
-import XCTest
 
 @testable import TLSProbe
 
 /// What an ATS client offers, against `openssl s_server` restricted to one version or one kind of
 /// suite. Expected values come from ATS's rules (TLS 1.2 at least; ECDHE suites unless forward
 /// secrecy is waived) and from the flags each server was started with.
-final class ATSOfferTests: XCTestCase {
+@Suite(.serialized, .onTestThreads) final class ATSOfferTests {
     var pki: TestPKI!
     var servers: [OpenSSLServer] = []
 
-    override func setUpWithError() throws {
+    init() throws {
         pki = try TestPKI.get()
     }
 
-    override func tearDown() { servers = [] }
+    deinit { servers = [] }
 
     func server(_ args: [String]) throws -> UInt16 {
         let s = try OpenSSLServer(args, cwd: pki.dir)
@@ -49,87 +50,95 @@ final class ATSOfferTests: XCTestCase {
 
     let base = ProbeOptions(timeout: .seconds(5))
 
-    func testTheATSOfferIsRefusedByATLS11OnlyServerAndTheObserverIsNot() throws {
+    @Test func testTheATSOfferIsRefusedByATLS11OnlyServerAndTheObserverIsNot() throws {
         let port = try server(tls11Only)
-        XCTAssertThrowsError(try probe(port, base.offeringATS(ATSHostPolicy()))) { e in
+        if let e = #expect(throws: (any Error).self, performing: { try probe(port, base.offeringATS(ATSHostPolicy())) })
+        {
             let e = e as! ProbeError
-            XCTAssertEqual(e.kind, .noCommonVersion, e.message)
-            XCTAssertEqual(e.urlError, -1200)
+            #expect(e.kind == .noCommonVersion, "\(e.message)")
+            #expect(e.urlError == -1200)
         }
         let observed = try probe(port, base.observingEverything())
-        XCTAssertEqual(observed.version, .tls1_1)
+        #expect(observed.version == .tls1_1)
     }
 
-    func testNSExceptionMinimumTLSVersion11OffersTLS11WithATSSuitesOnly() throws {
+    @Test func testNSExceptionMinimumTLSVersion11OffersTLS11WithATSSuitesOnly() throws {
         let port = try server(tls11Only)
         let h = try probe(port, base.offeringATS(ATSHostPolicy(minimumTLSVersion: .tls1_1)))
-        XCTAssertEqual(h.version, .tls1_1)
+        #expect(h.version == .tls1_1)
         // TLS 1.1 has no AEAD suites: of ATS's list only ECDHE with AES-CBC-SHA remains, and the
         // leaf is ECDSA.
-        XCTAssertTrue(
+        #expect(
             ["TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA", "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA"].contains(
-                h.cipher.ianaName),
-            h.cipher.ianaName)
+                h.cipher.ianaName), "\(h.cipher.ianaName)")
     }
 
-    func testANonForwardSecretServerRefusesATSUnlessForwardSecrecyIsWaived() throws {
+    @Test func testANonForwardSecretServerRefusesATSUnlessForwardSecrecyIsWaived() throws {
         try Self.rsaLeaf.get()
         let port = try server(["-cert", "rsaleaf.pem", "-key", "rsaleaf.key", "-tls1_2", "-cipher", "AES128-SHA"])
-        XCTAssertThrowsError(try probe(port, base.offeringATS(ATSHostPolicy()))) { e in
+        if let e = #expect(throws: (any Error).self, performing: { try probe(port, base.offeringATS(ATSHostPolicy())) })
+        {
             let e = e as! ProbeError
-            XCTAssertEqual(e.kind, .noCommonCipher, e.message)
-            XCTAssertEqual(e.urlError, -1200)
+            #expect(e.kind == .noCommonCipher, "\(e.message)")
+            #expect(e.urlError == -1200)
         }
         let waived = try probe(port, base.offeringATS(ATSHostPolicy(requiresForwardSecrecy: false)))
-        XCTAssertEqual(waived.cipher.ianaName, "TLS_RSA_WITH_AES_128_CBC_SHA")
-        XCTAssertEqual(waived.cipher.id, 0x002F, "RFC 5246 A.5")
-        XCTAssertNil(waived.group, "RSA key exchange has no group")
+        #expect(waived.cipher.ianaName == "TLS_RSA_WITH_AES_128_CBC_SHA")
+        #expect(waived.cipher.id == 0x002F, "RFC 5246 A.5")
+        #expect(waived.group == nil, "RSA key exchange has no group")
     }
 
-    func testASuiteATSNeverOffersIsRefusedEvenWithEveryException() throws {
+    @Test func testASuiteATSNeverOffersIsRefusedEvenWithEveryException() throws {
         // CBC with SHA-256 is not in ATS's list, with or without forward secrecy.
         let port = try server([
             "-cert", "leaf.pem", "-key", "leaf.key", "-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-SHA256",
         ])
         for fs in [true, false] {
-            XCTAssertThrowsError(
-                try probe(port, base.offeringATS(ATSHostPolicy(minimumTLSVersion: .tls1_0, requiresForwardSecrecy: fs)))
-            ) { e in XCTAssertEqual((e as! ProbeError).kind, .noCommonCipher) }
+            if let e = #expect(
+                throws: (any Error).self,
+                performing: {
+                    try probe(
+                        port, base.offeringATS(ATSHostPolicy(minimumTLSVersion: .tls1_0, requiresForwardSecrecy: fs)))
+                })
+            {
+                #expect(((e as! ProbeError).kind) == .noCommonCipher)
+            }
         }
-        XCTAssertEqual(try probe(port, base).cipher.ianaName, "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256")
+        #expect((try probe(port, base).cipher.ianaName) == "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256")
     }
 
-    func testATLS13ServerAcceptsTheATSOffer() throws {
+    @Test func testATLS13ServerAcceptsTheATSOffer() throws {
         let port = try server(["-cert", "leaf.pem", "-key", "leaf.key", "-tls1_3"])
         let h = try probe(port, base.offeringATS(ATSHostPolicy()))
-        XCTAssertEqual(h.version, .tls1_3)
-        XCTAssertTrue(ATSCipherSuite.tls13IDs.contains(h.cipher.id), h.cipher.ianaName)
+        #expect(h.version == .tls1_3)
+        #expect(ATSCipherSuite.tls13IDs.contains(h.cipher.id), "\(h.cipher.ianaName)")
     }
 
-    func testTheOffersListExactlyATSSuites() {
-        XCTAssertEqual(CipherOffer.ats(requiresForwardSecrecy: true).suites?.count, 10)
+    @Test func testTheOffersListExactlyATSSuites() {
+        #expect((CipherOffer.ats(requiresForwardSecrecy: true).suites?.count) == 10)
         let waived = CipherOffer.ats(requiresForwardSecrecy: false).suites ?? []
-        XCTAssertEqual(waived.count, 14)
-        XCTAssertEqual(
-            Array(waived.prefix(4).map(\.ianaName)),
-            [
-                "TLS_RSA_WITH_AES_256_GCM_SHA384", "TLS_RSA_WITH_AES_128_GCM_SHA256", "TLS_RSA_WITH_AES_256_CBC_SHA",
-                "TLS_RSA_WITH_AES_128_CBC_SHA",
-            ])
-        XCTAssertTrue(waived.dropFirst(4).allSatisfy { $0.ianaName.hasPrefix("TLS_ECDHE_") })
-        XCTAssertNil(CipherOffer.everything.suites)
+        #expect(waived.count == 14)
+        #expect(
+            Array(waived.prefix(4).map(\.ianaName))
+                == ([
+                    "TLS_RSA_WITH_AES_256_GCM_SHA384", "TLS_RSA_WITH_AES_128_GCM_SHA256",
+                    "TLS_RSA_WITH_AES_256_CBC_SHA",
+                    "TLS_RSA_WITH_AES_128_CBC_SHA",
+                ]))
+        #expect(waived.dropFirst(4).allSatisfy { $0.ianaName.hasPrefix("TLS_ECDHE_") })
+        #expect(CipherOffer.everything.suites == nil)
     }
 
-    func testOpenSSLKnowsEverySuiteByTheIANANameAndCodePointWeGive() throws {
+    @Test func testOpenSSLKnowsEverySuiteByTheIANANameAndCodePointWeGive() throws {
         // `openssl ciphers -stdname -V` prints code point, IANA name and OpenSSL name per suite.
         let r = try runCommand(["openssl", "ciphers", "-V", "-stdname", "ALL:@SECLEVEL=0"])
-        XCTAssertEqual(r.status, 0, r.err)
+        #expect(r.status == 0, "\(r.err)")
         for suite in ATSCipherSuite.forwardSecret + ATSCipherSuite.withoutForwardSecrecy {
             let hex = String(format: "0x%02X,0x%02X", suite.id >> 8, suite.id & 0xFF)
             let line = r.out.split(separator: "\n").first { $0.contains(" \(suite.ianaName) ") }
-            XCTAssertNotNil(line, suite.ianaName)
-            XCTAssertTrue(line?.contains(hex) ?? false, "\(suite.ianaName): \(line ?? "")")
-            XCTAssertTrue(line?.contains(" \(suite.openSSLName) ") ?? false, "\(suite.ianaName): \(line ?? "")")
+            #expect(line != nil, "\(suite.ianaName)")
+            #expect(line?.contains(hex) ?? false, "\(suite.ianaName): \(line ?? "")")
+            #expect(line?.contains(" \(suite.openSSLName) ") ?? false, "\(suite.ianaName): \(line ?? "")")
         }
     }
 
@@ -141,53 +150,53 @@ final class ATSOfferTests: XCTestCase {
             atsPolicy: ats)
     }
 
-    func testUnderATSARefusedOfferIsFollowedByAnObservingHandshakeThatExplains() throws {
+    @Test func testUnderATSARefusedOfferIsFollowedByAnObservingHandshakeThatExplains() throws {
         let port = try server(tls11Only)
         let r = try connect(port, ats: ATSHostPolicy())
-        XCTAssertNil(r.failure, "the observing handshake completes")
-        XCTAssertEqual(r.chain.map(\.der), [try pki.der("leaf")])
-        XCTAssertEqual(r.negotiated?.version, .tls1_1)
-        let refusal = try XCTUnwrap(r.atsHandshakeFailure)
-        XCTAssertEqual(refusal.failure.kind, .noCommonVersion)
-        XCTAssertEqual(refusal.failure.urlError, -1200)
-        XCTAssertTrue(refusal.offered.hasPrefix("TLS 1.2-1.3 with ATS's cipher suites"), refusal.offered)
-        let why = try XCTUnwrap(refusal.explanation)
-        XCTAssertTrue(why.contains("at most TLS 1.1"), why)
-        XCTAssertTrue(why.contains("NSExceptionMinimumTLSVersion"), why)
+        #expect(r.failure == nil, "the observing handshake completes")
+        #expect(r.chain.map(\.der) == ([try pki.der("leaf")]))
+        #expect(r.negotiated?.version == .tls1_1)
+        let refusal = try #require(r.atsHandshakeFailure)
+        #expect(refusal.failure.kind == .noCommonVersion)
+        #expect(refusal.failure.urlError == -1200)
+        #expect(refusal.offered.hasPrefix("TLS 1.2-1.3 with ATS's cipher suites"), "\(refusal.offered)")
+        let why = try #require(refusal.explanation)
+        #expect(why.contains("at most TLS 1.1"), "\(why)")
+        #expect(why.contains("NSExceptionMinimumTLSVersion"), "\(why)")
     }
 
-    func testUnderATSTheRefusalDecidesTheFinalVerdict() throws {
+    @Test func testUnderATSTheRefusalDecidesTheFinalVerdict() throws {
         let port = try server(tls11Only)
         let r = try connect(port, ats: ATSHostPolicy())
         let anchor = try pki.certificate("root")
         let settings = TrustSettings(
             anchors: [anchor], policy: .ssl(host: "127.0.0.1"),
             time: Timestamp(secondsSinceEpoch: Int64(Date().timeIntervalSince1970)))
-        let evaluation = try XCTUnwrap(Evaluator().evaluate(chain: r.chain, settings: settings))
+        let evaluation = try #require(Evaluator().evaluate(chain: r.chain, settings: settings))
         let final = r.finalVerdict(evaluation)
-        XCTAssertFalse(final.verdict.trusted)
-        XCTAssertEqual(final.verdict.urlError, -1200)
-        XCTAssertTrue(final.verdict.summary.contains("refused ATS's offer"), final.verdict.summary)
+        #expect(!final.verdict.trusted)
+        #expect(final.verdict.urlError == -1200)
+        #expect(final.verdict.summary.contains("refused ATS's offer"), "\(final.verdict.summary)")
     }
 
-    func testWithoutATSOrWhenNotEnforcedOneHandshakeWithTheGivenOptions() throws {
+    @Test func testWithoutATSOrWhenNotEnforcedOneHandshakeWithTheGivenOptions() throws {
         let port = try server(tls11Only)
         for policy in [nil, ATSHostPolicy(enforced: false, reason: "NSAllowsArbitraryLoads")] {
             let r = try connect(port, ats: policy)
             // The caller's options (TLS 1.2 minimum by default) are used as they are.
-            XCTAssertEqual(r.failure?.kind, .noCommonVersion)
-            XCTAssertNil(r.atsHandshakeFailure)
+            #expect(r.failure?.kind == .noCommonVersion)
+            #expect(r.atsHandshakeFailure == nil)
         }
     }
 
-    func testAnUnreachableServerIsNotRetried() throws {
+    @Test func testAnUnreachableServerIsNotRetried() throws {
         // Nothing listens on a port the kernel just gave and took back.
         let listener = try OpenSSLServer(["-cert", "leaf.pem", "-key", "leaf.key"], cwd: pki.dir)
         let port = listener.port
         listener.process.terminate()
         listener.process.waitForExit()
         let r = try connect(port, ats: ATSHostPolicy())
-        XCTAssertEqual(r.failure?.kind, .connectionRefused)
-        XCTAssertNil(r.atsHandshakeFailure)
+        #expect(r.failure?.kind == .connectionRefused)
+        #expect(r.atsHandshakeFailure == nil)
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
+import SuiteFixtures
+import Testing
 import TrustCore
 import TrustSupport
 import TrustX509
-import XCTest
 
 @testable import TLSProbe
 @testable import TrustBuilder
@@ -10,9 +11,9 @@ import XCTest
 /// Revocation information fetched over the network (`--revocation`): an OCSP GET to the AIA OCSP
 /// URL (RFC 6960 A.1), else the CRL at the cRLDistributionPoints URL, from an in-process HTTP
 /// server on loopback; the fetcher is restricted to loopback hosts here.
-final class RevocationFetcherTests: XCTestCase {
+@Suite(.serialized, .onTestThreads) final class RevocationFetcherTests {
     var http: TCPServer?
-    override func tearDown() { http?.stop() }
+    deinit { http?.stop() }
 
     /// Serves `routes` (path -> body) and 404 otherwise; the table can be filled after start.
     final class Routes: @unchecked Sendable {
@@ -74,7 +75,7 @@ final class RevocationFetcherTests: XCTestCase {
         return (root, rootKey, try l.sign(issuerKey: rootKey, issuer: root))
     }
 
-    func testOCSPIsFetchedByGETWithTheEncodedRequest() throws {
+    @Test func testOCSPIsFetchedByGETWithTheEncodedRequest() throws {
         let routes = Routes()
         let port = serve(routes)
         let base = "http://127.0.0.1:\(port)/ocsp"
@@ -89,18 +90,18 @@ final class RevocationFetcherTests: XCTestCase {
         routes.lock.unlock()
 
         let result = RevocationFetcher(allowHost: loopbackOnly).fetch(path: [p.leaf, p.root], timeout: .seconds(5))
-        XCTAssertEqual(result.ocspResponses, [response])
-        XCTAssertEqual(result.attempts.map(\.url), [base])
+        #expect(result.ocspResponses == [response])
+        #expect(result.attempts.map(\.url) == [base])
 
         // The evaluator then judges it: revoked, Apple's Revocation check.
         var settings = TrustSettings(anchors: [p.root], policy: .ssl(host: "127.0.0.1"), time: now)
         settings.fetchedOCSPResponses = result.ocspResponses
         settings.revocationFetched = true
-        let e = try XCTUnwrap(Evaluator().evaluate(chain: [p.leaf], settings: settings))
-        XCTAssertEqual(e.verdict.osstatus, -67820, e.verdict.summary)
+        let e = try #require(Evaluator().evaluate(chain: [p.leaf], settings: settings))
+        #expect(e.verdict.osstatus == -67820, "\(e.verdict.summary)")
     }
 
-    func testTheCRLIsFetchedWhenTheResponderFails() throws {
+    @Test func testTheCRLIsFetchedWhenTheResponderFails() throws {
         let routes = Routes()
         let port = serve(routes)
         let p = try pki(ocspURL: "http://127.0.0.1:\(port)/ocsp", crlURL: "http://127.0.0.1:\(port)/ca.crl")
@@ -112,16 +113,16 @@ final class RevocationFetcherTests: XCTestCase {
         routes.table["/ca.crl"] = crl.der
         routes.lock.unlock()
         let result = RevocationFetcher(allowHost: loopbackOnly).fetch(path: [p.leaf, p.root], timeout: .seconds(5))
-        XCTAssertTrue(result.ocspResponses.isEmpty)
-        XCTAssertEqual(result.revocationLists.map(\.der), [crl.der])
-        XCTAssertEqual(result.attempts.count, 2)
-        XCTAssertTrue(result.attempts[0].outcome.hasPrefix("failed"), result.attempts[0].outcome)
+        #expect(result.ocspResponses.isEmpty)
+        #expect(result.revocationLists.map(\.der) == [crl.der])
+        #expect(result.attempts.count == 2)
+        #expect(result.attempts[0].outcome.hasPrefix("failed"), "\(result.attempts[0].outcome)")
     }
 
-    func testOnlyAllowedHostsAndAtMostTheBoundAreContacted() throws {
+    @Test func testOnlyAllowedHostsAndAtMostTheBoundAreContacted() throws {
         let p = try pki(ocspURL: "http://192.0.2.1/ocsp", crlURL: "http://192.0.2.1/ca.crl")
         let result = RevocationFetcher(maximumFetches: 1, allowHost: loopbackOnly).fetch(path: [p.leaf, p.root])
-        XCTAssertEqual(result.attempts.count, 1)
-        XCTAssertTrue(result.attempts[0].outcome.contains("not allowed"), result.attempts[0].outcome)
+        #expect(result.attempts.count == 1)
+        #expect(result.attempts[0].outcome.contains("not allowed"), "\(result.attempts[0].outcome)")
     }
 }

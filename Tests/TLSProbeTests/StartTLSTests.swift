@@ -1,5 +1,6 @@
 import Foundation
-import XCTest
+import SuiteFixtures
+import Testing
 
 @testable import TLSProbe
 
@@ -10,12 +11,12 @@ import XCTest
 /// STARTTLS against small in-process servers that speak each protocol's plaintext preamble and
 /// then SSL_accept. Each fake is cross-checked with `openssl s_client -starttls`, an outside
 /// client, so the fake cannot merely agree with our own client.
-final class StartTLSTests: XCTestCase {
+@Suite(.serialized, .onTestThreads) final class StartTLSTests {
     var pki: TestPKI!
     var servers: [TCPServer] = []
 
-    override func setUpWithError() throws { pki = try TestPKI.get() }
-    override func tearDown() {
+    init() throws { pki = try TestPKI.get() }
+    deinit {
         servers.forEach { $0.stop() }
         servers = []
     }
@@ -106,34 +107,37 @@ final class StartTLSTests: XCTestCase {
         let port = try fake(proto)
         let target = ProbeTarget(host: "127.0.0.1", port: port)
         let h = try Probe.handshake(with: target, options: ProbeOptions(timeout: .seconds(5), startTLS: proto))
-        XCTAssertEqual(h.startTLS, proto)
-        XCTAssertEqual(h.presentedChain, [try pki.der("leaf"), try pki.der("int")], proto.rawValue)
-        XCTAssertEqual(h.version, .tls1_3)
-        XCTAssertNil(h.alpn)
-        XCTAssertGreaterThan(h.timings.preambleMs, 0)
+        #expect(h.startTLS == proto)
+        #expect(h.presentedChain == ([try pki.der("leaf"), try pki.der("int")]), "\(proto.rawValue)")
+        #expect(h.version == .tls1_3)
+        #expect(h.alpn == nil)
+        #expect(h.timings.preambleMs > 0)
 
         // The outside client agrees the fake speaks the protocol.
         let r = try runCommand(
             ["timeout", "10", "openssl", "s_client", "-connect", "127.0.0.1:\(port)", "-starttls", proto.rawValue],
             stdin: "")
-        XCTAssertTrue(r.out.contains("Cipher is"), "s_client -starttls \(proto.rawValue): \(r.out) \(r.err)")
+        #expect(r.out.contains("Cipher is"), "s_client -starttls \(proto.rawValue): \(r.out) \(r.err)")
 
         // And a server that will not upgrade is reported as such.
         let refusing = try fake(proto, offerTLS: false)
-        XCTAssertThrowsError(
-            try Probe.handshake(
-                with: ProbeTarget(host: "127.0.0.1", port: refusing),
-                options: ProbeOptions(timeout: .seconds(2), startTLS: proto))
-        ) { e in
+        if let e = #expect(
+            throws: (any Error).self,
+            performing: {
+                try Probe.handshake(
+                    with: ProbeTarget(host: "127.0.0.1", port: refusing),
+                    options: ProbeOptions(timeout: .seconds(2), startTLS: proto))
+            })
+        {
             let e = e as! ProbeError
-            XCTAssertEqual(e.kind, .startTLSFailed, "\(proto): \(e.message)")
-            XCTAssertEqual(e.urlError, -1200)
+            #expect(e.kind == .startTLSFailed, "\(proto): \(e.message)")
+            #expect(e.urlError == -1200)
         }
     }
 
-    func testSMTP() throws { try check(.smtp) }
-    func testIMAP() throws { try check(.imap) }
-    func testPOP3() throws { try check(.pop3) }
-    func testFTP() throws { try check(.ftp) }
-    func testPostgres() throws { try check(.postgres) }
+    @Test func testSMTP() throws { try check(.smtp) }
+    @Test func testIMAP() throws { try check(.imap) }
+    @Test func testPOP3() throws { try check(.pop3) }
+    @Test func testFTP() throws { try check(.ftp) }
+    @Test func testPostgres() throws { try check(.postgres) }
 }

@@ -1,15 +1,16 @@
 import Foundation
+import SuiteFixtures
 import Synchronization
+import Testing
 import TrustBuilder
 import TrustSupport
 import TrustX509
-import XCTest
 
 @testable import TrustLab
 
 /// A scenario whose key is slow is served by a `LabDeferredServer`: nothing is made until a
 /// client connects, that client is served once it is, and later clients reuse it.
-final class LabDeferredServerTests: XCTestCase {
+@Suite(.serialized, .onTestThreads) final class LabDeferredServerTests {
     /// The watcher's wake interval here, in milliseconds (the lab's is 200 ms).
     static let wakeInterval: Int32 = 20
     /// Five of those wake-ups: time enough for a watcher that would make the endpoint without a
@@ -29,7 +30,7 @@ final class LabDeferredServerTests: XCTestCase {
         return LabEndpoint(name: "deferred", port: port, service: .https(tls, page: "deferred\n"))
     }
 
-    func testTheEndpointIsMadeForTheFirstClientOnlyAndServesEveryClient() throws {
+    @Test func testTheEndpointIsMadeForTheFirstClientOnlyAndServesEveryClient() throws {
         let listener = try LabListener.bind(address: "127.0.0.1", port: 0)
         let port = listener.port
         let made = Mutex(0)
@@ -42,18 +43,18 @@ final class LabDeferredServerTests: XCTestCase {
         defer { server.stop() }
         // The watcher wakes every 20 ms here: five wake-ups with no client make nothing.
         usleep(Self.severalWakeUps)
-        XCTAssertEqual(made.withLock { $0 }, 0, "made before any client connected")
+        #expect((made.withLock { $0 }) == 0, "made before any client connected")
 
         let first = TestClient.run(port: port)
-        XCTAssertTrue(first.served, first.failure)
-        XCTAssertEqual(first.chain.count, 1)
+        #expect(first.served, "\(first.failure)")
+        #expect(first.chain.count == 1)
         let second = TestClient.run(port: port)
-        XCTAssertTrue(second.served, second.failure)
-        XCTAssertEqual(second.chain, first.chain, "the same certificate for every client")
-        XCTAssertEqual(made.withLock { $0 }, 1)
+        #expect(second.served, "\(second.failure)")
+        #expect(second.chain == first.chain, "the same certificate for every client")
+        #expect((made.withLock { $0 }) == 1)
     }
 
-    func testStoppingBeforeAnyClientClosesThePortAndMakesNothing() throws {
+    @Test func testStoppingBeforeAnyClientClosesThePortAndMakesNothing() throws {
         let listener = try LabListener.bind(address: "127.0.0.1", port: 0)
         let port = listener.port
         let made = Mutex(0)
@@ -65,8 +66,8 @@ final class LabDeferredServerTests: XCTestCase {
         }
         server.stop()
         let refused = TestClient.run(port: port)
-        XCTAssertFalse(refused.handshake, "the port still accepts after stop()")
+        #expect(!refused.handshake, "the port still accepts after stop()")
         usleep(Self.severalWakeUps)
-        XCTAssertEqual(made.withLock { $0 }, 0)
+        #expect((made.withLock { $0 }) == 0)
     }
 }

@@ -1,19 +1,20 @@
 import ATSModel
+import SuiteFixtures
+import Testing
 import TrustCore
-import XCTest
 
 @testable import TrustLab
 
 /// A variation's settings spelled as `trustx check` options, checked against the options'
 /// documented spelling (docs/cli.md); that the spelled commands parse and give the listed
 /// expectations is `LabCheckTests.testEveryVariationGivesItsListedExpectationThroughCheck`.
-final class LabSettingTests: XCTestCase {
+@Suite(.serialized, .onTestThreads) final class LabSettingTests {
     /// Paths and pins as a running lab would give them.
     static let values = LabArgumentValues(
         anchorPaths: [.libraryTestCA: "/lab/library-test-ca.pem", .rogueCA: "/lab/rogue-ca.pem"],
         pins: [.goodLeaf: "sha256//R09PRA=="], clientIdentityPath: "/lab/client.p12", clientIdentityPassword: "pw")
 
-    func testEachSettingIsSpelledAsTheOptionThatMakesIt() {
+    @Test func testEachSettingIsSpelledAsTheOptionThatMakesIt() {
         let cases: [(LabSetting, [String])] = [
             (.policy(.basicX509), ["--policy", "basic"]),
             (.policy(.ssl(host: nil)), ["--policy", "ssl-no-host"]),
@@ -27,34 +28,35 @@ final class LabSettingTests: XCTestCase {
             (.clientIdentity, ["--client-cert", "/lab/client.p12", "--password", "pw"]),
         ]
         for (setting, expected) in cases {
-            XCTAssertEqual(setting.arguments(Self.values), expected, "\(setting)")
+            #expect(setting.arguments(Self.values) == expected, "\(setting)")
         }
     }
 
-    func testEveryMinimumVersionIsOneTheCheckOptionReadsBack() {
+    @Test func testEveryMinimumVersionIsOneTheCheckOptionReadsBack() {
         for version in TLSVersion.allCases {
             let arguments = LabSetting.minimumTLS(version).arguments(Self.values)
-            XCTAssertEqual(arguments.first, "--tls-min")
-            XCTAssertEqual(arguments.last.flatMap(TLSVersion.init), version)
+            #expect(arguments.first == "--tls-min")
+            #expect(arguments.last.flatMap(TLSVersion.init) == version)
         }
     }
 
-    func testTheScenarioAnchorComesFirstUnlessAVariationLeavesItOut() {
+    @Test func testTheScenarioAnchorComesFirstUnlessAVariationLeavesItOut() {
         let target = ["https://127.0.0.1:8400/"]
         let kept = LabVariation([.anchor(.rogueCA), .pin(.goodLeaf)], .trusted, "")
-        XCTAssertTrue(kept.keepsScenarioAnchor)
-        XCTAssertEqual(
-            kept.checkArguments(target: target, scenarioAnchor: "/lab/library-test-ca.pem", Self.values),
-            target + [
-                "--anchor", "/lab/library-test-ca.pem", "--anchor", "/lab/rogue-ca.pem", "--pin", "sha256//R09PRA==",
-            ])
+        #expect(kept.keepsScenarioAnchor)
+        #expect(
+            (kept.checkArguments(target: target, scenarioAnchor: "/lab/library-test-ca.pem", Self.values))
+                == (target + [
+                    "--anchor", "/lab/library-test-ca.pem", "--anchor", "/lab/rogue-ca.pem", "--pin",
+                    "sha256//R09PRA==",
+                ]))
         let replaced = LabVariation([.noScenarioAnchor, .anchor(.selfSigned)], .trusted, "")
-        XCTAssertFalse(replaced.keepsScenarioAnchor)
+        #expect(!replaced.keepsScenarioAnchor)
         let names = replaced.checkArguments(target: target, scenarioAnchor: "ca.pem", .names)
-        XCTAssertEqual(names, target + ["--anchor", "self-signed.pem"])
+        #expect(names == (target + ["--anchor", "self-signed.pem"]))
     }
 
-    func testEverySettingKindIsUsedSoTheCheckTestsRunItThroughTheCLI() {
+    @Test func testEverySettingKindIsUsedSoTheCheckTestsRunItThroughTheCLI() {
         func kind(_ setting: LabSetting) -> String {
             switch setting {
             case .policy: "policy"
@@ -70,35 +72,36 @@ final class LabSettingTests: XCTestCase {
             }
         }
         let used = Set(LabScenario.all.flatMap(\.variations).flatMap(\.settings).map(kind))
-        XCTAssertEqual(
-            used,
-            [
-                "policy", "anchor", "noScenarioAnchor", "pin", "minimumTLS", "noAIA", "clientIdentity", "anchorClass",
-                "store", "ctLogs",
-            ])
+        #expect(
+            used
+                == ([
+                    "policy", "anchor", "noScenarioAnchor", "pin", "minimumTLS", "noAIA", "clientIdentity",
+                    "anchorClass",
+                    "store", "ctLogs",
+                ]))
     }
 
-    func testEachGroupIsOneRunOfTheCatalogueAndTheATSGroupHoldsTheATSLessons() {
-        XCTAssertEqual(
-            LabScenario.groups,
-            [
-                .lessons, .ats, .badsslCertificates, .badsslKnownBad, .badsslClient, .inspection,
-                .certificateTransparency,
-                .badsslCipherSuites,
-                .badsslKeyExchange, .badsslProtocols, .fleet,
-            ])
+    @Test func testEachGroupIsOneRunOfTheCatalogueAndTheATSGroupHoldsTheATSLessons() {
+        #expect(
+            LabScenario.groups
+                == ([
+                    .lessons, .ats, .badsslCertificates, .badsslKnownBad, .badsslClient, .inspection,
+                    .certificateTransparency,
+                    .badsslCipherSuites,
+                    .badsslKeyExchange, .badsslProtocols, .fleet,
+                ]))
         // Teaching order keeps a group together: the groups in order give the catalogue back.
         let regrouped = LabScenario.groups.flatMap { g in LabScenario.all.filter { $0.group == g } }
-        XCTAssertEqual(regrouped.map(\.name), LabScenario.all.map(\.name))
+        #expect(regrouped.map(\.name) == LabScenario.all.map(\.name))
         for s in LabScenario.all {
             // ATS exempts loopback addresses, so the ATS lessons have DNS names, the badssl.com
             // cases keep badssl.com's and the inspection lessons the real hosts, all reached with
             // --connect-to, as the pool's one name for three nodes is (the rotating server is on
             // 127.0.0.1); the ATS lessons and badssl.com's TLS cases (Apple's verdict is their
             // ATS default) have Info.plists.
-            XCTAssertEqual(s.group != .lessons && s.name != "rotating", s.needsConnectTo, s.name)
+            #expect((s.group != .lessons && s.name != "rotating") == s.needsConnectTo, "\(s.name)")
             let withATS: [LabScenarioGroup] = [.ats, .badsslCipherSuites, .badsslKeyExchange, .badsslProtocols]
-            XCTAssertEqual(withATS.contains(s.group), !s.atsCases.isEmpty, s.name)
+            #expect(withATS.contains(s.group) == !s.atsCases.isEmpty, "\(s.name)")
         }
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
-import XCTest
+import SuiteFixtures
+import Testing
 
 /// `check --ats` / `--ats-plist` against `openssl s_server` on loopback, reached by a DNS name
 /// through `--connect-to` (loopback addresses are local hosts, which ATS exempts). The root is
 /// device-trusted (`--anchor-class device`), so URLSession's default handling decides and a
 /// rejection is not the delegate's -999. Pins come from the openssl command line.
-final class ATSCLITests: XCTestCase {
+@Suite(.serialized, .onTestThreads, .fixture(tearDown: aTSCLITestsTearDown)) final class ATSCLITests {
     static let host = "ats.example.test"
 
     /// A CA, an EC leaf and an RSA leaf for `host`, and each one's SPKI pin as openssl computes it.
@@ -15,7 +16,7 @@ final class ATSCLITests: XCTestCase {
         /// The pin of `file` ("leaf.pem", "ca.pem" or "rsa-leaf.pem"): all three are computed by
         /// one shell run of openssl, once per class.
         func pin(_ file: String) throws -> String {
-            try XCTUnwrap(try ATSCLITests.pins.get()[file], "no pin computed for \(file)")
+            try #require(try ATSCLITests.pins.get()[file], "no pin computed for \(file)")
         }
     }
 
@@ -108,10 +109,9 @@ final class ATSCLITests: XCTestCase {
     /// stopped in the class's tearDown.
     nonisolated(unsafe) static var servers: [[String]: OpenSSLServer] = [:]
 
-    override class func tearDown() {
+    static func suiteTearDown() {
         servers.values.forEach { $0.stop() }
         servers = [:]
-        super.tearDown()
     }
 
     func server(_ args: [String], cert: String = "leaf") throws -> OpenSSLServer {
@@ -159,7 +159,7 @@ final class ATSCLITests: XCTestCase {
 
     // MARK: connection rules
 
-    func testTLS11ServerIsRefusedByDefaultAndAcceptedWithTheException() throws {
+    @Test func testTLS11ServerIsRefusedByDefaultAndAcceptedWithTheException() throws {
         let s = try server(["-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"])
         let excepted = try plist(
             "<key>NSExceptionDomains</key><dict><key>\(Self.host)</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.0</string></dict></dict>"
@@ -171,80 +171,80 @@ final class ATSCLITests: XCTestCase {
         // Under ATS the probe offers what ATS allows for the host (1.2 and later), is refused, and
         // then observes with everything to show what the server speaks.
         let (r, json) = runs[0]
-        XCTAssertEqual(r.status, 1, r.err)
-        XCTAssertEqual(verdict(json)["urlError"] as? Int, -1200)
-        XCTAssertEqual(verdict(json)["osstatus"] as? Int, -9881)
-        XCTAssertEqual(steps(json, "ats-tls-version").first?["status"] as? String, "failed")
+        #expect(r.status == 1, "\(r.err)")
+        #expect((verdict(json)["urlError"] as? Int) == -1200)
+        #expect((verdict(json)["osstatus"] as? Int) == -9881)
+        #expect((steps(json, "ats-tls-version").first?["status"] as? String) == "failed")
         // The report says the facts come from a second handshake, after ATS's offer was refused.
-        let refusal = try XCTUnwrap((json["connection"] as? [String: Any])?["atsRefusal"] as? String)
-        XCTAssertTrue(refusal.contains("the server chose TLS 1.1"), refusal)
+        let refusal = try #require((json["connection"] as? [String: Any])?["atsRefusal"] as? String)
+        #expect(refusal.contains("the server chose TLS 1.1"), "\(refusal)")
         // The exception lowers what the client offers for this host: no --tls-min needed.
         let (ok, okJSON) = runs[1]
-        XCTAssertEqual(ok.status, 0, ok.out)
-        XCTAssertEqual(steps(okJSON, "ats-tls-version").first?["status"] as? String, "passed")
-        XCTAssertTrue((okJSON["connection"] as? [String: Any])?["atsRefusal"] is NSNull, "accepted: one handshake")
+        #expect(ok.status == 0, "\(ok.out)")
+        #expect((steps(okJSON, "ats-tls-version").first?["status"] as? String) == "passed")
+        #expect((okJSON["connection"] as? [String: Any])?["atsRefusal"] is NSNull, "accepted: one handshake")
         // A misspelt version is ignored, so TLS 1.2 stays the minimum.
         let (bad, badJSON) = runs[2]
-        XCTAssertEqual(bad.status, 1)
-        XCTAssertEqual(verdict(badJSON)["urlError"] as? Int, -1200)
+        #expect(bad.status == 1)
+        #expect((verdict(badJSON)["urlError"] as? Int) == -1200)
         let notes = (badJSON["ats"] as? [String: Any])?["notes"] as? [String] ?? []
-        XCTAssertTrue(notes.contains { $0.contains("'TLSV1.0' is ignored") }, "\(notes)")
+        #expect(notes.contains { $0.contains("'TLSV1.0' is ignored") }, "\(notes)")
     }
 
-    func testAFloorTheAppRaisesHoldsUnderATSToo() throws {
+    @Test func testAFloorTheAppRaisesHoldsUnderATSToo() throws {
         // ATS lowers the floor only through its exceptions; an app that asks for TLS 1.3 itself
         // (tlsMinimumSupportedProtocolVersion) gets no TLS 1.2 connection from ATS's defaults.
         let s = try server(["-tls1_2"])
         let runs = try checks(s, [["--ats"], ["--ats", "--tls-min", "1.3"]])
-        XCTAssertEqual(runs[0].0.status, 0)
+        #expect((runs[0].0.status) == 0)
         let (r, json) = runs[1]
-        XCTAssertEqual(r.status, 1, r.out + r.err)
-        XCTAssertEqual(verdict(json)["urlError"] as? Int, -1200)
+        #expect(r.status == 1, "\(r.out + r.err)")
+        #expect((verdict(json)["urlError"] as? Int) == -1200)
     }
 
-    func testServerWithoutForwardSecrecyNeedsTheException() throws {
+    @Test func testServerWithoutForwardSecrecyNeedsTheException() throws {
         let s = try server(["-tls1_2", "-cipher", "AES128-GCM-SHA256"], cert: "rsa-leaf")
         let off = try plist(
             "<key>NSExceptionDomains</key><dict><key>\(Self.host)</key><dict><key>NSExceptionRequiresForwardSecrecy</key><false/></dict></dict>"
         )
         let runs = try checks(s, [["--ats"], ["--ats-plist", off]])
         let (r, json) = runs[0]
-        XCTAssertEqual(r.status, 1, r.err)
-        XCTAssertEqual(verdict(json)["urlError"] as? Int, -1200)
-        XCTAssertEqual(verdict(json)["osstatus"] as? Int, -9882)
-        XCTAssertEqual(steps(json, "ats-forward-secrecy").first?["status"] as? String, "failed")
+        #expect(r.status == 1, "\(r.err)")
+        #expect((verdict(json)["urlError"] as? Int) == -1200)
+        #expect((verdict(json)["osstatus"] as? Int) == -9882)
+        #expect((steps(json, "ats-forward-secrecy").first?["status"] as? String) == "failed")
         let (ok, _) = runs[1]
-        XCTAssertEqual(ok.status, 0, ok.out)
+        #expect(ok.status == 0, "\(ok.out)")
     }
 
-    func testArbitraryLoadsTurnsATSOffUnlessAnotherGlobalKeyIsPresent() throws {
+    @Test func testArbitraryLoadsTurnsATSOffUnlessAnotherGlobalKeyIsPresent() throws {
         let s = try server(["-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"])
         let arbitrary = try plist("<key>NSAllowsArbitraryLoads</key><true/>")
         let ignored = try plist(
             "<key>NSAllowsArbitraryLoads</key><true/><key>NSAllowsArbitraryLoadsInWebContent</key><false/>")
         let runs = try checks(
             s, [["--ats-plist", arbitrary, "--tls-min", "1.0"], ["--ats-plist", ignored, "--tls-min", "1.0"]])
-        XCTAssertEqual(runs[0].0.status, 0)
-        XCTAssertEqual(runs[1].0.status, 1)
+        #expect((runs[0].0.status) == 0)
+        #expect((runs[1].0.status) == 1)
     }
 
-    func testHTTPURLIsRefusedWith1022UnlessTheDomainAllowsIt() throws {
+    @Test func testHTTPURLIsRefusedWith1022UnlessTheDomainAllowsIt() throws {
         let s = try server([])
         let allowed = try plist(
             "<key>NSExceptionDomains</key><dict><key>\(Self.host)</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict></dict>"
         )
         let runs = try checks(s, [["--ats"], ["--ats-plist", allowed]], scheme: "http")
         let (r, json) = runs[0]
-        XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(verdict(json)["urlError"] as? Int, -1022)
+        #expect(r.status == 1)
+        #expect((verdict(json)["urlError"] as? Int) == -1022)
         let (_, okJSON) = runs[1]
-        XCTAssertNotEqual(verdict(okJSON)["urlError"] as? Int, -1022)
-        XCTAssertEqual(steps(okJSON, "ats-tls-version").first?["status"] as? String, "passed")
+        #expect((verdict(okJSON)["urlError"] as? Int) != -1022)
+        #expect((steps(okJSON, "ats-tls-version").first?["status"] as? String) == "passed")
     }
 
     // MARK: NSPinnedDomains
 
-    func testLeafAndCAPinsAreANDedAndEachListIsORed() throws {
+    @Test func testLeafAndCAPinsAreANDedAndEachListIsORed() throws {
         let p = try pki()
         let s = try server([])
         let leaf = try p.pin("leaf.pem")
@@ -255,56 +255,57 @@ final class ATSCLITests: XCTestCase {
         let leafWrong = try plist(pinnedDomains(leaf: [other], ca: [ca]))
         let runs = try checks(s, [["--ats-plist", both], ["--ats-plist", caWrong], ["--ats-plist", leafWrong]])
         let (ok, okJSON) = runs[0]
-        XCTAssertEqual(ok.status, 0, ok.out)
-        XCTAssertEqual(steps(okJSON, "pinned-domains").map { $0["status"] as? String }, ["passed", "passed"])
+        #expect(ok.status == 0, "\(ok.out)")
+        #expect((steps(okJSON, "pinned-domains").map { $0["status"] as? String }) == ["passed", "passed"])
         let (bad, badJSON) = runs[1]
-        XCTAssertEqual(bad.status, 1)
-        XCTAssertEqual(verdict(badJSON)["urlError"] as? Int, -1200)
-        XCTAssertEqual(verdict(badJSON)["osstatus"] as? Int, -9886)
-        XCTAssertEqual(runs[2].0.status, 1)
+        #expect(bad.status == 1)
+        #expect((verdict(badJSON)["urlError"] as? Int) == -1200)
+        #expect((verdict(badJSON)["osstatus"] as? Int) == -9886)
+        #expect((runs[2].0.status) == 1)
     }
 
-    func testAnEmptyPinListAlwaysFails() throws {
+    @Test func testAnEmptyPinListAlwaysFails() throws {
         let s = try server([])
         let empty = try plist(pinnedDomains(ca: []))
         let (r, json) = try check(s, ["--ats-plist", empty])
-        XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(verdict(json)["urlError"] as? Int, -1200)
-        XCTAssertEqual(
-            steps(json, "pinned-domains").first?["title"] as? String, "NSPinnedCAIdentities is empty: always fails")
+        #expect(r.status == 1)
+        #expect((verdict(json)["urlError"] as? Int) == -1200)
+        #expect(
+            (steps(json, "pinned-domains").first?["title"] as? String)
+                == "NSPinnedCAIdentities is empty: always fails")
     }
 
-    func testBinaryInfoPlistGivesTheSameVerdictAsItsXML() throws {
+    @Test func testBinaryInfoPlistGivesTheSameVerdictAsItsXML() throws {
         let p = try pki()
         let s = try server([])
         let xml = try plist(pinnedDomains(leaf: [try p.pin("ca.pem")]))
         let binary = xml + ".bin"
         let plutil = "/opt/swift/usr/bin/plutil"
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: plutil), "plutil not installed")
+        if !(FileManager.default.isExecutableFile(atPath: plutil)) { try Test.cancel("plutil not installed") }
         let converted = try Shell.run(URL(fileURLWithPath: plutil), ["-convert", "binary1", "-o", binary, xml])
-        XCTAssertEqual(converted.status, 0, converted.err)
+        #expect(converted.status == 0, "\(converted.err)")
         let runs = try checks(s, [["--ats-plist", xml], ["--ats-plist", binary]])
         let (x, xJSON) = runs[0]
         let (b, bJSON) = runs[1]
-        XCTAssertEqual(x.status, 1, "the leaf is not the CA")
-        XCTAssertEqual(b.status, x.status)
-        XCTAssertEqual(verdict(bJSON)["osstatus"] as? Int, verdict(xJSON)["osstatus"] as? Int)
-        XCTAssertEqual(verdict(bJSON)["urlError"] as? Int, -1200)
+        #expect(x.status == 1, "the leaf is not the CA")
+        #expect(b.status == x.status)
+        #expect((verdict(bJSON)["osstatus"] as? Int) == (verdict(xJSON)["osstatus"] as? Int))
+        #expect((verdict(bJSON)["urlError"] as? Int) == -1200)
     }
 
-    func testPinAdviceInTheReport() throws {
+    @Test func testPinAdviceInTheReport() throws {
         let p = try pki()
         let s = try server([])
         let single = try plist(pinnedDomains(leaf: [try p.pin("leaf.pem")]))
         let (r, json) = try check(s, ["--ats-plist", single])
-        XCTAssertEqual(r.status, 0, r.out)
+        #expect(r.status == 0, "\(r.out)")
         let advice = (json["pinAdvice"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
-        XCTAssertEqual(advice, ["single-pin", "leaf-only"])
+        #expect(advice == ["single-pin", "leaf-only"])
     }
 
     // MARK: files and usage
 
-    func testUnreadableAndMalformedPlistsExitLikeCertificateFiles() throws {
+    @Test func testUnreadableAndMalformedPlistsExitLikeCertificateFiles() throws {
         let p = try pki()
         let garbage = p.directory.appendingPathComponent("garbage.plist")
         try "{ not = plist; }".write(to: garbage, atomically: true, encoding: .utf8)
@@ -314,12 +315,15 @@ final class ATSCLITests: XCTestCase {
             ["check", "--chain", p.path("leaf.pem"), "--platform", "ios16"],
         ])
         let missing = try runs[0].get()
-        XCTAssertEqual(missing.status, 66, missing.err)
+        #expect(missing.status == 66, "\(missing.err)")
         let malformed = try runs[1].get()
-        XCTAssertEqual(malformed.status, 65)
-        XCTAssertTrue(malformed.err.contains("not a readable property list"), malformed.err)
+        #expect(malformed.status == 65)
+        #expect(malformed.err.contains("not a readable property list"), "\(malformed.err)")
         let usage = try runs[2].get()
-        XCTAssertEqual(usage.status, 64)
-        XCTAssertTrue(usage.err.contains("--platform applies to --ats or --ats-plist"), usage.err)
+        #expect(usage.status == 64)
+        #expect(usage.err.contains("--platform applies to --ats or --ats-plist"), "\(usage.err)")
     }
 }
+
+/// ATSCLITests's shared tear-down, outside the type so its suite attribute can name it.
+private func aTSCLITestsTearDown() { ATSCLITests.suiteTearDown() }

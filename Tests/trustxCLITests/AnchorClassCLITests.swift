@@ -1,20 +1,21 @@
 import Foundation
-import XCTest
+import SuiteFixtures
+import Testing
 
 /// `trustx check --anchor-class app|device` on certificates made with the openssl command line.
 /// Expected values follow trustd's rules for anchors in the user anchor source (docs/steps.md,
 /// "Anchor classes").
-final class AnchorClassCLITests: XCTestCase {
+@Suite(.serialized, .onTestThreads) final class AnchorClassCLITests {
     var pki: TestPKI!
     var dir: URL!
 
-    override func setUpWithError() throws {
+    init() throws {
         pki = try TestPKI.get()
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-anchor-class-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     }
 
-    override func tearDownWithError() throws {
+    deinit {
         try? FileManager.default.removeItem(at: dir)
     }
 
@@ -42,7 +43,7 @@ final class AnchorClassCLITests: XCTestCase {
         var args = ["check", "--chain", chain, "--anchor", anchor, "--host", "127.0.0.1", "--format", "json"]
         if let anchorClass { args += ["--anchor-class", anchorClass] }
         let r = try CLI.run(args)
-        XCTAssertEqual(r.err, "")
+        #expect(r.err == "")
         return try r.json()
     }
 
@@ -51,79 +52,78 @@ final class AnchorClassCLITests: XCTestCase {
         return (v["trusted"] as? Bool, v["osstatus"] as? Int, v["urlError"] as? Int)
     }
 
-    func testLeafWithoutEKUIsRejectedUnderAnAppAnchorAndTrustedUnderADeviceAnchor() throws {
+    @Test func testLeafWithoutEKUIsRejectedUnderAnAppAnchorAndTrustedUnderADeviceAnchor() throws {
         let leaf = try makeLeaf(
             "noeku", days: 397,
             extensions: "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nsubjectAltName=IP:127.0.0.1")
         let app = try checkJSON(leaf, anchor: pki.path("ca.pem"), anchorClass: nil)
-        XCTAssertEqual(verdict(app).trusted, false)
-        XCTAssertEqual(verdict(app).osstatus, -67609, "errSecInvalidExtendedKeyUsage")
-        XCTAssertEqual(verdict(app).urlError, -999, "the app's delegate decides")
-        XCTAssertEqual((app["settings"] as? [String: Any])?["anchorClass"] as? String, "app")
+        #expect((verdict(app).trusted) == false)
+        #expect((verdict(app).osstatus) == -67609, "errSecInvalidExtendedKeyUsage")
+        #expect((verdict(app).urlError) == -999, "the app's delegate decides")
+        #expect(((app["settings"] as? [String: Any])?["anchorClass"] as? String) == "app")
 
         let device = try checkJSON(leaf, anchor: pki.path("ca.pem"), anchorClass: "device")
-        XCTAssertEqual(verdict(device).trusted, true)
-        XCTAssertEqual(verdict(device).osstatus, 0)
-        let settings = try XCTUnwrap(device["settings"] as? [String: Any])
-        XCTAssertEqual(settings["anchorClass"] as? String, "device")
-        XCTAssertEqual((settings["anchors"] as? [[String: Any]])?.first?["class"] as? String, "device")
-        let path = try XCTUnwrap(device["path"] as? [[String: Any]])
-        XCTAssertEqual(path.last?["anchor"] as? String, "custom")
-        XCTAssertEqual(path.last?["anchorClass"] as? String, "device")
-        let steps = try XCTUnwrap(device["steps"] as? [[String: Any]])
+        #expect((verdict(device).trusted) == true)
+        #expect((verdict(device).osstatus) == 0)
+        let settings = try #require(device["settings"] as? [String: Any])
+        #expect((settings["anchorClass"] as? String) == "device")
+        #expect(((settings["anchors"] as? [[String: Any]])?.first?["class"] as? String) == "device")
+        let path = try #require(device["path"] as? [[String: Any]])
+        #expect((path.last?["anchor"] as? String) == "custom")
+        #expect((path.last?["anchorClass"] as? String) == "device")
+        let steps = try #require(device["steps"] as? [[String: Any]])
         let eku = steps.first { $0["id"] as? String == "extended-key-usage" && $0["certificate"] as? Int == 0 }
-        XCTAssertEqual(eku?["status"] as? String, "skipped")
-        XCTAssertTrue(
+        #expect((eku?["status"] as? String) == "skipped")
+        #expect(
             (eku?["reason"] as? String)?.hasPrefix("device-trusted anchor: ") ?? false, "\(String(describing: eku))")
     }
 
-    func testSelfSigned900DayLeafAsItsOwnAnchorDependsOnTheClass() throws {
+    @Test func testSelfSigned900DayLeafAsItsOwnAnchorDependsOnTheClass() throws {
         let leaf = try makeLeaf(
             "long", days: 900,
             extensions:
                 "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1",
             selfSigned: true)
         let app = try checkJSON(leaf, anchor: leaf, anchorClass: "app")
-        XCTAssertEqual(verdict(app).osstatus, -67901, "errSecCertificateValidityPeriodTooLong")
+        #expect((verdict(app).osstatus) == -67901, "errSecCertificateValidityPeriodTooLong")
         let device = try checkJSON(leaf, anchor: leaf, anchorClass: "device")
-        XCTAssertEqual(verdict(device).trusted, true)
-        XCTAssertEqual(verdict(device).osstatus, 0)
+        #expect((verdict(device).trusted) == true)
+        #expect((verdict(device).osstatus) == 0)
     }
 
-    func test900DayLeafUnderADeviceCAIsStillTooLong() throws {
+    @Test func test900DayLeafUnderADeviceCAIsStillTooLong() throws {
         let leaf = try makeLeaf(
             "long-ca", days: 900,
             extensions:
                 "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1"
         )
         let device = try checkJSON(leaf, anchor: pki.path("ca.pem"), anchorClass: "device")
-        XCTAssertEqual(verdict(device).osstatus, -67901)
-        XCTAssertEqual(verdict(device).urlError, -1202, "no delegate: URLSession's default handling rejects")
+        #expect((verdict(device).osstatus) == -67901)
+        #expect((verdict(device).urlError) == -1202, "no delegate: URLSession's default handling rejects")
     }
 
-    func testTextReportNamesTheClassOfTheAnchor() throws {
+    @Test func testTextReportNamesTheClassOfTheAnchor() throws {
         let r = try CLI.run([
             "check", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem"), "--host", "127.0.0.1",
             "--anchor-class", "device",
         ])
-        XCTAssertEqual(r.status, 0, r.out + r.err)
-        XCTAssertTrue(r.out.contains("anchors  1 custom anchor (device: profile, trusted in Settings) only"), r.out)
-        XCTAssertTrue(r.out.contains("source  trusted custom anchor (device)"), r.out)
-        XCTAssertTrue(r.out.contains("Anchored at a custom anchor (device-trusted)"), r.out)
+        #expect(r.status == 0, "\(r.out + r.err)")
+        #expect(r.out.contains("anchors  1 custom anchor (device: profile, trusted in Settings) only"), "\(r.out)")
+        #expect(r.out.contains("source  trusted custom anchor (device)"), "\(r.out)")
+        #expect(r.out.contains("Anchored at a custom anchor (device-trusted)"), "\(r.out)")
     }
 
-    func testAnchorClassNeedsAnchors() throws {
+    @Test func testAnchorClassNeedsAnchors() throws {
         let r = try CLI.run(["check", "--chain", pki.path("leaf.pem"), "--anchor-class", "device"])
-        XCTAssertEqual(r.status, 64)
-        XCTAssertTrue(r.err.hasPrefix("Error: --anchor-class applies to --anchor certificates"), r.err)
+        #expect(r.status == 64)
+        #expect(r.err.hasPrefix("Error: --anchor-class applies to --anchor certificates"), "\(r.err)")
         let bad = try CLI.run([
             "check", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem"), "--anchor-class", "user",
         ])
-        XCTAssertEqual(bad.status, 64)
-        XCTAssertTrue(
+        #expect(bad.status == 64)
+        #expect(
             bad.err.hasPrefix(
                 "Error: The value 'user' is invalid for '--anchor-class <class>'. Please provide one of 'app' and 'device'."
-            ),
-            bad.err)
+            ), "\(bad.err)")
     }
 }

@@ -1,13 +1,15 @@
 import Foundation
+import SuiteFixtures
+import Testing
 import TrustCore
 import TrustLab
-import XCTest
 
 /// badssl.com's certificate, known-bad and client cases in the lab, each checked the way a
 /// trainee does it: the built `trustx check URL --connect-to ... --anchor FILE` against one lab
 /// serving only those cases. The expected verdicts are the catalogue's, which cites Apple's rule
 /// for each (docs/lab.md, "badssl.com: certificates").
-final class BadSSLCaseTests: XCTestCase {
+@Suite(.serialized, .onTestThreads, .fixture(setUp: badSSLCaseTestsSetUp, tearDown: badSSLCaseTestsTearDown))
+final class BadSSLCaseTests {
     nonisolated(unsafe) static var lab: Lab?
 
     /// Every badssl.com name this part of the lab covers.
@@ -19,8 +21,7 @@ final class BadSSLCaseTests: XCTestCase {
         "webpack-dev-server", "client", "client-cert-missing",
     ]
 
-    override class func setUp() {
-        super.setUp()
+    static func suiteSetUp() {
         // Keys made by openssl ahead of time: the lab would otherwise make them for the first
         // client, which takes up to a minute for RSA 8,192.
         _ = try? LabSlowKeys.preload(privateKeyPEM: SlowKeyFixtures.rsa4096)
@@ -29,13 +30,12 @@ final class BadSSLCaseTests: XCTestCase {
         lab = try? Lab.start(LabOptions(scenarios: scenarios))
     }
 
-    override class func tearDown() {
+    static func suiteTearDown() {
         lab?.stop()
         lab = nil
-        super.tearDown()
     }
 
-    func running() throws -> Lab { try XCTUnwrap(Self.lab, "the lab did not start") }
+    func running() throws -> Lab { try #require(Self.lab, "the lab did not start") }
 
     /// One `trustx check` and what it should give.
     struct Run: Sendable {
@@ -80,9 +80,9 @@ final class BadSSLCaseTests: XCTestCase {
         return outcomes
     }
 
-    func testEveryBadSSLCaseGivesItsStatedVerdictThroughCheck() throws {
+    @Test func testEveryBadSSLCaseGivesItsStatedVerdictThroughCheck() throws {
         let lab = try running()
-        XCTAssertEqual(Set(lab.scenarios.compactMap(\.scenario.badssl)), Self.names)
+        #expect(Set(lab.scenarios.compactMap(\.scenario.badssl)) == Self.names)
         var runs: [Run] = []
         // The lab's own lessons among them (expired, self-signed, ...) are checked with the same
         // command line, variations and all, by LabCheckTests.
@@ -99,46 +99,56 @@ final class BadSSLCaseTests: XCTestCase {
         }
         let results = outcomes(runs)
         for (i, run) in runs.enumerated() {
-            let got = try XCTUnwrap(results[i], "\(run.label): not run")
-            if let failure = got.failure { XCTFail("\(run.label): no verdict: \(failure)") }
-            XCTAssertEqual(got.trusted, run.expected.trusted, "\(run.label): trusted")
-            XCTAssertEqual(got.osstatus, run.expected.osstatus, "\(run.label): OSStatus")
-            XCTAssertEqual(got.urlError, run.expected.urlError, "\(run.label): URLError")
+            let got = try #require(results[i], "\(run.label): not run")
+            if let failure = got.failure { Issue.record("\(run.label): no verdict: \(failure)") }
+            #expect(got.trusted == run.expected.trusted, "\(run.label): trusted")
+            #expect(got.osstatus == run.expected.osstatus, "\(run.label): OSStatus")
+            #expect(got.urlError == run.expected.urlError, "\(run.label): URLError")
         }
         // rsa2048's key is made for its first client, not at start-up: what the server sent
         // says its size.
-        let rsa2048 = try XCTUnwrap(runs.firstIndex { $0.label == "rsa2048" })
-        XCTAssertEqual(results[rsa2048]?.presentedKeyBits, 2048)
+        let rsa2048 = try #require(runs.firstIndex { $0.label == "rsa2048" })
+        #expect((results[rsa2048]?.presentedKeyBits) == 2048)
         // 10,000 names make a Certificate message over the probe's 256 KiB bound. Its chain is
         // made (and its file written) for its first client.
-        let tenThousand = try XCTUnwrap(lab.scenario("10000-sans"))
+        let tenThousand = try #require(lab.scenario("10000-sans"))
         let chain = try String(contentsOfFile: tenThousand.chainPath, encoding: .utf8)
-        XCTAssertGreaterThan(chain.utf8.count * 3 / 4, 256 * 1024)
+        #expect((chain.utf8.count * 3 / 4) > (256 * 1024))
     }
 
     /// The badssl.com cases sit above the AIA server's offset (99): a fixed port base must leave
     /// room for them too, or the lab refuses it before binding anything.
-    func testAPortBaseWithNoRoomForTheBadSSLOffsetsIsRefused() {
-        XCTAssertThrowsError(try Lab.start(LabOptions(scenarios: ["client-cert-missing"], portBase: 65_400))) {
-            XCTAssertEqual(
-                ($0 as? LabError)?.description, "port base 65400 leaves no room for every scenario below 65536")
+    @Test func testAPortBaseWithNoRoomForTheBadSSLOffsetsIsRefused() {
+        if let thrown = #expect(
+            throws: (any Error).self,
+            performing: { try Lab.start(LabOptions(scenarios: ["client-cert-missing"], portBase: 65_400)) })
+        {
+            #expect(
+                ((thrown as? LabError)?.description)
+                    == "port base 65400 leaves no room for every scenario below 65536")
         }
     }
 
     /// The hosts read as on the web, under the lab's domain, and the slow keys are the real sizes.
-    func testHostsKeepBadSSLNamesAndTheRSACasesServeTheirKeySizes() throws {
+    @Test func testHostsKeepBadSSLNamesAndTheRSACasesServeTheirKeySizes() throws {
         let lab = try running()
         for s in lab.scenarios where s.scenario.group != .lessons {
-            XCTAssertEqual(s.host, "\(s.name).badssl.trustx.test")
-            XCTAssertTrue(s.url.hasPrefix("https://\(s.name).badssl.trustx.test:"), s.url)
+            #expect(s.host == ("\(s.name).badssl.trustx.test"))
+            #expect(s.url.hasPrefix("https://\(s.name).badssl.trustx.test:"), "\(s.url)")
         }
         for (name, bits) in [("rsa4096", 4096), ("rsa8192", 8192), ("ecc384", 384)] {
-            let s = try XCTUnwrap(lab.scenario(name))
-            XCTAssertEqual(s.served.first?.publicKey.bits, bits, name)
+            let s = try #require(lab.scenario(name))
+            #expect(s.served.first?.publicKey.bits == bits, "\(name)")
         }
         // rsa2048's key is made for its first client, not at start-up; its size, as the server
         // sends it, and the 10,000-name chain made for its first client are asserted after
         // testEveryBadSSLCaseGivesItsStatedVerdictThroughCheck's checks.
-        XCTAssertEqual(try XCTUnwrap(lab.scenario("rsa2048")).served, [], "made at start-up")
+        #expect((try #require(lab.scenario("rsa2048")).served) == [], "made at start-up")
     }
 }
+
+/// BadSSLCaseTests's shared set-up, outside the type so its suite attribute can name it.
+private func badSSLCaseTestsSetUp() { BadSSLCaseTests.suiteSetUp() }
+
+/// BadSSLCaseTests's shared tear-down, outside the type so its suite attribute can name it.
+private func badSSLCaseTestsTearDown() { BadSSLCaseTests.suiteTearDown() }

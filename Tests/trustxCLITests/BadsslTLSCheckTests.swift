@@ -1,34 +1,34 @@
 import Foundation
+import SuiteFixtures
 import Synchronization
+import Testing
 import TrustLab
-import XCTest
 
 /// badssl.com's cipher-suite, key-exchange and protocol cases, served by one lab of those groups
 /// and checked as a learner does: `trustx check URL --connect-to ... --anchor FILE`, without and
 /// with an app's Info.plist (ATS's defaults). The expectations come from the catalogue, which
 /// cites Apple's cipher-suite groups; what each server speaks is confirmed with openssl s_client.
-final class BadsslTLSCheckTests: XCTestCase {
+@Suite(.serialized, .onTestThreads, .fixture(setUp: badsslTLSCheckTestsSetUp, tearDown: badsslTLSCheckTestsTearDown))
+final class BadsslTLSCheckTests {
     nonisolated(unsafe) static var lab: Lab?
     static let groups: [LabScenarioGroup] = [.badsslCipherSuites, .badsslKeyExchange, .badsslProtocols]
 
-    override class func setUp() {
-        super.setUp()
+    static func suiteSetUp() {
         var options = LabOptions()
         options.groups = groups.map(\.id)
         lab = try? Lab.start(options)
     }
 
-    override class func tearDown() {
+    static func suiteTearDown() {
         lab?.stop()
         lab = nil
-        super.tearDown()
     }
 
-    func running() throws -> Lab { try XCTUnwrap(Self.lab, "the lab did not start") }
+    func running() throws -> Lab { try #require(Self.lab, "the lab did not start") }
 
     /// `trusted`, `osstatus` and `urlError` of a `--format json` report.
     func verdict(_ r: RunResult, _ label: String) throws -> (Bool?, Int?, Int?) {
-        let v = try XCTUnwrap(try r.json()["verdict"] as? [String: Any], "\(label): \(r.out) \(r.err)")
+        let v = try #require(try r.json()["verdict"] as? [String: Any], "\(label): \(r.out) \(r.err)")
         return (v["trusted"] as? Bool, v["osstatus"] as? Int, v["urlError"] as? Int)
     }
 
@@ -39,37 +39,36 @@ final class BadsslTLSCheckTests: XCTestCase {
             ["20", "openssl", "s_client", "-connect", "127.0.0.1:\(s.port)", "-servername", s.host] + arguments)
     }
 
-    func testTheLabServesOnlyTheseGroupsAndListsWhatThisOpenSSLCannotServe() throws {
+    @Test func testTheLabServesOnlyTheseGroupsAndListsWhatThisOpenSSLCannotServe() throws {
         let lab = try running()
         let catalogue = LabScenario.all.filter { Self.groups.contains($0.group) }
-        XCTAssertEqual(
-            lab.scenarios.map(\.name) + lab.unavailable.map(\.name),
-            catalogue.filter { $0.unavailable == nil }.map(\.name)
-                + catalogue.filter { $0.unavailable != nil }.map(\.name))
-        XCTAssertEqual(Set(lab.unavailable.map(\.name)), ["3des", "rc4", "rc4-md5", "ssl-v3", "ssl-v2"])
-        let json = try XCTUnwrap(
-            try JSONSerialization.jsonObject(with: Data(lab.json().utf8)) as? [String: Any])
-        let unavailable = try XCTUnwrap(json["unavailable"] as? [[String: Any]])
-        XCTAssertEqual(unavailable.compactMap { $0["badssl"] as? String }, lab.unavailable.map(\.name))
-        XCTAssertTrue(unavailable.allSatisfy { ($0["reason"] as? String)?.isEmpty == false })
-        let scenarios = try XCTUnwrap(json["scenarios"] as? [[String: Any]])
-        XCTAssertEqual(scenarios.compactMap { $0["badssl"] as? String }, lab.scenarios.map(\.name))
-        XCTAssertTrue(scenarios.allSatisfy { ($0["host"] as? String)?.hasSuffix(".badssl.trustx.test") == true })
+        #expect(
+            (lab.scenarios.map(\.name) + lab.unavailable.map(\.name))
+                == (catalogue.filter { $0.unavailable == nil }.map(\.name)
+                    + catalogue.filter { $0.unavailable != nil }.map(\.name)))
+        #expect(Set(lab.unavailable.map(\.name)) == ["3des", "rc4", "rc4-md5", "ssl-v3", "ssl-v2"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(lab.json().utf8)) as? [String: Any])
+        let unavailable = try #require(json["unavailable"] as? [[String: Any]])
+        #expect((unavailable.compactMap { $0["badssl"] as? String }) == lab.unavailable.map(\.name))
+        #expect(unavailable.allSatisfy { ($0["reason"] as? String)?.isEmpty == false })
+        let scenarios = try #require(json["scenarios"] as? [[String: Any]])
+        #expect((scenarios.compactMap { $0["badssl"] as? String }) == lab.scenarios.map(\.name))
+        #expect(scenarios.allSatisfy { ($0["host"] as? String)?.hasSuffix(".badssl.trustx.test") == true })
     }
 
     /// The reasons given for the unavailable cases, confirmed by the openssl command line of the
     /// same build: no RC4 or 3DES cipher suite, no -ssl3 or -ssl2 option.
-    func testTheUnavailableCasesAreUnavailableToThisOpenSSL() throws {
+    @Test func testTheUnavailableCasesAreUnavailableToThisOpenSSL() throws {
         for cipher in ["RC4:@SECLEVEL=0", "RC4-MD5:@SECLEVEL=0", "3DES:@SECLEVEL=0"] {
             let r = try Shell.run(URL(fileURLWithPath: "/usr/bin/openssl"), ["ciphers", "-v", cipher])
-            XCTAssertNotEqual(r.status, 0, "openssl has \(cipher): \(r.out)")
+            #expect(r.status != 0, "openssl has \(cipher): \(r.out)")
         }
         let help = try Shell.run(URL(fileURLWithPath: "/usr/bin/openssl"), ["s_client", "-help"])
-        XCTAssertFalse((help.out + help.err).contains("-ssl3 "), "this openssl speaks SSLv3: serve ssl-v3")
-        XCTAssertFalse((help.out + help.err).contains("-ssl2 "))
+        #expect(!((help.out + help.err).contains("-ssl3 ")), "this openssl speaks SSLv3: serve ssl-v3")
+        #expect(!((help.out + help.err).contains("-ssl2 ")))
     }
 
-    func testEveryCaseGivesItsListedVerdictThroughCheck() throws {
+    @Test func testEveryCaseGivesItsListedVerdictThroughCheck() throws {
         let lab = try running()
         let results = CLI.runAll(
             lab.scenarios.map {
@@ -78,19 +77,19 @@ final class BadsslTLSCheckTests: XCTestCase {
         for (s, result) in zip(lab.scenarios, results) {
             let r = try result.get()
             let (trusted, osstatus, urlError) = try verdict(r, s.name)
-            XCTAssertEqual(trusted, s.expectation.trusted, "\(s.name): \(r.err)")
-            XCTAssertEqual(osstatus.map(Int32.init), s.expectation.osstatus, s.name)
-            XCTAssertEqual(urlError, s.expectation.urlError, s.name)
+            #expect(trusted == s.expectation.trusted, "\(s.name): \(r.err)")
+            #expect(osstatus.map(Int32.init) == s.expectation.osstatus, "\(s.name)")
+            #expect(urlError == s.expectation.urlError, "\(s.name)")
             // 0 trusted; 69 when the handshake failed before any evaluation.
-            XCTAssertEqual(r.status, s.expectation.trusted ? 0 : 69, "\(s.name): \(r.err)")
+            #expect(r.status == (s.expectation.trusted ? 0 : 69), "\(s.name): \(r.err)")
         }
     }
 
-    func testEveryCaseGivesApplesATSVerdictThroughCheckWithItsInfoPlist() throws {
+    @Test func testEveryCaseGivesApplesATSVerdictThroughCheckWithItsInfoPlist() throws {
         let lab = try running()
         var checked = 0
         for s in lab.scenarios {
-            XCTAssertEqual(s.atsCases.first?.atsCase.label, "ats-default", s.name)
+            #expect(s.atsCases.first?.atsCase.label == "ats-default", "\(s.name)")
         }
         let runs = lab.scenarios.flatMap { s in s.atsCases.map { c in (s, c) } }
         let results = CLI.runAll(
@@ -99,15 +98,15 @@ final class BadsslTLSCheckTests: XCTestCase {
             let label = "\(s.name) \(c.atsCase.label)"
             let r = try result.get()
             let (trusted, _, urlError) = try verdict(r, label)
-            XCTAssertEqual(trusted, c.atsCase.expectation.trusted, "\(label): \(r.out)")
-            XCTAssertEqual(urlError, c.atsCase.expectation.urlError, label)
-            XCTAssertEqual(r.status == 0, c.atsCase.expectation.trusted, "\(label): exit \(r.status)")
+            #expect(trusted == c.atsCase.expectation.trusted, "\(label): \(r.out)")
+            #expect(urlError == c.atsCase.expectation.urlError, "\(label)")
+            #expect((r.status == 0) == c.atsCase.expectation.trusted, "\(label): exit \(r.status)")
             checked += 1
         }
-        XCTAssertEqual(checked, lab.scenarios.count + 3, "the exceptions of static-rsa, tls-v1-0 and tls-v1-1")
+        #expect(checked == (lab.scenarios.count + 3), "the exceptions of static-rsa, tls-v1-0 and tls-v1-1")
     }
 
-    func testEveryVariationGivesItsListedVerdictThroughCheck() throws {
+    @Test func testEveryVariationGivesItsListedVerdictThroughCheck() throws {
         let lab = try running()
         var checked = 0
         let runs = lab.scenarios.flatMap { s in s.scenario.variations.map { v in (s, v) } }
@@ -115,18 +114,18 @@ final class BadsslTLSCheckTests: XCTestCase {
             runs.map { s, v in ["check"] + lab.arguments(for: v, of: s) + ["--format", "json", "--timeout", "5"] })
         for ((s, v), result) in zip(runs, results) {
             let r = try result.get()
-            XCTAssertEqual(try verdict(r, s.name).0, v.expectation.trusted, "\(s.name): \(r.err)")
+            #expect((try verdict(r, s.name).0) == v.expectation.trusted, "\(s.name): \(r.err)")
             checked += 1
         }
-        XCTAssertEqual(checked, 2)
+        #expect(checked == 2)
     }
 
     /// What each server speaks, as openssl s_client sees it: the DH group's size, RSA key
     /// exchange, the protocol versions and the NULL suite that no client offers by default. The
     /// clients are independent processes, run side by side.
-    func testTheServersSpeakWhatBadsslConfigures() throws {
+    @Test func testTheServersSpeakWhatBadsslConfigures() throws {
         let lab = try running()
-        func s(_ name: String) throws -> RunningScenario { try XCTUnwrap(lab.scenario(name)) }
+        func s(_ name: String) throws -> RunningScenario { try #require(lab.scenario(name)) }
         let dhe = ["-tls1_2", "-cipher", "DHE:@SECLEVEL=0"]
         let groups = [("dh1024", 1024), ("dh2048", 2048), ("dh-composite", 2047), ("dh-small-subgroup", 2048)]
         let versions = [("tls-v1-0", "-tls1", "TLSv1"), ("tls-v1-1", "-tls1_1", "TLSv1.1")]
@@ -145,12 +144,12 @@ final class BadsslTLSCheckTests: XCTestCase {
 
         for (name, bits) in groups {
             let r = next()
-            XCTAssertTrue(r.out.contains("Server Temp Key: DH, \(bits) bits"), "\(name): \(r.out)")
+            #expect(r.out.contains("Server Temp Key: DH, \(bits) bits"), "\(name): \(r.out)")
         }
         // Below 1,024 bits OpenSSL's own client refuses the group, at any security level.
         let dh512 = next()
-        XCTAssertTrue(dh512.err.contains("dh key too small"), dh512.err)
-        XCTAssertNotEqual(next().status, 0)
+        #expect(dh512.err.contains("dh key too small"), "\(dh512.err)")
+        #expect((next().status) != 0)
         func cipher(_ r: RunResult) -> String {
             r.out.split(separator: "\n").first { $0.contains("Cipher is ") }.map {
                 String($0.split(separator: " ").last!)
@@ -159,16 +158,16 @@ final class BadsslTLSCheckTests: XCTestCase {
         }
         // Client-preferred ECDHE and DHE suites first: the server still picks RSA key exchange.
         let rsa = next()
-        XCTAssertTrue(!cipher(rsa).isEmpty && !cipher(rsa).contains("DH"), rsa.out)
+        #expect(!cipher(rsa).isEmpty && !cipher(rsa).contains("DH"), "\(rsa.out)")
         let null = next()
-        XCTAssertTrue(cipher(null).contains("NULL"), null.out)
+        #expect(cipher(null).contains("NULL"), "\(null.out)")
         for (name, _, version) in versions {
             let r = next()
-            XCTAssertTrue(r.out.contains("Protocol  : \(version)\n"), "\(name): \(r.out)")
-            XCTAssertNotEqual(next().status, 0, name)
+            #expect(r.out.contains("Protocol  : \(version)\n"), "\(name): \(r.out)")
+            #expect((next().status) != 0, "\(name)")
         }
-        XCTAssertNotEqual(next().status, 0)
-        XCTAssertTrue(results.isEmpty)
+        #expect((next().status) != 0)
+        #expect(results.isEmpty)
     }
 
     /// `sClient` for each of `runs`, four at a time, in the order of `runs`.
@@ -201,3 +200,9 @@ final class BadsslTLSCheckTests: XCTestCase {
         return try commands.indices.map { try all[$0]!.get() }
     }
 }
+
+/// BadsslTLSCheckTests's shared set-up, outside the type so its suite attribute can name it.
+private func badsslTLSCheckTestsSetUp() { BadsslTLSCheckTests.suiteSetUp() }
+
+/// BadsslTLSCheckTests's shared tear-down, outside the type so its suite attribute can name it.
+private func badsslTLSCheckTestsTearDown() { BadsslTLSCheckTests.suiteTearDown() }

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import XCTest
+import Testing
 
 /// What one run of the trustx executable produced.
 struct RunResult {
@@ -12,9 +12,9 @@ struct RunResult {
     var err: String { String(decoding: stderr, as: UTF8.self) }
 
     /// Standard output parsed as a JSON object.
-    func json(file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+    func json(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
         let value = try JSONSerialization.jsonObject(with: stdout)
-        return try XCTUnwrap(value as? [String: Any], "stdout is not a JSON object", file: file, line: line)
+        return try #require(value as? [String: Any], "stdout is not a JSON object", sourceLocation: sourceLocation)
     }
 }
 

@@ -1,26 +1,26 @@
 import Foundation
+import SuiteFixtures
+import Testing
 import TrustBuilder
 import TrustSupport
 import TrustX509
-import XCTest
 
 /// `--ct-logs`, `--sct` and `--ocsp-response` through the built executable, with SCTs from logs
 /// made here and a root given as the system store (`--store PATH`). Expected values are trustd's
 /// rule (docs/steps.md, `certificate-transparency`): a one-year leaf issued in 2025 needs embedded
 /// SCTs from 3 logs, or 2 logs' SCTs delivered beside it, at a non-Apple system root.
-final class CTCLITests: XCTestCase {
+@Suite(.serialized, .onTestThreads, .fixture(setUp: cTCLITestsSetUp, tearDown: cTCLITestsTearDown))
+final class CTCLITests {
     nonisolated(unsafe) static var dir: URL!
     static let at = "2025-06-01T00:00:00Z"
     static let issued = Timestamp(year: 2025, month: 5, day: 1)!
 
-    override class func setUp() {
-        super.setUp()
-        do { try makeFiles() } catch { XCTFail("could not make the CT files: \(error)") }
+    static func suiteSetUp() {
+        do { try makeFiles() } catch { Issue.record("could not make the CT files: \(error)") }
     }
 
-    override class func tearDown() {
+    static func suiteTearDown() {
         if let dir { try? FileManager.default.removeItem(at: dir) }
-        super.tearDown()
     }
 
     static func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
@@ -108,80 +108,86 @@ final class CTCLITests: XCTestCase {
 
     func ct(_ r: RunResult) throws -> (verdict: [String: Any], scts: [String: Any]) {
         let doc = try r.json()
-        let steps = try XCTUnwrap(doc["steps"] as? [[String: Any]])
-        let step = try XCTUnwrap(steps.first { $0["id"] as? String == "certificate-transparency" })
-        return (try XCTUnwrap(doc["verdict"] as? [String: Any]), try XCTUnwrap(step["scts"] as? [String: Any]))
+        let steps = try #require(doc["steps"] as? [[String: Any]])
+        let step = try #require(steps.first { $0["id"] as? String == "certificate-transparency" })
+        return (try #require(doc["verdict"] as? [String: Any]), try #require(step["scts"] as? [String: Any]))
     }
 
     func outcomes(_ scts: [String: Any]) -> [String] {
         ((scts["list"] as? [[String: Any]]) ?? []).compactMap { $0["outcome"] as? String }
     }
 
-    func testEmbeddedSCTsFromLogsOfAJSONListQualifyTheLeafAtASystemRoot() throws {
+    @Test func testEmbeddedSCTsFromLogsOfAJSONListQualifyTheLeafAtASystemRoot() throws {
         let r = try check("embedded.pem", ["--ct-logs", Self.path("logs.json")])
-        XCTAssertEqual(r.status, 0, r.out + r.err)
+        #expect(r.status == 0, "\(r.out + r.err)")
         let (verdict, scts) = try ct(r)
-        XCTAssertEqual(verdict["certificateTransparency"] as? Bool, true)
-        XCTAssertEqual(scts["requiredEmbedded"] as? Int, 3)
-        XCTAssertEqual(
-            (scts["list"] as? [[String: Any]])?.compactMap { $0["log"] as? String },
-            ["CLI log 0", "CLI log 1", "CLI log 2"])
+        #expect((verdict["certificateTransparency"] as? Bool) == true)
+        #expect((scts["requiredEmbedded"] as? Int) == 3)
+        #expect(
+            ((scts["list"] as? [[String: Any]])?.compactMap { $0["log"] as? String })
+                == ["CLI log 0", "CLI log 1", "CLI log 2"])
     }
 
-    func testTheSameLeafAgainstApplesListHasSCTsFromUnknownLogsAndFails() throws {
+    @Test func testTheSameLeafAgainstApplesListHasSCTsFromUnknownLogsAndFails() throws {
         let r = try check("embedded.pem", [])
-        XCTAssertEqual(r.status, 1, r.out + r.err)
+        #expect(r.status == 1, "\(r.out + r.err)")
         let (verdict, scts) = try ct(r)
-        XCTAssertEqual(verdict["osstatus"] as? Int, -67825)
-        XCTAssertEqual(outcomes(scts), Array(repeating: "no log in the list has this log ID", count: 3))
-        XCTAssertTrue((scts["logList"] as? String)?.hasPrefix("Apple security_certificates-") ?? false)
+        #expect((verdict["osstatus"] as? Int) == -67825)
+        #expect(outcomes(scts) == (Array(repeating: "no log in the list has this log ID", count: 3)))
+        #expect((scts["logList"] as? String)?.hasPrefix("Apple security_certificates-") ?? false)
     }
 
-    func testAPropertyListArrayOfLogsIsReadAsSecTrustSetTrustedLogsTakesIt() throws {
+    @Test func testAPropertyListArrayOfLogsIsReadAsSecTrustSetTrustedLogsTakesIt() throws {
         let r = try check("embedded.pem", ["--ct-logs", Self.path("logs.plist")])
-        XCTAssertEqual(r.status, 0, r.out + r.err)
-        XCTAssertEqual(try ct(r).scts["operators"] as? [String], ["Operator 0", "Operator 1", "Operator 2"])
+        #expect(r.status == 0, "\(r.out + r.err)")
+        #expect((try ct(r).scts["operators"] as? [String]) == ["Operator 0", "Operator 1", "Operator 2"])
     }
 
-    func testTwoSCTsFromSCTFilesQualifyALeafWithoutEmbeddedOnes() throws {
+    @Test func testTwoSCTsFromSCTFilesQualifyALeafWithoutEmbeddedOnes() throws {
         let list = try check("bare.pem", ["--ct-logs", Self.path("logs.json"), "--sct", Self.path("scts.bin")])
-        XCTAssertEqual(list.status, 0, list.out + list.err)
-        XCTAssertEqual(try ct(list).scts["qualifiedBy"] as? String, "delivered")
+        #expect(list.status == 0, "\(list.out + list.err)")
+        #expect((try ct(list).scts["qualifiedBy"] as? String) == "delivered")
         let one = try check("bare.pem", ["--ct-logs", Self.path("logs.json"), "--sct", Self.path("one-sct.bin")])
-        XCTAssertEqual(one.status, 1, one.out + one.err)
-        XCTAssertEqual(try ct(one).verdict["osstatus"] as? Int, -67825)
+        #expect(one.status == 1, "\(one.out + one.err)")
+        #expect((try ct(one).verdict["osstatus"] as? Int) == -67825)
     }
 
-    func testTwoSCTsInAnOCSPResponseFileQualifyTheLeaf() throws {
+    @Test func testTwoSCTsInAnOCSPResponseFileQualifyTheLeaf() throws {
         let r = try check("bare.pem", ["--ct-logs", Self.path("logs.json"), "--ocsp-response", Self.path("ocsp.der")])
-        XCTAssertEqual(r.status, 0, r.out + r.err)
-        XCTAssertEqual(
-            (try ct(r).scts["list"] as? [[String: Any]])?.compactMap { $0["source"] as? String },
-            ["ocsp-response", "ocsp-response"])
+        #expect(r.status == 0, "\(r.out + r.err)")
+        #expect(
+            ((try ct(r).scts["list"] as? [[String: Any]])?.compactMap { $0["source"] as? String })
+                == ["ocsp-response", "ocsp-response"])
     }
 
-    func testATruncatedOCSPResponseAndAnUnreadableSCTAreIgnoredNotErrors() throws {
+    @Test func testATruncatedOCSPResponseAndAnUnreadableSCTAreIgnoredNotErrors() throws {
         let r = try check(
             "bare.pem",
             [
                 "--ct-logs", Self.path("logs.json"), "--ocsp-response", Self.path("ocsp-truncated.der"), "--sct",
                 Self.path("garbage-sct.bin"),
             ])
-        XCTAssertEqual(r.status, 1, r.out + r.err)
+        #expect(r.status == 1, "\(r.out + r.err)")
         let (verdict, scts) = try ct(r)
-        XCTAssertEqual(verdict["osstatus"] as? Int, -67825)
-        XCTAssertEqual(outcomes(scts), ["not an SCT (shorter than an SCT's 43 fixed bytes); ignored"])
+        #expect((verdict["osstatus"] as? Int) == -67825)
+        #expect(outcomes(scts) == (["not an SCT (shorter than an SCT's 43 fixed bytes); ignored"]))
     }
 
-    func testALogListThatIsNeitherFormatIsMalformedInput() throws {
+    @Test func testALogListThatIsNeitherFormatIsMalformedInput() throws {
         let r = try check("embedded.pem", ["--ct-logs", Self.path("broken.json")])
-        XCTAssertEqual(r.status, 65)
-        XCTAssertTrue(r.err.contains("broken.json: JSON at byte"), r.err)
+        #expect(r.status == 65)
+        #expect(r.err.contains("broken.json: JSON at byte"), "\(r.err)")
     }
 
-    func testSCTFilesDoNotApplyToAServer() throws {
+    @Test func testSCTFilesDoNotApplyToAServer() throws {
         let r = try CLI.run(["check", "localhost:1", "--sct", Self.path("scts.bin")])
-        XCTAssertEqual(r.status, 64)
-        XCTAssertTrue(r.err.contains("--sct applies to --chain files"), r.err)
+        #expect(r.status == 64)
+        #expect(r.err.contains("--sct applies to --chain files"), "\(r.err)")
     }
 }
+
+/// CTCLITests's shared set-up, outside the type so its suite attribute can name it.
+private func cTCLITestsSetUp() { CTCLITests.suiteSetUp() }
+
+/// CTCLITests's shared tear-down, outside the type so its suite attribute can name it.
+private func cTCLITestsTearDown() { CTCLITests.suiteTearDown() }

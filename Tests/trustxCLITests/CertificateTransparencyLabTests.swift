@@ -1,30 +1,32 @@
 import Foundation
+import SuiteFixtures
+import Testing
 import TrustCore
 import TrustLab
-import XCTest
 
 /// The Certificate Transparency lessons through the built `trustx check URL --connect-to ...`
 /// against one lab serving only that group: every scenario and variation gives the verdict the
 /// catalogue states, and that verdict is Apple's rule (docs/steps.md, `certificate-transparency`):
 /// a 397-day leaf at a system root needs embedded SCTs from 3 logs the device trusts, counted by
 /// log, not by operator; an app's own anchor is exempt.
-final class CertificateTransparencyLabTests: XCTestCase {
+@Suite(
+    .serialized, .onTestThreads,
+    .fixture(setUp: certificateTransparencyLabTestsSetUp, tearDown: certificateTransparencyLabTestsTearDown))
+final class CertificateTransparencyLabTests {
     nonisolated(unsafe) static var lab: Lab?
 
-    override class func setUp() {
-        super.setUp()
+    static func suiteSetUp() {
         var options = LabOptions()
         options.groups = [LabScenarioGroup.certificateTransparency.id]
         lab = try? Lab.start(options)
     }
 
-    override class func tearDown() {
+    static func suiteTearDown() {
         lab?.stop()
         lab = nil
-        super.tearDown()
     }
 
-    func running() throws -> Lab { try XCTUnwrap(Self.lab, "the lab did not start") }
+    func running() throws -> Lab { try #require(Self.lab, "the lab did not start") }
 
     func check(_ arguments: [String]) throws -> RunResult { try LabCatalogueCheck.check(arguments) }
 
@@ -33,8 +35,8 @@ final class CertificateTransparencyLabTests: XCTestCase {
         verdict: [String: Any], ctStatus: String?, steps: [[String: Any]]
     ) {
         let json = try result.json()
-        let v = try XCTUnwrap(json["verdict"] as? [String: Any], "\(label): no verdict in \(result.out)\(result.err)")
-        let steps = try XCTUnwrap(json["steps"] as? [[String: Any]], label)
+        let v = try #require(json["verdict"] as? [String: Any], "\(label): no verdict in \(result.out)\(result.err)")
+        let steps = try #require(json["steps"] as? [[String: Any]], "\(label)")
         let ct = steps.first { $0["id"] as? String == "certificate-transparency" }
         return (v, ct?["status"] as? String, steps)
     }
@@ -43,10 +45,10 @@ final class CertificateTransparencyLabTests: XCTestCase {
         try LabCatalogueCheck.assertVerdict(result, expected, label)
     }
 
-    func testEveryCTScenarioAndVariationGivesItsStatedVerdictThroughCheck() throws {
+    @Test func testEveryCTScenarioAndVariationGivesItsStatedVerdictThroughCheck() throws {
         let lab = try running()
-        XCTAssertEqual(lab.scenarios.map(\.name), ["ct-none", "ct-one-operator", "ct-valid"])
-        XCTAssertEqual(try LabCatalogueCheck.checkEveryScenarioAndVariation(of: lab), 5)
+        #expect(lab.scenarios.map(\.name) == ["ct-none", "ct-one-operator", "ct-valid"])
+        #expect((try LabCatalogueCheck.checkEveryScenarioAndVariation(of: lab)) == 5)
     }
 
     /// Apple's rule spelt out without the catalogue, with the lab root as the system store and
@@ -54,38 +56,44 @@ final class CertificateTransparencyLabTests: XCTestCase {
     /// in Security's SecBase.h), URLSession's default handling reporting -1202; three logs of one
     /// operator and three logs of three operators both qualify; the same root as the app's anchor
     /// exempts the leaf without SCTs.
-    func testAtASystemRootALeafWithoutSCTsFailsCTAndThreeLogsQualifyWhateverTheOperators() throws {
+    @Test func testAtASystemRootALeafWithoutSCTsFailsCTAndThreeLogsQualifyWhateverTheOperators() throws {
         let lab = try running()
         let root = lab.anchor(.ctLabRoot).path
         let logs = lab.directory + "/ct-logs.json"
-        XCTAssertTrue(FileManager.default.fileExists(atPath: logs), "the lab writes its log list")
+        #expect(FileManager.default.fileExists(atPath: logs), "the lab writes its log list")
         let systemRoot = ["--store", root, "--ct-logs", logs]
 
-        let none = try XCTUnwrap(lab.scenario("ct-none"))
+        let none = try #require(lab.scenario("ct-none"))
         let refused = try check(none.targetArguments + systemRoot)
         let (v, ctStatus, steps) = try verdict(refused, "ct-none")
-        XCTAssertEqual(v["osstatus"] as? Int, -67825)
-        XCTAssertEqual(v["osstatusName"] as? String, "errSecVerifyActionFailed")
-        XCTAssertEqual(v["urlError"] as? Int, -1202)
-        XCTAssertEqual(ctStatus, "failed")
-        let decisive = try XCTUnwrap(v["decisiveStep"] as? Int, refused.out)
-        XCTAssertEqual(steps[decisive]["appleCheck"] as? String, "SystemTrustedCTRequired")
+        #expect((v["osstatus"] as? Int) == -67825)
+        #expect((v["osstatusName"] as? String) == "errSecVerifyActionFailed")
+        #expect((v["urlError"] as? Int) == -1202)
+        #expect(ctStatus == "failed")
+        let decisive = try #require(v["decisiveStep"] as? Int, "\(refused.out)")
+        #expect((steps[decisive]["appleCheck"] as? String) == "SystemTrustedCTRequired")
         // CT is the only thing wrong with it.
         for step in steps where step["id"] as? String != "certificate-transparency" {
-            XCTAssertNotEqual(step["status"] as? String, "failed", "\(step)")
+            #expect((step["status"] as? String) != "failed", "\(step)")
         }
 
         for name in ["ct-one-operator", "ct-valid"] {
-            let s = try XCTUnwrap(lab.scenario(name))
+            let s = try #require(lab.scenario(name))
             let result = try check(s.targetArguments + systemRoot)
             let (trusted, status, _) = try verdict(result, name)
-            XCTAssertEqual(trusted["trusted"] as? Bool, true, "\(name): \(result.out)")
-            XCTAssertEqual(status, "passed", name)
+            #expect((trusted["trusted"] as? Bool) == true, "\(name): \(result.out)")
+            #expect(status == "passed", "\(name)")
         }
 
         let exempt = try check(none.targetArguments + ["--anchor", root])
         let (anchored, anchoredCT, _) = try verdict(exempt, "ct-none anchored")
-        XCTAssertEqual(anchored["trusted"] as? Bool, true, exempt.out)
-        XCTAssertEqual(anchoredCT, "not-applicable")
+        #expect((anchored["trusted"] as? Bool) == true, "\(exempt.out)")
+        #expect(anchoredCT == "not-applicable")
     }
 }
+
+/// CertificateTransparencyLabTests's shared set-up, outside the type so its suite attribute can name it.
+private func certificateTransparencyLabTestsSetUp() { CertificateTransparencyLabTests.suiteSetUp() }
+
+/// CertificateTransparencyLabTests's shared tear-down, outside the type so its suite attribute can name it.
+private func certificateTransparencyLabTestsTearDown() { CertificateTransparencyLabTests.suiteTearDown() }

@@ -1,12 +1,13 @@
 import Foundation
-import XCTest
+import SuiteFixtures
+import Testing
 
 /// `trustx check` on a PKI made with the openssl command line: exit statuses, usage errors and
 /// the JSON verdicts Apple's rules predict.
-final class CheckCommandTests: XCTestCase {
+@Suite(.serialized, .onTestThreads, .fixture(tearDown: checkCommandTestsTearDown)) final class CheckCommandTests {
     var pki: TestPKI!
 
-    override func setUpWithError() throws {
+    init() throws {
         pki = try TestPKI.get()
     }
 
@@ -38,9 +39,8 @@ final class CheckCommandTests: XCTestCase {
         return done
     }
 
-    override class func tearDown() {
+    static func suiteTearDown() {
         prefetched = nil
-        super.tearDown()
     }
 
     /// A pin no key has: 32 zero bytes.
@@ -60,20 +60,20 @@ final class CheckCommandTests: XCTestCase {
 
     // MARK: exit statuses
 
-    func testTrustedChainExitsZero() throws {
+    @Test func testTrustedChainExitsZero() throws {
         let r = try check(["--anchor", pki.path("ca.pem"), "--host", "127.0.0.1"])
-        XCTAssertEqual(r.status, 0, r.out + r.err)
-        XCTAssertTrue(r.out.hasPrefix("✓ Trusted  errSecSuccess (0)\n"), r.out)
-        XCTAssertEqual(r.err, "")
+        #expect(r.status == 0, "\(r.out + r.err)")
+        #expect(r.out.hasPrefix("✓ Trusted  errSecSuccess (0)\n"), "\(r.out)")
+        #expect(r.err == "")
     }
 
-    func testUntrustedChainExitsOne() throws {
+    @Test func testUntrustedChainExitsOne() throws {
         let r = try check([])
-        XCTAssertEqual(r.status, 1)
-        XCTAssertTrue(r.out.hasPrefix("✗ Not trusted  "), r.out)
+        #expect(r.status == 1)
+        #expect(r.out.hasPrefix("✗ Not trusted  "), "\(r.out)")
     }
 
-    func testUsageErrorsExit64WithUsageAndHelpPointer() throws {
+    @Test func testUsageErrorsExit64WithUsageAndHelpPointer() throws {
         let cases: [([String], String)] = [
             (["check"], "Error: Give a server to connect to, or --chain FILE..."),
             (["check", "--chain"], "Error: Missing value for '--chain <file>'"),
@@ -101,229 +101,226 @@ final class CheckCommandTests: XCTestCase {
         ]
         for ((args, message), result) in zip(cases, CLI.runAll(cases.map(\.0))) {
             let r = try result.get()
-            XCTAssertEqual(r.status, 64, "\(args)")
-            XCTAssertEqual(r.out, "", "\(args)")
+            #expect(r.status == 64, "\(args)")
+            #expect(r.out == "", "\(args)")
             let lines = r.err.split(separator: "\n", omittingEmptySubsequences: false)
-            XCTAssertEqual(lines.count, 3, r.err)
-            XCTAssertTrue(lines[0].hasPrefix(message), "\(args): \(r.err)")
-            XCTAssertEqual(lines[1], "See 'trustx check --help' for more information.")
+            #expect(lines.count == 3, "\(r.err)")
+            #expect(lines[0].hasPrefix(message), "\(args): \(r.err)")
+            #expect(lines[1] == "See 'trustx check --help' for more information.")
         }
     }
 
-    func testUnknownSubcommandIsAUsageError() throws {
+    @Test func testUnknownSubcommandIsAUsageError() throws {
         let r = try CLI.run(["frobnicate"])
-        XCTAssertEqual(r.status, 64)
-        XCTAssertEqual(
-            r.err,
-            "Error: Unexpected argument 'frobnicate'\nSee 'trustx --help' for more information.\n"
-        )
+        #expect(r.status == 64)
+        #expect(r.err == "Error: Unexpected argument 'frobnicate'\nSee 'trustx --help' for more information.\n")
     }
 
-    func testMalformedFileExits65() throws {
+    @Test func testMalformedFileExits65() throws {
         let files = ["garbage.pem", "leaf.key"]
         let runs = try checks(files.map { ([], [$0]) } + [(["--anchor", pki.path("garbage.pem")], ["leaf.pem"])])
         for (file, r) in zip(files, runs) {
-            XCTAssertEqual(r.status, 65, "\(file): \(r.err)")
-            XCTAssertTrue(r.err.hasPrefix("Error: \(pki.path(file)): "), r.err)
-            XCTAssertEqual(r.out, "")
+            #expect(r.status == 65, "\(file): \(r.err)")
+            #expect(r.err.hasPrefix("Error: \(pki.path(file)): "), "\(r.err)")
+            #expect(r.out == "")
         }
         let anchor = runs[2]
-        XCTAssertEqual(anchor.status, 65)
+        #expect(anchor.status == 65)
     }
 
-    func testMissingFileExits66() throws {
+    @Test func testMissingFileExits66() throws {
         let runs = try CLI.runAll([
             ["check", "--chain", pki.path("does-not-exist.pem")], ["check", "--chain", pki.directory.path],
         ]).map { try $0.get() }
         let r = runs[0]
-        XCTAssertEqual(r.status, 66)
-        XCTAssertEqual(r.err, "Error: \(pki.path("does-not-exist.pem")): cannot read: No such file or directory\n")
+        #expect(r.status == 66)
+        #expect(r.err == ("Error: \(pki.path("does-not-exist.pem")): cannot read: No such file or directory\n"))
         let dir = runs[1]
-        XCTAssertEqual(dir.status, 66)
+        #expect(dir.status == 66)
     }
 
-    func testUsageErrorsWinOverUnreadableFiles() throws {
+    @Test func testUsageErrorsWinOverUnreadableFiles() throws {
         let r = try CLI.run(["check", "--chain", "/nonexistent.pem", "--policy", "ssl"])
-        XCTAssertEqual(r.status, 64)
+        #expect(r.status == 64)
     }
 
     // MARK: JSON verdicts
 
-    func testJSONHasTheDocumentedKeys() throws {
+    @Test func testJSONHasTheDocumentedKeys() throws {
         let doc = try check(["--anchor", pki.path("ca.pem"), "--format", "json"]).json()
-        XCTAssertEqual(
-            Set(doc.keys),
-            [
-                "schema", "target", "connection", "presented", "unreadable", "path", "candidatePaths", "settings",
-                "steps", "verdict", "ats", "pinAdvice", "trustedBy",
-            ])
+        #expect(
+            Set(doc.keys)
+                == ([
+                    "schema", "target", "connection", "presented", "unreadable", "path", "candidatePaths", "settings",
+                    "steps", "verdict", "ats", "pinAdvice", "trustedBy",
+                ]))
         // Without --ats or --ats-plist there is no ATS section and no advice.
-        XCTAssertTrue(doc["ats"] is NSNull)
-        XCTAssertEqual((doc["pinAdvice"] as? [Any])?.count, 0)
-        XCTAssertEqual(doc["unreadable"] as? [String], [])
+        #expect(doc["ats"] is NSNull)
+        #expect(((doc["pinAdvice"] as? [Any])?.count) == 0)
+        #expect((doc["unreadable"] as? [String]) == [])
         // A chain from files has no connection.
-        XCTAssertTrue(doc["target"] is NSNull)
-        XCTAssertTrue(doc["connection"] is NSNull)
-        XCTAssertEqual(doc["schema"] as? Int, 1)
-        let presented = try XCTUnwrap(doc["presented"] as? [[String: Any]])
-        XCTAssertEqual(presented.count, 1)
-        XCTAssertEqual(
-            Set(presented[0].keys),
-            [
-                "index", "subject", "issuer", "serial", "notBefore", "notAfter", "san", "key", "signatureAlgorithm",
-                "selfIssued", "sha256", "spkiSha256", "source",
-            ])
-        XCTAssertEqual(presented[0]["subject"] as? String, "CN=127.0.0.1")
-        XCTAssertEqual(presented[0]["serial"] as? String, "1234")
-        let san = try XCTUnwrap(presented[0]["san"] as? [[String: String]])
-        XCTAssertEqual(san, [["type": "iPAddress", "value": "127.0.0.1"]])
-        let key = try XCTUnwrap(presented[0]["key"] as? [String: Any])
-        XCTAssertEqual(key["type"] as? String, "ec")
-        XCTAssertEqual(key["bits"] as? Int, 256)
-        XCTAssertEqual(key["curve"] as? String, "P-256")
-        let path = try XCTUnwrap(doc["path"] as? [[String: Any]])
-        XCTAssertEqual(path.count, 2)
-        XCTAssertEqual(
-            Set(path[0].keys), ["index", "presented", "subject", "sha256", "source", "anchor", "anchorClass"])
-        XCTAssertEqual(path[0]["presented"] as? Int, 0)
-        XCTAssertEqual(path[1]["source"] as? String, "anchor")
-        XCTAssertEqual(path[1]["anchor"] as? String, "custom")
-        XCTAssertEqual(path[1]["anchorClass"] as? String, "app")
-        XCTAssertTrue(path[1]["presented"] is NSNull)
-        let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
-        XCTAssertEqual(
-            Set(settings.keys),
-            [
-                "policy", "host", "anchors", "anchorClass", "anchorsOnly", "systemAnchors", "systemStore", "pins", "at",
-                "profile", "revocationFetched", "revocationRequired", "store", "storeVersion",
-            ])
-        XCTAssertEqual(settings["revocationFetched"] as? Bool, false)
-        XCTAssertEqual(settings["anchorClass"] as? String, "app")
-        let anchors = try XCTUnwrap(settings["anchors"] as? [[String: Any]])
-        XCTAssertEqual(anchors.map { Set($0.keys) }, [["subject", "sha256", "class"]])
-        XCTAssertEqual(anchors.first?["class"] as? String, "app")
-        XCTAssertEqual(settings["policy"] as? String, "ssl-no-host")
-        XCTAssertTrue(settings["host"] is NSNull)
-        XCTAssertEqual(settings["anchorsOnly"] as? Bool, true)
-        XCTAssertEqual(settings["profile"] as? String, "apple")
-        let steps = try XCTUnwrap(doc["steps"] as? [[String: Any]])
-        XCTAssertFalse(steps.isEmpty)
+        #expect(doc["target"] is NSNull)
+        #expect(doc["connection"] is NSNull)
+        #expect((doc["schema"] as? Int) == 1)
+        let presented = try #require(doc["presented"] as? [[String: Any]])
+        #expect(presented.count == 1)
+        #expect(
+            Set(presented[0].keys)
+                == ([
+                    "index", "subject", "issuer", "serial", "notBefore", "notAfter", "san", "key", "signatureAlgorithm",
+                    "selfIssued", "sha256", "spkiSha256", "source",
+                ]))
+        #expect((presented[0]["subject"] as? String) == "CN=127.0.0.1")
+        #expect((presented[0]["serial"] as? String) == "1234")
+        let san = try #require(presented[0]["san"] as? [[String: String]])
+        #expect(san == ([["type": "iPAddress", "value": "127.0.0.1"]]))
+        let key = try #require(presented[0]["key"] as? [String: Any])
+        #expect((key["type"] as? String) == "ec")
+        #expect((key["bits"] as? Int) == 256)
+        #expect((key["curve"] as? String) == "P-256")
+        let path = try #require(doc["path"] as? [[String: Any]])
+        #expect(path.count == 2)
+        #expect(Set(path[0].keys) == ["index", "presented", "subject", "sha256", "source", "anchor", "anchorClass"])
+        #expect((path[0]["presented"] as? Int) == 0)
+        #expect((path[1]["source"] as? String) == "anchor")
+        #expect((path[1]["anchor"] as? String) == "custom")
+        #expect((path[1]["anchorClass"] as? String) == "app")
+        #expect(path[1]["presented"] is NSNull)
+        let settings = try #require(doc["settings"] as? [String: Any])
+        #expect(
+            Set(settings.keys)
+                == ([
+                    "policy", "host", "anchors", "anchorClass", "anchorsOnly", "systemAnchors", "systemStore", "pins",
+                    "at",
+                    "profile", "revocationFetched", "revocationRequired", "store", "storeVersion",
+                ]))
+        #expect((settings["revocationFetched"] as? Bool) == false)
+        #expect((settings["anchorClass"] as? String) == "app")
+        let anchors = try #require(settings["anchors"] as? [[String: Any]])
+        #expect((anchors.map { Set($0.keys) }) == ([["subject", "sha256", "class"]]))
+        #expect((anchors.first?["class"] as? String) == "app")
+        #expect((settings["policy"] as? String) == "ssl-no-host")
+        #expect(settings["host"] is NSNull)
+        #expect((settings["anchorsOnly"] as? Bool) == true)
+        #expect((settings["profile"] as? String) == "apple")
+        let steps = try #require(doc["steps"] as? [[String: Any]])
+        #expect(!steps.isEmpty)
         for step in steps {
-            XCTAssertEqual(
-                Set(step.keys),
-                [
-                    "id", "certificate", "status", "reason", "title", "detail", "appleCheck", "appleSubtype",
-                    "osstatus", "policies", "atsFailure", "scts",
-                ])
+            #expect(
+                Set(step.keys)
+                    == ([
+                        "id", "certificate", "status", "reason", "title", "detail", "appleCheck", "appleSubtype",
+                        "osstatus", "policies", "atsFailure", "scts",
+                    ]))
         }
-        let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
-        XCTAssertEqual(
-            Set(verdict.keys),
-            [
-                "trusted", "osstatus", "osstatusName", "resultType", "urlError", "urlErrorName", "decisiveStep",
-                "summary", "certificateTransparency", "extendedValidation",
-            ])
+        let verdict = try #require(doc["verdict"] as? [String: Any])
+        #expect(
+            Set(verdict.keys)
+                == ([
+                    "trusted", "osstatus", "osstatusName", "resultType", "urlError", "urlErrorName", "decisiveStep",
+                    "summary", "certificateTransparency", "extendedValidation",
+                ]))
     }
 
-    func testChainToTheCustomAnchorIsTrusted() throws {
+    @Test func testChainToTheCustomAnchorIsTrusted() throws {
         let r = try check(["--anchor", pki.path("ca.pem"), "--host", "127.0.0.1", "--format", "json"])
-        XCTAssertEqual(r.status, 0)
-        let verdict = try XCTUnwrap(try r.json()["verdict"] as? [String: Any])
-        XCTAssertEqual(verdict["trusted"] as? Bool, true)
-        XCTAssertEqual(verdict["osstatus"] as? Int, 0)
-        XCTAssertEqual(verdict["osstatusName"] as? String, "errSecSuccess")
-        XCTAssertEqual(verdict["resultType"] as? String, "unspecified")
-        XCTAssertTrue(verdict["urlError"] is NSNull)
-        XCTAssertTrue(verdict["decisiveStep"] is NSNull)
+        #expect(r.status == 0)
+        let verdict = try #require(try r.json()["verdict"] as? [String: Any])
+        #expect((verdict["trusted"] as? Bool) == true)
+        #expect((verdict["osstatus"] as? Int) == 0)
+        #expect((verdict["osstatusName"] as? String) == "errSecSuccess")
+        #expect((verdict["resultType"] as? String) == "unspecified")
+        #expect(verdict["urlError"] is NSNull)
+        #expect(verdict["decisiveStep"] is NSNull)
     }
 
-    func testWrongHostFailsTheHostnameStepWithHostNameMismatch() throws {
+    @Test func testWrongHostFailsTheHostnameStepWithHostNameMismatch() throws {
         let r = try check(["--anchor", pki.path("ca.pem"), "--host", "localhost", "--format", "json"])
-        XCTAssertEqual(r.status, 1)
+        #expect(r.status == 1)
         let doc = try r.json()
-        let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
-        XCTAssertEqual(verdict["trusted"] as? Bool, false)
-        XCTAssertEqual(verdict["osstatus"] as? Int, -67602)
-        XCTAssertEqual(verdict["osstatusName"] as? String, "errSecHostNameMismatch")
+        let verdict = try #require(doc["verdict"] as? [String: Any])
+        #expect((verdict["trusted"] as? Bool) == false)
+        #expect((verdict["osstatus"] as? Int) == -67602)
+        #expect((verdict["osstatusName"] as? String) == "errSecHostNameMismatch")
         // Custom anchors mean the app's delegate decides, and it cancels.
-        XCTAssertEqual(verdict["urlError"] as? Int, -999)
-        XCTAssertEqual(verdict["urlErrorName"] as? String, "NSURLErrorCancelled")
-        let steps = try XCTUnwrap(doc["steps"] as? [[String: Any]])
-        let hostname = try XCTUnwrap(steps.first { $0["id"] as? String == "hostname" })
-        XCTAssertEqual(hostname["status"] as? String, "failed")
-        XCTAssertEqual(hostname["certificate"] as? Int, 0)
-        XCTAssertEqual(hostname["appleCheck"] as? String, "SSLHostname")
-        XCTAssertEqual(hostname["osstatus"] as? Int, -67602)
-        let decisive = try XCTUnwrap(verdict["decisiveStep"] as? Int)
-        XCTAssertEqual(steps[decisive]["id"] as? String, "hostname")
-        let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
-        XCTAssertEqual(settings["policy"] as? String, "ssl")
-        XCTAssertEqual(settings["host"] as? String, "localhost")
+        #expect((verdict["urlError"] as? Int) == -999)
+        #expect((verdict["urlErrorName"] as? String) == "NSURLErrorCancelled")
+        let steps = try #require(doc["steps"] as? [[String: Any]])
+        let hostname = try #require(steps.first { $0["id"] as? String == "hostname" })
+        #expect((hostname["status"] as? String) == "failed")
+        #expect((hostname["certificate"] as? Int) == 0)
+        #expect((hostname["appleCheck"] as? String) == "SSLHostname")
+        #expect((hostname["osstatus"] as? Int) == -67602)
+        let decisive = try #require(verdict["decisiveStep"] as? Int)
+        #expect((steps[decisive]["id"] as? String) == "hostname")
+        let settings = try #require(doc["settings"] as? [String: Any])
+        #expect((settings["policy"] as? String) == "ssl")
+        #expect((settings["host"] as? String) == "localhost")
     }
 
-    func testWithoutAnchorsURLSessionReportsServerCertificateUntrusted() throws {
+    @Test func testWithoutAnchorsURLSessionReportsServerCertificateUntrusted() throws {
         let r = try check(["--format", "json"])
-        XCTAssertEqual(r.status, 1)
-        let verdict = try XCTUnwrap(try r.json()["verdict"] as? [String: Any])
-        XCTAssertEqual(verdict["urlError"] as? Int, -1202)
-        XCTAssertEqual(verdict["urlErrorName"] as? String, "NSURLErrorServerCertificateUntrusted")
+        #expect(r.status == 1)
+        let verdict = try #require(try r.json()["verdict"] as? [String: Any])
+        #expect((verdict["urlError"] as? Int) == -1202)
+        #expect((verdict["urlErrorName"] as? String) == "NSURLErrorServerCertificateUntrusted")
         // The leaf's issuer is nowhere to be found.
-        XCTAssertEqual(verdict["osstatus"] as? Int, -25318)
+        #expect((verdict["osstatus"] as? Int) == -25318)
     }
 
-    func testUnmatchedPinCancelsAfterEvaluationPasses() throws {
+    @Test func testUnmatchedPinCancelsAfterEvaluationPasses() throws {
         let pin = Self.unmatchedPin
         let r = try check(["--anchor", pki.path("ca.pem"), "--pin", pin, "--format", "json"])
-        XCTAssertEqual(r.status, 1)
+        #expect(r.status == 1)
         let doc = try r.json()
-        let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
-        XCTAssertEqual(verdict["osstatus"] as? Int, 0)
-        XCTAssertEqual(verdict["urlError"] as? Int, -999)
-        let steps = try XCTUnwrap(doc["steps"] as? [[String: Any]])
-        let pinStep = try XCTUnwrap(steps.first { $0["id"] as? String == "pin" })
-        XCTAssertEqual(pinStep["status"] as? String, "failed")
-        XCTAssertTrue(pinStep["osstatus"] is NSNull)
-        let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
-        XCTAssertEqual(settings["pins"] as? [String], [pin])
+        let verdict = try #require(doc["verdict"] as? [String: Any])
+        #expect((verdict["osstatus"] as? Int) == 0)
+        #expect((verdict["urlError"] as? Int) == -999)
+        let steps = try #require(doc["steps"] as? [[String: Any]])
+        let pinStep = try #require(steps.first { $0["id"] as? String == "pin" })
+        #expect((pinStep["status"] as? String) == "failed")
+        #expect(pinStep["osstatus"] is NSNull)
+        let settings = try #require(doc["settings"] as? [String: Any])
+        #expect((settings["pins"] as? [String]) == [pin])
     }
 
-    func testPinOfTheAnchorMatches() throws {
+    @Test func testPinOfTheAnchorMatches() throws {
         let pins = try CLI.run(["pin", pki.path("ca.pem")])
-        XCTAssertEqual(pins.status, 0)
-        let pinLine = try XCTUnwrap(pins.out.split(separator: "\n").first { $0.hasPrefix("  pin ") })
+        #expect(pins.status == 0)
+        let pinLine = try #require(pins.out.split(separator: "\n").first { $0.hasPrefix("  pin ") })
         let pin = String(pinLine.split(separator: " ").last!)
-        XCTAssertTrue(pin.hasPrefix("sha256//"))
+        #expect(pin.hasPrefix("sha256//"))
         // The pin as printed, and bare base64 (accepted too), side by side.
         let runs = try checks([
             (["--anchor", pki.path("ca.pem"), "--pin", pin], ["leaf.pem"]),
             (["--anchor", pki.path("ca.pem"), "--pin", String(pin.dropFirst(8))], ["leaf.pem"]),
         ])
         let r = runs[0]
-        XCTAssertEqual(r.status, 0, r.out)
+        #expect(r.status == 0, "\(r.out)")
         let bare = runs[1]
-        XCTAssertEqual(bare.status, 0)
+        #expect(bare.status == 0)
     }
 
-    func testExpiredAtTheGivenTimeIsReportedAsExpired() throws {
+    @Test func testExpiredAtTheGivenTimeIsReportedAsExpired() throws {
         let r = try check(["--anchor", pki.path("ca.pem"), "--at", "2099-01-01T00:00:00Z", "--format", "json"])
-        XCTAssertEqual(r.status, 1)
+        #expect(r.status == 1)
         let doc = try r.json()
-        let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
-        XCTAssertEqual(verdict["osstatus"] as? Int, -67818)
-        let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
-        XCTAssertEqual(settings["at"] as? String, "2099-01-01T00:00:00Z")
+        let verdict = try #require(doc["verdict"] as? [String: Any])
+        #expect((verdict["osstatus"] as? Int) == -67818)
+        let settings = try #require(doc["settings"] as? [String: Any])
+        #expect((settings["at"] as? String) == "2099-01-01T00:00:00Z")
     }
 
-    func testBasicPolicySkipsTheHostnameStep() throws {
+    @Test func testBasicPolicySkipsTheHostnameStep() throws {
         let r = try check(["--anchor", pki.path("ca.pem"), "--policy", "basic", "--format", "json"])
-        XCTAssertEqual(r.status, 0)
-        let steps = try XCTUnwrap(try r.json()["steps"] as? [[String: Any]])
-        let hostname = try XCTUnwrap(steps.first { $0["id"] as? String == "hostname" })
-        XCTAssertEqual(hostname["status"] as? String, "skipped")
-        XCTAssertEqual(hostname["reason"] as? String, "Basic X.509 does not check host names")
+        #expect(r.status == 0)
+        let steps = try #require(try r.json()["steps"] as? [[String: Any]])
+        let hostname = try #require(steps.first { $0["id"] as? String == "hostname" })
+        #expect((hostname["status"] as? String) == "skipped")
+        #expect((hostname["reason"] as? String) == "Basic X.509 does not check host names")
     }
 
-    func testBasicPolicyWithAHostReportsTheIgnoredHostAndWhetherItWouldHaveMatched() throws {
+    @Test func testBasicPolicyWithAHostReportsTheIgnoredHostAndWhetherItWouldHaveMatched() throws {
         // The lab's first pitfall (docs/lab.md): an app holding a host but evaluating with
         // SecPolicyCreateBasicX509() accepts any certificate chaining to its anchor. The leaf
         // names only IP 127.0.0.1, so "localhost" would not match under the SSL policy (Apple
@@ -336,27 +333,27 @@ final class CheckCommandTests: XCTestCase {
             ),
         ])
         let r = runs[0]
-        XCTAssertEqual(r.status, 0, r.out + r.err)
-        XCTAssertTrue(r.out.contains("not checked: Basic X.509 ignores the host"), r.out)
-        XCTAssertTrue(
+        #expect(r.status == 0, "\(r.out + r.err)")
+        #expect(r.out.contains("not checked: Basic X.509 ignores the host"), "\(r.out)")
+        #expect(
             r.out.contains("Host localhost not checked: Basic X.509 ignores the host (it would not have matched)"),
-            r.out)
+            "\(r.out)")
 
         let json = runs[1]
-        XCTAssertEqual(json.status, 0)
+        #expect(json.status == 0)
         let doc = try json.json()
-        let hostname = try XCTUnwrap((doc["steps"] as? [[String: Any]])?.first { $0["id"] as? String == "hostname" })
-        XCTAssertEqual(hostname["status"] as? String, "skipped")
-        XCTAssertEqual(hostname["reason"] as? String, "not checked: Basic X.509 ignores the host")
-        XCTAssertEqual(
-            hostname["title"] as? String,
-            "Host 127.0.0.1 not checked: Basic X.509 ignores the host (it would have matched)")
-        let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
-        XCTAssertEqual(settings["policy"] as? String, "basic")
-        XCTAssertEqual(settings["host"] as? String, "127.0.0.1")
+        let hostname = try #require((doc["steps"] as? [[String: Any]])?.first { $0["id"] as? String == "hostname" })
+        #expect((hostname["status"] as? String) == "skipped")
+        #expect((hostname["reason"] as? String) == "not checked: Basic X.509 ignores the host")
+        #expect(
+            (hostname["title"] as? String)
+                == "Host 127.0.0.1 not checked: Basic X.509 ignores the host (it would have matched)")
+        let settings = try #require(doc["settings"] as? [String: Any])
+        #expect((settings["policy"] as? String) == "basic")
+        #expect((settings["host"] as? String) == "127.0.0.1")
     }
 
-    func testAnUnreadableCertificateAmongSeveralIsReportedAndLeftOut() throws {
+    @Test func testAnUnreadableCertificateAmongSeveralIsReportedAndLeftOut() throws {
         // Apple evaluates the certificates it could create; one that cannot be read is not fatal.
         // The second block is a SEQUENCE holding one INTEGER: no certificate can be read from it.
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-unreadable-\(getpid())")
@@ -375,16 +372,16 @@ final class CheckCommandTests: XCTestCase {
             ["check", "--chain", bundle, "--anchor", pki.path("ca.pem")], ["check", "--chain", alone],
         ]).map { try $0.get() }
         let r = runs[0]
-        XCTAssertEqual(r.status, 0, r.out + r.err)
-        let unreadable = try XCTUnwrap(try r.json()["unreadable"] as? [String])
-        XCTAssertEqual(unreadable.count, 1)
-        XCTAssertTrue(unreadable[0].hasPrefix("\(bundle): byte "), unreadable[0])
+        #expect(r.status == 0, "\(r.out + r.err)")
+        let unreadable = try #require(try r.json()["unreadable"] as? [String])
+        #expect(unreadable.count == 1)
+        #expect(unreadable[0].hasPrefix("\(bundle): byte "), "\(unreadable[0])")
         let text = runs[1]
-        XCTAssertTrue(text.out.contains("Unreadable certificates (left out of path building)"), text.out)
-        XCTAssertEqual(runs[2].status, 65)
+        #expect(text.out.contains("Unreadable certificates (left out of path building)"), "\(text.out)")
+        #expect((runs[2].status) == 65)
     }
 
-    func testCRLMadeByOpenSSLRevokesTheLeaf() throws {
+    @Test func testCRLMadeByOpenSSLRevokesTheLeaf() throws {
         // `openssl ca -gencrl` lists the leaf's serial (0x1234) as revoked; openssl verify
         // -crl_check says "certificate revoked", and trustx reports Apple's Revocation failure.
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-crl-\(getpid())")
@@ -396,22 +393,22 @@ final class CheckCommandTests: XCTestCase {
             (["--anchor", pki.path("ca.pem"), "--crl", pki.path("ca.pem")], ["leaf.pem"]),
         ])
         let r = runs[0]
-        XCTAssertEqual(r.status, 1, r.out + r.err)
-        let verdict = try XCTUnwrap(try r.json()["verdict"] as? [String: Any])
-        XCTAssertEqual(verdict["osstatus"] as? Int, -67820)
-        XCTAssertEqual(verdict["resultType"] as? String, "fatalTrustFailure")
+        #expect(r.status == 1, "\(r.out + r.err)")
+        let verdict = try #require(try r.json()["verdict"] as? [String: Any])
+        #expect((verdict["osstatus"] as? Int) == -67820)
+        #expect((verdict["resultType"] as? String) == "fatalTrustFailure")
         // A file that is not a CRL is malformed input.
-        XCTAssertEqual(runs[1].status, 65)
+        #expect((runs[1].status) == 65)
     }
 
-    func testRequiredRevocationFailsWithoutAnAnswerAndPassesWithOpenSSLsEmptyCRL() throws {
+    @Test func testRequiredRevocationFailsWithoutAnAnswerAndPassesWithOpenSSLsEmptyCRL() throws {
         let r = try check(["--anchor", pki.path("ca.pem"), "--require-revocation", "--format", "json"])
-        XCTAssertEqual(r.status, 1, r.out + r.err)
+        #expect(r.status == 1, "\(r.out + r.err)")
         let doc = try r.json()
-        XCTAssertEqual((doc["settings"] as? [String: Any])?["revocationRequired"] as? Bool, true)
-        let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
-        XCTAssertEqual(verdict["osstatus"] as? Int, -67635)
-        XCTAssertEqual(verdict["resultType"] as? String, "recoverableTrustFailure")
+        #expect(((doc["settings"] as? [String: Any])?["revocationRequired"] as? Bool) == true)
+        let verdict = try #require(doc["verdict"] as? [String: Any])
+        #expect((verdict["osstatus"] as? Int) == -67635)
+        #expect((verdict["resultType"] as? String) == "recoverableTrustFailure")
         // `openssl ca -gencrl` with nothing revoked: openssl verify -crl_check accepts the leaf,
         // and the CRL is the positive answer trustx asks for.
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-crl-empty-\(getpid())")
@@ -432,58 +429,58 @@ final class CheckCommandTests: XCTestCase {
         let verify = try Shell.run(
             URL(fileURLWithPath: "/usr/bin/env"),
             ["openssl", "verify", "-crl_check", "-CAfile", pki.path("ca.pem"), "-CRLfile", crl, pki.path("leaf.pem")])
-        XCTAssertEqual(verify.status, 0, verify.out + verify.err)
+        #expect(verify.status == 0, "\(verify.out + verify.err)")
         let ok = try check(["--anchor", pki.path("ca.pem"), "--require-revocation", "--crl", crl])
-        XCTAssertEqual(ok.status, 0, ok.out + ok.err)
+        #expect(ok.status == 0, "\(ok.out + ok.err)")
     }
 
-    func testRevocationFetchingIsMarkedAndFailsSoftWithoutURLs() throws {
+    @Test func testRevocationFetchingIsMarkedAndFailsSoftWithoutURLs() throws {
         // The openssl-made leaf names no OCSP responder and no CRL distribution point: nothing
         // is fetched, the report says fetching was asked for, and Apple's soft fail accepts it.
         let r = try check(["--anchor", pki.path("ca.pem"), "--revocation", "--format", "json"])
-        XCTAssertEqual(r.status, 0, r.out + r.err)
+        #expect(r.status == 0, "\(r.out + r.err)")
         let doc = try r.json()
-        XCTAssertEqual((doc["settings"] as? [String: Any])?["revocationFetched"] as? Bool, true)
-        let steps = try XCTUnwrap(doc["steps"] as? [[String: Any]])
-        let revocation = try XCTUnwrap(steps.first { $0["id"] as? String == "revocation" })
-        XCTAssertEqual(revocation["reason"] as? String, "no revocation information could be fetched")
+        #expect(((doc["settings"] as? [String: Any])?["revocationFetched"] as? Bool) == true)
+        let steps = try #require(doc["steps"] as? [[String: Any]])
+        let revocation = try #require(steps.first { $0["id"] as? String == "revocation" })
+        #expect((revocation["reason"] as? String) == "no revocation information could be fetched")
     }
 
-    func testJSONIsDeterministic() throws {
+    @Test func testJSONIsDeterministic() throws {
         let args = ["--anchor", pki.path("ca.pem"), "--at", "2030-01-01T00:00:00Z", "--format", "json"]
         let runs = try checks([(args, ["leaf.pem"]), (args, ["leaf.pem"])])
-        XCTAssertEqual(runs[0].stdout, runs[1].stdout)
+        #expect((runs[0].stdout) == (runs[1].stdout))
     }
 
-    func testMarkdownHasHeadingVerdictAndTables() throws {
+    @Test func testMarkdownHasHeadingVerdictAndTables() throws {
         let r = try check(["--anchor", pki.path("ca.pem"), "--format", "markdown"])
-        XCTAssertEqual(r.status, 0)
+        #expect(r.status == 0)
         let lines = r.out.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.first, "# trustx: 127.0.0.1")
-        XCTAssertTrue(lines.contains("**✓ Trusted**: errSecSuccess (0)"), r.out)
-        XCTAssertTrue(lines.contains("| # | Subject | Issuer | Source | Key | Not before | Not after |"))
-        XCTAssertTrue(lines.contains("| Certificate | Step | Status | Title | Apple check | Detail |"))
+        #expect(lines.first == "# trustx: 127.0.0.1")
+        #expect(lines.contains("**✓ Trusted**: errSecSuccess (0)"), "\(r.out)")
+        #expect(lines.contains("| # | Subject | Issuer | Source | Key | Not before | Not after |"))
+        #expect(lines.contains("| Certificate | Step | Status | Title | Apple check | Detail |"))
     }
 
-    func testTextReportHasNoColourWhenNotATerminal() throws {
+    @Test func testTextReportHasNoColourWhenNotATerminal() throws {
         let r = try check(["--anchor", pki.path("ca.pem")])
-        XCTAssertFalse(r.stdout.contains(0x1B))
+        #expect(!r.stdout.contains(0x1B))
     }
 
-    func testTextReportFallsBackToASCIIOutsideUTF8Locales() throws {
+    @Test func testTextReportFallsBackToASCIIOutsideUTF8Locales() throws {
         let r = try CLI.run(
             ["check", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem")],
             environment: ["LANG": "C"])
-        XCTAssertEqual(r.status, 0)
-        XCTAssertTrue(r.out.hasPrefix("+ Trusted  errSecSuccess (0)\n"), r.out)
-        XCTAssertTrue(r.stdout.allSatisfy { $0 < 0x80 }, "non-ASCII output in the C locale")
+        #expect(r.status == 0)
+        #expect(r.out.hasPrefix("+ Trusted  errSecSuccess (0)\n"), "\(r.out)")
+        #expect(r.stdout.allSatisfy { $0 < 0x80 }, "non-ASCII output in the C locale")
     }
 
-    func testSeveralChainFilesConcatenateLeafFirst() throws {
+    @Test func testSeveralChainFilesConcatenateLeafFirst() throws {
         let r = try check(["--anchor", pki.path("ca.pem"), "--format", "json"], chain: ["leaf.pem", "ca.pem"])
-        XCTAssertEqual(r.status, 0)
-        let presented = try XCTUnwrap(try r.json()["presented"] as? [[String: Any]])
-        XCTAssertEqual(presented.map { $0["subject"] as? String }, ["CN=127.0.0.1", "CN=trustx Test CA"])
+        #expect(r.status == 0)
+        let presented = try #require(try r.json()["presented"] as? [[String: Any]])
+        #expect((presented.map { $0["subject"] as? String }) == ["CN=127.0.0.1", "CN=trustx Test CA"])
     }
 
     // MARK: system anchors
@@ -497,96 +494,99 @@ final class CheckCommandTests: XCTestCase {
 
     /// The CT step of a report.
     func ctStep(_ doc: [String: Any]) throws -> [String: Any] {
-        let steps = try XCTUnwrap(doc["steps"] as? [[String: Any]])
-        return try XCTUnwrap(steps.first { $0["id"] as? String == "certificate-transparency" })
+        let steps = try #require(doc["steps"] as? [[String: Any]])
+        return try #require(steps.first { $0["id"] as? String == "certificate-transparency" })
     }
 
-    func testWithoutAnchorsTheSystemRootsAreAnchorsAndCTIsRequired() throws {
+    @Test func testWithoutAnchorsTheSystemRootsAreAnchorsAndCTIsRequired() throws {
         let r = try checkWithTestStore(["--host", "127.0.0.1"])
         // Anchored at a system root, the leaf needs SCTs, which an openssl-made leaf has none of.
-        XCTAssertEqual(r.status, 1, r.out)
+        #expect(r.status == 1, "\(r.out)")
         let doc = try r.json()
-        let path = try XCTUnwrap(doc["path"] as? [[String: Any]])
-        XCTAssertEqual(path.last?["source"] as? String, "anchor-store")
-        XCTAssertEqual(path.last?["anchor"] as? String, "system")
-        let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
-        XCTAssertEqual(verdict["osstatus"] as? Int, -67825)
-        XCTAssertEqual(verdict["urlError"] as? Int, -1202)
-        XCTAssertEqual(try ctStep(doc)["status"] as? String, "failed")
-        XCTAssertEqual(try ctStep(doc)["appleCheck"] as? String, "SystemTrustedCTRequired")
-        let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
-        XCTAssertEqual(settings["systemAnchors"] as? Bool, true)
-        XCTAssertEqual(settings["anchorsOnly"] as? Bool, false)
-        XCTAssertEqual(settings["systemStore"] as? String, "\(pki.path("store")) (hashed)")
+        let path = try #require(doc["path"] as? [[String: Any]])
+        #expect((path.last?["source"] as? String) == "anchor-store")
+        #expect((path.last?["anchor"] as? String) == "system")
+        let verdict = try #require(doc["verdict"] as? [String: Any])
+        #expect((verdict["osstatus"] as? Int) == -67825)
+        #expect((verdict["urlError"] as? Int) == -1202)
+        #expect((try ctStep(doc)["status"] as? String) == "failed")
+        #expect((try ctStep(doc)["appleCheck"] as? String) == "SystemTrustedCTRequired")
+        let settings = try #require(doc["settings"] as? [String: Any])
+        #expect((settings["systemAnchors"] as? Bool) == true)
+        #expect((settings["anchorsOnly"] as? Bool) == false)
+        #expect((settings["systemStore"] as? String) == ("\(pki.path("store")) (hashed)"))
     }
 
-    func testTheSameRootAsACustomAnchorNeedsNoCT() throws {
+    @Test func testTheSameRootAsACustomAnchorNeedsNoCT() throws {
         let r = try checkWithTestStore(["--host", "127.0.0.1", "--anchor", pki.path("ca.pem")])
-        XCTAssertEqual(r.status, 0, r.out)
+        #expect(r.status == 0, "\(r.out)")
         let doc = try r.json()
-        let path = try XCTUnwrap(doc["path"] as? [[String: Any]])
-        XCTAssertEqual(path.last?["anchor"] as? String, "custom")
-        XCTAssertEqual(try ctStep(doc)["status"] as? String, "not-applicable")
+        let path = try #require(doc["path"] as? [[String: Any]])
+        #expect((path.last?["anchor"] as? String) == "custom")
+        #expect((try ctStep(doc)["status"] as? String) == "not-applicable")
     }
 
-    func testCustomAnchorsAloneStopTrustingSystemRoots() throws {
+    @Test func testCustomAnchorsAloneStopTrustingSystemRoots() throws {
         // SecTrustSetAnchorCertificates: the store still supplies the parent, but it is not trusted.
         let r = try checkWithTestStore(["--anchor", pki.path("hostile.pem")])
-        XCTAssertEqual(r.status, 1)
+        #expect(r.status == 1)
         let doc = try r.json()
-        let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
-        XCTAssertEqual(verdict["osstatus"] as? Int, -67843)
-        XCTAssertEqual(verdict["urlError"] as? Int, -999)
-        let path = try XCTUnwrap(doc["path"] as? [[String: Any]])
-        XCTAssertEqual(path.last?["source"] as? String, "anchor-store")
-        XCTAssertTrue(path.last?["anchor"] is NSNull)
-        let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
-        XCTAssertEqual(settings["systemAnchors"] as? Bool, false)
-        XCTAssertEqual(settings["anchorsOnly"] as? Bool, true)
+        let verdict = try #require(doc["verdict"] as? [String: Any])
+        #expect((verdict["osstatus"] as? Int) == -67843)
+        #expect((verdict["urlError"] as? Int) == -999)
+        let path = try #require(doc["path"] as? [[String: Any]])
+        #expect((path.last?["source"] as? String) == "anchor-store")
+        #expect(path.last?["anchor"] is NSNull)
+        let settings = try #require(doc["settings"] as? [String: Any])
+        #expect((settings["systemAnchors"] as? Bool) == false)
+        #expect((settings["anchorsOnly"] as? Bool) == true)
     }
 
-    func testWithSystemAnchorsTrustsSystemRootsBesideCustomOnes() throws {
+    @Test func testWithSystemAnchorsTrustsSystemRootsBesideCustomOnes() throws {
         // SecTrustSetAnchorCertificatesOnly(false): the store's root is an anchor again (and,
         // being a system root, brings the CT requirement with it).
         let r = try checkWithTestStore(["--anchor", pki.path("hostile.pem"), "--with-system-anchors"])
-        XCTAssertEqual(r.status, 1, r.out)
+        #expect(r.status == 1, "\(r.out)")
         let doc = try r.json()
-        let path = try XCTUnwrap(doc["path"] as? [[String: Any]])
-        XCTAssertEqual(path.last?["anchor"] as? String, "system")
-        let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
-        XCTAssertEqual(verdict["osstatus"] as? Int, -67825)
-        XCTAssertEqual(verdict["urlError"] as? Int, -999)
-        let settings = try XCTUnwrap(doc["settings"] as? [String: Any])
-        XCTAssertEqual(settings["systemAnchors"] as? Bool, true)
-        XCTAssertEqual(settings["anchorsOnly"] as? Bool, false)
+        let path = try #require(doc["path"] as? [[String: Any]])
+        #expect((path.last?["anchor"] as? String) == "system")
+        let verdict = try #require(doc["verdict"] as? [String: Any])
+        #expect((verdict["osstatus"] as? Int) == -67825)
+        #expect((verdict["urlError"] as? Int) == -999)
+        let settings = try #require(doc["settings"] as? [String: Any])
+        #expect((settings["systemAnchors"] as? Bool) == true)
+        #expect((settings["anchorsOnly"] as? Bool) == false)
     }
 
     // MARK: input formats
 
-    func testAnchorsAreReadInEveryFormat() throws {
+    @Test func testAnchorsAreReadInEveryFormat() throws {
         let files = ["ca.pem", "ca.der", "ca.p7b"]
         for (file, r) in zip(
             files, try checks(files.map { (["--anchor", pki.path($0), "--host", "127.0.0.1"], ["leaf.pem"]) }))
         {
-            XCTAssertEqual(r.status, 0, "\(file): \(r.out)\(r.err)")
+            #expect(r.status == 0, "\(file): \(r.out)\(r.err)")
         }
     }
 
-    func testPKCS12NeedsItsPassword() throws {
+    @Test func testPKCS12NeedsItsPassword() throws {
         let runs = try checks([
             (["--anchor", pki.path("ca.pem")], ["leaf.p12"]),
             (["--anchor", pki.path("ca.pem"), "--password", "guess"], ["leaf.p12"]),
             (["--anchor", pki.path("ca.pem"), "--password", "secret", "--format", "json"], ["leaf.p12"]),
         ])
         let without = runs[0]
-        XCTAssertEqual(without.status, 64, without.err)
-        XCTAssertTrue(
-            without.err.hasPrefix("Error: \(pki.path("leaf.p12")): PKCS#12 file needs --password\n"), without.err)
+        #expect(without.status == 64, "\(without.err)")
+        #expect(
+            without.err.hasPrefix("Error: \(pki.path("leaf.p12")): PKCS#12 file needs --password\n"), "\(without.err)")
         let wrong = runs[1]
-        XCTAssertEqual(wrong.status, 64, wrong.err)
+        #expect(wrong.status == 64, "\(wrong.err)")
         let right = runs[2]
-        XCTAssertEqual(right.status, 0, right.err)
-        let presented = try XCTUnwrap(try right.json()["presented"] as? [[String: Any]])
-        XCTAssertEqual(presented.first?["subject"] as? String, "CN=127.0.0.1")
+        #expect(right.status == 0, "\(right.err)")
+        let presented = try #require(try right.json()["presented"] as? [[String: Any]])
+        #expect((presented.first?["subject"] as? String) == "CN=127.0.0.1")
     }
 }
+
+/// CheckCommandTests's shared tear-down, outside the type so its suite attribute can name it.
+private func checkCommandTestsTearDown() { CheckCommandTests.suiteTearDown() }

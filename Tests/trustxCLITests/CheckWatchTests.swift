@@ -1,5 +1,6 @@
 import Foundation
-import XCTest
+import SuiteFixtures
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -9,14 +10,14 @@ import XCTest
 /// restarted on its port with another certificate and key, one stops answering, one keeps
 /// answering. Each run is bounded by `--watch-count`, at two rounds: the least that shows a
 /// change, and one interval of the 1 s minimum waited.
-final class CheckWatchTests: XCTestCase {
+@Suite(.serialized, .onTestThreads, .fixture(setUp: checkWatchTestsSetUp, tearDown: checkWatchTestsTearDown))
+final class CheckWatchTests {
     nonisolated(unsafe) static var rotating: OpenSSLServer?
     nonisolated(unsafe) static var steady: OpenSSLServer?
     nonisolated(unsafe) static var stopping: OpenSSLServer?
     nonisolated(unsafe) static var startError: Error?
 
-    override class func setUp() {
-        super.setUp()
+    static func suiteSetUp() {
         do {
             let pki = try TestPKI.get()
             // A second leaf for 127.0.0.1 from the same CA with a key of its own: what a server
@@ -40,14 +41,13 @@ final class CheckWatchTests: XCTestCase {
         }
     }
 
-    override class func tearDown() {
+    static func suiteTearDown() {
         for s in [rotating, steady, stopping] { s?.stop() }
-        super.tearDown()
     }
 
     func servers() throws -> (rotating: OpenSSLServer, steady: OpenSSLServer, stopping: OpenSSLServer) {
         if let e = Self.startError { throw e }
-        return (try XCTUnwrap(Self.rotating), try XCTUnwrap(Self.steady), try XCTUnwrap(Self.stopping))
+        return (try #require(Self.rotating), try #require(Self.steady), try #require(Self.stopping))
     }
 
     /// The SHA-256 of a PEM certificate's DER, as `openssl x509 -outform DER | sha256sum` gives it.
@@ -55,13 +55,13 @@ final class CheckWatchTests: XCTestCase {
         let run = try Shell.run(
             URL(fileURLWithPath: "/bin/sh"), ["-c", "openssl x509 -in \"$1\" -outform DER | sha256sum", "sh", pem])
         let digest = String(run.out.prefix { $0 != " " })
-        XCTAssertEqual(digest.count, 64, run.err)
+        #expect(digest.count == 64, "\(run.err)")
         return digest
     }
 
     func jsonLines(_ text: String) throws -> [[String: Any]] {
         try text.split(separator: "\n").map {
-            try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], String($0))
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "\(String($0))")
         }
     }
 
@@ -71,7 +71,7 @@ final class CheckWatchTests: XCTestCase {
     /// output until the servers have changed, so their second round (due a second after the
     /// first began) meets the changed servers whatever the machine's load: two rounds are
     /// enough, where a third was needed for a restart that could fall inside the second.
-    func testAWatchGivesAChangeLineForANewLeafAndAFailureLineOnlyForTheTargetThatStopsAnswering() throws {
+    @Test func testAWatchGivesAChangeLineForANewLeafAndAFailureLineOnlyForTheTargetThatStopsAnswering() throws {
         let pki = try TestPKI.get()
         let (rotating, steady, stopping) = try servers()
         let port = rotating.port
@@ -85,7 +85,7 @@ final class CheckWatchTests: XCTestCase {
         ])
         let summary = "2 of 2 trusted\n"
         let held = WatchRun.hold([(json, { $0.hasSuffix("\n") }), (text, { $0.contains(summary) })])
-        XCTAssertEqual(held, [true, true], "no initial line (JSON) or no summary table (text)")
+        #expect(held == [true, true], "no initial line (JSON) or no summary table (text)")
         rotating.stop()
         stopping.stop()
         let restarted = Result {
@@ -103,70 +103,70 @@ final class CheckWatchTests: XCTestCase {
     /// evaluated before, with both digests as openssl computes them.
     func assertNewLeafChange(_ result: RunResult, port: Int) throws {
         let pki = try TestPKI.get()
-        XCTAssertEqual(result.status, 0, result.err)
+        #expect(result.status == 0, "\(result.err)")
         let before = try derDigest(pki.path("leaf.pem"))
         let after = try derDigest(pki.path("watch-leaf2.pem"))
-        XCTAssertNotEqual(before, after)
+        #expect(before != after)
 
         let lines = try jsonLines(result.out)
-        let initial = try XCTUnwrap(lines.first)
-        XCTAssertEqual(initial["event"] as? String, "initial")
-        XCTAssertEqual(initial["target"] as? String, "127.0.0.1:\(port)")
-        let report = try XCTUnwrap(initial["report"] as? [String: Any])
-        let presented = try XCTUnwrap(report["presented"] as? [[String: Any]])
-        XCTAssertEqual(presented.first?["sha256"] as? String, before)
-        XCTAssertEqual((report["verdict"] as? [String: Any])?["trusted"] as? Bool, true)
+        let initial = try #require(lines.first)
+        #expect((initial["event"] as? String) == "initial")
+        #expect((initial["target"] as? String) == ("127.0.0.1:\(port)"))
+        let report = try #require(initial["report"] as? [String: Any])
+        let presented = try #require(report["presented"] as? [[String: Any]])
+        #expect((presented.first?["sha256"] as? String) == before)
+        #expect(((report["verdict"] as? [String: Any])?["trusted"] as? Bool) == true)
 
         // One change names the new leaf, against the leaf evaluated before.
         let changes = lines.dropFirst()
-        XCTAssertTrue(changes.allSatisfy { $0["event"] as? String == "change" }, result.out)
+        #expect(changes.allSatisfy { $0["event"] as? String == "change" }, "\(result.out)")
         let leafChanges = changes.filter { $0["kind"] as? String == "new-leaf-new-key" }
-        XCTAssertEqual(leafChanges.count, 1, result.out)
-        let change = try XCTUnwrap(leafChanges.first)
-        XCTAssertEqual(change["address"] as? String, "127.0.0.1:\(port)")
-        XCTAssertEqual((change["old"] as? [String: Any])?["leafSHA256"] as? String, before)
-        XCTAssertEqual((change["new"] as? [String: Any])?["leafSHA256"] as? String, after)
-        XCTAssertEqual((change["new"] as? [String: Any])?["trusted"] as? Bool, true)
-        let time = try XCTUnwrap(change["time"] as? String)
-        XCTAssertNotNil(time.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#, options: .regularExpression), time)
+        #expect(leafChanges.count == 1, "\(result.out)")
+        let change = try #require(leafChanges.first)
+        #expect((change["address"] as? String) == ("127.0.0.1:\(port)"))
+        #expect(((change["old"] as? [String: Any])?["leafSHA256"] as? String) == before)
+        #expect(((change["new"] as? [String: Any])?["leafSHA256"] as? String) == after)
+        #expect(((change["new"] as? [String: Any])?["trusted"] as? Bool) == true)
+        let time = try #require(change["time"] as? String)
+        #expect((time.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#, options: .regularExpression)) != nil, "\(time)")
     }
 
     /// The text watch of two targets: the table, then one failure line for the one that stopped.
     func assertFailureLine(_ result: RunResult, summary: String, steady: Int, stopping: Int) throws {
         // The last round could not reach one server.
-        XCTAssertEqual(result.status, 69, result.err)
-        let table = try XCTUnwrap(result.out.range(of: summary))
-        XCTAssertTrue(result.out[..<table.lowerBound].contains("127.0.0.1:\(steady)"), result.out)
+        #expect(result.status == 69, "\(result.err)")
+        let table = try #require(result.out.range(of: summary))
+        #expect(result.out[..<table.lowerBound].contains("127.0.0.1:\(steady)"), "\(result.out)")
         let changes = result.out[table.upperBound...].split(separator: "\n")
-        XCTAssertEqual(changes.count, 1, result.out)
-        let line = String(try XCTUnwrap(changes.first))
+        #expect(changes.count == 1, "\(result.out)")
+        let line = String(try #require(changes.first))
         let pattern = #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ  127\.0\.0\.1:"# + "\(stopping)" + "  failure: "
-        XCTAssertNotNil(line.range(of: pattern, options: .regularExpression), line)
+        #expect((line.range(of: pattern, options: .regularExpression)) != nil, "\(line)")
         // A refused connection is URLError's NSURLErrorCannotConnectToHost.
-        XCTAssertTrue(line.contains("(-1004)"), line)
+        #expect(line.contains("(-1004)"), "\(line)")
         // The closing line counts the rounds and the one change.
-        XCTAssertTrue(result.err.contains("Watched 2 rounds from "), result.err)
-        XCTAssertTrue(result.err.hasSuffix(": 1 change.\n"), result.err)
+        #expect(result.err.contains("Watched 2 rounds from "), "\(result.err)")
+        #expect(result.err.hasSuffix(": 1 change.\n"), "\(result.err)")
     }
 
-    func testAWatchIntervalBelowOneSecondOrWithoutWatchIsAUsageError() throws {
+    @Test func testAWatchIntervalBelowOneSecondOrWithoutWatchIsAUsageError() throws {
         let cases = [
             ["--watch", "0"], ["--watch=-5"], ["--watch", "1.5"], ["--watch-count", "2"],
             ["--watch", "1", "--watch-count", "0"],
         ]
         for (arguments, result) in zip(cases, CLI.runAll(cases.map { ["check", "127.0.0.1:1"] + $0 })) {
             let run = try result.get()
-            XCTAssertEqual(run.status, 64, "\(arguments): \(run.err)")
-            XCTAssertTrue(run.err.contains("--watch"), run.err)
-            XCTAssertEqual(run.out, "")
+            #expect(run.status == 64, "\(arguments): \(run.err)")
+            #expect(run.err.contains("--watch"), "\(run.err)")
+            #expect(run.out == "")
         }
     }
 
-    func testWatchingChainFilesIsAUsageError() throws {
+    @Test func testWatchingChainFilesIsAUsageError() throws {
         let pki = try TestPKI.get()
         let run = try CLI.run(["check", "--chain", pki.path("leaf.pem"), "--watch", "5"])
-        XCTAssertEqual(run.status, 64, run.err)
-        XCTAssertTrue(run.err.contains("--chain"), run.err)
+        #expect(run.status == 64, "\(run.err)")
+        #expect(run.err.contains("--chain"), "\(run.err)")
     }
 }
 
@@ -255,3 +255,9 @@ final class WatchRun {
             stderr: (try? Data(contentsOf: errURL)) ?? Data())
     }
 }
+
+/// CheckWatchTests's shared set-up, outside the type so its suite attribute can name it.
+private func checkWatchTestsSetUp() { CheckWatchTests.suiteSetUp() }
+
+/// CheckWatchTests's shared tear-down, outside the type so its suite attribute can name it.
+private func checkWatchTestsTearDown() { CheckWatchTests.suiteTearDown() }

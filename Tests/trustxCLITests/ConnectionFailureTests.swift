@@ -1,5 +1,6 @@
 import Foundation
-import XCTest
+import SuiteFixtures
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -7,7 +8,7 @@ import XCTest
 
 /// Connection failures through the command line: one line for a person, exit 69, and in JSON a
 /// `connection.error` with the URLError URLSession would give (docs/connecting.md's error table).
-final class ConnectionFailureTests: XCTestCase {
+@Suite(.serialized, .onTestThreads) final class ConnectionFailureTests {
     func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
@@ -25,26 +26,26 @@ final class ConnectionFailureTests: XCTestCase {
 
     func error(_ r: RunResult) throws -> (kind: String, urlError: Int?, verdictURLError: Int?) {
         let json = try r.json()
-        let connection = try XCTUnwrap(json["connection"] as? [String: Any])
-        let error = try XCTUnwrap(connection["error"] as? [String: Any], r.out)
-        let verdict = try XCTUnwrap(json["verdict"] as? [String: Any])
-        XCTAssertEqual(verdict["trusted"] as? Bool, false)
-        XCTAssertTrue(verdict["osstatus"] is NSNull)
-        XCTAssertEqual((json["presented"] as? [Any])?.count, 0)
-        return (try XCTUnwrap(error["kind"] as? String), error["urlError"] as? Int, verdict["urlError"] as? Int)
+        let connection = try #require(json["connection"] as? [String: Any])
+        let error = try #require(connection["error"] as? [String: Any], "\(r.out)")
+        let verdict = try #require(json["verdict"] as? [String: Any])
+        #expect((verdict["trusted"] as? Bool) == false)
+        #expect(verdict["osstatus"] is NSNull)
+        #expect(((json["presented"] as? [Any])?.count) == 0)
+        return (try #require(error["kind"] as? String), error["urlError"] as? Int, verdict["urlError"] as? Int)
     }
 
-    func testARefusedConnectionIsCannotConnectToHost() throws {
+    @Test func testARefusedConnectionIsCannotConnectToHost() throws {
         let port = freePort()
         let r = try CLI.run(["check", "127.0.0.1:\(port)", "--format", "json"])
-        XCTAssertEqual(r.status, 69)
+        #expect(r.status == 69)
         let e = try error(r)
-        XCTAssertEqual(e.kind, "connection-refused")
-        XCTAssertEqual(e.urlError, -1004)
-        XCTAssertEqual(e.verdictURLError, -1004)
+        #expect(e.kind == "connection-refused")
+        #expect(e.urlError == -1004)
+        #expect(e.verdictURLError == -1004)
     }
 
-    func testPlainHTTPOnTheTLSPortIsSecureConnectionFailed() throws {
+    @Test func testPlainHTTPOnTheTLSPortIsSecureConnectionFailed() throws {
         // A web server on a port where TLS was expected: it answers anything with a 400.
         let server = try LoopbackListener { c in
             var buffer = [UInt8](repeating: 0, count: 1024)
@@ -55,20 +56,20 @@ final class ConnectionFailureTests: XCTestCase {
         }
         defer { server.stop() }
         let r = try CLI.run(["check", "127.0.0.1:\(server.port)", "--format", "json", "--timeout", "5"])
-        XCTAssertEqual(r.status, 69)
+        #expect(r.status == 69)
         let e = try error(r)
-        XCTAssertEqual(e.kind, "not-tls")
-        XCTAssertEqual(e.urlError, -1200)
+        #expect(e.kind == "not-tls")
+        #expect(e.urlError == -1200)
         let text = try CLI.run(["check", "127.0.0.1:\(server.port)", "--timeout", "5"])
-        XCTAssertEqual(text.status, 69)
-        XCTAssertEqual(text.out, "")
-        XCTAssertTrue(text.err.hasPrefix("Error: "), text.err)
-        XCTAssertTrue(text.err.hasSuffix("; URLSession reports NSURLErrorSecureConnectionFailed (-1200)\n"), text.err)
+        #expect(text.status == 69)
+        #expect(text.out == "")
+        #expect(text.err.hasPrefix("Error: "), "\(text.err)")
+        #expect(text.err.hasSuffix("; URLSession reports NSURLErrorSecureConnectionFailed (-1200)\n"), "\(text.err)")
     }
 
-    func testConnectionOptionsAreRefusedWithChainFiles() throws {
+    @Test func testConnectionOptionsAreRefusedWithChainFiles() throws {
         let r = try CLI.run(["check", "--chain", "leaf.pem", "--sni", "example.test"])
-        XCTAssertEqual(r.status, 64)
-        XCTAssertTrue(r.err.hasPrefix("Error: --sni applies to a server target, not to --chain files\n"), r.err)
+        #expect(r.status == 64)
+        #expect(r.err.hasPrefix("Error: --sni applies to a server target, not to --chain files\n"), "\(r.err)")
     }
 }

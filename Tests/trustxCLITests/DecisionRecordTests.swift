@@ -1,11 +1,12 @@
 import Foundation
-import XCTest
+import SuiteFixtures
+import Testing
 
 /// Every decision the code and the documentation cite is in docs/DECISIONS.md and still stands:
 /// a citation of a decision that a later one superseded points the reader at a rule that no
 /// longer holds. Superseded entries stay where they stand, marked in their heading
 /// `(superseded by D` + number + `)`; only DECISIONS.md itself may cite them.
-final class DecisionRecordTests: XCTestCase {
+@Suite(.serialized, .onTestThreads) final class DecisionRecordTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
@@ -30,7 +31,7 @@ final class DecisionRecordTests: XCTestCase {
             let by = marker.firstMatch(in: title, range: NSRange(title.startIndex..., in: title)).map {
                 Int(title[Range($0.range(at: 1), in: title)!])!
             }
-            XCTAssertNil(out[number], "two entries are numbered \(number)")
+            #expect(out[number] == nil, "two entries are numbered \(number)")
             out[number] = Entry(number: number, supersededBy: by)
         }
         return out
@@ -143,37 +144,37 @@ final class DecisionRecordTests: XCTestCase {
         return out
     }
 
-    func testDecisionsAreNumberedAndFound() throws {
+    @Test func testDecisionsAreNumberedAndFound() throws {
         let entries = try Self.entries()
         // The record is long-standing: a parsing mistake would otherwise pass every check below.
-        XCTAssertGreaterThan(entries.count, 90)
-        XCTAssertNotNil(entries[1])
-        XCTAssertGreaterThan(try Self.citations().count, 20)
+        #expect(entries.count > 90)
+        #expect(entries[1] != nil)
+        #expect((try Self.citations().count) > 20)
     }
 
-    func testEveryCitedDecisionExists() throws {
+    @Test func testEveryCitedDecisionExists() throws {
         let entries = try Self.entries()
         for citation in try Self.citations() where entries[citation.number] == nil {
-            XCTFail("\(citation.place) cites D\(citation.number), which docs/DECISIONS.md does not have")
+            Issue.record("\(citation.place) cites D\(citation.number), which docs/DECISIONS.md does not have")
         }
     }
 
-    func testNoCodeOrDocumentCitesASupersededDecision() throws {
+    @Test func testNoCodeOrDocumentCitesASupersededDecision() throws {
         let entries = try Self.entries()
         for citation in try Self.citations() {
             guard let by = entries[citation.number]?.supersededBy else { continue }
-            XCTFail("\(citation.place) cites D\(citation.number), superseded by D\(by)")
+            Issue.record("\(citation.place) cites D\(citation.number), superseded by D\(by)")
         }
     }
 
-    func testEverySupersedingDecisionExistsAndStands() throws {
+    @Test func testEverySupersedingDecisionExistsAndStands() throws {
         let entries = try Self.entries()
-        XCTAssertTrue(entries.values.contains { $0.supersededBy != nil }, "no superseded entry was recognised")
+        #expect(entries.values.contains { $0.supersededBy != nil }, "no superseded entry was recognised")
         for entry in entries.values {
             guard let by = entry.supersededBy else { continue }
-            XCTAssertGreaterThan(by, entry.number, "D\(entry.number) is superseded by an earlier decision")
-            XCTAssertNotNil(entries[by], "D\(entry.number) is superseded by D\(by), which does not exist")
-            XCTAssertNil(entries[by]?.supersededBy, "D\(entry.number) points at D\(by), itself superseded")
+            #expect(by > entry.number, "D\(entry.number) is superseded by an earlier decision")
+            #expect(entries[by] != nil, "D\(entry.number) is superseded by D\(by), which does not exist")
+            #expect((entries[by]?.supersededBy) == nil, "D\(entry.number) points at D\(by), itself superseded")
         }
     }
 }

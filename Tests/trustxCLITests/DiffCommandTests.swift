@@ -1,16 +1,17 @@
 import Foundation
-import XCTest
+import SuiteFixtures
+import Testing
 
 /// `trustx diff` against `openssl s_server`: the test CA's leaf, the same key in a renewed
 /// certificate (made by openssl from the leaf's CSR with another serial and validity), and a leaf
 /// with its own key from another CA. Servers start once for the class.
-final class DiffCommandTests: XCTestCase {
+@Suite(.serialized, .onTestThreads, .fixture(setUp: diffCommandTestsSetUp, tearDown: diffCommandTestsTearDown))
+final class DiffCommandTests {
     nonisolated(unsafe) static var servers: [OpenSSLServer] = []
     nonisolated(unsafe) static var startError: Error?
     nonisolated(unsafe) static var directory: URL?
 
-    override class func setUp() {
-        super.setUp()
+    static func suiteSetUp() {
         do {
             let pki = try TestPKI.get()
             let dir = pki.directory.appendingPathComponent("diff")
@@ -48,10 +49,9 @@ final class DiffCommandTests: XCTestCase {
         }
     }
 
-    override class func tearDown() {
+    static func suiteTearDown() {
         for s in servers { s.stop() }
         servers = []
-        super.tearDown()
     }
 
     func targets() throws -> [String] {
@@ -59,77 +59,83 @@ final class DiffCommandTests: XCTestCase {
         return Self.servers.map { "127.0.0.1:\($0.port)" }
     }
 
-    func testARenewedCertificateWithTheSameKeyIsReportedAsSameKeyAndExitsZero() throws {
+    @Test func testARenewedCertificateWithTheSameKeyIsReportedAsSameKeyAndExitsZero() throws {
         let pki = try TestPKI.get()
         let t = try targets()
         let run = try CLI.run(["diff", t[0], t[1], "--anchor", pki.path("ca.pem")])
-        XCTAssertEqual(run.status, 0, run.out + run.err)
-        XCTAssertTrue(run.out.contains("[0] same key, new certificate"), run.out)
-        XCTAssertTrue(run.out.contains("Leaf key  same"), run.out)
+        #expect(run.status == 0, "\(run.out + run.err)")
+        #expect(run.out.contains("[0] same key, new certificate"), "\(run.out)")
+        #expect(run.out.contains("Leaf key  same"), "\(run.out)")
         // openssl was asked for serial 4660 (0x1234) and 4661 (0x1235).
-        XCTAssertTrue(run.out.contains("serial\n        A  1234\n        B  1235"), run.out)
-        XCTAssertTrue(run.out.contains("notAfter"), run.out)
-        XCTAssertFalse(run.out.contains("subjectAltNames"), run.out)
+        #expect(run.out.contains("serial\n        A  1234\n        B  1235"), "\(run.out)")
+        #expect(run.out.contains("notAfter"), "\(run.out)")
+        #expect(!run.out.contains("subjectAltNames"), "\(run.out)")
     }
 
-    func testServersOfDifferentCAsAreDifferentAndExitOne() throws {
+    @Test func testServersOfDifferentCAsAreDifferentAndExitOne() throws {
         let pki = try TestPKI.get()
         let t = try targets()
         let run = try CLI.run(["diff", t[0], t[2], "--anchor", pki.path("ca.pem"), "--format", "json"])
-        XCTAssertEqual(run.status, 1, run.out + run.err)
+        #expect(run.status == 1, "\(run.out + run.err)")
         let doc = try run.json()
-        XCTAssertEqual(doc["sameLeafKey"] as? Bool, false)
-        XCTAssertEqual(doc["sameVerdict"] as? Bool, false)
-        let presented = try XCTUnwrap(doc["presented"] as? [[String: Any]])
-        XCTAssertEqual(presented.first?["relation"] as? String, "different")
+        #expect((doc["sameLeafKey"] as? Bool) == false)
+        #expect((doc["sameVerdict"] as? Bool) == false)
+        let presented = try #require(doc["presented"] as? [[String: Any]])
+        #expect((presented.first?["relation"] as? String) == "different")
         let fields = (presented.first?["differences"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
-        XCTAssertTrue(fields?.contains("issuer") ?? false, "\(String(describing: fields))")
-        XCTAssertTrue(fields?.contains("key") ?? false, "\(String(describing: fields))")
-        let steps = try XCTUnwrap(doc["steps"] as? [[String: Any]])
-        XCTAssertFalse(steps.isEmpty, run.out)
+        #expect(fields?.contains("issuer") ?? false, "\(String(describing: fields))")
+        #expect(fields?.contains("key") ?? false, "\(String(describing: fields))")
+        let steps = try #require(doc["steps"] as? [[String: Any]])
+        #expect(!steps.isEmpty, "\(run.out)")
         let b = (doc["b"] as? [String: Any])?["report"] as? [String: Any]
-        XCTAssertEqual((b?["verdict"] as? [String: Any])?["trusted"] as? Bool, false)
+        #expect(((b?["verdict"] as? [String: Any])?["trusted"] as? Bool) == false)
     }
 
-    func testAChainFileSideMatchesTheServerThatSendsIt() throws {
+    @Test func testAChainFileSideMatchesTheServerThatSendsIt() throws {
         let pki = try TestPKI.get()
         let t = try targets()
         let run = try CLI.run([
             "diff", "file:" + pki.path("leaf.pem"), t[0], "--anchor", pki.path("ca.pem"), "--host", "127.0.0.1",
         ])
-        XCTAssertEqual(run.status, 0, run.out + run.err)
-        XCTAssertTrue(run.out.contains("[0] same certificate"), run.out)
-        XCTAssertTrue(run.out.contains("Steps whose status differs\n  none"), run.out)
+        #expect(run.status == 0, "\(run.out + run.err)")
+        #expect(run.out.contains("[0] same certificate"), "\(run.out)")
+        #expect(run.out.contains("Steps whose status differs\n  none"), "\(run.out)")
     }
 
-    func testAnUnreachableSideExitsSixtyNineNamingIt() throws {
+    @Test func testAnUnreachableSideExitsSixtyNineNamingIt() throws {
         let t = try targets()
         let run = try CLI.run(["diff", t[0], "127.0.0.1:1"])
-        XCTAssertEqual(run.status, 69)
-        XCTAssertTrue(run.err.contains("127.0.0.1:1: "), run.err)
+        #expect(run.status == 69)
+        #expect(run.err.contains("127.0.0.1:1: "), "\(run.err)")
     }
 
-    func testOneSideIsAUsageError() throws {
+    @Test func testOneSideIsAUsageError() throws {
         let run = try CLI.run(["diff", "127.0.0.1:1"])
-        XCTAssertEqual(run.status, 64)
+        #expect(run.status == 64)
     }
 }
 
 extension DiffCommandTests {
-    func testAConnectToPairGivesEachSideItsOwnNodeBehindOneName() throws {
+    @Test func testAConnectToPairGivesEachSideItsOwnNodeBehindOneName() throws {
         let pki = try TestPKI.get()
         let t = try targets()
         let run = try CLI.run([
             "diff", "127.0.0.1:443", "127.0.0.1:443", "--connect-to", "\(t[0]),\(t[2])", "--anchor", pki.path("ca.pem"),
             "--format", "json",
         ])
-        XCTAssertEqual(run.status, 1, run.out + run.err)
+        #expect(run.status == 1, "\(run.out + run.err)")
         let doc = try run.json()
         let connectTo = ["a", "b"].map {
             (((doc[$0] as? [String: Any])?["report"] as? [String: Any])?["target"] as? [String: Any])?["connectTo"]
                 as? String
         }
-        XCTAssertEqual(connectTo, [t[0], t[2]])
-        XCTAssertEqual(doc["sameLeafKey"] as? Bool, false)
+        #expect(connectTo == ([t[0], t[2]]))
+        #expect((doc["sameLeafKey"] as? Bool) == false)
     }
 }
+
+/// DiffCommandTests's shared set-up, outside the type so its suite attribute can name it.
+private func diffCommandTestsSetUp() { DiffCommandTests.suiteSetUp() }
+
+/// DiffCommandTests's shared tear-down, outside the type so its suite attribute can name it.
+private func diffCommandTestsTearDown() { DiffCommandTests.suiteTearDown() }

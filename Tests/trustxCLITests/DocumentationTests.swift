@@ -1,11 +1,12 @@
 import Foundation
+import SuiteFixtures
+import Testing
 import TrustCore
 import TrustReport
-import XCTest
 
 /// The documentation names every step the engine can produce, so a new step cannot ship
 /// undocumented.
-final class DocumentationTests: XCTestCase {
+@Suite(.serialized, .onTestThreads) final class DocumentationTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
@@ -13,19 +14,19 @@ final class DocumentationTests: XCTestCase {
         try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
     }
 
-    func testStepsDocumentHasASectionPerStepID() throws {
+    @Test func testStepsDocumentHasASectionPerStepID() throws {
         let doc = try read("docs/steps.md")
         for id in StepID.allCases {
-            XCTAssertTrue(doc.contains("\n## `\(id.rawValue)`\n"), "docs/steps.md has no section for \(id.rawValue)")
+            #expect(doc.contains("\n## `\(id.rawValue)`\n"), "docs/steps.md has no section for \(id.rawValue)")
         }
     }
 
-    func testJSONReportDocumentListsEveryStepIDAndTheSchemaVersion() throws {
+    @Test func testJSONReportDocumentListsEveryStepIDAndTheSchemaVersion() throws {
         let doc = try read("docs/json-report.md")
         for id in StepID.allCases {
-            XCTAssertTrue(doc.contains("`\(id.rawValue)`"), "docs/json-report.md does not list \(id.rawValue)")
+            #expect(doc.contains("`\(id.rawValue)`"), "docs/json-report.md does not list \(id.rawValue)")
         }
-        XCTAssertTrue(doc.contains("schema 1"))
-        XCTAssertEqual(JSONReport.schemaVersion, 1)
+        #expect(doc.contains("schema 1"))
+        #expect(JSONReport.schemaVersion == 1)
     }
 }

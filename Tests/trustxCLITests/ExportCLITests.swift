@@ -1,5 +1,6 @@
 import Foundation
-import XCTest
+import SuiteFixtures
+import Testing
 
 /// A PKI for the export tests, made with the openssl command line: `ca.pem` certifies
 /// `leaf.pem` for the DNS name pinned.trustx.test (reached on loopback with --connect-to, so
@@ -53,21 +54,20 @@ struct ExportPKI: Sendable {
 /// `trustx export` run against `openssl s_server -www` on loopback: what curl and openssl do
 /// with the exported commands must agree with trustx's verdict, and the pins openssl recomputes
 /// are the expected values for trustx's.
-final class ExportCLITests: XCTestCase {
+@Suite(.serialized, .onTestThreads, .fixture(tearDown: exportCLITestsTearDown)) final class ExportCLITests {
     var pki: ExportPKI!
     /// One s_server per certificate for the whole class (each test only connects to it), stopped
     /// in the class's tearDown.
     nonisolated(unsafe) static var servers: [String: OpenSSLServer] = [:]
 
-    override func setUpWithError() throws {
+    init() throws {
         pki = try ExportPKI.shared.get()
     }
 
-    override class func tearDown() {
+    static func suiteTearDown() {
         servers.values.forEach { $0.stop() }
         servers = [:]
         if case .success(let pki) = ExportPKI.shared { try? FileManager.default.removeItem(at: pki.directory) }
-        super.tearDown()
     }
 
     /// The URL of the server presenting `leaf` and the --connect-to that reaches it on loopback.
@@ -90,9 +90,9 @@ final class ExportCLITests: XCTestCase {
     func pin(_ file: String) throws -> String {
         if let known = Self.pins[file] { return known }
         let r = try CLI.run(["pin", pki.path(file)])
-        XCTAssertEqual(r.status, 0, r.err)
-        let line = try XCTUnwrap(r.out.split(separator: "\n").first { $0.contains("spki-sha256") })
-        let pin = String(try XCTUnwrap(line.split(separator: " ").last))
+        #expect(r.status == 0, "\(r.err)")
+        let line = try #require(r.out.split(separator: "\n").first { $0.contains("spki-sha256") })
+        let pin = String(try #require(line.split(separator: " ").last))
         Self.pins[file] = pin
         return pin
     }
@@ -104,99 +104,99 @@ final class ExportCLITests: XCTestCase {
 
     /// trustx check's status and the exported curl command's, for the same options (check and
     /// export run side by side), and the exported command.
-    func checkAndCurl(_ target: [String], _ options: [String], file: StaticString = #filePath, line: UInt = #line)
+    func checkAndCurl(_ target: [String], _ options: [String], sourceLocation: SourceLocation = #_sourceLocation)
         throws -> (check: Int32, curl: Int32, export: String)
     {
         let runs = CLI.runAll(
             [["check"] + target + options, ["export", "curl"] + target + options], in: pki.directory)
         let check = try runs[0].get()
         let export = try runs[1].get()
-        XCTAssertEqual(export.status, 0, export.err, file: file, line: line)
+        #expect(export.status == 0, "\(export.err)", sourceLocation: sourceLocation)
         let curl = try runScript(export.out)
         return (check.status, curl.status, export.out)
     }
 
-    func testCurlAcceptsWhatTrustxTrusts() throws {
+    @Test func testCurlAcceptsWhatTrustxTrusts() throws {
         let target = try serve()
         let r = try checkAndCurl(target, ["--anchor", "ca.pem", "--pin", "sha256//" + (try pin("leaf.pem"))])
-        XCTAssertEqual(r.check, 0)
-        XCTAssertEqual(r.curl, 0, "curl exit 0: the transfer succeeded")
+        #expect(r.check == 0)
+        #expect(r.curl == 0, "curl exit 0: the transfer succeeded")
     }
 
-    func testCurlRejectsAPinMismatchWithExit90() throws {
+    @Test func testCurlRejectsAPinMismatchWithExit90() throws {
         let target = try serve()
         let r = try checkAndCurl(target, ["--anchor", "ca.pem", "--pin", "sha256//" + (try pin("other-ca.pem"))])
-        XCTAssertEqual(r.check, 1)
-        XCTAssertEqual(r.curl, 90, "CURLE_SSL_PINNEDPUBKEYNOTMATCH")
+        #expect(r.check == 1)
+        #expect(r.curl == 90, "CURLE_SSL_PINNEDPUBKEYNOTMATCH")
     }
 
-    func testCurlRejectsTheWrongCAWithExit60() throws {
+    @Test func testCurlRejectsTheWrongCAWithExit60() throws {
         let target = try serve()
         let r = try checkAndCurl(target, ["--anchor", "other-ca.pem"])
-        XCTAssertEqual(r.check, 1)
-        XCTAssertEqual(r.curl, 60, "CURLE_PEER_FAILED_VERIFICATION")
+        #expect(r.check == 1)
+        #expect(r.curl == 60, "CURLE_PEER_FAILED_VERIFICATION")
     }
 
     /// curl's --pinnedpubkey looks at the leaf's key only; an app's delegate (and --pin) at every
     /// key of the chain. The export says so where the two part.
-    func testCurlCannotPinACAKeyAndTheExportSaysSo() throws {
+    @Test func testCurlCannotPinACAKeyAndTheExportSaysSo() throws {
         let target = try serve()
         let options = ["--anchor", "ca.pem", "--pin", "sha256//" + (try pin("ca.pem"))]
         let r = try checkAndCurl(target, options)
-        XCTAssertEqual(r.check, 0)
-        XCTAssertEqual(r.curl, 90)
-        XCTAssertTrue(r.export.contains("with no leaf pin it fails (90)"), r.export)
+        #expect(r.check == 0)
+        #expect(r.curl == 90)
+        #expect(r.export.contains("with no leaf pin it fails (90)"), "\(r.export)")
     }
 
-    func testCurlReadsDERAnchorsThroughAPEMHereDocument() throws {
+    @Test func testCurlReadsDERAnchorsThroughAPEMHereDocument() throws {
         let target = try serve()
         let r = try checkAndCurl(target, ["--anchor", "ca.der"])
-        XCTAssertEqual(r.check, 0)
-        XCTAssertEqual(r.curl, 0)
-        XCTAssertTrue(r.export.contains("--cacert trustx-anchors-"), r.export)
+        #expect(r.check == 0)
+        #expect(r.curl == 0)
+        #expect(r.export.contains("--cacert trustx-anchors-"), "\(r.export)")
         for name in try FileManager.default.contentsOfDirectory(atPath: pki.directory.path)
         where name.hasPrefix("trustx-anchors-") {
             try? FileManager.default.removeItem(atPath: pki.path(name))
         }
     }
 
-    func testOpenSSLRecomputesEveryPinTrustxComputes() throws {
+    @Test func testOpenSSLRecomputesEveryPinTrustxComputes() throws {
         let target = try serve()
         let export = try CLI.run(["export", "openssl"] + target + ["--anchor", "ca.pem"], in: pki.directory)
-        XCTAssertEqual(export.status, 0, export.err)
+        #expect(export.status == 0, "\(export.err)")
         let run = try runScript(export.out)
-        XCTAssertEqual(run.status, 0, run.err)
+        #expect(run.status == 0, "\(run.err)")
         let lines = run.out.split(separator: "\n").map(String.init)
         // openssl's output is the expected value: the leaf from the server, then the built path.
-        XCTAssertEqual(lines.count, 4, run.out)
-        XCTAssertEqual(Array(lines.prefix(3)), [try pin("leaf.pem"), try pin("leaf.pem"), try pin("ca.pem")])
-        XCTAssertTrue(lines[3].hasSuffix("leaf.pem: OK"), lines[3])
+        #expect(lines.count == 4, "\(run.out)")
+        #expect(Array(lines.prefix(3)) == ([try pin("leaf.pem"), try pin("leaf.pem"), try pin("ca.pem")]))
+        #expect(lines[3].hasSuffix("leaf.pem: OK"), "\(lines[3])")
     }
 
-    func testOpenSSLVerifyFailsUnderTheWrongAnchorAndKeepsNoSystemRoots() throws {
+    @Test func testOpenSSLVerifyFailsUnderTheWrongAnchorAndKeepsNoSystemRoots() throws {
         let target = try serve()
         let export = try CLI.run(["export", "openssl"] + target + ["--anchor", "other-ca.pem"], in: pki.directory)
-        XCTAssertEqual(export.status, 0, export.err)
-        XCTAssertTrue(export.err.contains("do not trust the chain"), export.err)
-        XCTAssertTrue(export.out.contains("-no-CApath -no-CAstore"), export.out)
+        #expect(export.status == 0, "\(export.err)")
+        #expect(export.err.contains("do not trust the chain"), "\(export.err)")
+        #expect(export.out.contains("-no-CApath -no-CAstore"), "\(export.out)")
         let run = try runScript(export.out)
-        XCTAssertEqual(run.status, 2, "openssl verify's status for a failed verification: \(run.out)")
+        #expect(run.status == 2, "openssl verify's status for a failed verification: \(run.out)")
     }
 
-    func testOpenSSLWorksFromChainFilesWithoutAServer() throws {
+    @Test func testOpenSSLWorksFromChainFilesWithoutAServer() throws {
         let export = try CLI.run(
             ["export", "openssl", "--chain", "leaf.pem", "--anchor", "ca.pem", "--host", ExportPKI.host],
             in: pki.directory)
-        XCTAssertEqual(export.status, 0, export.err)
-        XCTAssertFalse(export.out.contains("s_client"))
-        XCTAssertTrue(export.out.contains("-verify_hostname \(ExportPKI.host)"))
+        #expect(export.status == 0, "\(export.err)")
+        #expect(!export.out.contains("s_client"))
+        #expect(export.out.contains("-verify_hostname \(ExportPKI.host)"))
         let run = try runScript(export.out)
-        XCTAssertEqual(run.status, 0, run.err)
+        #expect(run.status == 0, "\(run.err)")
         let lines = run.out.split(separator: "\n").map(String.init)
-        XCTAssertEqual(Array(lines.prefix(2)), [try pin("leaf.pem"), try pin("ca.pem")])
+        #expect(Array(lines.prefix(2)) == ([try pin("leaf.pem"), try pin("ca.pem")]))
     }
 
-    func testTheExportedDelegateParses() throws {
+    @Test func testTheExportedDelegateParses() throws {
         let target = ["https://\(ExportPKI.host):8443/"]
         let dir = try Run.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -206,18 +206,18 @@ final class ExportCLITests: XCTestCase {
                 "--anchor", "ca.pem", "--with-system-anchors", "--pin", "sha256//" + (try pin("ca.pem")), "--output",
                 out,
             ], in: pki.directory)
-        XCTAssertEqual(export.status, 0, export.err)
-        XCTAssertEqual(export.out, "")
+        #expect(export.status == 0, "\(export.err)")
+        #expect(export.out == "")
         let parse = try Shell.run(URL(fileURLWithPath: "/opt/swift/usr/bin/swiftc"), ["-parse", out])
-        XCTAssertEqual(parse.status, 0, parse.err)
+        #expect(parse.status == 0, "\(parse.err)")
         let source = try String(contentsOfFile: out, encoding: .utf8)
-        XCTAssertTrue(source.contains("SecPolicyCreateSSL(true, \"\(ExportPKI.host)\" as CFString)"))
+        #expect(source.contains("SecPolicyCreateSSL(true, \"\(ExportPKI.host)\" as CFString)"))
     }
 
     /// The exported Info.plist parses with Foundation and, read by `check --ats-plist`, gives the
     /// verdict the same pins give as --pin: on the server they came from, and after the leaf's
     /// key rotated (a leaf pin then fails both ways, a CA pin passes both ways).
-    func testTheExportedInfoPlistRoundTripsThroughATSPlist() throws {
+    @Test func testTheExportedInfoPlistRoundTripsThroughATSPlist() throws {
         let dir = try Run.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         // Leaf and CA pins together are an AND in NSPinnedDomains and an OR for --pin, so they are
@@ -236,10 +236,10 @@ final class ExportCLITests: XCTestCase {
             }, in: pki.directory)
         for ((c, plist), result) in zip(zip(cases, plists), exports) {
             let export = try result.get()
-            XCTAssertEqual(export.status, 0, export.err)
+            #expect(export.status == 0, "\(export.err)")
             let parsed = try PropertyListSerialization.propertyList(
                 from: try Data(contentsOf: URL(fileURLWithPath: plist)), options: [], format: nil)
-            XCTAssertNotNil((parsed as? [String: Any])?["NSAppTransportSecurity"], c.name)
+            #expect(((parsed as? [String: Any])?["NSAppTransportSecurity"]) != nil, "\(c.name)")
         }
         // Every check, with pins and with the plist on each server, runs side by side.
         var compared: [(name: String, leaf: String)] = []
@@ -260,15 +260,15 @@ final class ExportCLITests: XCTestCase {
         for (index, (name, leaf)) in compared.enumerated() {
             let withPins = try results[2 * index].get()
             let withPlist = try results[2 * index + 1].get()
-            XCTAssertEqual(withPlist.status, withPins.status, "\(name) pins, \(leaf) server: \(withPlist.out)")
+            #expect(withPlist.status == withPins.status, "\(name) pins, \(leaf) server: \(withPlist.out)")
             // The rule: a leaf pin breaks when the leaf's key rotates, a CA pin survives it.
             let expected: Int32 = leaf == "rotated" && name == "leaf" ? 1 : 0
-            XCTAssertEqual(withPlist.status, expected, "\(name) pins, \(leaf) server: \(withPlist.out)")
+            #expect(withPlist.status == expected, "\(name) pins, \(leaf) server: \(withPlist.out)")
         }
-        XCTAssertEqual(try results[2 * compared.count].get().status, 1)
+        #expect((try results[2 * compared.count].get().status) == 1)
     }
 
-    func testUsageErrors() throws {
+    @Test func testUsageErrors() throws {
         let cases = [
             (["export"], "Missing expected argument '<format>'"),
             (["export", "yaml", "example.com"], "The value 'yaml' is invalid for '<format>'"),
@@ -277,16 +277,16 @@ final class ExportCLITests: XCTestCase {
         ]
         for ((args, message), result) in zip(cases, CLI.runAll(cases.map(\.0), in: pki.directory)) {
             let r = try result.get()
-            XCTAssertEqual(r.status, 64, "\(args)")
-            XCTAssertTrue(r.err.hasPrefix("Error: \(message)"), r.err)
+            #expect(r.status == 64, "\(args)")
+            #expect(r.err.hasPrefix("Error: \(message)"), "\(r.err)")
         }
     }
 
-    func testAnUnwritableOutputIsExit73() throws {
+    @Test func testAnUnwritableOutputIsExit73() throws {
         let r = try CLI.run(
             ["export", "swift", "example.com", "--output", "/nonexistent-dir/x.swift"], in: pki.directory)
-        XCTAssertEqual(r.status, 73)
-        XCTAssertTrue(r.err.hasPrefix("Error: cannot write /nonexistent-dir/x.swift"), r.err)
+        #expect(r.status == 73)
+        #expect(r.err.hasPrefix("Error: cannot write /nonexistent-dir/x.swift"), "\(r.err)")
     }
 }
 
@@ -297,3 +297,6 @@ enum Run {
         return dir
     }
 }
+
+/// ExportCLITests's shared tear-down, outside the type so its suite attribute can name it.
+private func exportCLITestsTearDown() { ExportCLITests.suiteTearDown() }

@@ -1,15 +1,16 @@
 import Foundation
-import XCTest
+import SuiteFixtures
+import Testing
 
 /// `check` with several targets, `--targets FILE` and a `--connect-to` list, against three
 /// `openssl s_server` processes started once for the class: two serve the test CA's leaf, one a
 /// self-signed certificate whose name carries terminal escapes.
-final class FleetCheckTests: XCTestCase {
+@Suite(.serialized, .onTestThreads, .fixture(setUp: fleetCheckTestsSetUp, tearDown: fleetCheckTestsTearDown))
+final class FleetCheckTests {
     nonisolated(unsafe) static var servers: [OpenSSLServer] = []
     nonisolated(unsafe) static var startError: Error?
 
-    override class func setUp() {
-        super.setUp()
+    static func suiteSetUp() {
         do {
             let pki = try TestPKI.get()
             let good = ["-cert", pki.path("leaf.pem"), "-key", pki.path("leaf.key")]
@@ -23,10 +24,9 @@ final class FleetCheckTests: XCTestCase {
         }
     }
 
-    override class func tearDown() {
+    static func suiteTearDown() {
         for s in servers { s.stop() }
         servers = []
-        super.tearDown()
     }
 
     func ports() throws -> [Int] {
@@ -40,7 +40,7 @@ final class FleetCheckTests: XCTestCase {
         let run = try Shell.run(
             URL(fileURLWithPath: "/usr/bin/env"), ["openssl", "x509", "-in", pem, "-noout", "-fingerprint", "-sha256"],
             in: pki.directory)
-        let value = try XCTUnwrap(run.out.split(separator: "=").last, run.err)
+        let value = try #require(run.out.split(separator: "=").last, "\(run.err)")
         return value.filter { $0 != ":" && $0 != "\n" }.lowercased()
     }
 
@@ -55,102 +55,102 @@ final class FleetCheckTests: XCTestCase {
         return path
     }
 
-    func testATargetsFileWithOneUntrustedServerGivesThreeJSONReportsInOrderAndExitsOne() throws {
+    @Test func testATargetsFileWithOneUntrustedServerGivesThreeJSONReportsInOrderAndExitsOne() throws {
         let pki = try TestPKI.get()
         let ports = try ports()
         let run = try CLI.run([
             "check", "--targets", try targetsFile(ports), "--anchor", pki.path("ca.pem"), "--format", "json",
         ])
-        XCTAssertEqual(run.status, 1, run.err)
-        let reports = try XCTUnwrap(try JSONSerialization.jsonObject(with: run.stdout) as? [[String: Any]], run.out)
-        XCTAssertEqual(reports.count, 3)
+        #expect(run.status == 1, "\(run.err)")
+        let reports = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [[String: Any]], "\(run.out)")
+        #expect(reports.count == 3)
         let trusted = reports.map { ($0["verdict"] as? [String: Any])?["trusted"] as? Bool }
-        XCTAssertEqual(trusted, [true, false, true])
-        XCTAssertEqual(reports.map { ($0["target"] as? [String: Any])?["port"] as? Int }, ports)
+        #expect(trusted == [true, false, true])
+        #expect((reports.map { ($0["target"] as? [String: Any])?["port"] as? Int }) == ports)
         let leaves = reports.map { (($0["presented"] as? [[String: Any]])?.first?["sha256"] as? String) }
         let good = try fingerprint(pki.path("leaf.pem"))
         let bad = try fingerprint(pki.path("hostile.pem"))
-        XCTAssertEqual(leaves, [good, bad, good])
+        #expect(leaves == [good, bad, good])
     }
 
-    func testATargetsFileSummaryTableHasOneSanitizedRowPerServerAndExitsOne() throws {
+    @Test func testATargetsFileSummaryTableHasOneSanitizedRowPerServerAndExitsOne() throws {
         let pki = try TestPKI.get()
         let ports = try ports()
         let run = try CLI.run(["check", "--targets", try targetsFile(ports), "--anchor", pki.path("ca.pem")])
-        XCTAssertEqual(run.status, 1, run.err)
+        #expect(run.status == 1, "\(run.err)")
         let lines = run.out.split(separator: "\n").map(String.init)
-        XCTAssertTrue(lines.first?.hasPrefix("TARGET") ?? false, run.out)
+        #expect(lines.first?.hasPrefix("TARGET") ?? false, "\(run.out)")
         let good = String(try fingerprint(pki.path("leaf.pem")).prefix(16))
         let bad = String(try fingerprint(pki.path("hostile.pem")).prefix(16))
-        XCTAssertTrue(lines[1].hasPrefix("127.0.0.1:\(ports[0]) ") && lines[1].contains(good), run.out)
-        XCTAssertTrue(lines[1].contains(" trusted ") && lines[1].contains("trustx Test CA"), run.out)
+        #expect(lines[1].hasPrefix("127.0.0.1:\(ports[0]) ") && lines[1].contains(good), "\(run.out)")
+        #expect(lines[1].contains(" trusted ") && lines[1].contains("trustx Test CA"), "\(run.out)")
         // A self-signed leaf under --anchor: no path to the anchor, errSecNotTrusted (-67843).
-        XCTAssertTrue(lines[2].contains("not trusted: errSecNotTrusted (-67843)") && lines[2].contains(bad), run.out)
-        XCTAssertTrue(lines[3].hasPrefix("https://127.0.0.1:\(ports[2])/health ") && lines[3].contains(good), run.out)
-        XCTAssertTrue(run.out.contains("2 of 3 trusted"), run.out)
-        XCTAssertFalse(run.out.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || $0.value == 0x202E })
+        #expect(lines[2].contains("not trusted: errSecNotTrusted (-67843)") && lines[2].contains(bad), "\(run.out)")
+        #expect(lines[3].hasPrefix("https://127.0.0.1:\(ports[2])/health ") && lines[3].contains(good), "\(run.out)")
+        #expect(run.out.contains("2 of 3 trusted"), "\(run.out)")
+        #expect(!(run.out.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || $0.value == 0x202E }))
     }
 
-    func testSeveralTargetsOnTheCommandLineAreCheckedLikeAFile() throws {
+    @Test func testSeveralTargetsOnTheCommandLineAreCheckedLikeAFile() throws {
         let pki = try TestPKI.get()
         let ports = try ports()
         let run = try CLI.run(
             ["check"] + ports.map { "127.0.0.1:\($0)" } + [
                 "--anchor", pki.path("ca.pem"), "--jobs", "2", "--format", "json",
             ])
-        XCTAssertEqual(run.status, 1, run.err)
-        let reports = try XCTUnwrap(try JSONSerialization.jsonObject(with: run.stdout) as? [[String: Any]], run.out)
-        XCTAssertEqual(reports.map { ($0["target"] as? [String: Any])?["port"] as? Int }, ports)
+        #expect(run.status == 1, "\(run.err)")
+        let reports = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [[String: Any]], "\(run.out)")
+        #expect((reports.map { ($0["target"] as? [String: Any])?["port"] as? Int }) == ports)
     }
 
-    func testAConnectToListGivesOneReportPerAddressUnderTheTargetsName() throws {
+    @Test func testAConnectToListGivesOneReportPerAddressUnderTheTargetsName() throws {
         let pki = try TestPKI.get()
         let ports = try ports()
         let run = try CLI.run([
             "check", "127.0.0.1:443", "--connect-to", "127.0.0.1:\(ports[0]),127.0.0.1:\(ports[2])", "--anchor",
             pki.path("ca.pem"), "--format", "json",
         ])
-        XCTAssertEqual(run.status, 0, run.err)
-        let reports = try XCTUnwrap(try JSONSerialization.jsonObject(with: run.stdout) as? [[String: Any]], run.out)
+        #expect(run.status == 0, "\(run.err)")
+        let reports = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [[String: Any]], "\(run.out)")
         let targets = reports.compactMap { $0["target"] as? [String: Any] }
-        XCTAssertEqual(targets.map { $0["connectTo"] as? String }, ["127.0.0.1:\(ports[0])", "127.0.0.1:\(ports[2])"])
-        XCTAssertEqual(targets.map { $0["port"] as? Int }, [443, 443])
+        #expect((targets.map { $0["connectTo"] as? String }) == (["127.0.0.1:\(ports[0])", "127.0.0.1:\(ports[2])"]))
+        #expect((targets.map { $0["port"] as? Int }) == [443, 443])
     }
 
-    func testAnUnreachableTargetMakesTheRunExitSixtyNine() throws {
+    @Test func testAnUnreachableTargetMakesTheRunExitSixtyNine() throws {
         let pki = try TestPKI.get()
         let ports = try ports()
         // Port 1 on loopback: nothing listens there in the test environment, so the connection is refused.
         let run = try CLI.run(["check", "127.0.0.1:\(ports[1])", "127.0.0.1:1", "--anchor", pki.path("ca.pem")])
-        XCTAssertEqual(run.status, 69, run.out + run.err)
-        XCTAssertTrue(run.out.contains("127.0.0.1:1: "), run.out)
+        #expect(run.status == 69, "\(run.out + run.err)")
+        #expect(run.out.contains("127.0.0.1:1: "), "\(run.out)")
     }
 
-    func testALineWithARunWideOptionIsRefusedWithItsLineNumber() throws {
+    @Test func testALineWithARunWideOptionIsRefusedWithItsLineNumber() throws {
         let pki = try TestPKI.get()
         let path = pki.path("targets-bad-\(UUID().uuidString).txt")
         try "# fleet\n127.0.0.1:1\n127.0.0.1:2 --format json\n".write(toFile: path, atomically: true, encoding: .utf8)
         let run = try CLI.run(["check", "--targets", path])
-        XCTAssertEqual(run.status, 64)
-        XCTAssertTrue(run.err.contains("\(path):3: --format applies to the whole run"), run.err)
+        #expect(run.status == 64)
+        #expect(run.err.contains("\(path):3: --format applies to the whole run"), "\(run.err)")
     }
 
-    func testAFileOverTheTargetLimitIsRefusedBeforeConnecting() throws {
+    @Test func testAFileOverTheTargetLimitIsRefusedBeforeConnecting() throws {
         let pki = try TestPKI.get()
         let path = pki.path("targets-many-\(UUID().uuidString).txt")
         try String(repeating: "127.0.0.1:1\n", count: 1001).write(toFile: path, atomically: true, encoding: .utf8)
         let run = try CLI.run(["check", "--targets", path])
-        XCTAssertEqual(run.status, 64)
-        XCTAssertTrue(run.err.contains("\(path):1001: more than 1000 targets"), run.err)
+        #expect(run.status == 64)
+        #expect(run.err.contains("\(path):1001: more than 1000 targets"), "\(run.err)")
     }
 
-    func testJobsOutsideItsRangeIsAUsageError() throws {
+    @Test func testJobsOutsideItsRangeIsAUsageError() throws {
         let run = try CLI.run(["check", "127.0.0.1:1", "127.0.0.1:2", "--jobs", "0"])
-        XCTAssertEqual(run.status, 64)
-        XCTAssertTrue(run.err.contains("'--jobs <count>'"), run.err)
+        #expect(run.status == 64)
+        #expect(run.err.contains("'--jobs <count>'"), "\(run.err)")
     }
 
-    func testAnAnchorFileIsReadOnceForAllTargetsNotOncePerTarget() throws {
+    @Test func testAnAnchorFileIsReadOnceForAllTargetsNotOncePerTarget() throws {
         let pki = try TestPKI.get()
         let ports = try ports()
         // 6 MB: the CA after explanatory text, which PEM allows. Three reads would pass the run's
@@ -161,11 +161,11 @@ final class FleetCheckTests: XCTestCase {
             toFile: path, atomically: true, encoding: .utf8)
         let run = try CLI.run(
             ["check", "127.0.0.1:\(ports[0])", "127.0.0.1:\(ports[2])", "127.0.0.1:\(ports[0])", "--anchor", path])
-        XCTAssertEqual(run.status, 0, run.out + run.err)
-        XCTAssertTrue(run.out.contains("3 of 3 trusted"), run.out)
+        #expect(run.status == 0, "\(run.out + run.err)")
+        #expect(run.out.contains("3 of 3 trusted"), "\(run.out)")
     }
 
-    func testAHugeLineIsRefusedWithABoundedMessage() throws {
+    @Test func testAHugeLineIsRefusedWithABoundedMessage() throws {
         let pki = try TestPKI.get()
         let path = pki.path("targets-huge-\(UUID().uuidString).txt")
         let huge = "127.0.0.1:1 --" + String(repeating: "x", count: 200_000) + "\n"
@@ -173,9 +173,15 @@ final class FleetCheckTests: XCTestCase {
         for line in [huge, target] {
             try line.write(toFile: path, atomically: true, encoding: .utf8)
             let run = try CLI.run(["check", "--targets", path, "--timeout", "2"])
-            XCTAssertEqual(run.status, 64, String(run.err.prefix(500)))
-            XCTAssertTrue(run.err.contains("\(path):1: "), String(run.err.prefix(500)))
-            XCTAssertLessThan(run.stderr.count, 2_000)
+            #expect(run.status == 64, "\(String(run.err.prefix(500)))")
+            #expect(run.err.contains("\(path):1: "), "\(String(run.err.prefix(500)))")
+            #expect(run.stderr.count < 2_000)
         }
     }
 }
+
+/// FleetCheckTests's shared set-up, outside the type so its suite attribute can name it.
+private func fleetCheckTestsSetUp() { FleetCheckTests.suiteSetUp() }
+
+/// FleetCheckTests's shared tear-down, outside the type so its suite attribute can name it.
+private func fleetCheckTestsTearDown() { FleetCheckTests.suiteTearDown() }

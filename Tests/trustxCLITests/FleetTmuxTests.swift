@@ -29,7 +29,9 @@ final class FleetTmuxTests {
                 == ["127.0.0.1", "127.0.0.2", "127.0.0.3"], "\(text)")
 
         // Each node's verdict, and the Detail pane saying which node it is and what it expects.
-        text = try await tmux.screen { $0.contains("Node 1 of 3 (healthy)") && $0.contains("✓ Trusted · errSecSuccess") }
+        text = try await tmux.screen {
+            $0.contains("Node 1 of 3 (healthy)") && $0.contains("✓ Trusted · errSecSuccess")
+        }
         try tmux.send("j")
         text = try await tmux.screen {
             $0.contains("Node 2 of 3 (expired leaf)") && $0.contains("errSecCertificateExpired (-67818)")

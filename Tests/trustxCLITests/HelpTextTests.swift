@@ -1,10 +1,11 @@
+import SuiteFixtures
+import Testing
 import TrustLab
 import TrustX509
-import XCTest
 
 /// The full help of every command, compared whole (swift-argument-parser's habit): any change to
 /// an option, its wording or the layout shows up here first.
-final class HelpTextTests: XCTestCase {
+@Suite(.serialized, .onTestThreads) final class HelpTextTests {
     // Each help text is printed followed by one blank line, as swift-argument-parser does.
     static let rootHelp = """
         OVERVIEW: Explore TLS server trust the way Apple's SecTrust evaluates it, step
@@ -300,89 +301,89 @@ final class HelpTextTests: XCTestCase {
 
         """
 
-    func testATSHelpShowsItsOptions() throws {
+    @Test func testATSHelpShowsItsOptions() throws {
         for args in [["ats", "--help"], ["help", "ats"]] {
             let r = try CLI.run(args)
-            XCTAssertEqual(r.status, 0, "\(args)")
-            XCTAssertEqual(r.out, Self.atsHelp + "\n", "\(args)")
+            #expect(r.status == 0, "\(args)")
+            #expect(r.out == (Self.atsHelp + "\n"), "\(args)")
         }
     }
 
-    func testTopLevelHelpListsTheSubcommands() throws {
+    @Test func testTopLevelHelpListsTheSubcommands() throws {
         for args in [["--help"], ["-h"], ["help"]] {
             let r = try CLI.run(args)
-            XCTAssertEqual(r.status, 0, "\(args)")
-            XCTAssertEqual(r.out, Self.rootHelp + "\n", "\(args)")
-            XCTAssertEqual(r.err, "")
+            #expect(r.status == 0, "\(args)")
+            #expect(r.out == (Self.rootHelp + "\n"), "\(args)")
+            #expect(r.err == "")
         }
     }
 
-    func testCheckHelpShowsEveryOptionWithValuesAndDefaults() throws {
+    @Test func testCheckHelpShowsEveryOptionWithValuesAndDefaults() throws {
         for args in [
             ["check", "--help"], ["check", "-h"], ["help", "check"], ["check", "--chain", "x.pem", "--help"],
         ] {
             let r = try CLI.run(args)
-            XCTAssertEqual(r.status, 0, "\(args)")
-            XCTAssertEqual(r.out, Self.checkHelp + "\n", "\(args)")
+            #expect(r.status == 0, "\(args)")
+            #expect(r.out == (Self.checkHelp + "\n"), "\(args)")
         }
     }
 
-    func testLabHelpListsEveryScenario() throws {
+    @Test func testLabHelpListsEveryScenario() throws {
         let r = try CLI.run(["lab", "--help"])
-        XCTAssertEqual(r.status, 0)
-        XCTAssertEqual(r.out, Self.labHelp + "\n")
+        #expect(r.status == 0)
+        #expect(r.out == (Self.labHelp + "\n"))
     }
 
-    func testPinHelpShowsItsArgument() throws {
+    @Test func testPinHelpShowsItsArgument() throws {
         for args in [["pin", "--help"], ["help", "pin"]] {
             let r = try CLI.run(args)
-            XCTAssertEqual(r.status, 0, "\(args)")
-            XCTAssertEqual(r.out, Self.pinHelp + "\n", "\(args)")
+            #expect(r.status == 0, "\(args)")
+            #expect(r.out == (Self.pinHelp + "\n"), "\(args)")
         }
     }
 
-    func testVersionIsPrintedAlone() throws {
+    @Test func testVersionIsPrintedAlone() throws {
         for args in [["--version"], ["check", "--version"], ["pin", "--version"]] {
             let r = try CLI.run(args)
-            XCTAssertEqual(r.status, 0)
-            XCTAssertEqual(r.out, "0.1.0\n", "\(args)")
+            #expect(r.status == 0)
+            #expect(r.out == "0.1.0\n", "\(args)")
         }
     }
 
     // Standard input and output are pipes here, so the explorer does not start: the tour does.
-    func testNoArgumentsWithoutATerminalToursTheLab() throws {
+    @Test func testNoArgumentsWithoutATerminalToursTheLab() throws {
         let r = try CLI.run([])
-        XCTAssertEqual(r.status, 0)
-        XCTAssertEqual(r.err, "")
+        #expect(r.status == 0)
+        #expect(r.err == "")
         let lines = r.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let toured = LabScenario.all.filter { $0.group == .lessons || $0.group == .ats }
-        XCTAssertEqual(
-            lines.first,
-            "A tour of the built-in lab: \(toured.count) deliberately broken TLS servers on 127.0.0.1,")
+        #expect(
+            lines.first == ("A tour of the built-in lab: \(toured.count) deliberately broken TLS servers on 127.0.0.1,")
+        )
         for scenario in toured {
-            XCTAssertTrue(lines.contains { $0.hasPrefix("  \(scenario.name) ") }, "no row for \(scenario.name)")
+            #expect(lines.contains { $0.hasPrefix("  \(scenario.name) ") }, "no row for \(scenario.name)")
         }
         // Every scenario gave the verdict its catalogue entry expects.
-        XCTAssertFalse(r.out.contains("the lab expects"), r.out)
+        #expect(!(r.out.contains("the lab expects")), "\(r.out)")
         // docs/steps.md: the host-name pitfall under a custom anchor.
-        let wrongHost = try XCTUnwrap(lines.first { $0.hasPrefix("  wrong-host ") })
-        XCTAssertTrue(wrongHost.hasSuffix("✗ errSecHostNameMismatch (-67602), URLError -999"), wrongHost)
-        XCTAssertTrue(
+        let wrongHost = try #require(lines.first { $0.hasPrefix("  wrong-host ") })
+        #expect(wrongHost.hasSuffix("✗ errSecHostNameMismatch (-67602), URLError -999"), "\(wrongHost)")
+        #expect(
             lines.contains("✗ Not trusted  errSecHostNameMismatch (-67602) · URLSession: NSURLErrorCancelled (-999)"),
-            r.out)
-        XCTAssertEqual(
-            lines.last(where: { !$0.isEmpty }),
-            "run 'trustx check --help' to evaluate your own servers and certificates.")
+            "\(r.out)")
+        #expect(
+            (lines.last(where: { !$0.isEmpty }))
+                == "run 'trustx check --help' to evaluate your own servers and certificates.")
     }
 
-    func testTheTourIsASCIIOutsideUTF8Locales() throws {
+    @Test func testTheTourIsASCIIOutsideUTF8Locales() throws {
         let r = try CLI.run([], environment: ["LANG": "C"])
-        XCTAssertEqual(r.status, 0)
-        XCTAssertTrue(r.stdout.allSatisfy { $0 < 0x80 }, r.out)
-        XCTAssertTrue(r.out.contains("  good                      + trusted\n"), r.out)
+        #expect(r.status == 0)
+        #expect(r.stdout.allSatisfy { $0 < 0x80 }, "\(r.out)")
+        #expect(r.out.contains("  good                      + trusted\n"), "\(r.out)")
     }
 
-    func testEveryHelpStringIsOneSentenceEndingWithAPeriod() {
+    @Test func testEveryHelpStringIsOneSentenceEndingWithAPeriod() {
         for help in [Self.rootHelp, Self.checkHelp, Self.pinHelp, Self.atsHelp] {
             // Join wrapped lines back into one text per option, then strip the "(values: …)" suffix.
             var entries: [String] = []
@@ -396,8 +397,8 @@ final class HelpTextTests: XCTestCase {
             for entry in entries {
                 let text = entry.components(separatedBy: " (values: ").first!.components(separatedBy: " (default: ")
                     .first!
-                XCTAssertTrue(text.hasSuffix("."), "not a sentence: \(entry)")
-                XCTAssertTrue(text.first?.isUppercase ?? false, "not a sentence: \(entry)")
+                #expect(text.hasSuffix("."), "not a sentence: \(entry)")
+                #expect(text.first?.isUppercase ?? false, "not a sentence: \(entry)")
             }
         }
     }

@@ -1,21 +1,22 @@
 import Foundation
+import SuiteFixtures
+import Testing
 import TrustCore
 import TrustX509
-import XCTest
 
 /// Hostile input files given to the built binary: a flood of CRLs, CRL and chain files that
 /// together pass the run's 16 MiB input cap, a PKCS#12 file written as BER to hide its key
 /// derivation count, and a property list whose tag name is far longer than a message may quote. Each run ends with an
 /// exit status below 128, one line of reason (or the verdict), and no work beyond its bounds.
-final class HostileFilesTests: XCTestCase {
+@Suite(.serialized, .onTestThreads) final class HostileFilesTests {
     var dir: URL!
 
-    override func setUpWithError() throws {
+    init() throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-hostile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
+    deinit { try? FileManager.default.removeItem(at: dir) }
 
     func file(_ name: String) -> String { dir.appendingPathComponent(name).path }
 
@@ -33,7 +34,7 @@ final class HostileFilesTests: XCTestCase {
             ?? ""
     }
 
-    func testCRLFilesCountTowardsTheRunsInputCap() throws {
+    @Test func testCRLFilesCountTowardsTheRunsInputCap() throws {
         let pki = try TestPKI.get()
         let crl = try pki.crlRevokingTheLeaf(in: dir)
         let first = try padded(crl, 9 * 1024 * 1024, as: "first-crl.pem")
@@ -43,32 +44,31 @@ final class HostileFilesTests: XCTestCase {
         let runs = CLI.runAll([base + ["--crl", first], base + ["--crl", first, "--crl", second]])
         // One 9 MiB CRL file is read and decides: the leaf is revoked.
         let one = try runs[0].get()
-        XCTAssertEqual(one.status, 1, one.err)
-        XCTAssertTrue(verdictLine(one).contains("Revoked"), one.out)
+        #expect(one.status == 1, "\(one.err)")
+        #expect(verdictLine(one).contains("Revoked"), "\(one.out)")
         // Two are 18 MiB together: the second is not read.
         let two = try runs[1].get()
-        XCTAssertEqual(two.status, 66, two.out)
-        XCTAssertEqual(
-            two.err, "Error: \(second): cannot read: the files of this run together are larger than 16 MiB\n")
+        #expect(two.status == 66, "\(two.out)")
+        #expect(two.err == ("Error: \(second): cannot read: the files of this run together are larger than 16 MiB\n"))
     }
 
-    func testAChainFileCountsTowardsTheRunsInputCap() throws {
+    @Test func testAChainFileCountsTowardsTheRunsInputCap() throws {
         let pki = try TestPKI.get()
         let chain = try padded(pki.path("leaf.pem"), 9 * 1024 * 1024, as: "chain.pem")
         let anchor = try padded(pki.path("ca.pem"), 9 * 1024 * 1024, as: "anchor.pem")
         let r = try CLI.run(["check", "--chain", chain, "--anchor", anchor, "--host", "127.0.0.1"])
-        XCTAssertEqual(r.status, 66, r.out)
-        XCTAssertEqual(r.err, "Error: \(anchor): cannot read: the files of this run together are larger than 16 MiB\n")
+        #expect(r.status == 66, "\(r.out)")
+        #expect(r.err == ("Error: \(anchor): cannot read: the files of this run together are larger than 16 MiB\n"))
     }
 
-    func testAFloodOfForgedCRLsEndsWithTheBudgetStepNotHours() throws {
+    @Test func testAFloodOfForgedCRLsEndsWithTheBudgetStepNotHours() throws {
         let pki = try TestPKI.get()
         // 257 distinct CRLs naming the CA, one more than the budget's 256 signature checks: 256
         // copies of openssl's genuine one, revoking the leaf, whose ECDSA signature's last octets
         // differ, so each costs a verification, and the genuine one last (a CRL that lists the
         // certificate ends the search for it).
         let crl = try String(contentsOfFile: try pki.crlRevokingTheLeaf(in: dir), encoding: .utf8)
-        let der = try XCTUnwrap(try PEM.blocks(in: Array(crl.utf8)).first?.der)
+        let der = try #require(try PEM.blocks(in: Array(crl.utf8)).first?.der)
         var flood = ""
         for k in 1...256 {
             var forged = der
@@ -84,34 +84,34 @@ final class HostileFilesTests: XCTestCase {
             base + ["--crl", file("flood.pem")], base + ["--crl", try pki.crlRevokingTheLeaf(in: dir)],
         ])
         let r = try runs[0].get()
-        XCTAssertEqual(r.status, 1, r.err)
-        XCTAssertTrue(verdictLine(r).contains("Evaluation stopped: more than 256 signature checks"), r.out)
+        #expect(r.status == 1, "\(r.err)")
+        #expect(verdictLine(r).contains("Evaluation stopped: more than 256 signature checks"), "\(r.out)")
         // The genuine CRL alone decides as before.
         let genuine = try runs[1].get()
-        XCTAssertTrue(verdictLine(genuine).contains("Revoked"), genuine.out)
+        #expect(verdictLine(genuine).contains("Revoked"), "\(genuine.out)")
     }
 
-    func testABERPKCS12HidingAHugeKeyCountIsRefusedBeforeOpenSSLRunsIt() throws {
+    @Test func testABERPKCS12HidingAHugeKeyCountIsRefusedBeforeOpenSSLRunsIt() throws {
         let p12 = file("hostile.p12")
         try Data(HostilePKCS12.ber(password: "hostile", keyIterations: 0x7FFF_FFFF)).write(
             to: URL(fileURLWithPath: p12))
         let r = try CLI.run(["check", "--chain", p12, "--password", "hostile", "--host", "127.0.0.1"])
-        XCTAssertEqual(r.status, 65, r.out)
-        XCTAssertEqual(r.err.filter { $0 == "\n" }.count, 1, r.err)
-        XCTAssertTrue(r.err.contains("2147485695 rounds of password-based key derivation, over the bound"), r.err)
+        #expect(r.status == 65, "\(r.out)")
+        #expect((r.err.filter { $0 == "\n" }.count) == 1, "\(r.err)")
+        #expect(r.err.contains("2147485695 rounds of password-based key derivation, over the bound"), "\(r.err)")
     }
 
-    func testAPropertyListTagNameFarPastTheQuoteLimitIsQuotedInAFewHundredBytes() throws {
+    @Test func testAPropertyListTagNameFarPastTheQuoteLimitIsQuotedInAFewHundredBytes() throws {
         // Ten times the longest message allowed below: quoted whole, it could not pass; the
         // length is all a longer name adds (megabytes cost the parser time, not the message).
         let name = String(repeating: "k", count: 6_000)
         let plist = "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><\(name)></dict></plist>"
         try plist.write(toFile: file("Info.plist"), atomically: true, encoding: .utf8)
         let r = try CLI.run(["lint", file("Info.plist")])
-        XCTAssertEqual(r.status, 65, r.out)
-        XCTAssertEqual(r.err.filter { $0 == "\n" }.count, 1, String(r.err.prefix(500)))
-        XCTAssertLessThan(r.err.utf8.count, 600, String(r.err.prefix(500)))
-        XCTAssertTrue(r.err.contains("… (6000 bytes)"), String(r.err.prefix(500)))
+        #expect(r.status == 65, "\(r.out)")
+        #expect((r.err.filter { $0 == "\n" }.count) == 1, "\(String(r.err.prefix(500)))")
+        #expect(r.err.utf8.count < 600, "\(String(r.err.prefix(500)))")
+        #expect(r.err.contains("… (6000 bytes)"), "\(String(r.err.prefix(500)))")
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
+import SuiteFixtures
 import Synchronization
-import XCTest
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -11,13 +12,14 @@ import XCTest
 /// the process with SIGILL), one that answers only after the run's deadline (fetching then had
 /// time of its own past `--timeout`), and one serving an issuer with the right name and the
 /// wrong key. Each run must end with an exit status below 128 and a reason in one line.
-final class HostileResponderTests: XCTestCase {
+@Suite(.serialized, .onTestThreads, .fixture(tearDown: hostileResponderTestsTearDown)) final class HostileResponderTests
+{
     static let negativeLength = "HTTP/1.1 200 OK\r\nContent-Length: -1\r\nConnection: close\r\n\r\n"
     static let overflowingChunk =
         "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n1\r\nX\r\n7fffffffffffffff\r\n"
 
     var cleanup: [() -> Void] = []
-    override func tearDown() {
+    deinit {
         cleanup.reversed().forEach { $0() }
         cleanup = []
     }
@@ -132,10 +134,9 @@ final class HostileResponderTests: XCTestCase {
             }, leafIssuedByRoot: true)
     }
 
-    override class func tearDown() {
+    static func suiteTearDown() {
         for pki in [aia, revocation] { if case .success(let p) = pki { p.remove() } }
         if case .success(let listener) = responder { listener.stop() }
-        super.tearDown()
     }
 
     /// The one line of `text` that contains `needle`.
@@ -151,20 +152,20 @@ final class HostileResponderTests: XCTestCase {
         let aia = try Self.responder.get().port
         let r = try CLI.run(["check", "127.0.0.1:\(try pki.port())", "--anchor", pki.path("ca.pem"), "--timeout", "5"])
         // Not trusted (the intermediate could not be fetched), and the fetch's reason in the report.
-        XCTAssertEqual(r.status, 1, r.out + r.err)
-        let fetch = try XCTUnwrap(line(containing: "/int.cer", in: r.out), r.out)
-        XCTAssertTrue(fetch.contains("failed: http://127.0.0.1:\(aia)/int.cer: \(reason)"), fetch)
+        #expect(r.status == 1, "\(r.out + r.err)")
+        let fetch = try #require(line(containing: "/int.cer", in: r.out), "\(r.out)")
+        #expect(fetch.contains("failed: http://127.0.0.1:\(aia)/int.cer: \(reason)"), "\(fetch)")
     }
 
-    func testAIAResponderWithNegativeContentLengthIsAFailedFetch() throws {
+    @Test func testAIAResponderWithNegativeContentLengthIsAFailedFetch() throws {
         try checkWithHostileAIA(Self.negativeLength, expecting: "malformed Content-Length \"-1\"")
     }
 
-    func testAIAResponderWithOverflowingChunkSizeIsAFailedFetch() throws {
+    @Test func testAIAResponderWithOverflowingChunkSizeIsAFailedFetch() throws {
         try checkWithHostileAIA(Self.overflowingChunk, expecting: "the response is larger than 64 KiB")
     }
 
-    func testATSAndExportSurviveAnAIAResponderWithNegativeContentLength() throws {
+    @Test func testATSAndExportSurviveAnAIAResponderWithNegativeContentLength() throws {
         try answer(["int.cer": Answer(Self.negativeLength)])
         let pki = try Self.aia.get()
         let port = try pki.port()
@@ -177,15 +178,15 @@ final class HostileResponderTests: XCTestCase {
             ["export", "plist", "127.0.0.1:\(port)", "--anchor", anchor, "--timeout", "5"],
         ])
         let ats = try runs[0].get()
-        XCTAssertEqual(ats.status, 1, ats.out + ats.err)
-        XCTAssertTrue(ats.out.contains("chain: Issuer not found (errSecCreateChainFailed)"), ats.out)
+        #expect(ats.status == 1, "\(ats.out + ats.err)")
+        #expect(ats.out.contains("chain: Issuer not found (errSecCreateChainFailed)"), "\(ats.out)")
         let export = try runs[1].get()
-        XCTAssertEqual(export.status, 0, export.out + export.err)
-        XCTAssertTrue(export.out.contains("<key>NSPinnedDomains</key>"), export.out)
-        XCTAssertTrue(export.err.contains("these settings do not trust the chain"), export.err)
+        #expect(export.status == 0, "\(export.out + export.err)")
+        #expect(export.out.contains("<key>NSPinnedDomains</key>"), "\(export.out)")
+        #expect(export.err.contains("these settings do not trust the chain"), "\(export.err)")
     }
 
-    func testAIAIssuerWithTheRightNameAndTheWrongKeyIsReportedAsFetched() throws {
+    @Test func testAIAIssuerWithTheRightNameAndTheWrongKeyIsReportedAsFetched() throws {
         let dir = try scratch()
         // The responder serves a certificate named as the intermediate, with a key of its own.
         try Shell.openssl(
@@ -204,15 +205,15 @@ final class HostileResponderTests: XCTestCase {
             "check", "127.0.0.1:\(try pki.port())", "--anchor", pki.path("ca.pem"), "--timeout", "5", "--format",
             "json",
         ])
-        XCTAssertEqual(r.status, 1, r.out + r.err)
-        let steps = try XCTUnwrap(try r.json()["steps"] as? [[String: Any]], r.out)
-        let chain = try XCTUnwrap(steps.first { $0["id"] as? String == "chain" }, r.out)
-        let detail = try XCTUnwrap(chain["detail"] as? String, "\(chain)")
-        XCTAssertTrue(
+        #expect(r.status == 1, "\(r.out + r.err)")
+        let steps = try #require(try r.json()["steps"] as? [[String: Any]], "\(r.out)")
+        let chain = try #require(steps.first { $0["id"] as? String == "chain" }, "\(r.out)")
+        let detail = try #require(chain["detail"] as? String, "\(chain)")
+        #expect(
             detail.hasPrefix("A certificate named CN=Hostile Test Intermediate fetched from the AIA caIssuers URL"),
-            detail)
-        XCTAssertFalse(detail.contains("would also try"), detail)
-        XCTAssertFalse(detail.contains("No certificate named"), detail)
+            "\(detail)")
+        #expect(!(detail.contains("would also try")), "\(detail)")
+        #expect(!(detail.contains("No certificate named")), "\(detail)")
     }
 
     // MARK: --revocation
@@ -227,22 +228,23 @@ final class HostileResponderTests: XCTestCase {
         return try CLI.run(["check"] + target + anchor + ["--revocation", "--timeout", "5"])
     }
 
-    func testRevocationResponderWithNegativeContentLengthIsAFailedFetch() throws {
+    @Test func testRevocationResponderWithNegativeContentLengthIsAFailedFetch() throws {
         let r = try checkWithHostileRevocation(Self.negativeLength, files: false)
         // Apple's revocation checking fails soft: trusted, with each failed fetch named.
-        XCTAssertEqual(r.status, 0, r.out + r.err)
-        let note = try XCTUnwrap(line(containing: "/ocsp", in: r.err), r.err)
-        XCTAssertTrue(note.hasPrefix("Note: --revocation: http://127.0.0.1:"), note)
-        XCTAssertTrue(note.hasSuffix(": malformed Content-Length \"-1\""), note)
-        XCTAssertNotNil(line(containing: "/ca.crl: malformed Content-Length \"-1\"", in: r.err), r.err)
+        #expect(r.status == 0, "\(r.out + r.err)")
+        let note = try #require(line(containing: "/ocsp", in: r.err), "\(r.err)")
+        #expect(note.hasPrefix("Note: --revocation: http://127.0.0.1:"), "\(note)")
+        #expect(note.hasSuffix(": malformed Content-Length \"-1\""), "\(note)")
+        #expect((line(containing: "/ca.crl: malformed Content-Length \"-1\"", in: r.err)) != nil, "\(r.err)")
     }
 
-    func testRevocationResponderWithOverflowingChunkSizeIsAFailedFetch() throws {
+    @Test func testRevocationResponderWithOverflowingChunkSizeIsAFailedFetch() throws {
         let r = try checkWithHostileRevocation(Self.overflowingChunk, files: true)
-        XCTAssertEqual(r.status, 0, r.out + r.err)
-        XCTAssertNotNil(
-            line(containing: "/ocsp", in: r.err).flatMap { $0.hasSuffix("larger than 64 KiB") ? $0 : nil }, r.err)
-        XCTAssertNotNil(line(containing: "/ca.crl: the response is larger than 4096 KiB", in: r.err), r.err)
+        #expect(r.status == 0, "\(r.out + r.err)")
+        #expect(
+            (line(containing: "/ocsp", in: r.err).flatMap { $0.hasSuffix("larger than 64 KiB") ? $0 : nil }) != nil,
+            "\(r.err)")
+        #expect((line(containing: "/ca.crl: the response is larger than 4096 KiB", in: r.err)) != nil, "\(r.err)")
     }
 
     // MARK: one deadline
@@ -251,7 +253,7 @@ final class HostileResponderTests: XCTestCase {
     /// answers HTTP 500 after 1.1 s and a CRL that revokes the leaf. Fetching with time of its
     /// own would reach the OCSP answer and then the CRL, and the leaf would read revoked; bound
     /// by the run, the OCSP fetch times out, the CRL is not tried, and revocation fails soft.
-    func testRevocationFetchesGetWhatIsLeftOfTheRunsTimeoutNotTimeOfTheirOwn() throws {
+    @Test func testRevocationFetchesGetWhatIsLeftOfTheRunsTimeoutNotTimeOfTheirOwn() throws {
         // Chain files: to a run of 0.6 s the responder never answers. Before, --timeout was
         // refused with --chain and fetching had a fixed 10 s. A deadline of 0.6 s is as telling
         // as a longer one: nothing but the fetch waits on it.
@@ -303,14 +305,17 @@ final class HostileResponderTests: XCTestCase {
             ["check", "127.0.0.1:\(slow.port)", "--anchor", pki.path("ca.pem"), "--revocation", "--timeout", "1.5"],
         ])
         let files = try runs[0].get()
-        XCTAssertEqual(files.status, 0, files.out + files.err)
-        XCTAssertTrue(line(containing: "/ocsp", in: files.err)?.hasSuffix(": timed out") == true, files.err)
-        XCTAssertNotNil(line(containing: "/ca.crl: not tried: the deadline had passed", in: files.err), files.err)
-        XCTAssertTrue(files.out.contains("no revocation information could be fetched"), files.out)
+        #expect(files.status == 0, "\(files.out + files.err)")
+        #expect(line(containing: "/ocsp", in: files.err)?.hasSuffix(": timed out") == true, "\(files.err)")
+        #expect((line(containing: "/ca.crl: not tried: the deadline had passed", in: files.err)) != nil, "\(files.err)")
+        #expect(files.out.contains("no revocation information could be fetched"), "\(files.out)")
         let r = try runs[1].get()
-        XCTAssertEqual(r.status, 0, r.out + r.err)
-        XCTAssertTrue(line(containing: "/ocsp", in: r.err)?.hasSuffix(": timed out") == true, r.err)
-        XCTAssertNotNil(line(containing: "/ca.crl: not tried: the deadline had passed", in: r.err), r.err)
-        XCTAssertFalse(r.out.contains("revoked"), r.out)
+        #expect(r.status == 0, "\(r.out + r.err)")
+        #expect(line(containing: "/ocsp", in: r.err)?.hasSuffix(": timed out") == true, "\(r.err)")
+        #expect((line(containing: "/ca.crl: not tried: the deadline had passed", in: r.err)) != nil, "\(r.err)")
+        #expect(!r.out.contains("revoked"), "\(r.out)")
     }
 }
+
+/// HostileResponderTests's shared tear-down, outside the type so its suite attribute can name it.
+private func hostileResponderTestsTearDown() { HostileResponderTests.suiteTearDown() }

@@ -1,9 +1,10 @@
 import Foundation
-import XCTest
+import SuiteFixtures
+import Testing
 
 /// The 16 MiB input cap holds for all the files of a run together (D46), not per file.
-final class InputCapTests: XCTestCase {
-    func testManyFilesUnderTheCapEachCannotExceedItTogether() throws {
+@Suite(.serialized, .onTestThreads) final class InputCapTests {
+    @Test func testManyFilesUnderTheCapEachCannotExceedItTogether() throws {
         let pki = try TestPKI.get()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-cap-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -18,14 +19,14 @@ final class InputCapTests: XCTestCase {
         let leaf = pki.path("leaf.pem")
 
         let one = try CLI.run(["check", "--chain", leaf, "--anchor", first.path, "--host", "127.0.0.1"])
-        XCTAssertEqual(one.status, 0, one.err)
+        #expect(one.status == 0, "\(one.err)")
         let two = try CLI.run([
             "check", "--chain", leaf, "--anchor", first.path, "--anchor", second.path, "--host", "127.0.0.1",
         ])
-        XCTAssertEqual(two.status, 66, two.out)
-        XCTAssertTrue(
+        #expect(two.status == 66, "\(two.out)")
+        #expect(
             two.err.hasPrefix(
                 "Error: \(second.path): cannot read: the files of this run together are larger than 16 MiB"),
-            two.err)
+            "\(two.err)")
     }
 }

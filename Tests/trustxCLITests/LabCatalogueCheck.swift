@@ -1,6 +1,6 @@
 import Foundation
+import Testing
 import TrustLab
-import XCTest
 
 /// The lab catalogue checked the way a trainee checks it: the built `trustx check` on every
 /// scenario of a running lab with its own anchor and with each of its variations, against the
@@ -17,24 +17,25 @@ enum LabCatalogueCheck {
     /// Asserts `result` is `expected`: trusted, OSStatus, URLError and the exit status (0
     /// trusted, 1 not trusted; every lesson checked this way reaches an evaluation).
     static func assertVerdict(
-        _ result: RunResult, _ expected: LabExpectation, _ label: String, file: StaticString = #filePath,
-        line: UInt = #line
+        _ result: RunResult, _ expected: LabExpectation, _ label: String,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let json = try result.json()
-        let v = try XCTUnwrap(
-            json["verdict"] as? [String: Any], "\(label): no verdict in \(result.out)\(result.err)", file: file,
-            line: line)
-        XCTAssertEqual(v["trusted"] as? Bool, expected.trusted, "\(label): trusted", file: file, line: line)
-        XCTAssertEqual(
-            (v["osstatus"] as? Int).map(Int32.init), expected.osstatus, "\(label): OSStatus", file: file, line: line)
-        XCTAssertEqual(v["urlError"] as? Int, expected.urlError, "\(label): URLError", file: file, line: line)
-        XCTAssertEqual(
-            result.status, expected.trusted ? 0 : 1, "\(label): exit status; stderr: \(result.err)", file: file,
-            line: line)
+        let v = try #require(
+            json["verdict"] as? [String: Any], "\(label): no verdict in \(result.out)\(result.err)",
+            sourceLocation: sourceLocation)
+        #expect((v["trusted"] as? Bool) == expected.trusted, "\(label): trusted", sourceLocation: sourceLocation)
+        #expect(
+            ((v["osstatus"] as? Int).map(Int32.init)) == expected.osstatus, "\(label): OSStatus",
+            sourceLocation: sourceLocation)
+        #expect((v["urlError"] as? Int) == expected.urlError, "\(label): URLError", sourceLocation: sourceLocation)
+        #expect(
+            result.status == (expected.trusted ? 0 : 1), "\(label): exit status; stderr: \(result.err)",
+            sourceLocation: sourceLocation)
     }
 
     /// Checks every scenario of `lab` and every variation; returns how many variations ran.
-    static func checkEveryScenarioAndVariation(of lab: Lab, file: StaticString = #filePath, line: UInt = #line)
+    static func checkEveryScenarioAndVariation(of lab: Lab, sourceLocation: SourceLocation = #_sourceLocation)
         throws -> Int
     {
         var checks: [(arguments: [String], expected: LabExpectation, label: String)] = []
@@ -50,7 +51,7 @@ enum LabCatalogueCheck {
         }
         let results = CLI.runAll(checks.map { checkCommand($0.arguments) })
         for (c, result) in zip(checks, results) {
-            try assertVerdict(try result.get(), c.expected, c.label, file: file, line: line)
+            try assertVerdict(try result.get(), c.expected, c.label, sourceLocation: sourceLocation)
         }
         return runs
     }

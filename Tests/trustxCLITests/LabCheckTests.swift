@@ -1,57 +1,57 @@
 import Foundation
+import SuiteFixtures
+import Testing
 import TrustCore
 import TrustLab
-import XCTest
 
 /// Every lab scenario, checked the way a learner does it: the built `trustx check URL --anchor
 /// FILE` against the lab's real servers on loopback. Expectations come from the scenario
 /// catalogue, which cites Apple's rule for each.
-final class LabCheckTests: XCTestCase {
+@Suite(.serialized, .onTestThreads, .fixture(setUp: labCheckTestsSetUp, tearDown: labCheckTestsTearDown))
+final class LabCheckTests {
     nonisolated(unsafe) static var lab: Lab?
 
-    override class func setUp() {
-        super.setUp()
+    static func suiteSetUp() {
         lab = try? Lab.start(LabOptions(scenarios: lessonsAndATS.map(\.name)))
     }
 
     /// The lab's own lessons and the ATS lessons: the badssl.com cases have BadSSLCaseTests.
     static let lessonsAndATS = LabScenario.all.filter { $0.group == .lessons || $0.group == .ats }
 
-    override class func tearDown() {
+    static func suiteTearDown() {
         lab?.stop()
         lab = nil
-        super.tearDown()
     }
 
-    func running() throws -> Lab { try XCTUnwrap(Self.lab, "the lab did not start") }
+    func running() throws -> Lab { try #require(Self.lab, "the lab did not start") }
 
     /// The verdict of a JSON report: trusted, OSStatus (nil when nothing was evaluated), URLError.
     func verdict(_ result: RunResult, _ label: String) throws -> (Bool, Int32?, Int?) {
         let json = try result.json()
-        let v = try XCTUnwrap(json["verdict"] as? [String: Any], "\(label): no verdict in \(result.out)")
-        let trusted = try XCTUnwrap(v["trusted"] as? Bool, label)
+        let v = try #require(json["verdict"] as? [String: Any], "\(label): no verdict in \(result.out)")
+        let trusted = try #require(v["trusted"] as? Bool, "\(label)")
         let osstatus = (v["osstatus"] as? Int).map(Int32.init)
         let urlError = v["urlError"] as? Int
         return (trusted, osstatus, urlError)
     }
 
     func assertMatches(
-        _ result: RunResult, _ expected: LabExpectation, _ label: String, file: StaticString = #filePath,
-        line: UInt = #line
+        _ result: RunResult, _ expected: LabExpectation, _ label: String,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let (trusted, osstatus, urlError) = try verdict(result, label)
-        XCTAssertEqual(trusted, expected.trusted, "\(label): trusted", file: file, line: line)
-        XCTAssertEqual(osstatus, expected.osstatus, "\(label): OSStatus", file: file, line: line)
-        XCTAssertEqual(urlError, expected.urlError, "\(label): URLError", file: file, line: line)
+        #expect(trusted == expected.trusted, "\(label): trusted", sourceLocation: sourceLocation)
+        #expect(osstatus == expected.osstatus, "\(label): OSStatus", sourceLocation: sourceLocation)
+        #expect(urlError == expected.urlError, "\(label): URLError", sourceLocation: sourceLocation)
         // Exit status: 0 trusted; 69 when the connection itself failed; 1 otherwise.
         let connectionFailed = expected.osstatus == nil || expected.urlError == -1206 || expected.urlError == -1200
         let status: Int32 = expected.trusted ? 0 : (connectionFailed ? 69 : 1)
-        XCTAssertEqual(result.status, status, "\(label): exit status; stderr: \(result.err)", file: file, line: line)
+        #expect(result.status == status, "\(label): exit status; stderr: \(result.err)", sourceLocation: sourceLocation)
     }
 
-    func testEveryScenarioGivesItsListedExpectationThroughCheck() throws {
+    @Test func testEveryScenarioGivesItsListedExpectationThroughCheck() throws {
         let lab = try running()
-        XCTAssertEqual(lab.scenarios.count, Self.lessonsAndATS.count)
+        #expect(lab.scenarios.count == Self.lessonsAndATS.count)
         let results = CLI.runAll(
             lab.scenarios.map {
                 ["check"] + $0.targetArguments + ["--anchor", $0.anchorPath, "--format", "json", "--timeout", "5"]
@@ -60,15 +60,15 @@ final class LabCheckTests: XCTestCase {
             try assertMatches(try result.get(), s.expectation, s.name)
         }
         // The missing intermediate is fetched through AIA and marked so in the report.
-        let aia = try XCTUnwrap(lab.scenarios.firstIndex { $0.name == "missing-intermediate-aia" })
+        let aia = try #require(lab.scenarios.firstIndex { $0.name == "missing-intermediate-aia" })
         let json = try results[aia].get().json()
-        let path = try XCTUnwrap(json["path"] as? [[String: Any]])
-        XCTAssertEqual(path.map { $0["source"] as? String }, ["server", "aia", "anchor"])
-        let connection = try XCTUnwrap(json["connection"] as? [String: Any])
-        XCTAssertEqual((connection["aia"] as? [Any])?.count, 1)
+        let path = try #require(json["path"] as? [[String: Any]])
+        #expect((path.map { $0["source"] as? String }) == ["server", "aia", "anchor"])
+        let connection = try #require(json["connection"] as? [String: Any])
+        #expect(((connection["aia"] as? [Any])?.count) == 1)
     }
 
-    func testEveryVariationGivesItsListedExpectationThroughCheck() throws {
+    @Test func testEveryVariationGivesItsListedExpectationThroughCheck() throws {
         let lab = try running()
         let runs = lab.scenarios.flatMap { s in
             s.scenario.variations.map { variation in
@@ -84,39 +84,39 @@ final class LabCheckTests: XCTestCase {
                 try result.get(), variation.expectation, "\(s.name) \(args.dropFirst(2).joined(separator: " "))")
             count += 1
         }
-        XCTAssertGreaterThan(count, 10)
+        #expect(count > 10)
     }
 
     /// The ATS cases decided by the handshake (a version floor, the cipher suites) against what
     /// `trustx ats` finds for the combination with the same keys; a misspelt version is ignored
     /// by ATS, so it must agree with the default policy.
-    func testEveryHandshakeATSCaseAgreesWithTrustxATS() throws {
+    @Test func testEveryHandshakeATSCaseAgreesWithTrustxATS() throws {
         let lab = try running()
         var checked = 0
         for s in lab.scenarios
         where s.atsCases.contains(where: { $0.atsCase.leafPins == nil && $0.atsCase.caPins == nil }) {
             let r = try CLI.run(["ats"] + s.targetArguments + ["--anchor", s.anchorPath, "--format", "json"])
-            let combinations = try XCTUnwrap(try r.json()["combinations"] as? [[String: Any]], r.out)
+            let combinations = try #require(try r.json()["combinations"] as? [[String: Any]], "\(r.out)")
             for c in s.atsCases {
                 var keys: [String: String] = [:]
                 if let v = c.atsCase.minimumTLSVersion, ["TLSv1.0", "TLSv1.1", "TLSv1.2", "TLSv1.3"].contains(v) {
                     keys["NSExceptionMinimumTLSVersion"] = v
                 }
                 if c.atsCase.requiresForwardSecrecy == false { keys["NSExceptionRequiresForwardSecrecy"] = "NO" }
-                let found = try XCTUnwrap(
+                let found = try #require(
                     combinations.first { ($0["keys"] as? [String: String]) == keys }, "\(s.name) \(c.atsCase.label)")
                 let label = "\(s.name) \(c.atsCase.label)"
-                XCTAssertEqual(found["result"] as? String == "PASS", c.atsCase.expectation.trusted, label)
-                XCTAssertEqual(found["urlError"] as? Int, c.atsCase.expectation.urlError, label)
+                #expect((found["result"] as? String == "PASS") == c.atsCase.expectation.trusted, "\(label)")
+                #expect((found["urlError"] as? Int) == c.atsCase.expectation.urlError, "\(label)")
                 checked += 1
             }
         }
-        XCTAssertEqual(checked, 7)
+        #expect(checked == 7)
     }
 
     /// Every ATS lesson's Info.plist, loaded by check: the verdict, OSStatus and URLError each
     /// case lists (the lab writes the plist files; the expectations come from Apple's rules).
-    func testEveryATSCaseGivesItsListedExpectationThroughCheckWithItsInfoPlist() throws {
+    @Test func testEveryATSCaseGivesItsListedExpectationThroughCheckWithItsInfoPlist() throws {
         let lab = try running()
         var checked = 0
         let runs = lab.scenarios.flatMap { s in s.atsCases.map { c in (s, c) } }
@@ -124,31 +124,37 @@ final class LabCheckTests: XCTestCase {
         for ((s, c), result) in zip(runs, results) {
             let label = "\(s.name) \(c.atsCase.label)"
             let r = try result.get()
-            let verdict = try XCTUnwrap(try r.json()["verdict"] as? [String: Any], "\(label): \(r.out) \(r.err)")
+            let verdict = try #require(try r.json()["verdict"] as? [String: Any], "\(label): \(r.out) \(r.err)")
             let expected = c.atsCase.expectation
-            XCTAssertEqual(verdict["trusted"] as? Bool, expected.trusted, label)
-            XCTAssertEqual(r.status, expected.trusted ? 0 : 1, label)
+            #expect((verdict["trusted"] as? Bool) == expected.trusted, "\(label)")
+            #expect(r.status == (expected.trusted ? 0 : 1), "\(label)")
             if !expected.trusted {
-                XCTAssertEqual(verdict["urlError"] as? Int, expected.urlError, label)
+                #expect((verdict["urlError"] as? Int) == expected.urlError, "\(label)")
                 if let osstatus = expected.osstatus {
-                    XCTAssertEqual(verdict["osstatus"] as? Int, Int(osstatus), "\(label): \(r.out)")
+                    #expect((verdict["osstatus"] as? Int) == Int(osstatus), "\(label): \(r.out)")
                 }
             }
             checked += 1
         }
-        XCTAssertEqual(checked, 10)
+        #expect(checked == 10)
     }
 
-    func testAServerThatNeedsAClientCertificateIsEvaluatedThenRefused() throws {
+    @Test func testAServerThatNeedsAClientCertificateIsEvaluatedThenRefused() throws {
         let lab = try running()
-        let s = try XCTUnwrap(lab.scenario("mtls-required"))
+        let s = try #require(lab.scenario("mtls-required"))
         let without = try CLI.run(["check", s.url, "--anchor", s.anchorPath])
-        XCTAssertEqual(without.status, 69)
-        XCTAssertTrue(without.out.contains("-1206"), without.out)
+        #expect(without.status == 69)
+        #expect(without.out.contains("-1206"), "\(without.out)")
         let with = try CLI.run([
             "check", s.url, "--anchor", s.anchorPath, "--client-cert", lab.clientIdentity.pkcs12Path, "--password",
             lab.clientIdentity.password,
         ])
-        XCTAssertEqual(with.status, 0, with.out + with.err)
+        #expect(with.status == 0, "\(with.out + with.err)")
     }
 }
+
+/// LabCheckTests's shared set-up, outside the type so its suite attribute can name it.
+private func labCheckTestsSetUp() { LabCheckTests.suiteSetUp() }
+
+/// LabCheckTests's shared tear-down, outside the type so its suite attribute can name it.
+private func labCheckTestsTearDown() { LabCheckTests.suiteTearDown() }

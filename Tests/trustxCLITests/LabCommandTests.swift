@@ -1,5 +1,6 @@
 import Foundation
-import XCTest
+import SuiteFixtures
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -7,7 +8,7 @@ import XCTest
 
 /// `trustx lab` as a process: it serves, and Ctrl-C (SIGINT) or SIGTERM leaves no process,
 /// listening port or file behind.
-final class LabCommandTests: XCTestCase {
+@Suite(.serialized, .onTestThreads) final class LabCommandTests {
     /// Starts `trustx lab --format json`, waits for the JSON description, and returns the process
     /// with the parsed description.
     func startLab(_ extra: [String] = []) throws -> (Process, [String: Any], URL) {
@@ -35,7 +36,7 @@ final class LabCommandTests: XCTestCase {
         }
         process.terminate()
         struct NoDescription: Error {}
-        XCTFail("trustx lab printed no description within 20 s")
+        Issue.record("trustx lab printed no description within 20 s")
         throw NoDescription()
     }
 
@@ -56,28 +57,28 @@ final class LabCommandTests: XCTestCase {
     func assertStopsCleanly(with signal: Int32) throws {
         let (process, json, scratch) = try startLab(["--scenario", "good", "--scenario", "expired"])
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let scenarios = try XCTUnwrap(json["scenarios"] as? [[String: Any]])
+        let scenarios = try #require(json["scenarios"] as? [[String: Any]])
         let ports = scenarios.compactMap { $0["port"] as? Int }
-        XCTAssertEqual(ports.count, 2)
-        let anchors = try XCTUnwrap(json["anchors"] as? [String: String])
-        let directory = try XCTUnwrap(anchors["library-test-ca"]).split(separator: "/").dropLast().joined(
+        #expect(ports.count == 2)
+        let anchors = try #require(json["anchors"] as? [String: String])
+        let directory = try #require(anchors["library-test-ca"]).split(separator: "/").dropLast().joined(
             separator: "/")
-        for port in ports { XCTAssertTrue(connects(port), "port \(port) should be served") }
-        XCTAssertTrue(FileManager.default.fileExists(atPath: "/" + directory))
+        for port in ports { #expect(connects(port), "port \(port) should be served") }
+        #expect(FileManager.default.fileExists(atPath: "/" + directory))
 
         kill(process.processIdentifier, signal)
         process.waitForExit()
-        XCTAssertEqual(process.terminationReason, .exit)
-        XCTAssertEqual(process.terminationStatus, 0)
-        for port in ports { XCTAssertFalse(connects(port), "port \(port) still accepts connections") }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: "/" + directory), "the lab's files were left behind")
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        for port in ports { #expect(!connects(port), "port \(port) still accepts connections") }
+        #expect(!(FileManager.default.fileExists(atPath: "/" + directory)), "the lab's files were left behind")
     }
 
-    func testCtrlCLeavesNoProcessPortOrFileBehind() throws {
+    @Test func testCtrlCLeavesNoProcessPortOrFileBehind() throws {
         try assertStopsCleanly(with: SIGINT)
     }
 
-    func testSIGTERMLeavesNoProcessPortOrFileBehind() throws {
+    @Test func testSIGTERMLeavesNoProcessPortOrFileBehind() throws {
         try assertStopsCleanly(with: SIGTERM)
     }
 }

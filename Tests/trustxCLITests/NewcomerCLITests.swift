@@ -1,5 +1,6 @@
 import Foundation
-import XCTest
+import SuiteFixtures
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -8,7 +9,7 @@ import XCTest
 /// A new user's first minutes on the command line: the lab's options on plain `trustx`, errors of
 /// one line, the explorer without a terminal, STARTTLS targets that say what they waited for,
 /// exports that keep earlier files, help that says where the lab is. Run against the built binary.
-final class NewcomerCLITests: XCTestCase {
+@Suite(.serialized, .onTestThreads) final class NewcomerCLITests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
@@ -16,86 +17,86 @@ final class NewcomerCLITests: XCTestCase {
 
     // MARK: Defect 2: plain trustx takes what explore takes for the lab
 
-    func testPlainTrustxTakesTheThemeOptionLikeExplore() throws {
+    @Test func testPlainTrustxTakesTheThemeOptionLikeExplore() throws {
         // Without a terminal the explorer cannot open, but the option was taken: the reason is the
         // terminal, not an unknown option.
         let runs = try CLI.runAll([
             ["--theme", "high-contrast"], ["--theme", "no-such-theme"], ["explore", "--theme", "no-such-theme"],
         ]).map { try $0.get() }
         let run = runs[0]
-        XCTAssertEqual(run.status, 64, run.err)
-        XCTAssertFalse(run.err.contains("Unknown option"), run.err)
-        XCTAssertTrue(run.err.contains("needs a terminal"), run.err)
+        #expect(run.status == 64, "\(run.err)")
+        #expect(!(run.err.contains("Unknown option")), "\(run.err)")
+        #expect(run.err.contains("needs a terminal"), "\(run.err)")
         // The value is read as a theme, as `explore --theme` reads it: an unknown name is 66.
         let unknown = runs[1]
-        XCTAssertEqual(unknown.status, 66, unknown.err)
-        XCTAssertTrue(unknown.err.hasPrefix("Error: no theme named 'no-such-theme'"), unknown.err)
+        #expect(unknown.status == 66, "\(unknown.err)")
+        #expect(unknown.err.hasPrefix("Error: no theme named 'no-such-theme'"), "\(unknown.err)")
         let explore = runs[2]
-        XCTAssertEqual(explore.status, unknown.status)
-        XCTAssertEqual(explore.err, unknown.err)
+        #expect(explore.status == unknown.status)
+        #expect(explore.err == unknown.err)
     }
 
-    func testPlainTrustxTakesTheLabsOtherOptionsButNotATarget() throws {
+    @Test func testPlainTrustxTakesTheLabsOtherOptionsButNotATarget() throws {
         let runs = try CLI.runAll([
             ["--at", "2030-01-01T00:00:00Z", "--policy", "basic", "--anchor", try pki.path("ca.pem")],
             ["--at", "tomorrow"], ["--chain", try pki.path("leaf.pem")],
         ]).map { try $0.get() }
         let run = runs[0]
-        XCTAssertEqual(run.status, 64)
-        XCTAssertTrue(run.err.contains("needs a terminal"), run.err)
+        #expect(run.status == 64)
+        #expect(run.err.contains("needs a terminal"), "\(run.err)")
         // A bad value is checked as explore checks it, and pointed at trustx's own help.
         let bad = runs[1]
-        XCTAssertEqual(bad.status, 64)
-        XCTAssertEqual(
-            bad.err,
-            "Error: The value 'tomorrow' is invalid for '--at <time>': expected RFC 3339, e.g. 2027-01-01T00:00:00Z\nSee 'trustx --help' for more information.\n"
+        #expect(bad.status == 64)
+        #expect(
+            bad.err
+                == "Error: The value 'tomorrow' is invalid for '--at <time>': expected RFC 3339, e.g. 2027-01-01T00:00:00Z\nSee 'trustx --help' for more information.\n"
         )
         let chain = runs[2]
-        XCTAssertEqual(chain.status, 64)
-        XCTAssertTrue(chain.err.hasPrefix("Error: Unknown option '--chain'"), chain.err)
+        #expect(chain.status == 64)
+        #expect(chain.err.hasPrefix("Error: Unknown option '--chain'"), "\(chain.err)")
     }
 
     // MARK: Defect 11: one line of error
 
-    func testAUsageErrorIsOneLineThenWhereToFindHelp() throws {
+    @Test func testAUsageErrorIsOneLineThenWhereToFindHelp() throws {
         let r = try CLI.run(["check", "--chain", try pki.path("leaf.pem"), "--polcy", "ssl"])
-        XCTAssertEqual(r.status, 64)
-        XCTAssertEqual(r.out, "")
+        #expect(r.status == 64)
+        #expect(r.out == "")
         // swift-argument-parser's convention, without the 450-character usage line between.
-        XCTAssertEqual(
-            r.err,
-            "Error: Unknown option '--polcy'. Did you mean '--policy'?\nSee 'trustx check --help' for more information.\n"
+        #expect(
+            r.err
+                == "Error: Unknown option '--polcy'. Did you mean '--policy'?\nSee 'trustx check --help' for more information.\n"
         )
     }
 
-    func testAFailedConnectionInTextIsOneLineOfError() throws {
+    @Test func testAFailedConnectionInTextIsOneLineOfError() throws {
         let port = try closedPort()
         let runs = try CLI.runAll([
             ["check", "127.0.0.1:\(port)"], ["check", "127.0.0.1:\(port)", "--format", "json"],
         ])
         .map { try $0.get() }
         let r = runs[0]
-        XCTAssertEqual(r.status, 69)
-        XCTAssertEqual(r.out, "")
-        XCTAssertEqual(
-            r.err,
-            "Error: 127.0.0.1:\(port) refused the connection: nothing listens on that port; URLSession reports NSURLErrorCannotConnectToHost (-1004)\n"
+        #expect(r.status == 69)
+        #expect(r.out == "")
+        #expect(
+            r.err
+                == ("Error: 127.0.0.1:\(port) refused the connection: nothing listens on that port; URLSession reports NSURLErrorCannotConnectToHost (-1004)\n")
         )
         // JSON keeps the whole report.
         let json = runs[1]
-        XCTAssertEqual(json.status, 69)
-        XCTAssertNotNil(try json.json()["connection"])
+        #expect(json.status == 69)
+        #expect((try json.json()["connection"]) != nil)
     }
 
     // MARK: Defect 12: explore without a terminal is a usage error
 
-    func testExploreWithoutATerminalIsAUsageErrorWithAHint() throws {
+    @Test func testExploreWithoutATerminalIsAUsageErrorWithAHint() throws {
         let r = try CLI.run(["explore"])
-        XCTAssertEqual(r.status, 64)
-        XCTAssertEqual(r.out, "")
-        XCTAssertEqual(
-            r.err,
-            "Error: the explorer needs a terminal: standard input and output must be a tty. For non-interactive use, run 'trustx check'.\n"
+        #expect(r.status == 64)
+        #expect(r.out == "")
+        #expect(
+            r.err
+                == "Error: the explorer needs a terminal: standard input and output must be a tty. For non-interactive use, run 'trustx check'.\n"
         )
     }
 
@@ -128,23 +129,23 @@ final class NewcomerCLITests: XCTestCase {
 
     /// The result of the silent-server run named `name` in `silentRuns`.
     func silentRun(_ name: String) throws -> RunResult {
-        try XCTUnwrap(try Self.silentRuns.get()[name], name).get()
+        try #require(try Self.silentRuns.get()[name], "\(name)").get()
     }
 
-    func testAnFTPTargetThatNeverGreetsSaysItWaitedForAnFTPGreeting() throws {
+    @Test func testAnFTPTargetThatNeverGreetsSaysItWaitedForAnFTPGreeting() throws {
         let text = try silentRun("ftp")
-        XCTAssertEqual(text.status, 69)
+        #expect(text.status == 69)
         // RFC 959: an FTP server greets with 220; RFC 4217: TLS is asked for with AUTH TLS.
-        XCTAssertTrue(text.err.contains("an FTP server's 220 greeting and its answer to AUTH TLS"), text.err)
-        XCTAssertTrue(text.err.contains("FTP STARTTLS"), text.err)
-        XCTAssertTrue(text.err.contains("-1001"), text.err)
+        #expect(text.err.contains("an FTP server's 220 greeting and its answer to AUTH TLS"), "\(text.err)")
+        #expect(text.err.contains("FTP STARTTLS"), "\(text.err)")
+        #expect(text.err.contains("-1001"), "\(text.err)")
         let json = try silentRun("ftp-json")
         let report = try json.json()
-        let connection = try XCTUnwrap(report["connection"] as? [String: Any])
-        let target = try XCTUnwrap(report["target"] as? [String: Any])
-        XCTAssertEqual(target["startTLS"] as? String, "ftp")
-        let error = try XCTUnwrap(connection["error"] as? [String: Any])
-        XCTAssertTrue((error["message"] as? String ?? "").contains("FTP STARTTLS"), "\(error)")
+        let connection = try #require(report["connection"] as? [String: Any])
+        let target = try #require(report["target"] as? [String: Any])
+        #expect((target["startTLS"] as? String) == "ftp")
+        let error = try #require(connection["error"] as? [String: Any])
+        #expect((error["message"] as? String ?? "").contains("FTP STARTTLS"), "\(error)")
         // A server that hangs up at once: the preamble's own error says the same.
         let closing = try LoopbackListener { close($0) }
         defer { closing.stop() }
@@ -153,16 +154,16 @@ final class NewcomerCLITests: XCTestCase {
         ])
         .map { try $0.get() }
         let closed = last[0]
-        XCTAssertEqual(closed.status, 69)
-        XCTAssertTrue(
+        #expect(closed.status == 69)
+        #expect(
             closed.err.contains(
                 "closed the connection while waiting for an FTP server's 220 greeting and its answer to AUTH TLS"),
-            closed.err)
+            "\(closed.err)")
         // The help says what ftp:// means.
-        XCTAssertTrue(last[1].out.contains("ftp:// is FTP with AUTH TLS on 21"), last[1].out)
+        #expect(last[1].out.contains("ftp:// is FTP with AUTH TLS on 21"), "\(last[1].out)")
     }
 
-    func testEverySTARTTLSProtocolSaysWhatItWaitedFor() throws {
+    @Test func testEverySTARTTLSProtocolSaysWhatItWaitedFor() throws {
         // What each protocol's server sends first: SMTP 220 (RFC 5321), IMAP "* OK" (RFC 9051),
         // POP3 "+OK" (RFC 1939), PostgreSQL's answer to SSLRequest.
         let expected = [
@@ -171,67 +172,66 @@ final class NewcomerCLITests: XCTestCase {
         ]
         for (proto, waited) in expected {
             let r = try silentRun(proto)
-            XCTAssertEqual(r.status, 69, proto)
-            XCTAssertTrue(r.err.contains(waited), "\(proto): \(r.err)")
+            #expect(r.status == 69, "\(proto)")
+            #expect(r.err.contains(waited), "\(proto): \(r.err)")
         }
     }
 
     // MARK: Defect 6: an export says what it cannot express
 
-    func testCurlExportWithAnEvaluationTimeCommentsThatCurlUsesTheCurrentTime() throws {
+    @Test func testCurlExportWithAnEvaluationTimeCommentsThatCurlUsesTheCurrentTime() throws {
         // curl without pins needs no connection: the command is written from the settings.
         let runs = try CLI.runAll([
             ["export", "curl", "https://127.0.0.1:1/", "--at", "2030-01-01T00:00:00Z"],
             ["export", "curl", "https://127.0.0.1:1/"],
         ]).map { try $0.get() }
         let r = runs[0]
-        XCTAssertEqual(r.status, 0, r.err)
-        XCTAssertTrue(
-            r.out.contains("\n# Not expressed: --at 2030-01-01T00:00:00Z: curl evaluates at the current time"), r.out)
-        XCTAssertEqual(
-            r.err,
-            "trustx: note: the curl export cannot express --at; a comment in it says how it differs.\n")
+        #expect(r.status == 0, "\(r.err)")
+        #expect(
+            r.out.contains("\n# Not expressed: --at 2030-01-01T00:00:00Z: curl evaluates at the current time"),
+            "\(r.out)")
+        #expect(r.err == "trustx: note: the curl export cannot express --at; a comment in it says how it differs.\n")
         let plain = runs[1]
-        XCTAssertFalse(plain.out.contains("Not expressed"), plain.out)
-        XCTAssertEqual(plain.err, "")
+        #expect(!(plain.out.contains("Not expressed")), "\(plain.out)")
+        #expect(plain.err == "")
     }
 
     // MARK: Defect 14: exports keep earlier files; help says where the lab is
 
-    func testExportRefusesToReplaceAnOutputFileWithoutForce() throws {
+    @Test func testExportRefusesToReplaceAnOutputFileWithoutForce() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let output = dir.appendingPathComponent("PinnedTrustDelegate.swift")
         try "// edited by hand\n".write(to: output, atomically: true, encoding: .utf8)
         let args = ["export", "swift", "--chain", try pki.path("leaf.pem"), "--output", output.path]
         let refused = try CLI.run(args)
-        XCTAssertEqual(refused.status, 73)
-        XCTAssertTrue(refused.err.hasPrefix("Error: \(output.path) exists; give --force to replace it"), refused.err)
-        XCTAssertEqual(try String(contentsOf: output, encoding: .utf8), "// edited by hand\n")
+        #expect(refused.status == 73)
+        #expect(refused.err.hasPrefix("Error: \(output.path) exists; give --force to replace it"), "\(refused.err)")
+        #expect((try String(contentsOf: output, encoding: .utf8)) == "// edited by hand\n")
         let forced = try CLI.run(args + ["--force"])
-        XCTAssertEqual(forced.status, 0, forced.err)
-        XCTAssertTrue(try String(contentsOf: output, encoding: .utf8).contains("PinnedTrustDelegate"))
+        #expect(forced.status == 0, "\(forced.err)")
+        #expect(try String(contentsOf: output, encoding: .utf8).contains("PinnedTrustDelegate"))
         // A new file needs no --force.
         let fresh = dir.appendingPathComponent("fresh.swift")
         let created = try CLI.run(["export", "swift", "--chain", try pki.path("leaf.pem"), "--output", fresh.path])
-        XCTAssertEqual(created.status, 0, created.err)
+        #expect(created.status == 0, "\(created.err)")
     }
 
-    func testTopLevelHelpSaysNoArgumentsOpensTheLab() throws {
+    @Test func testTopLevelHelpSaysNoArgumentsOpensTheLab() throws {
         let r = try CLI.run(["--help"])
-        XCTAssertEqual(r.status, 0)
+        #expect(r.status == 0)
         let text = r.out.replacingOccurrences(of: "\n", with: " ")
-        XCTAssertTrue(
-            text.contains("With no subcommand, trustx opens the interactive explorer on the built-in lab"), r.out)
-        XCTAssertTrue(text.contains("--theme high-contrast"), r.out)
-        XCTAssertTrue(r.out.contains("USAGE: trustx [<explore's options for the lab>]\n       trustx <subcommand>"))
+        #expect(
+            text.contains("With no subcommand, trustx opens the interactive explorer on the built-in lab"), "\(r.out)")
+        #expect(text.contains("--theme high-contrast"), "\(r.out)")
+        #expect(r.out.contains("USAGE: trustx [<explore's options for the lab>]\n       trustx <subcommand>"))
     }
 
-    func testLabHelpPointsToTheInteractiveLab() throws {
+    @Test func testLabHelpPointsToTheInteractiveLab() throws {
         let r = try CLI.run(["lab", "--help"])
-        XCTAssertEqual(r.status, 0)
+        #expect(r.status == 0)
         let text = r.out.replacingOccurrences(of: "\n", with: " ")
-        XCTAssertTrue(text.contains("run trustx with no subcommand (or trustx explore)"), r.out)
+        #expect(text.contains("run trustx with no subcommand (or trustx explore)"), "\(r.out)")
     }
 
     // MARK: Build 2: completions, the man page, the README
@@ -263,25 +263,25 @@ final class NewcomerCLITests: XCTestCase {
                 """
         }
         let r = try Shell.run(URL(fileURLWithPath: "/bin/bash"), ["-c", program], in: dir)
-        XCTAssertEqual(r.status, 0, r.err)
+        #expect(r.status == 0, "\(r.err)")
         let replies = r.out.components(separatedBy: end + "\n").dropLast().map {
             $0.split(separator: "\n").map(String.init)
         }
-        XCTAssertEqual(replies.count, cases.count, r.out)
+        #expect(replies.count == cases.count, "\(r.out)")
         return replies.count == cases.count ? replies : cases.map { _ in [] }
     }
 
-    func testBashCompletesThePolicyOptionAndItsValues() throws {
+    @Test func testBashCompletesThePolicyOptionAndItsValues() throws {
         let replies = try bashComplete([
             ["trustx", "check", "--po"], ["trustx", "check", "--policy", ""], ["trustx", "check", "--policy", "ssl-"],
         ])
-        XCTAssertEqual(replies[0], ["--policy"])
+        #expect(replies[0] == ["--policy"])
         // docs/cli.md: --policy ssl|ssl-no-host|basic.
-        XCTAssertEqual(replies[1].sorted(), ["basic", "ssl", "ssl-no-host"])
-        XCTAssertEqual(replies[2], ["ssl-no-host"])
+        #expect((replies[1].sorted()) == ["basic", "ssl", "ssl-no-host"])
+        #expect(replies[2] == ["ssl-no-host"])
     }
 
-    func testBashCompletesEveryOptionTheHelpListsAndTheSubcommands() throws {
+    @Test func testBashCompletesEveryOptionTheHelpListsAndTheSubcommands() throws {
         let commands = ["check", "explore", "export", "pin", "lab", "ats", "lint"]
         let helps = try CLI.runAll(commands.map { [$0, "--help"] } + [["--help"]]).map { try $0.get().out }
         let root = helps[commands.count]
@@ -290,7 +290,7 @@ final class NewcomerCLITests: XCTestCase {
             line.hasPrefix("  ") && !line.hasPrefix("   ") && !line.hasPrefix("  See")
                 ? String(line.dropFirst(2).prefix { $0 != " " }) : nil
         }
-        XCTAssertTrue(subcommands.contains("completions"), root)
+        #expect(subcommands.contains("completions"), "\(root)")
         // Every completion in one bash: each command's options, the subcommands, files where a
         // file is expected, a format.
         let replies = try bashComplete(
@@ -305,35 +305,37 @@ final class NewcomerCLITests: XCTestCase {
                     return String(line.dropFirst(2).prefix { $0 != " " && $0 != "," })
                 })
             let completed = Set(replies[index])
-            XCTAssertTrue(listed.isSubset(of: completed), "\(command): \(listed.subtracting(completed))")
-            XCTAssertFalse(listed.isEmpty)
+            #expect(listed.isSubset(of: completed), "\(command): \(listed.subtracting(completed))")
+            #expect(!listed.isEmpty)
         }
-        XCTAssertEqual(Set(replies[commands.count]), Set(subcommands + ["help"]))
-        XCTAssertEqual(replies[commands.count + 1], [])
-        XCTAssertEqual(replies[commands.count + 2], ["plist"])
+        #expect(Set(replies[commands.count]) == (Set(subcommands + ["help"])))
+        #expect((replies[commands.count + 1]) == [])
+        #expect((replies[commands.count + 2]) == ["plist"])
     }
 
-    func testZshAndFishCompletionScriptsParse() throws {
+    @Test func testZshAndFishCompletionScriptsParse() throws {
         for (shell, flag) in [("zsh", "-n"), ("fish", "-n")] {
             let path = ["/usr/bin/\(shell)", "/bin/\(shell)"].first { FileManager.default.isExecutableFile(atPath: $0) }
             guard let path else { continue }
             let script = try CLI.run(["completions", shell])
-            XCTAssertEqual(script.status, 0)
+            #expect(script.status == 0)
             let dir = try scratch()
             defer { try? FileManager.default.removeItem(at: dir) }
             let file = dir.appendingPathComponent("trustx.\(shell)")
             try script.stdout.write(to: file)
             let r = try Shell.run(URL(fileURLWithPath: path), [flag, file.path])
-            XCTAssertEqual(r.status, 0, "\(shell): \(r.err)")
-            XCTAssertEqual(r.err, "", shell)
+            #expect(r.status == 0, "\(shell): \(r.err)")
+            #expect(r.err == "", "\(shell)")
         }
-        try XCTSkipIf(
-            !FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh")
-                || !FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "zsh or fish is not installed")
+        if !FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh")
+            || !FileManager.default.isExecutableFile(atPath: "/usr/bin/fish")
+        {
+            try Test.cancel("zsh or fish is not installed")
+        }
     }
 
-    func testFishCompletesThePolicyValues() throws {
-        try XCTSkipIf(!FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "fish is not installed")
+    @Test func testFishCompletesThePolicyValues() throws {
+        if !FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") { try Test.cancel("fish is not installed") }
         let script = try CLI.run(["completions", "fish"])
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -343,32 +345,32 @@ final class NewcomerCLITests: XCTestCase {
             URL(fileURLWithPath: "/usr/bin/fish"), ["-c", "source \(file.path); complete -C 'trustx check --policy '"],
             environment: ["HOME": dir.path, "PATH": "/usr/bin:/bin"])
         let values = r.out.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
-        XCTAssertEqual(values.sorted(), ["basic", "ssl", "ssl-no-host"], r.out + r.err)
+        #expect(values.sorted() == ["basic", "ssl", "ssl-no-host"], "\(r.out + r.err)")
     }
 
-    func testTheManPageInDocsIsCurrent() throws {
+    @Test func testTheManPageInDocsIsCurrent() throws {
         let r = try CLI.run(["help", "--man"])
-        XCTAssertEqual(r.status, 0)
+        #expect(r.status == 0)
         let shipped = try String(
             contentsOf: Self.repository.appendingPathComponent("docs/trustx.1"), encoding: .utf8)
-        XCTAssertEqual(r.out, shipped, "docs/trustx.1 is stale: regenerate with trustx help --man > docs/trustx.1")
+        #expect(r.out == shipped, "docs/trustx.1 is stale: regenerate with trustx help --man > docs/trustx.1")
         // Every option of every command is in it.
         for command in ["check", "explore", "export", "pin", "lab", "ats", "lint", "completions", "diff"] {
-            XCTAssertTrue(shipped.contains(".SS \"trustx \(command)\""), command)
+            #expect(shipped.contains(".SS \"trustx \(command)\""), "\(command)")
         }
-        XCTAssertTrue(shipped.contains("\\fB\\-\\-policy\\fR \\fIpolicy\\fR"))
+        #expect(shipped.contains("\\fB\\-\\-policy\\fR \\fIpolicy\\fR"))
     }
 
-    func testReadmeNamesEverySubcommandAndKeepsRunItShort() throws {
+    @Test func testReadmeNamesEverySubcommandAndKeepsRunItShort() throws {
         let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
         for command in ["check", "explore", "pin", "lab", "ats", "export", "lint", "completions"] {
-            XCTAssertTrue(readme.contains("trustx \(command)"), command)
+            #expect(readme.contains("trustx \(command)"), "\(command)")
         }
-        let section = try XCTUnwrap(readme.components(separatedBy: "## Run it\n").dropFirst().first)
+        let section = try #require(readme.components(separatedBy: "## Run it\n").dropFirst().first)
         let body = section.components(separatedBy: "\n## ").first!.split(separator: "\n").filter {
             !$0.trimmingCharacters(in: .whitespaces).isEmpty
         }
-        XCTAssertLessThan(body.count, 10, body.joined(separator: "\n"))
+        #expect(body.count < 10, "\(body.joined(separator: "\n"))")
     }
 
     // MARK: Helpers

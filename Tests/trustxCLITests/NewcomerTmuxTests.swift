@@ -14,7 +14,9 @@ final class NewcomerTmuxTests {
 
     /// The screen once `condition` holds; after a 30-second guard the test fails (a wait that
     /// silently runs out would hide the defect).
-    func screen(sourceLocation: SourceLocation = #_sourceLocation, until condition: (String) -> Bool) async throws -> String {
+    func screen(sourceLocation: SourceLocation = #_sourceLocation, until condition: (String) -> Bool) async throws
+        -> String
+    {
         var text = ""
         let guardTime = Date().addingTimeInterval(30)
         while Date() < guardTime {

@@ -1,11 +1,12 @@
 import Foundation
-import XCTest
+import SuiteFixtures
+import Testing
 
 /// `trustx check` against `openssl s_server -status_file`, which staples an OCSP response that
 /// `openssl ocsp` made: the server's stapled "revoked" fails the evaluation with Apple's
 /// Revocation check (errSecCertificateRevoked, -67820), over real TLS on loopback.
-final class OCSPStapleCLITests: XCTestCase {
-    func testServerStaplingARevokedResponseIsNotTrusted() throws {
+@Suite(.serialized, .onTestThreads) final class OCSPStapleCLITests {
+    @Test func testServerStaplingARevokedResponseIsNotTrusted() throws {
         let pki = try TestPKI.get()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-ocsp-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -29,13 +30,13 @@ final class OCSPStapleCLITests: XCTestCase {
         defer { server.stop() }
         let r = try CLI.run(
             ["check", "https://127.0.0.1:\(server.port)/", "--anchor", pki.path("ca.pem"), "--format", "json"])
-        XCTAssertEqual(r.status, 1, r.out + r.err)
+        #expect(r.status == 1, "\(r.out + r.err)")
         let doc = try r.json()
-        XCTAssertEqual((doc["connection"] as? [String: Any])?["ocsp"] as? String, "revoked")
-        let verdict = try XCTUnwrap(doc["verdict"] as? [String: Any])
-        XCTAssertEqual(verdict["osstatus"] as? Int, -67820)
-        let steps = try XCTUnwrap(doc["steps"] as? [[String: Any]])
-        let revocation = try XCTUnwrap(steps.first { $0["id"] as? String == "revocation" })
-        XCTAssertEqual(revocation["appleCheck"] as? String, "Revocation")
+        #expect(((doc["connection"] as? [String: Any])?["ocsp"] as? String) == "revoked")
+        let verdict = try #require(doc["verdict"] as? [String: Any])
+        #expect((verdict["osstatus"] as? Int) == -67820)
+        let steps = try #require(doc["steps"] as? [[String: Any]])
+        let revocation = try #require(steps.first { $0["id"] as? String == "revocation" })
+        #expect((revocation["appleCheck"] as? String) == "Revocation")
     }
 }

@@ -1,27 +1,28 @@
 import Foundation
-import XCTest
+import SuiteFixtures
+import Testing
 
 /// The private-CA walkthrough the lab is built on (docs/lab.md: an app trusts "Library Test CA"
 /// for a server on 127.0.0.1 and pins its key), through the built `trustx check
 /// https://127.0.0.1:PORT/` against `openssl s_server -www` serving that PKI, made with the
 /// openssl command line as a developer makes it. Expected values come from Apple's rules
 /// (docs/steps.md), cited at each assertion, not from running trustx.
-final class PrivateCAWalkthroughTests: XCTestCase {
+@Suite(.serialized, .onTestThreads, .fixture(tearDown: privateCAWalkthroughTestsTearDown))
+final class PrivateCAWalkthroughTests {
     var pki: WalkthroughPKI!
     /// The class's servers, one per configuration, started by the first test that needs it and
     /// stopped in the class's tearDown: `s_server -www` answers every connection alike, and no
     /// test changes a server, so the tests of one server share it.
     nonisolated(unsafe) static var servers: [[String]: OpenSSLServer] = [:]
 
-    override func setUpWithError() throws {
+    init() throws {
         pki = try WalkthroughPKI.shared.get()
     }
 
-    override class func tearDown() {
+    static func suiteTearDown() {
         for server in servers.values { server.stop() }
         servers = [:]
         if case .success(let pki) = WalkthroughPKI.shared { try? FileManager.default.removeItem(at: pki.directory) }
-        super.tearDown()
     }
 
     // MARK: helpers
@@ -43,169 +44,169 @@ final class PrivateCAWalkthroughTests: XCTestCase {
     func serveWalkthroughServer() throws -> OpenSSLServer { try serve("leaf.pem", "leaf.key") }
 
     /// `trustx check TARGET ARGUMENTS --format json`, with the report parsed.
-    func check(_ target: String, _ arguments: [String] = [], file: StaticString = #filePath, line: UInt = #line)
+    func check(_ target: String, _ arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation)
         throws -> (RunResult, [String: Any])
     {
         let result = try CLI.run(["check", target] + arguments + ["--format", "json"])
-        XCTAssertEqual(result.err, "", "stderr of a JSON report", file: file, line: line)
-        return (result, try result.json(file: file, line: line))
+        #expect(result.err == "", "stderr of a JSON report", sourceLocation: sourceLocation)
+        return (result, try result.json(sourceLocation: sourceLocation))
     }
 
-    func verdict(_ doc: [String: Any], file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
-        try XCTUnwrap(doc["verdict"] as? [String: Any], "no verdict", file: file, line: line)
+    func verdict(_ doc: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+        try #require(doc["verdict"] as? [String: Any], "no verdict", sourceLocation: sourceLocation)
     }
 
-    func connection(_ doc: [String: Any], file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
-        try XCTUnwrap(doc["connection"] as? [String: Any], "no connection", file: file, line: line)
+    func connection(_ doc: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+        try #require(doc["connection"] as? [String: Any], "no connection", sourceLocation: sourceLocation)
     }
 
     /// The step with `id` (e.g. `hostname`, `pin`).
-    func step(_ id: String, _ doc: [String: Any], file: StaticString = #filePath, line: UInt = #line) throws
+    func step(_ id: String, _ doc: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) throws
         -> [String: Any]
     {
-        let steps = try XCTUnwrap(doc["steps"] as? [[String: Any]], "no steps", file: file, line: line)
-        return try XCTUnwrap(steps.first { $0["id"] as? String == id }, "no \(id) step", file: file, line: line)
+        let steps = try #require(doc["steps"] as? [[String: Any]], "no steps", sourceLocation: sourceLocation)
+        return try #require(steps.first { $0["id"] as? String == id }, "no \(id) step", sourceLocation: sourceLocation)
     }
 
     /// Asserts a trusted verdict: exit 0, errSecSuccess, no URLError.
     func assertTrusted(
-        _ result: RunResult, _ doc: [String: Any], _ label: String, file: StaticString = #filePath, line: UInt = #line
+        _ result: RunResult, _ doc: [String: Any], _ label: String, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let v = try verdict(doc, file: file, line: line)
-        XCTAssertEqual(result.status, 0, "\(label): exit status; \(result.out)", file: file, line: line)
-        XCTAssertEqual(v["trusted"] as? Bool, true, "\(label): trusted", file: file, line: line)
-        XCTAssertEqual(v["osstatus"] as? Int, 0, "\(label): OSStatus", file: file, line: line)
-        XCTAssertTrue(
-            v["urlError"] is NSNull, "\(label): URLError \(v["urlError"] ?? "missing")", file: file, line: line)
+        let v = try verdict(doc, sourceLocation: sourceLocation)
+        #expect(result.status == 0, "\(label): exit status; \(result.out)", sourceLocation: sourceLocation)
+        #expect((v["trusted"] as? Bool) == true, "\(label): trusted", sourceLocation: sourceLocation)
+        #expect((v["osstatus"] as? Int) == 0, "\(label): OSStatus", sourceLocation: sourceLocation)
+        #expect(
+            v["urlError"] is NSNull, "\(label): URLError \(v["urlError"] ?? "missing")", sourceLocation: sourceLocation)
     }
 
     /// Asserts a verdict that is not trusted after evaluation: exit 1, the OSStatus and URLError given.
     func assertNotTrusted(
         _ result: RunResult, _ doc: [String: Any], osstatus: Int, urlError: Int, _ label: String,
-        file: StaticString = #filePath, line: UInt = #line
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let v = try verdict(doc, file: file, line: line)
-        XCTAssertEqual(result.status, 1, "\(label): exit status; \(result.out)", file: file, line: line)
-        XCTAssertEqual(v["trusted"] as? Bool, false, "\(label): trusted", file: file, line: line)
-        XCTAssertEqual(v["osstatus"] as? Int, osstatus, "\(label): OSStatus", file: file, line: line)
-        XCTAssertEqual(v["urlError"] as? Int, urlError, "\(label): URLError", file: file, line: line)
+        let v = try verdict(doc, sourceLocation: sourceLocation)
+        #expect(result.status == 1, "\(label): exit status; \(result.out)", sourceLocation: sourceLocation)
+        #expect((v["trusted"] as? Bool) == false, "\(label): trusted", sourceLocation: sourceLocation)
+        #expect((v["osstatus"] as? Int) == osstatus, "\(label): OSStatus", sourceLocation: sourceLocation)
+        #expect((v["urlError"] as? Int) == urlError, "\(label): URLError", sourceLocation: sourceLocation)
     }
 
     // MARK: 1. the default refusal
 
-    func testWalkthroughServerIsUntrustedByDefault() throws {
+    @Test func testWalkthroughServerIsUntrustedByDefault() throws {
         let server = try serveWalkthroughServer()
         let (result, doc) = try check("https://127.0.0.1:\(server.port)/")
         // No anchors: system roots only. The server sends its leaf alone, whose issuer is neither
         // sent nor a system root: MissingIntermediate -25318 (docs/steps.md); URLSession's
         // default handling refuses with -1202 (6).
         try assertNotTrusted(result, doc, osstatus: -25318, urlError: -1202, "default")
-        XCTAssertEqual(try verdict(doc)["osstatusName"] as? String, "errSecCreateChainFailed")
-        let presented = try XCTUnwrap(doc["presented"] as? [[String: Any]])
-        XCTAssertEqual(presented.map { $0["subject"] as? String }, ["CN=127.0.0.1"])
-        XCTAssertEqual(presented.first?["source"] as? String, "server")
+        #expect((try verdict(doc)["osstatusName"] as? String) == "errSecCreateChainFailed")
+        let presented = try #require(doc["presented"] as? [[String: Any]])
+        #expect((presented.map { $0["subject"] as? String }) == ["CN=127.0.0.1"])
+        #expect((presented.first?["source"] as? String) == "server")
     }
 
     // MARK: 2. a custom anchor
 
-    func testWalkthroughServerIsTrustedWithItsCAAsTheOnlyAnchorInPEMAndInDER() throws {
+    @Test func testWalkthroughServerIsTrustedWithItsCAAsTheOnlyAnchorInPEMAndInDER() throws {
         let server = try serveWalkthroughServer()
         for anchor in ["ca.pem", "ca.der"] {
             let (result, doc) = try check("https://127.0.0.1:\(server.port)/", ["--anchor", pki.path(anchor)])
             // The CA has no keyUsage, which Apple checks only when present (docs/steps.md); the
             // leaf has SAN IP:127.0.0.1, EKU serverAuth, P-256, 365 days (5).
             try assertTrusted(result, doc, anchor)
-            let path = try XCTUnwrap(doc["path"] as? [[String: Any]], anchor)
-            XCTAssertEqual(path.map { $0["subject"] as? String }, ["CN=127.0.0.1", "CN=Library Test CA"], anchor)
-            XCTAssertEqual(path.last?["anchor"] as? String, "custom", anchor)
+            let path = try #require(doc["path"] as? [[String: Any]], "\(anchor)")
+            #expect((path.map { $0["subject"] as? String }) == ["CN=127.0.0.1", "CN=Library Test CA"], "\(anchor)")
+            #expect((path.last?["anchor"] as? String) == "custom", "\(anchor)")
             // s_server's default protocol range ends at TLS 1.3, as trustx's does.
-            XCTAssertEqual(try connection(doc)["protocol"] as? String, "TLS 1.3", anchor)
+            #expect((try connection(doc)["protocol"] as? String) == "TLS 1.3", "\(anchor)")
         }
     }
 
     // MARK: 3. the hostname pitfall
 
-    func testWalkthroughServerReachedAsLocalhostFailsTheHostnameStep() throws {
+    @Test func testWalkthroughServerReachedAsLocalhostFailsTheHostnameStep() throws {
         let server = try serveWalkthroughServer()
         let (result, doc) = try check("https://localhost:\(server.port)/", ["--anchor", pki.path("ca.pem")])
         // localhost is compared only with SAN dNSName entries, of which the leaf has none
         // (docs/steps.md): SSLHostname -67602. With custom anchors the app's delegate decides
         // and cancels: -999 (6).
         try assertNotTrusted(result, doc, osstatus: -67602, urlError: -999, "localhost")
-        XCTAssertEqual(try verdict(doc)["osstatusName"] as? String, "errSecHostNameMismatch")
+        #expect((try verdict(doc)["osstatusName"] as? String) == "errSecHostNameMismatch")
         let hostname = try step("hostname", doc)
-        XCTAssertEqual(hostname["status"] as? String, "failed")
-        XCTAssertEqual(hostname["certificate"] as? Int, 0)
-        XCTAssertEqual(hostname["osstatus"] as? Int, -67602)
+        #expect((hostname["status"] as? String) == "failed")
+        #expect((hostname["certificate"] as? Int) == 0)
+        #expect((hostname["osstatus"] as? Int) == -67602)
     }
 
     // MARK: 4. Basic X.509 hides it
 
-    func testBasicPolicyTrustsTheLocalhostCaseAndSkipsTheHostnameStep() throws {
+    @Test func testBasicPolicyTrustsTheLocalhostCaseAndSkipsTheHostnameStep() throws {
         let server = try serveWalkthroughServer()
         let (result, doc) = try check(
             "https://localhost:\(server.port)/", ["--anchor", pki.path("ca.pem"), "--policy", "basic"])
         // Basic X.509 has no hostname check (docs/steps.md).
         try assertTrusted(result, doc, "basic")
-        XCTAssertEqual(try step("hostname", doc)["status"] as? String, "skipped")
-        XCTAssertEqual((doc["settings"] as? [String: Any])?["policy"] as? String, "basic")
+        #expect((try step("hostname", doc)["status"] as? String) == "skipped")
+        #expect(((doc["settings"] as? [String: Any])?["policy"] as? String) == "basic")
     }
 
     // MARK: 5. pinning, with the pin computed by openssl
 
-    func testPinComputedByOpenSSLPasses() throws {
+    @Test func testPinComputedByOpenSSLPasses() throws {
         let server = try serveWalkthroughServer()
         let (result, doc) = try check(
             "https://127.0.0.1:\(server.port)/", ["--anchor", pki.path("ca.pem"), "--pin", "sha256//" + pki.leafPin])
         // The pin is the SHA-256 of the leaf's DER SPKI, what `openssl pkey -pubin -outform der`
         // writes (docs/steps.md).
         try assertTrusted(result, doc, "pin")
-        XCTAssertEqual(try step("pin", doc)["status"] as? String, "passed")
+        #expect((try step("pin", doc)["status"] as? String) == "passed")
     }
 
-    func testWrongPinFailsAfterEvaluationPasses() throws {
+    @Test func testWrongPinFailsAfterEvaluationPasses() throws {
         let server = try serveWalkthroughServer()
         // Another key's pin: the Rogue CA leaf's, computed the same way.
-        XCTAssertNotEqual(pki.roguePin, pki.leafPin)
+        #expect(pki.roguePin != pki.leafPin)
         let (result, doc) = try check(
             "https://127.0.0.1:\(server.port)/", ["--anchor", pki.path("ca.pem"), "--pin", "sha256//" + pki.roguePin])
         // Pins are checked after evaluation passed (errSecSuccess); the delegate finds no pinned
         // key and cancels: -999 (docs/steps.md).
         try assertNotTrusted(result, doc, osstatus: 0, urlError: -999, "wrong pin")
-        XCTAssertEqual(try step("pin", doc)["status"] as? String, "failed")
+        #expect((try step("pin", doc)["status"] as? String) == "failed")
     }
 
     // MARK: 6. TLS versions
 
-    func testTLS12OnlyServerFailsUnderTLSMinimum13WithSecureConnectionFailed() throws {
+    @Test func testTLS12OnlyServerFailsUnderTLSMinimum13WithSecureConnectionFailed() throws {
         let server = try serve("leaf.pem", "leaf.key", ["-tls1_2"])
         let (result, doc) = try check(
             "https://127.0.0.1:\(server.port)/", ["--anchor", pki.path("ca.pem"), "--tls-min", "1.3"])
         // No common version: the handshake fails before any certificate is seen, -1200
         // (docs/steps.md); a connection failure exits 69.
-        XCTAssertEqual(result.status, 69, result.out)
+        #expect(result.status == 69, "\(result.out)")
         let v = try verdict(doc)
-        XCTAssertEqual(v["trusted"] as? Bool, false)
-        XCTAssertEqual(v["urlError"] as? Int, -1200)
-        XCTAssertTrue(v["osstatus"] is NSNull, "nothing was evaluated: \(v["osstatus"] ?? "missing")")
-        let error = try XCTUnwrap(try connection(doc)["error"] as? [String: Any], "connection.error")
-        let kind = try XCTUnwrap(error["kind"] as? String, "connection.error.kind")
-        XCTAssertFalse(kind.isEmpty)
+        #expect((v["trusted"] as? Bool) == false)
+        #expect((v["urlError"] as? Int) == -1200)
+        #expect(v["osstatus"] is NSNull, "nothing was evaluated: \(v["osstatus"] ?? "missing")")
+        let error = try #require(try connection(doc)["error"] as? [String: Any], "connection.error")
+        let kind = try #require(error["kind"] as? String, "connection.error.kind")
+        #expect(!kind.isEmpty)
     }
 
-    func testTLS12OnlyServerIsTrustedByDefault() throws {
+    @Test func testTLS12OnlyServerIsTrustedByDefault() throws {
         let server = try serve("leaf.pem", "leaf.key", ["-tls1_2"])
         let (result, doc) = try check("https://127.0.0.1:\(server.port)/", ["--anchor", pki.path("ca.pem")])
         // URLSession's minimum is TLS 1.2 (ATS requires >= 1.2, docs/steps.md).
         try assertTrusted(result, doc, "TLS 1.2")
         let conn = try connection(doc)
-        XCTAssertEqual(conn["protocol"] as? String, "TLS 1.2")
-        XCTAssertTrue(conn["error"] is NSNull)
+        #expect((conn["protocol"] as? String) == "TLS 1.2")
+        #expect(conn["error"] is NSNull)
     }
 
     // MARK: 7. the Rogue CA exercise
 
-    func testRogueCAServerIsRejectedWithTheTestCAAsAnchor() throws {
+    @Test func testRogueCAServerIsRejectedWithTheTestCAAsAnchor() throws {
         let rogue = try serve("rogue-leaf.pem", "rogue-leaf.key")
         let (result, doc) = try check("https://127.0.0.1:\(rogue.port)/", ["--anchor", pki.path("ca.pem")])
         // The rogue leaf's issuer is neither sent nor an anchor: -25318 (docs/steps.md); custom
@@ -213,17 +214,17 @@ final class PrivateCAWalkthroughTests: XCTestCase {
         try assertNotTrusted(result, doc, osstatus: -25318, urlError: -999, "rogue, test CA")
     }
 
-    func testRogueCAServerIsAcceptedWhenBothCAsAreAnchors() throws {
+    @Test func testRogueCAServerIsAcceptedWhenBothCAsAreAnchors() throws {
         let rogue = try serve("rogue-leaf.pem", "rogue-leaf.key")
         let (result, doc) = try check(
             "https://127.0.0.1:\(rogue.port)/", ["--anchor", pki.path("ca.pem"), "--anchor", pki.path("rogue.pem")])
         // Any certificate in the custom anchors is an anchor (docs/steps.md).
         try assertTrusted(result, doc, "rogue, both CAs")
-        let path = try XCTUnwrap(doc["path"] as? [[String: Any]])
-        XCTAssertEqual(path.last?["subject"] as? String, "CN=Rogue CA")
+        let path = try #require(doc["path"] as? [[String: Any]])
+        #expect((path.last?["subject"] as? String) == "CN=Rogue CA")
     }
 
-    func testTestServerPinRejectsTheRogueServerEvenWhenBothCAsAreTrusted() throws {
+    @Test func testTestServerPinRejectsTheRogueServerEvenWhenBothCAsAreTrusted() throws {
         let rogue = try serve("rogue-leaf.pem", "rogue-leaf.key")
         let (result, doc) = try check(
             "https://127.0.0.1:\(rogue.port)/",
@@ -233,24 +234,24 @@ final class PrivateCAWalkthroughTests: XCTestCase {
         // Evaluation passes (both CAs are anchors); the pin of the real server's key does not
         // match, so the delegate cancels: 0 and -999 (docs/steps.md).
         try assertNotTrusted(result, doc, osstatus: 0, urlError: -999, "rogue, both CAs, test pin")
-        XCTAssertEqual(try step("pin", doc)["status"] as? String, "failed")
+        #expect((try step("pin", doc)["status"] as? String) == "failed")
     }
 
     // MARK: beyond the walkthrough
 
-    func testWalkthroughCAIsTrustedForAnIPv6LoopbackServer() throws {
-        guard OpenSSLServer.canBindIPv6Loopback() else { throw XCTSkip("::1 cannot be bound on this machine") }
+    @Test func testWalkthroughCAIsTrustedForAnIPv6LoopbackServer() throws {
+        guard OpenSSLServer.canBindIPv6Loopback() else { try Test.cancel("::1 cannot be bound on this machine") }
         let server = try serve("leaf6.pem", "leaf6.key", host: "::1")
         let (result, doc) = try check("https://[::1]:\(server.port)/", ["--anchor", pki.path("ca.pem")])
         // An IPv6 host is compared byte-wise with SAN iPAddress entries, brackets allowed
         // (docs/steps.md); the leaf has IP:::1.
         try assertTrusted(result, doc, "[::1]")
-        let target = try XCTUnwrap(doc["target"] as? [String: Any])
-        XCTAssertEqual(target["host"] as? String, "::1")
-        XCTAssertEqual(target["port"] as? Int, server.port)
+        let target = try #require(doc["target"] as? [String: Any])
+        #expect((target["host"] as? String) == "::1")
+        #expect((target["port"] as? Int) == server.port)
     }
 
-    func testConnectToKeepsLocalhostForTheHostCheckButConnectsThere() throws {
+    @Test func testConnectToKeepsLocalhostForTheHostCheckButConnectsThere() throws {
         let server = try serveWalkthroughServer()
         let (result, doc) = try check(
             "https://localhost:\(server.port)/",
@@ -258,24 +259,24 @@ final class PrivateCAWalkthroughTests: XCTestCase {
         // The connection is made (TLS 1.3, no error), and the name checked is still localhost:
         // -67602, -999 as in step 3.
         try assertNotTrusted(result, doc, osstatus: -67602, urlError: -999, "connect-to")
-        XCTAssertEqual(try step("hostname", doc)["status"] as? String, "failed")
+        #expect((try step("hostname", doc)["status"] as? String) == "failed")
         let conn = try connection(doc)
-        XCTAssertTrue(conn["error"] is NSNull)
-        XCTAssertEqual(conn["protocol"] as? String, "TLS 1.3")
-        let target = try XCTUnwrap(doc["target"] as? [String: Any])
-        XCTAssertEqual(target["host"] as? String, "localhost")
-        XCTAssertEqual(target["sni"] as? String, "localhost")
-        XCTAssertEqual(target["connectTo"] as? String, "127.0.0.1:\(server.port)")
+        #expect(conn["error"] is NSNull)
+        #expect((conn["protocol"] as? String) == "TLS 1.3")
+        let target = try #require(doc["target"] as? [String: Any])
+        #expect((target["host"] as? String) == "localhost")
+        #expect((target["sni"] as? String) == "localhost")
+        #expect((target["connectTo"] as? String) == ("127.0.0.1:\(server.port)"))
     }
 
-    func testTextReportOfTheLocalhostCaseNamesTheOSStatusWithoutEscapes() throws {
+    @Test func testTextReportOfTheLocalhostCaseNamesTheOSStatusWithoutEscapes() throws {
         let server = try serveWalkthroughServer()
         let result = try CLI.run(["check", "https://localhost:\(server.port)/", "--anchor", pki.path("ca.pem")])
-        XCTAssertEqual(result.status, 1, result.out + result.err)
-        XCTAssertTrue(result.out.contains("errSecHostNameMismatch"), result.out)
-        XCTAssertTrue(result.out.contains("-67602"), result.out)
-        XCTAssertFalse(result.stdout.contains(0x1B), "raw ESC in the text report")
-        XCTAssertFalse(result.stderr.contains(0x1B), "raw ESC on stderr")
+        #expect(result.status == 1, "\(result.out + result.err)")
+        #expect(result.out.contains("errSecHostNameMismatch"), "\(result.out)")
+        #expect(result.out.contains("-67602"), "\(result.out)")
+        #expect(!result.stdout.contains(0x1B), "raw ESC in the text report")
+        #expect(!result.stderr.contains(0x1B), "raw ESC on stderr")
     }
 }
 
@@ -344,3 +345,6 @@ struct WalkthroughPKI: Sendable {
         return WalkthroughPKI(directory: dir, leafPin: try pin("leaf.pem"), roguePin: try pin("rogue-leaf.pem"))
     }
 }
+
+/// PrivateCAWalkthroughTests's shared tear-down, outside the type so its suite attribute can name it.
+private func privateCAWalkthroughTestsTearDown() { PrivateCAWalkthroughTests.suiteTearDown() }

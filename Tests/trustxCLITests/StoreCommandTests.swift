@@ -1,11 +1,12 @@
 import Foundation
+import SuiteFixtures
+import Testing
 import TrustSupport
 import TrustX509
-import XCTest
 
 /// `--store` and `trustx store`: Apple's compiled-in roots against this machine's store at
 /// /etc/ssl/certs, with the roots that differ picked from the data and the machine at run time.
-final class StoreCommandTests: XCTestCase {
+@Suite(.serialized, .onTestThreads) final class StoreCommandTests {
     /// The machine's store as `--store openssl` reads it in these tests: the directory alone.
     static let machineEnvironment = ["SSL_CERT_FILE": "", "SSL_CERT_DIR": "/etc/ssl/certs"]
 
@@ -20,12 +21,12 @@ final class StoreCommandTests: XCTestCase {
 
     private var scratch: URL!
 
-    override func setUpWithError() throws {
+    init() throws {
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     }
 
-    override func tearDownWithError() throws {
+    deinit {
         try? FileManager.default.removeItem(at: scratch)
     }
 
@@ -53,103 +54,103 @@ final class StoreCommandTests: XCTestCase {
     }
 
     private func anchorStep(_ r: RunResult) throws -> [String: Any] {
-        let steps = try XCTUnwrap(try r.json()["steps"] as? [[String: Any]])
-        return try XCTUnwrap(steps.first { $0["id"] as? String == "anchor" })
+        let steps = try #require(try r.json()["steps"] as? [[String: Any]])
+        return try #require(steps.first { $0["id"] as? String == "anchor" })
     }
 
-    func testStoreListJSONHoldsExactlyTheTagsRoots() throws {
+    @Test func testStoreListJSONHoldsExactlyTheTagsRoots() throws {
         let r = try CLI.run(["store", "list", "--format", "json"], environment: Self.machineEnvironment)
-        XCTAssertEqual(r.status, 0, r.err)
+        #expect(r.status == 0, "\(r.err)")
         let doc = try r.json()
-        let roots = try XCTUnwrap(doc["roots"] as? [[String: Any]])
+        let roots = try #require(doc["roots"] as? [[String: Any]])
         // security_certificates-55349.0.11 ships 156 roots.
-        XCTAssertEqual(doc["version"] as? String, "security_certificates-55349.0.11")
-        XCTAssertEqual(roots.count, 156)
+        #expect((doc["version"] as? String) == "security_certificates-55349.0.11")
+        #expect(roots.count == 156)
         let listed = Set(roots.compactMap { $0["sha256"] as? String })
-        XCTAssertEqual(listed, Set(Self.appleRoots.map { hexString(Digest.sha256($0.der)) }))
+        #expect(listed == (Set(Self.appleRoots.map { hexString(Digest.sha256($0.der)) })))
         let here = Set(roots.filter { $0["onMachine"] as? Bool == true }.compactMap { $0["sha256"] as? String })
-        XCTAssertEqual(here, listed.intersection(Self.machineRoots.map { hexString($0.sha256) }))
+        #expect(here == (listed.intersection(Self.machineRoots.map { hexString($0.sha256) })))
     }
 
-    func testAnAppleRootThisMachineLacksIsTrustedByDefaultAndNotWithTheOpenSSLStore() throws {
+    @Test func testAnAppleRootThisMachineLacksIsTrustedByDefaultAndNotWithTheOpenSSLStore() throws {
         let machine = Self.machineDigests
         guard let root = Self.appleRoots.first(where: { !machine.contains($0.sha256) }) else {
-            throw XCTSkip("this machine's /etc/ssl/certs has every root Apple ships")
+            try Test.cancel("this machine's /etc/ssl/certs has every root Apple ships")
         }
         let runs = try checks(root, stores: [nil, "openssl"])
         let apple = runs[0]
-        XCTAssertEqual(apple.status, 0, apple.out)
-        let settings = try XCTUnwrap(try apple.json()["settings"] as? [String: Any])
-        XCTAssertEqual(settings["store"] as? String, "apple")
-        XCTAssertEqual(settings["storeVersion"] as? String, "security_certificates-55349.0.11")
-        let trustedBy = try XCTUnwrap(try apple.json()["trustedBy"] as? [String: Any])
-        XCTAssertEqual(trustedBy["differingRoot"] as? String, hexString(root.sha256))
-        XCTAssertEqual(trustedBy["differingRootIn"] as? [String], ["apple"])
+        #expect(apple.status == 0, "\(apple.out)")
+        let settings = try #require(try apple.json()["settings"] as? [String: Any])
+        #expect((settings["store"] as? String) == "apple")
+        #expect((settings["storeVersion"] as? String) == "security_certificates-55349.0.11")
+        let trustedBy = try #require(try apple.json()["trustedBy"] as? [String: Any])
+        #expect((trustedBy["differingRoot"] as? String) == hexString(root.sha256))
+        #expect((trustedBy["differingRootIn"] as? [String]) == ["apple"])
         let openssl = runs[1]
-        XCTAssertEqual(openssl.status, 1, openssl.out)
-        let verdict = try XCTUnwrap(try openssl.json()["verdict"] as? [String: Any])
-        XCTAssertEqual(verdict["osstatus"] as? Int, -67843)
+        #expect(openssl.status == 1, "\(openssl.out)")
+        let verdict = try #require(try openssl.json()["verdict"] as? [String: Any])
+        #expect((verdict["osstatus"] as? Int) == -67843)
     }
 
-    func testARootAppleRemovedThatThisMachineShipsIsTrustedOnlyWithTheOpenSSLStore() throws {
+    @Test func testARootAppleRemovedThatThisMachineShipsIsTrustedOnlyWithTheOpenSSLStore() throws {
         guard
             let root = Self.machineRoots.first(where: {
                 AppleRootStore.shared.removedFolder(ofSHA256: $0.sha256) != nil
             })
         else {
-            throw XCTSkip("this machine's /etc/ssl/certs has no root Apple removed")
+            try Test.cancel("this machine's /etc/ssl/certs has no root Apple removed")
         }
         let runs = try checks(root, stores: ["apple", "openssl"])
         let apple = runs[0]
-        XCTAssertEqual(apple.status, 1, apple.out)
+        #expect(apple.status == 1, "\(apple.out)")
         let step = try anchorStep(apple)
-        XCTAssertEqual(step["status"] as? String, "failed")
-        XCTAssertEqual(step["osstatus"] as? Int, -67843)
-        XCTAssertTrue((step["title"] as? String ?? "").contains("removed by Apple"), "\(step)")
+        #expect((step["status"] as? String) == "failed")
+        #expect((step["osstatus"] as? Int) == -67843)
+        #expect((step["title"] as? String ?? "").contains("removed by Apple"), "\(step)")
         let openssl = runs[1]
-        XCTAssertEqual(openssl.status, 0, openssl.out)
-        let trustedBy = try XCTUnwrap(try openssl.json()["trustedBy"] as? [String: Any])
-        XCTAssertEqual(trustedBy["differingRoot"] as? String, hexString(root.sha256))
-        XCTAssertEqual(trustedBy["differingRootIn"] as? [String], ["openssl"])
+        #expect(openssl.status == 0, "\(openssl.out)")
+        let trustedBy = try #require(try openssl.json()["trustedBy"] as? [String: Any])
+        #expect((trustedBy["differingRoot"] as? String) == hexString(root.sha256))
+        #expect((trustedBy["differingRootIn"] as? [String]) == ["openssl"])
     }
 
-    func testAStorePathTrustsTheRootsOfThatBundle() throws {
+    @Test func testAStorePathTrustsTheRootsOfThatBundle() throws {
         // A root this machine lacks becomes a system root when a bundle holding it is the store.
         let machine = Self.machineDigests
         guard let root = Self.appleRoots.first(where: { !machine.contains($0.sha256) }) else {
-            throw XCTSkip("this machine's /etc/ssl/certs has every root Apple ships")
+            try Test.cancel("this machine's /etc/ssl/certs has every root Apple ships")
         }
         let bundle = scratch.appendingPathComponent("bundle.pem")
         try Data(PEM.encode(root.der, label: "CERTIFICATE").utf8).write(to: bundle)
         let runs = try checks(root, stores: [bundle.path, scratch.appendingPathComponent("absent.pem").path])
         let r = runs[0]
-        XCTAssertEqual(r.status, 0, r.out)
-        let settings = try XCTUnwrap(try r.json()["settings"] as? [String: Any])
-        XCTAssertEqual(settings["store"] as? String, bundle.path)
+        #expect(r.status == 0, "\(r.out)")
+        let settings = try #require(try r.json()["settings"] as? [String: Any])
+        #expect((settings["store"] as? String) == bundle.path)
         let missing = runs[1]
-        XCTAssertEqual(missing.status, 64, missing.err)
+        #expect(missing.status == 64, "\(missing.err)")
     }
 
-    func testLabAndExploreTakeTheStoreOptionAndRefuseAMissingPath() throws {
+    @Test func testLabAndExploreTakeTheStoreOptionAndRefuseAMissingPath() throws {
         let missing = scratch.appendingPathComponent("absent.pem").path
         let commands = ["lab", "explore"]
         for (command, result) in zip(commands, CLI.runAll(commands.map { [$0, "--store", missing] })) {
             let r = try result.get()
-            XCTAssertEqual(r.status, 64, "\(command): \(r.err)")
-            XCTAssertTrue(r.err.contains("--store <store>"), r.err)
+            #expect(r.status == 64, "\(command): \(r.err)")
+            #expect(r.err.contains("--store <store>"), "\(r.err)")
         }
     }
 
-    func testStoreDiffListsBothDirectionsAndFlagsRemovedRoots() throws {
+    @Test func testStoreDiffListsBothDirectionsAndFlagsRemovedRoots() throws {
         let r = try CLI.run(["store", "diff", "--format", "json"], environment: Self.machineEnvironment)
-        XCTAssertEqual(r.status, 0, r.err)
+        #expect(r.status == 0, "\(r.err)")
         let doc = try r.json()
-        let onlyApple = try XCTUnwrap(doc["onlyApple"] as? [[String: Any]])
-        let onlyMachine = try XCTUnwrap(doc["onlyMachine"] as? [[String: Any]])
+        let onlyApple = try #require(doc["onlyApple"] as? [[String: Any]])
+        let onlyMachine = try #require(doc["onlyMachine"] as? [[String: Any]])
         let apple = Set(Self.appleRoots.map { hexString($0.sha256) })
         let machine = Set(Self.machineRoots.map { hexString($0.sha256) })
-        XCTAssertEqual(Set(onlyApple.compactMap { $0["sha256"] as? String }), apple.subtracting(machine))
-        XCTAssertEqual(Set(onlyMachine.compactMap { $0["sha256"] as? String }), machine.subtracting(apple))
+        #expect((Set(onlyApple.compactMap { $0["sha256"] as? String })) == apple.subtracting(machine))
+        #expect((Set(onlyMachine.compactMap { $0["sha256"] as? String })) == machine.subtracting(apple))
         let removed = Set(
             Self.machineRoots.filter { AppleRootStore.shared.removedFolder(ofSHA256: $0.sha256) != nil }.map {
                 hexString($0.sha256)
@@ -157,25 +158,25 @@ final class StoreCommandTests: XCTestCase {
         let flagged = onlyMachine.filter { $0["removedByApple"] as? Bool == true }.compactMap {
             $0["sha256"] as? String
         }
-        XCTAssertEqual(Set(flagged), removed)
+        #expect(Set(flagged) == removed)
     }
 
-    func testStoreShowFindsARootByFingerprintPrefixOrName() throws {
-        let root = try XCTUnwrap(Self.appleRoots.first)
+    @Test func testStoreShowFindsARootByFingerprintPrefixOrName() throws {
+        let root = try #require(Self.appleRoots.first)
         let prefix = String(hexString(root.sha256).prefix(12))
         let runs = try CLI.runAll([
             ["store", "show", prefix], ["store", "show", root.displayName, "--format", "json"],
             ["store", "show", "no such root anywhere"],
         ]).map { try $0.get() }
         let r = runs[0]
-        XCTAssertEqual(r.status, 0, r.err)
-        XCTAssertTrue(r.out.contains(hexString(root.sha256)), r.out)
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains(hexString(root.sha256)), "\(r.out)")
         let byName = runs[1]
-        XCTAssertEqual(byName.status, 0, byName.err)
-        let roots = try XCTUnwrap(try byName.json()["roots"] as? [[String: Any]])
-        XCTAssertTrue(roots.contains { $0["sha256"] as? String == hexString(root.sha256) })
+        #expect(byName.status == 0, "\(byName.err)")
+        let roots = try #require(try byName.json()["roots"] as? [[String: Any]])
+        #expect(roots.contains { $0["sha256"] as? String == hexString(root.sha256) })
         let none = runs[2]
-        XCTAssertEqual(none.status, 1)
-        XCTAssertTrue(none.err.contains("no root of Apple's store matches"), none.err)
+        #expect(none.status == 1)
+        #expect(none.err.contains("no root of Apple's store matches"), "\(none.err)")
     }
 }

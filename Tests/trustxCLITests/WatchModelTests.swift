@@ -1,9 +1,10 @@
+import SuiteFixtures
+import Testing
 import TrustReport
 import TrustSupport
-import XCTest
 
 /// The watch model: rounds of observations folded into changes, and a change as text and JSON.
-final class WatchModelTests: XCTestCase {
+@Suite(.serialized, .onTestThreads) final class WatchModelTests {
     let t0 = Timestamp(secondsSinceEpoch: 1_796_000_000)
 
     func summary(
@@ -24,118 +25,117 @@ final class WatchModelTests: XCTestCase {
         WatchObservation(target: "pool", address: address, time: t0.adding(seconds: offset), outcome: .failed(message))
     }
 
-    func testFirstRoundReportsAFirstEvaluationPerAddress() {
+    @Test func testFirstRoundReportsAFirstEvaluationPerAddress() {
         var h = WatchHistory(target: "pool")
         let changes = h.fold([seen("a", summary()), failed("b", "refused")], at: t0)
-        XCTAssertEqual(changes.map(\.kind), [.firstEvaluation, .failure])
-        XCTAssertEqual(changes.map(\.address), ["a", "b"])
-        XCTAssertNil(changes[0].old)
+        #expect(changes.map(\.kind) == [.firstEvaluation, .failure])
+        #expect(changes.map(\.address) == ["a", "b"])
+        #expect((changes[0].old) == nil)
     }
 
-    func testAnUnchangedRoundReportsNothing() {
+    @Test func testAnUnchangedRoundReportsNothing() {
         var h = WatchHistory(target: "pool")
         h.fold([seen("a", summary()), failed("b", "refused")], at: t0)
-        XCTAssertEqual(h.fold([seen("a", summary(), at: 5), failed("b", "refused", at: 5)], at: t0), [])
-        XCTAssertEqual(h.rounds, 2)
+        #expect((h.fold([seen("a", summary(), at: 5), failed("b", "refused", at: 5)], at: t0)) == [])
+        #expect(h.rounds == 2)
     }
 
-    func testANewLeafWithANewKeyIsToldApartFromOneWithTheSameKey() {
+    @Test func testANewLeafWithANewKeyIsToldApartFromOneWithTheSameKey() {
         var h = WatchHistory(target: "pool")
         h.fold([seen("a", summary()), seen("b", summary())], at: t0)
         let changes = h.fold(
             [seen("a", summary(leaf: "bb22", key: "k1")), seen("b", summary(leaf: "cc33", key: "k2"))], at: t0)
-        XCTAssertEqual(changes.map(\.kind), [.newLeafSameKey, .newLeafNewKey])
-        XCTAssertEqual(changes[1].old?.summary?.leafSHA256, "aa11")
-        XCTAssertEqual(changes[1].new?.summary?.leafSHA256, "cc33")
+        #expect(changes.map(\.kind) == [.newLeafSameKey, .newLeafNewKey])
+        #expect((changes[1].old?.summary?.leafSHA256) == "aa11")
+        #expect((changes[1].new?.summary?.leafSHA256) == "cc33")
     }
 
-    func testOtherIntermediatesBehindTheSameLeafAreANewChain() {
+    @Test func testOtherIntermediatesBehindTheSameLeafAreANewChain() {
         var h = WatchHistory(target: "pool")
         h.fold([seen("a", summary())], at: t0)
-        XCTAssertEqual(h.fold([seen("a", summary(chain: []))], at: t0).map(\.kind), [.newChain])
+        #expect((h.fold([seen("a", summary(chain: []))], at: t0).map(\.kind)) == [.newChain])
     }
 
-    func testAVerdictThatFlipsIsReportedWithItsCodes() {
+    @Test func testAVerdictThatFlipsIsReportedWithItsCodes() {
         var h = WatchHistory(target: "pool")
         h.fold([seen("a", summary())], at: t0)
         let bad = summary(leaf: "dd44", key: "k9", trusted: false, osstatus: -67818, urlError: -1202)
         let changes = h.fold([seen("a", bad, at: 20)], at: t0.adding(seconds: 20))
-        XCTAssertEqual(changes.map(\.kind), [.newLeafNewKey, .verdictFlipped])
-        XCTAssertEqual(changes[1].summaryText, "verdict trusted -> not trusted (-67818 / -1202)")
-        XCTAssertEqual(
-            WatchChange.textLines(changes),
-            [
-                "\(t0.adding(seconds: 20).rfc3339)  pool a  new leaf (new key) aa11 -> dd44; verdict trusted -> not trusted (-67818 / -1202)\n"
-            ])
+        #expect(changes.map(\.kind) == [.newLeafNewKey, .verdictFlipped])
+        #expect((changes[1].summaryText) == "verdict trusted -> not trusted (-67818 / -1202)")
+        #expect(
+            WatchChange.textLines(changes)
+                == ([
+                    "\(t0.adding(seconds: 20).rfc3339)  pool a  new leaf (new key) aa11 -> dd44; verdict trusted -> not trusted (-67818 / -1202)\n"
+                ]))
     }
 
-    func testAddressesThatAppearAndGoAreReported() {
+    @Test func testAddressesThatAppearAndGoAreReported() {
         var h = WatchHistory(target: "pool")
         h.fold([seen("a", summary()), seen("b", summary())], at: t0)
         let changes = h.fold([seen("a", summary()), seen("c", summary())], at: t0.adding(seconds: 1))
-        XCTAssertEqual(changes.map(\.kind), [.addressAppeared, .addressGone])
-        XCTAssertEqual(changes.map(\.address), ["c", "b"])
-        XCTAssertEqual(h.latest.map(\.address), ["a", "c"])
+        #expect(changes.map(\.kind) == [.addressAppeared, .addressGone])
+        #expect(changes.map(\.address) == ["c", "b"])
+        #expect(h.latest.map(\.address) == ["a", "c"])
     }
 
-    func testAFailureAndTheRecoveryAreReportedOnceAndTheRecoveryComparesWithTheLastEvaluation() {
+    @Test func testAFailureAndTheRecoveryAreReportedOnceAndTheRecoveryComparesWithTheLastEvaluation() {
         var h = WatchHistory(target: "pool")
         h.fold([seen("a", summary())], at: t0)
-        XCTAssertEqual(h.fold([failed("a", "connection refused")], at: t0).map(\.kind), [.failure])
-        XCTAssertEqual(h.fold([failed("a", "connection refused")], at: t0), [])
-        XCTAssertEqual(h.fold([failed("a", "timed out")], at: t0).map(\.kind), [.failure])
+        #expect((h.fold([failed("a", "connection refused")], at: t0).map(\.kind)) == [.failure])
+        #expect((h.fold([failed("a", "connection refused")], at: t0)) == [])
+        #expect((h.fold([failed("a", "timed out")], at: t0).map(\.kind)) == [.failure])
         let back = h.fold([seen("a", summary(leaf: "ee55", key: "k1"))], at: t0)
-        XCTAssertEqual(back.map(\.kind), [.recovered, .newLeafSameKey])
-        XCTAssertEqual(back[1].old?.summary?.leafSHA256, "aa11")
+        #expect(back.map(\.kind) == [.recovered, .newLeafSameKey])
+        #expect((back[1].old?.summary?.leafSHA256) == "aa11")
     }
 
-    func testANameThatStopsResolvingIsOneFailureAndItsAddressesAreNotGone() {
+    @Test func testANameThatStopsResolvingIsOneFailureAndItsAddressesAreNotGone() {
         var h = WatchHistory(target: "pool")
         h.fold([seen("a", summary()), seen("b", summary())], at: t0)
         let down = h.fold([failed(nil, "no such host")], at: t0)
-        XCTAssertEqual(down.map(\.kind), [.failure])
-        XCTAssertNil(down[0].address)
+        #expect(down.map(\.kind) == [.failure])
+        #expect((down[0].address) == nil)
         let up = h.fold([seen("a", summary()), seen("b", summary())], at: t0)
-        XCTAssertEqual(up.map(\.kind), [.recovered])
-        XCTAssertNil(up[0].address)
+        #expect(up.map(\.kind) == [.recovered])
+        #expect((up[0].address) == nil)
     }
 
-    func testTheChangeListIsBoundedAndCountsWhatItLetGo() {
+    @Test func testTheChangeListIsBoundedAndCountsWhatItLetGo() {
         var h = WatchHistory(target: "pool", changeLimit: 3)
         h.fold([seen("a", summary())], at: t0)
         for i in 0..<5 { h.fold([failed("a", "error \(i)")], at: t0) }
-        XCTAssertEqual(h.changes.count, 3)
-        XCTAssertEqual(h.droppedChanges, 3)
-        XCTAssertEqual(h.changes.last?.new?.failureMessage, "error 4")
+        #expect(h.changes.count == 3)
+        #expect(h.droppedChanges == 3)
+        #expect(h.changes.last?.new?.failureMessage == "error 4")
     }
 
-    func testARoundKeepsAtMostTheAddressLimit() {
+    @Test func testARoundKeepsAtMostTheAddressLimit() {
         var h = WatchHistory(target: "pool")
         let round = (0..<(WatchHistory.maximumAddresses + 10)).map { seen("10.0.\($0 / 256).\($0 % 256)", summary()) }
-        XCTAssertEqual(h.fold(round, at: t0).count, WatchHistory.maximumAddresses)
-        XCTAssertEqual(h.latest.count, WatchHistory.maximumAddresses)
+        #expect((h.fold(round, at: t0).count) == WatchHistory.maximumAddresses)
+        #expect(h.latest.count == WatchHistory.maximumAddresses)
     }
 
-    func testAChangeLineIsOneLineOfJSONWithItsOldAndNewValues() {
+    @Test func testAChangeLineIsOneLineOfJSONWithItsOldAndNewValues() {
         let change = WatchChange(
             time: t0, target: "pool\n\u{1B}[2J", address: "a", kind: .newLeafNewKey,
             old: .evaluated(summary()), new: .failed("x\ny"))
         let line = change.jsonLine
-        XCTAssertTrue(line.hasSuffix("}\n"))
-        XCTAssertEqual(line.filter { $0 == "\n" }.count, 1)
-        XCTAssertTrue(
-            line.hasPrefix("{\"event\":\"change\",\"time\":\"\(t0.rfc3339)\",\"target\":\"pool\\n\\u001b[2J\""))
-        XCTAssertTrue(line.contains("\"kind\":\"new-leaf-new-key\""))
-        XCTAssertTrue(line.contains("\"old\":{\"result\":\"evaluated\",\"trusted\":true"))
-        XCTAssertTrue(line.contains("\"chainSHA256\":[\"aa11\",\"i1\"]"))
-        XCTAssertTrue(line.contains("\"new\":{\"result\":\"failed\",\"error\":\"x\\ny\"}"))
+        #expect(line.hasSuffix("}\n"))
+        #expect((line.filter { $0 == "\n" }.count) == 1)
+        #expect(line.hasPrefix("{\"event\":\"change\",\"time\":\"\(t0.rfc3339)\",\"target\":\"pool\\n\\u001b[2J\""))
+        #expect(line.contains("\"kind\":\"new-leaf-new-key\""))
+        #expect(line.contains("\"old\":{\"result\":\"evaluated\",\"trusted\":true"))
+        #expect(line.contains("\"chainSHA256\":[\"aa11\",\"i1\"]"))
+        #expect(line.contains("\"new\":{\"result\":\"failed\",\"error\":\"x\\ny\"}"))
     }
 
-    func testServerTextInAChangeLineIsSanitised() {
+    @Test func testServerTextInAChangeLineIsSanitised() {
         let change = WatchChange(
             time: t0, target: "pool", address: "a", kind: .failure, old: nil, new: .failed("bad\u{1B}]0;owned\u{07}"))
         let line = WatchChange.textLines([change])[0]
-        XCTAssertFalse(line.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" })
-        XCTAssertEqual(line.filter { $0 == "\n" }.count, 1)
+        #expect(!(line.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }))
+        #expect((line.filter { $0 == "\n" }.count) == 1)
     }
 }
