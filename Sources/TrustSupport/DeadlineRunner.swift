@@ -25,6 +25,8 @@ public enum DeadlineRunner {
     ) -> T? {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return body() }
+        // Kept from any child the process starts meanwhile, which would hold the pipe open.
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         let (readEnd, writeEnd) = (fds[0], fds[1])
         let handoff = Mutex(Handoff<T>())
         let started = try? POSIXThread(detached: true) {

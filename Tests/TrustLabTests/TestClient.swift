@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import SuiteFixtures
 import TrustCore
 import TrustX509
 
@@ -241,9 +242,12 @@ enum Shell {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "{ \(command)\n} 2>&1"]
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
+        let out = try ChildLaunch.run {
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            return out
+        }
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitForExit()
         return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteFixtures
 import Synchronization
 import Testing
 
@@ -102,7 +103,7 @@ enum Shell {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = outHandle
         process.standardError = errHandle
-        try SignalMask.unblocked { try process.run() }
+        try ChildLaunch.run { try process.run() }
         process.waitForExit()
         try outHandle.close()
         try errHandle.close()
@@ -241,22 +242,6 @@ final class LoopbackListener: @unchecked Sendable {  // the fd is set once, then
     func stop() {
         shutdown(fd, Int32(SHUT_RDWR))
         close(fd)
-    }
-}
-
-/// Children started with every signal deliverable, whichever thread starts them.
-enum SignalMask {
-    /// Runs `body` (which starts a child process) with this thread's signal mask emptied, then
-    /// restores it. A child inherits the mask of the thread that starts it: XCTest's main thread
-    /// blocks nothing, but Swift Testing runs tests on dispatch worker threads, which block most
-    /// signals, and a server started there would ignore the SIGTERM that stops it.
-    static func unblocked<T>(_ body: () throws -> T) rethrows -> T {
-        var none = sigset_t()
-        var previous = sigset_t()
-        sigemptyset(&none)
-        pthread_sigmask(SIG_SETMASK, &none, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        return try body()
     }
 }
 

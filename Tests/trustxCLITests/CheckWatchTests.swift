@@ -200,7 +200,7 @@ final class WatchRun {
         }
         process.standardOutput = outHandle
         process.standardError = errHandle
-        try process.run()
+        try ChildLaunch.run { try process.run() }
     }
 
     deinit {

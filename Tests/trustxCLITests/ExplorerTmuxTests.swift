@@ -8,8 +8,9 @@ final class ExplorerTmuxTests {
     /// A private tmux server per test, so nothing else on the machine is touched.
     let socket = "trustx-test-\(UUID().uuidString.prefix(8))"
 
-    /// Runs tmux through popen: Foundation's Process waits for every inherited descriptor, and
-    /// the tmux server it starts outlives the client, so Shell.run would never return.
+    /// Runs tmux through `TmuxSession.run`: Foundation's Process waits for every inherited
+    /// descriptor, and the tmux server it starts outlives the client, so Shell.run would never
+    /// return.
     func tmux(_ args: String...) throws -> String { try tmux(args) }
 
     func tmux(_ args: [String]) throws -> String {

@@ -23,7 +23,7 @@ import Testing
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ChildLaunch.run { try process.run() }
         // The description is printed once every server is up.
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {

@@ -7,7 +7,8 @@ final class NewcomerTmuxTests {
     /// A private tmux server, so nothing else on the machine is touched.
     let socket = "trustx-newcomer-\(UUID().uuidString.prefix(8))"
 
-    /// Runs tmux through popen (Foundation's Process would wait for the tmux server it starts).
+    /// Runs tmux through `TmuxSession.run` (Foundation's Process would wait for the tmux server it
+    /// starts).
     func tmux(_ args: String...) -> String {
         TmuxSession.run(socket: socket, args)
     }

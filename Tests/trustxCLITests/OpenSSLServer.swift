@@ -1,4 +1,5 @@
 import Foundation
+import SuiteFixtures
 import Testing
 
 #if canImport(Glibc)
@@ -40,7 +41,7 @@ final class OpenSSLServer {
         process.standardOutput = handle
         process.standardError = handle
         let process = self.process
-        try SignalMask.unblocked { try process.run() }
+        try ChildLaunch.run { try process.run() }
         // Startup takes milliseconds; the bound only keeps a broken openssl from hanging the run.
         let giveUp = Date().addingTimeInterval(30)
         var found: Int?

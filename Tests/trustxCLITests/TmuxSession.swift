@@ -1,4 +1,5 @@
 import Foundation
+import SuiteFixtures
 import Testing
 
 /// A private tmux server for one test: sessions run the built trustx (or a shell) at a given
@@ -17,8 +18,8 @@ final class TmuxSession {
 
     deinit { _ = try? run("kill-server") }
 
-    /// Runs tmux through popen: Foundation's Process waits for every inherited descriptor, and
-    /// the tmux server it starts outlives the client.
+    /// Runs tmux outside Foundation's Process, which waits for every descriptor the child
+    /// inherits, and the tmux server the client starts outlives it.
     @discardableResult
     func run(_ args: String...) throws -> String { try run(args) }
 
@@ -28,21 +29,10 @@ final class TmuxSession {
     }
 
     /// Runs tmux with `args` against the server on `socket` and returns what it printed: the one
-    /// runner every tmux test uses.
+    /// runner every tmux test uses. The client starts with none of this process's descriptors
+    /// (`ChildLaunch.spawn`): the server it forks outlives it and would hold them open.
     static func run(socket: String, _ args: [String]) -> String {
-        let quoted = ([tmux!, "-L", socket] + args).map(quote)
-        guard let pipe = SignalMask.unblocked({ popen(quoted.joined(separator: " ") + " 2>&1", "r") }) else {
-            return ""
-        }
-        var out = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&chunk, 1, chunk.count, pipe)
-            if n <= 0 { break }
-            out += chunk[0..<n]
-        }
-        pclose(pipe)
-        return String(decoding: out, as: UTF8.self)
+        ChildLaunch.spawn([tmux!, "-L", socket] + args).output
     }
 
     static func quote(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }

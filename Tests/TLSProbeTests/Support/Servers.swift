@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import SuiteFixtures
 import XCTest
 
 #if canImport(Glibc)
@@ -15,13 +16,14 @@ func runCommand(_ args: [String], cwd: String? = nil, stdin: String? = nil) thro
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     p.arguments = args
     if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
-    let out = Pipe()
-    let err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    let input = Pipe()
-    p.standardInput = input
-    try p.run()
+    let (out, err, input) = try ChildLaunch.run {
+        let pipes = (Pipe(), Pipe(), Pipe())
+        p.standardOutput = pipes.0
+        p.standardError = pipes.1
+        p.standardInput = pipes.2
+        try p.run()
+        return pipes
+    }
     if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
     try input.fileHandleForWriting.close()
     let o = out.fileHandleForReading.readDataToEndOfFile()
@@ -46,7 +48,8 @@ final class OpenSSLServer {
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = self.process
+        try ChildLaunch.run { try process.run() }
         try handle.close()
         // Wait for the ACCEPT line (s_server flushes it), at most 5 s.
         let end = Date().addingTimeInterval(5)
