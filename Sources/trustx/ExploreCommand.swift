@@ -36,6 +36,10 @@ enum ExploreCommand {
                     + ") or a theme file's path; themes/ in the source holds them as examples.",
                 defaultText: "default, or mono with NO_COLOR", suggestedValues: Theme.builtInNames),
             LabCommand.rotateSecondsOption,
+            OptionSpec(
+                name: "group", valueName: "name", arity: .repeated,
+                help: "Without a target: open the lab with only this group of scenarios (repeatable).",
+                allowedValues: LabCommand.groupNames, defaultText: "all"),
             watchOption,
         ]
     )
@@ -83,7 +87,12 @@ enum ExploreCommand {
             return Trustx.usageError(error, spec)
         }
         var initial: (AppState, [Effect])
-        switch initialState(request, now: now, policyGiven: p.has("policy"), rotateSeconds: rotate) {
+        let groups = p.all("group")
+        if !groups.isEmpty && (request.connection != nil || !request.chainFiles.isEmpty) {
+            return Trustx.usageError(
+                UsageError(message: "--group chooses the lab's scenarios; it takes no target and no --chain"), spec)
+        }
+        switch initialState(request, now: now, policyGiven: p.has("policy"), rotateSeconds: rotate, groups: groups) {
         case .success(let state): initial = state
         case .failure(let f): return f.report()
         }
@@ -104,7 +113,7 @@ enum ExploreCommand {
     /// own host, as plain `trustx` does.
     static func initialState(
         _ r: CheckCommand.Request, now: Timestamp, policyGiven: Bool = true,
-        rotateSeconds: Int = LabScenario.defaultRotateSeconds
+        rotateSeconds: Int = LabScenario.defaultRotateSeconds, groups: [String] = []
     ) -> Result<
         (AppState, [Effect]), Trustx.Failure
     > {
@@ -193,6 +202,7 @@ enum ExploreCommand {
             }
             var options = LabOptions(now: now)
             options.rotateSeconds = rotateSeconds
+            options.groups = groups
             return withCTLogs(AppState.lab(now: now, systemStore: store, options: options, toggles: toggles), r)
         }
         return withCTLogs(AppState.explore(targets, now: now, systemStore: store, toggles: toggles), r)

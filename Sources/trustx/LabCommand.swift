@@ -41,7 +41,7 @@ enum LabCommand {
             OptionSpec(
                 name: "group", valueName: "name", arity: .repeated,
                 help: "Serve only this group of scenarios (repeatable; with --scenario, both).",
-                allowedValues: LabScenario.groups.map(\.id), defaultText: "all"),
+                allowedValues: groupNames, defaultText: "all"),
             rotateSecondsOption,
         ]
     )
@@ -122,6 +122,9 @@ enum LabCommand {
     }
 
     /// `--rotate-seconds`, which `trustx lab` and `trustx explore` share.
+    /// The groups `--group` takes, as `trustx lab --help` lists them.
+    static let groupNames = LabScenario.groups.map(\.id)
+
     static let rotateSecondsOption = OptionSpec(
         name: "rotate-seconds", valueName: "seconds", arity: .one,
         help: "Seconds the rotating scenario serves each of its two leaves before switching.",

@@ -65,10 +65,15 @@ final class FleetTmuxTests {
     }
     /// The rotating server under `l`, its leaf pinned: each switch of the leaf (every 2 s here) is
     /// a new leaf with a new key, and as the pin names one leaf's key, the verdict flips with it.
+    /// The lab is the fleet's group alone (`--group fleet`): the pool's nodes and the rotating
+    /// server, none of the other lessons.
     @Test func testWatchingTheRotatingServerWithItsLeafPinnedSeesTheLeafAndTheVerdictFlip() async throws {
         let tmux = TmuxSession()
-        try tmux.startTrustx(["--rotate-seconds", "2", "--watch", "1"], in: try TmuxSession.directory("rotating"))
-        _ = try await tmux.screen(containing: "Trusted · errSecSuccess")
+        try tmux.startTrustx(
+            ["--group", "fleet", "--rotate-seconds", "2", "--watch", "1"], in: try TmuxSession.directory("rotating"))
+        let first = try await tmux.screen(containing: "Trusted · errSecSuccess")
+        #expect(first.contains("pool @ 127.0.0.1") && first.contains("rotating"), "\(first)")
+        #expect(!first.contains("wrong-host") && !first.contains("tls12-only"), "only the fleet's scenarios:\n\(first)")
         try tmux.send("/")
         try tmux.type("rotating")
         try tmux.send("Enter")
