@@ -18,7 +18,7 @@ final class ATSScenarioTests {
     static let now = Timestamp(secondsSinceEpoch: Int64(time(nil)))
 
     static func suiteSetUp() {
-        shared = try? Lab.start(LabOptions(scenarios: names, now: now))
+        shared = try? Lab.start(LabOptions(scenarios: names, now: now).patient)
     }
 
     static func suiteTearDown() {

@@ -25,7 +25,7 @@ final class FleetScenarioTests {
         var options = LabOptions(now: now)
         options.groups = [LabScenarioGroup.fleet.id]
         options.rotateSeconds = 1
-        shared = try? Lab.start(options)
+        shared = try? Lab.start(options.patient)
     }
 
     static func suiteTearDown() {
@@ -217,7 +217,7 @@ final class FleetClassroomTests {
     nonisolated(unsafe) static var shared: Lab?
 
     static func suiteSetUp() {
-        shared = try? Lab.start(LabOptions(scenarios: ["pool"], listenAddress: "127.0.0.5"))
+        shared = try? Lab.start(LabOptions(scenarios: ["pool"], listenAddress: "127.0.0.5").patient)
     }
 
     static func suiteTearDown() {

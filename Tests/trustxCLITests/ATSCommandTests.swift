@@ -143,7 +143,7 @@ import TrustLab
     }
 
     @Test func testTheLabsNoForwardSecrecyServerNeedsNSExceptionRequiresForwardSecrecy() throws {
-        let lab = try Lab.start(LabOptions(scenarios: ["no-forward-secrecy"]))
+        let lab = try Lab.start(LabOptions(scenarios: ["no-forward-secrecy"]).patient)
         defer { lab.stop() }
         let s = try #require(lab.scenario("no-forward-secrecy"))
         let connectTo = try #require(s.connectTo)

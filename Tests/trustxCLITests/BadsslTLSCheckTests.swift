@@ -16,7 +16,7 @@ final class BadsslTLSCheckTests {
     static func suiteSetUp() {
         var options = LabOptions()
         options.groups = groups.map(\.id)
-        lab = try? Lab.start(options)
+        lab = try? Lab.start(options.patient)
     }
 
     static func suiteTearDown() {

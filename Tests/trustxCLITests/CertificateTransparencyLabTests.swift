@@ -18,7 +18,7 @@ final class CertificateTransparencyLabTests {
     static func suiteSetUp() {
         var options = LabOptions()
         options.groups = [LabScenarioGroup.certificateTransparency.id]
-        lab = try? Lab.start(options)
+        lab = try? Lab.start(options.patient)
     }
 
     static func suiteTearDown() {

@@ -13,7 +13,7 @@ final class FleetLabCheckTests {
     static func suiteSetUp() {
         var options = LabOptions()
         options.groups = [LabScenarioGroup.fleet.id]
-        lab = try? Lab.start(options)
+        lab = try? Lab.start(options.patient)
     }
 
     static func suiteTearDown() {

@@ -17,7 +17,7 @@ final class InspectionProxyCaseTests {
 
     static func suiteSetUp() {
         let names = LabScenario.all.filter { $0.group == .inspection }.map(\.name)
-        lab = try? Lab.start(LabOptions(scenarios: names))
+        lab = try? Lab.start(LabOptions(scenarios: names).patient)
     }
 
     static func suiteTearDown() {

@@ -12,7 +12,7 @@ final class LabCheckTests {
     nonisolated(unsafe) static var lab: Lab?
 
     static func suiteSetUp() {
-        lab = try? Lab.start(LabOptions(scenarios: lessonsAndATS.map(\.name)))
+        lab = try? Lab.start(LabOptions(scenarios: lessonsAndATS.map(\.name)).patient)
     }
 
     /// The lab's own lessons and the ATS lessons: the badssl.com cases have BadSSLCaseTests.

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TrustLab
 
 /// docs/training.md run as the instructor runs it: the lab started in a terminal with
 /// `--port-base` and `--out ./lab`, every command of every step typed as printed (the ports moved
@@ -101,12 +102,22 @@ final class TrainingPlanTmuxTests {
         return result.out.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// A port base whose ports lie below the kernel's ephemeral range: the other suites, running
+    /// at the same time, connect and listen on ephemeral ports by the hundred, and a base inside
+    /// that range found one of its ports taken now and then.
+    static func freePortBase() -> Int {
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        let low = range.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.flatMap { Int($0) }
+        let top = max(110, ((low ?? 32_768) - LabScenario.highestPortOffset - 1) / 100)
+        return Int.random(in: 100...top) * 100
+    }
+
     @Test func testTrainingLessonPlanRunsStepByStepWithTheCodesItQuotes() async throws {
         // 0. Before the session: the lab in the instructor's terminal.
         #expect(plan.contains("trustx lab --port-base 8400 --out ./lab"))
         var started = false
         for _ in 0..<5 where !started {
-            base = Int.random(in: 200...600) * 100
+            base = Self.freePortBase()
             try tmux.startTrustx(["lab", "--port-base", "\(base)", "--out", "./lab"], in: work, width: 200, height: 60)
             let text = try await tmux.screen { $0.contains("Ctrl-C") || $0.contains("EXIT=") }
             started = !text.contains("EXIT=")
