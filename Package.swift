@@ -102,14 +102,16 @@ let package = Package(
             name: "TrustCoreTests",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "AppleTrustData",
-                "PathRules", "CTModel",
+                "PathRules", "CTModel", "SuiteFixtures",
             ]),
         // The settings as code and configuration (Swift, plist, curl, openssl) and the Info.plist lint.
         .target(
             name: "TrustExport", dependencies: ["TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport"]),
         .testTarget(
             name: "TrustExportTests",
-            dependencies: ["TrustExport", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder"]),
+            dependencies: [
+                "TrustExport", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "SuiteFixtures",
+            ]),
         .target(name: "TLSProbe", dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport", "COpenSSL"]),
         .testTarget(
             name: "TLSProbeTests",
@@ -117,7 +119,7 @@ let package = Package(
                 "TLSProbe", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL",
                 "SuiteFixtures",
             ]),
-        // A suite's shared set-up and tear-down for the test targets' Swift Testing suites (D280).
+        // What the test targets share: suite set-up and tear-down, test threads, starting children (D280).
         .target(name: "SuiteFixtures", path: "Tests/SuiteFixtures"),
         // Runs the built trustx executable (and unit-tests TrustCore's reports).
         .testTarget(

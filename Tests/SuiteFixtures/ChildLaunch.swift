@@ -71,3 +71,25 @@ public enum ChildLaunch {
         return (String(decoding: out, as: UTF8.self), status)
     }
 }
+
+extension Process {
+    /// Waits for the child to end. Foundation's `waitUntilExit` turns the run loop in 50 ms
+    /// slices on Linux, most of a short child's whole run and seconds over a suite; `isRunning`
+    /// turns false as soon as Foundation has reaped the child (its status is then set), so
+    /// polling it every millisecond waits only as long as the child runs.
+    public func waitForExit() {
+        // Bounded: a child that has not ended 5 s after the test asked it to (tinyproxy can miss
+        // a SIGTERM that arrives while it starts) is killed, so no test waits on it forever. One
+        // whose end Foundation still has not seen 30 s after that never will (another child
+        // holds the descriptor that reports it): the run stops with the reason, not a hang.
+        var waited = 0
+        while isRunning {
+            if waited == 5_000 { kill(processIdentifier, SIGKILL) }
+            if waited == 35_000 {
+                fatalError("\(executableURL?.path ?? "a child") was killed 30 s ago and its end was never seen")
+            }
+            usleep(1000)
+            waited += 1
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteFixtures
 import Synchronization
 import TrustSupport
 import XCTest

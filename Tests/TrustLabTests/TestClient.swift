@@ -253,20 +253,3 @@ enum Shell {
         return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
 }
-
-extension Process {
-    /// Waits for the child to end. Foundation's `waitUntilExit` turns the run loop in 50 ms
-    /// slices on Linux, most of a short child's whole run and seconds over a suite; `isRunning`
-    /// turns false as soon as Foundation has reaped the child (its status is then set), so
-    /// polling it every millisecond waits only as long as the child runs.
-    func waitForExit() {
-        // Bounded: a child that has not ended 5 s after the test asked it to (tinyproxy can miss
-        // a SIGTERM that arrives while it starts) is killed, so no test waits on it forever.
-        var waited = 0
-        while isRunning {
-            if waited == 5_000 { kill(processIdentifier, SIGKILL) }
-            usleep(1000)
-            waited += 1
-        }
-    }
-}
