@@ -120,7 +120,7 @@ let package = Package(
                 "SuiteFixtures",
             ]),
         // What the test targets share: suite set-up and tear-down, test threads, starting children (D280).
-        .target(name: "SuiteFixtures", path: "Tests/SuiteFixtures"),
+        .target(name: "SuiteFixtures", dependencies: ["TrustLab"], path: "Tests/SuiteFixtures"),
         // Runs the built trustx executable (and unit-tests TrustCore's reports).
         .testTarget(
             name: "trustxCLITests",
