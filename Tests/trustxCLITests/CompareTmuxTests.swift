@@ -9,7 +9,7 @@ import Testing
 final class CompareTmuxTests {
     @Test func testMarkingGoodAndComparingExpiredShowsBothSidesAndTheirRelations() async throws {
         let tmux = TmuxSession()
-        try tmux.startTrustx(["explore"], in: try TmuxSession.directory("compare"))
+        try tmux.startTrustx(["explore", "--group", "lessons"], in: try TmuxSession.directory("compare"))
         _ = try await tmux.screen(containing: "Trusted · errSecSuccess")
 
         try tmux.send("m")

@@ -97,7 +97,8 @@ final class TrainerTmuxTests {
     /// another directory and gives the verdict the screen shows.
     @Test func testCopiedCommandRunsAsIsFromAnyDirectory() async throws {
         let state = work.appendingPathComponent("state")
-        var text = try await startLab(env: ["XDG_STATE_HOME": state.path, "PATH": "/usr/bin:/bin"])
+        var text = try await startLab(
+            ["explore", "--group", "lessons"], env: ["XDG_STATE_HOME": state.path, "PATH": "/usr/bin:/bin"])
         // rogue-ca, with its CA made an anchor from the lab's files.
         try tmux.send("j", "j", "j")
         text = try await tmux.screen(containing: "errSecCreateChainFailed (-25318)")
