@@ -1,6 +1,5 @@
 import Foundation
 import SuiteFixtures
-import Synchronization
 import Testing
 import TrustLab
 
@@ -175,29 +174,10 @@ final class BadsslTLSCheckTests {
         let commands = runs.map { s, arguments in
             ["20", "openssl", "s_client", "-connect", "127.0.0.1:\(s.port)", "-servername", s.host] + arguments
         }
-        final class Progress: Sendable {
-            let state: Mutex<(next: Int, results: [Int: Result<RunResult, any Error>])> = Mutex((0, [:]))
+        let results = CLI.inParallel(commands.count) {
+            try Shell.run(URL(fileURLWithPath: "/usr/bin/timeout"), commands[$0])
         }
-        let progress = Progress()
-        let done = DispatchGroup()
-        for _ in 0..<min(4, commands.count) {
-            done.enter()
-            Thread.detachNewThread {
-                while true {
-                    let i = progress.state.withLock { state in
-                        defer { state.next += 1 }
-                        return state.next
-                    }
-                    guard i < commands.count else { break }
-                    let result = Result { try Shell.run(URL(fileURLWithPath: "/usr/bin/timeout"), commands[i]) }
-                    progress.state.withLock { $0.results[i] = result }
-                }
-                done.leave()
-            }
-        }
-        done.wait()
-        let all = progress.state.withLock { $0.results }
-        return try commands.indices.map { try all[$0]!.get() }
+        return try results.map { try $0.get() }
     }
 }
 

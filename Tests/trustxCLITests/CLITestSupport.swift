@@ -52,22 +52,30 @@ enum CLI {
     static func runAll(
         _ runs: [[String]], in directory: URL? = nil, environment: [String: String] = [:], width: Int = 4
     ) -> [Result<RunResult, any Error>] {
+        inParallel(runs.count, width: width) { try run(runs[$0], in: directory, environment: environment) }
+    }
+
+    /// Runs `job` for 0..<count, up to `width` at a time, each on a thread of its own (not a
+    /// dispatch pool, which runs only as many at once as there are cores), and returns the
+    /// results in job order.
+    static func inParallel(
+        _ count: Int, width: Int = 4, _ job: @escaping @Sendable (Int) throws -> RunResult
+    ) -> [Result<RunResult, any Error>] {
         final class Progress: Sendable {
             let state: Mutex<(next: Int, results: [Int: Result<RunResult, any Error>])> = Mutex((0, [:]))
         }
         let progress = Progress()
         let done = DispatchGroup()
-        for _ in 0..<min(width, runs.count) {
+        for _ in 0..<min(width, count) {
             done.enter()
-            // Threads, not a dispatch pool: a pool runs only as many at once as there are cores.
             Thread.detachNewThread {
                 while true {
                     let i = progress.state.withLock { state in
                         defer { state.next += 1 }
                         return state.next
                     }
-                    guard i < runs.count else { break }
-                    let result = Result { try run(runs[i], in: directory, environment: environment) }
+                    guard i < count else { break }
+                    let result = Result { try job(i) }
                     progress.state.withLock { $0.results[i] = result }
                 }
                 done.leave()
@@ -75,7 +83,7 @@ enum CLI {
         }
         done.wait()
         let results = progress.state.withLock { $0.results }
-        return runs.indices.map { results[$0]! }
+        return (0..<count).map { results[$0]! }
     }
 }
 
