@@ -35,36 +35,36 @@ final class ExploreTargetsTmuxTests {
         try text.write(to: work.appendingPathComponent(name), atomically: true, encoding: .utf8)
     }
 
-    /// Items 4, 5, 6 and `explore --targets`: a labelled line is named by its label, an unlabelled
-    /// one as host:port; `c` adds a third server that the start-up `--anchor` (a relative path)
-    /// trusts; the compare view tells the two 127.0.0.1 servers apart; `y` names the anchor by
-    /// its absolute path.
-    @Test func testTargetsAreNamedByLabelOrPortAndCKeepsTheStartupAnchorAndYCopiesAbsolutePaths() async throws {
-        let (a, b, c) = (try serve(), try serve(), try serve())
-        try write("alpha=127.0.0.1:\(a)   # the first node\n127.0.0.1:\(b)\n", "targets.txt")
+    /// Items 4, 5 and 6: `c` adds a second server of the same PKI on 127.0.0.1, which the
+    /// start-up `--anchor` (a relative path) trusts too; the Targets pane and the compare view
+    /// tell the two servers apart by their ports; `y` names the anchor by its absolute path, and
+    /// the copied command runs from another directory.
+    @Test func testCKeepsTheStartupAnchorTargetsShowTheirPortAndYCopiesAbsolutePaths() async throws {
+        let (a, c) = (try serve(), try serve())
         let tmux = TmuxSession()
         try tmux.startTrustx(
-            ["explore", "--targets", "targets.txt", "--anchor", "ca.pem"], in: work, width: 160, height: 48)
+            ["explore", "https://127.0.0.1:\(a)/", "--anchor", "ca.pem"], in: work, width: 160, height: 48)
         var text = try await tmux.screen(containing: "✓ Trusted")
-        #expect(text.contains("alpha"), "\(text)")
-        #expect(text.contains("127.0.0.1:\(b)"), "\(text)")
         #expect(text.contains("a 1 anchor (app) only"), "\(text)")
 
-        // c: a third server of the same PKI, evaluated under the start-up anchor (item 5).
+        // c: the second server, evaluated under the start-up anchor (item 5).
         try tmux.send("c")
         try tmux.type("127.0.0.1:\(c)")
         try tmux.send("Enter")
         // The Targets pane marks the new target once it is evaluated.
-        text = try await tmux.screen { $0.contains("▶ ✓ 127.0.0.1:\(c)") || $0.contains("▶ ✗ 127.0.0.1:\(c)") }
-        #expect(text.contains("▶ ✓ 127.0.0.1:\(c)"), "the start-up --anchor applies to c's target too: \(text)")
+        text = try await tmux.screen { $0.contains("▶ ✓ 127.0.0.1") || $0.contains("▶ ✗ 127.0.0.1") }
+        #expect(text.contains("▶ ✓ 127.0.0.1"), "the start-up --anchor applies to c's target too: \(text)")
         #expect(text.contains("✓ Trusted"), "\(text)")
         #expect(!text.contains("a system roots"), "\(text)")
         #expect(!text.contains("-25318"), "\(text)")
+        // Both servers are named with their port (item 4).
+        #expect(text.contains("✓ 127.0.0.1:\(a)"), "\(text)")
+        #expect(text.contains("▶ ✓ 127.0.0.1:\(c)"), "\(text)")
 
-        // The compare view names both 127.0.0.1 servers apart (item 4).
+        // The compare view heads each side with its server's port (item 4).
         try tmux.send("1", "g", "m", "G", "M")
         text = try await tmux.screen { $0.contains("(selected)") }
-        #expect(text.contains("alpha (marked)"), "\(text)")
+        #expect(text.contains("127.0.0.1:\(a) (marked)"), "\(text)")
         #expect(text.contains("127.0.0.1:\(c) (selected)"), "\(text)")
         try tmux.send("Escape")
 
@@ -86,6 +86,24 @@ final class ExploreTargetsTmuxTests {
             URL(fileURLWithPath: "/bin/sh"), ["-c", "trustx() { '\(CLI.binary.path)' \"$@\"; }; " + copied],
             in: elsewhere, environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
         #expect(run.status == 0, "\(run.out + run.err)")
+    }
+
+    /// `explore --targets FILE`: a labelled line is named by its label, an unlabelled one as
+    /// host:port, both evaluated under the command line's `--anchor`.
+    @Test func testExploreTargetsNamesEachServerByItsLabelOrHostAndPort() async throws {
+        let (a, b) = (try serve(), try serve())
+        try write("alpha=127.0.0.1:\(a)   # the first node\n127.0.0.1:\(b)\n", "targets.txt")
+        let tmux = TmuxSession()
+        try tmux.startTrustx(
+            ["explore", "--targets", "targets.txt", "--anchor", "ca.pem"], in: work, width: 160, height: 48)
+        var text = try await tmux.screen(containing: "✓ Trusted")
+        #expect(text.contains("▶ ✓ alpha"), "\(text)")
+        #expect(text.contains("127.0.0.1:\(b)"), "\(text)")
+        try tmux.send("j")
+        text = try await tmux.screen(containing: "▶ ✓ 127.0.0.1:\(b)")
+        #expect(text.contains("✓ Trusted"), "\(text)")
+        try tmux.send("q")
+        #expect(try await tmux.screen(containing: "EXIT=").contains("EXIT=0"))
     }
 
     /// `check --targets` shows a line's label in place of the target, the address beside it.
