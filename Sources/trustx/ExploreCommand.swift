@@ -110,8 +110,9 @@ enum ExploreCommand {
                 spec)
         }
         let listed: [(label: String, request: CheckCommand.Request)]
+        let plain: CheckCommand.Request?
         do {
-            listed = try fileTargets(p, now: now)
+            (plain, listed) = try fileTargets(p, now: now)
         } catch let e as Trustx.Failure {
             return e.report()
         } catch let e as UsageError {
@@ -120,7 +121,7 @@ enum ExploreCommand {
             return Trustx.fail("\(error)", .usage)
         }
         switch initialState(
-            listed.first?.request ?? request, now: now, policyGiven: p.has("policy"), rotateSeconds: rotate,
+            plain ?? request, now: now, policyGiven: p.has("policy"), rotateSeconds: rotate,
             groups: groups, listed: listed)
         {
         case .success(let state): initial = state
@@ -138,11 +139,13 @@ enum ExploreCommand {
     }
 
     /// The servers of `explore --targets FILE`, each with its label (the line's `NAME=`, else the
-    /// target as written) and its request: the command line's options and the line's own.
-    static func fileTargets(_ p: ParsedArguments, now: Timestamp) throws -> [(
-        label: String, request: CheckCommand.Request
-    )] {
-        guard let path = p.value("targets") else { return [] }
+    /// target as written) and its request: the command line's options and the line's own; and
+    /// the first target under the command line's options alone, whose settings (and connection
+    /// options, which `c` reuses) are the session's.
+    static func fileTargets(_ p: ParsedArguments, now: Timestamp) throws -> (
+        plain: CheckCommand.Request?, listed: [(label: String, request: CheckCommand.Request)]
+    ) {
+        guard let path = p.value("targets") else { return (nil, []) }
         if !p.positionals.isEmpty || p.has("chain") {
             throw UsageError(message: "--targets names the servers to explore; give no other target and no --chain")
         }
@@ -175,14 +178,16 @@ enum ExploreCommand {
             }
             out.append((item.label, try FleetCheck.validate(item, now: now)))
         }
-        return out
+        var first = items[0]
+        first.arguments.occurrences = Array(first.arguments.occurrences.prefix(base.occurrences.count))
+        return (try FleetCheck.validate(first, now: now), out)
     }
 
     /// The explorer's first state for what `check` would evaluate: the same targets, anchors,
     /// policy, host, pins, time, profile and connection options.
     /// `policyGiven` says whether `--policy` was typed: without it the lab checks each scenario's
     /// own host, as plain `trustx` does. `listed` holds the servers of a `--targets` file, each
-    /// with its label; `r` is then the first of them.
+    /// with its label; `r` is then the first of them under the command line's options alone.
     static func initialState(
         _ r: CheckCommand.Request, now: Timestamp, policyGiven: Bool = true,
         rotateSeconds: Int = LabScenario.defaultRotateSeconds, groups: [String] = [],
