@@ -5,6 +5,7 @@ import TermUI
 import TrustCore
 import TrustLab
 import TrustSupport
+import TrustX509
 import XCTest
 
 /// The explorer's bottom lines, the lesson rows and the themes at the sizes a trainer uses
@@ -172,6 +173,49 @@ final class LayoutIssueTests: XCTestCase {
         XCTAssertTrue(checked.hasPrefix("staging.example.test"), checked)
         XCTAssertTrue(checked.contains("127.0.0.1"), "the target's own name too: \(checked)")
         XCTAssertEqual(DetailContent.title(s.state), "Target 127.0.0.1:1")
+    }
+
+    /// Item 6: every file the copied command names is named by its absolute path, relative ones
+    /// taken from the directory the explorer started in: chain files, anchors, a client
+    /// certificate and its key, CRLs, the Info.plist, a `--store` path and the `--ct-logs` file.
+    func testEveryPathInTheCopiedCommandIsAbsolute() throws {
+        let leaf = try WatchReduceTests.leaf("files.example.test").certificate
+        let files = ExplorerTarget(
+            name: "files", location: "chain.pem", host: "", source: .files([leaf], paths: ["chain.pem", "./int.pem"]),
+            anchors: [AnchorEntry(leaf, file: "ca/root.pem")])
+        var toggles = Toggles()
+        toggles.crls = CRLFiles(paths: ["crl/ca.crl"])
+        toggles.ats.enabled = true
+        toggles.ats.source = "App/Info.plist"
+        toggles.store = .path("roots.pem")
+        let directory = "/home/me/staging"
+        let copied = ReproCommand.make(
+            target: files, toggles: toggles, anchors: files.anchorEntries, now: Timestamp(secondsSinceEpoch: 0),
+            workingDirectory: directory, ctLogsFile: "logs.json"
+        ).command
+        for (option, path) in [
+            ("--chain", "chain.pem"), ("", "int.pem"), ("--anchor", "ca/root.pem"), ("--crl", "crl/ca.crl"),
+            ("--ats-plist", "App/Info.plist"), ("--store", "roots.pem"), ("--ct-logs", "logs.json"),
+        ] {
+            XCTAssertTrue(
+                copied.contains("\(option) \(directory)/\(path)".trimmingCharacters(in: .whitespaces)), copied)
+        }
+        XCTAssertFalse(copied.contains(" chain.pem"), copied)
+        XCTAssertFalse(copied.contains("./"), copied)
+
+        var options = ProbeOptions()
+        options.clientIdentity = .pem(certificatePath: "client.pem", keyPath: "keys/client.key")
+        let server = ExplorerTarget(
+            name: "s", location: "https://127.0.0.1:1/", host: "127.0.0.1",
+            source: .server(ProbeTarget(host: "127.0.0.1", port: 1), options))
+        let served = ReproCommand.make(
+            target: server, toggles: Toggles(), anchors: [], now: Timestamp(secondsSinceEpoch: 0),
+            workingDirectory: directory
+        ).command
+        XCTAssertTrue(
+            served.contains("--client-cert \(directory)/client.pem --client-key \(directory)/keys/client.key"), served)
+        // An absolute path stays as it is.
+        XCTAssertEqual(ReproCommand.absolutePath("/etc/ssl/ca.pem", in: directory), "/etc/ssl/ca.pem")
     }
 
     /// WCAG 2's contrast ratio of two colours of xterm's palette.
