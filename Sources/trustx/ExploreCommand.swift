@@ -77,11 +77,28 @@ enum ExploreCommand {
         case .success(let parsed): p = parsed
         case .failure(let exit): return exit.status
         }
-        let request: CheckCommand.Request
+        // A --targets file's first server stands for the session's options (with the command
+        // line's connection options, which need a server to apply to).
+        let listed: [(label: String, request: CheckCommand.Request)]
+        let plain: CheckCommand.Request?
         do {
-            request = try CheckCommand.validate(p, now: now, targetRequired: false)
+            (plain, listed) = try fileTargets(p, now: now)
+        } catch let e as Trustx.Failure {
+            return e.report()
+        } catch let e as UsageError {
+            return Trustx.usageError(e, spec)
         } catch {
-            return Trustx.usageError(error, spec)
+            return Trustx.fail("\(error)", .usage)
+        }
+        let request: CheckCommand.Request
+        if let plain {
+            request = plain
+        } else {
+            do {
+                request = try CheckCommand.validate(p, now: now, targetRequired: false)
+            } catch {
+                return Trustx.usageError(error, spec)
+            }
         }
         // The Info.plist is read before the screen opens, so a bad file fails as in check (65/66).
         if case .failure(let f) = CheckCommand.loadATS(request.ats) { return f.report() }
@@ -109,19 +126,8 @@ enum ExploreCommand {
                     message: "--group chooses the lab's scenarios; it takes no target and no --chain (nor --targets)"),
                 spec)
         }
-        let listed: [(label: String, request: CheckCommand.Request)]
-        let plain: CheckCommand.Request?
-        do {
-            (plain, listed) = try fileTargets(p, now: now)
-        } catch let e as Trustx.Failure {
-            return e.report()
-        } catch let e as UsageError {
-            return Trustx.usageError(e, spec)
-        } catch {
-            return Trustx.fail("\(error)", .usage)
-        }
         switch initialState(
-            plain ?? request, now: now, policyGiven: p.has("policy"), rotateSeconds: rotate,
+            request, now: now, policyGiven: p.has("policy"), rotateSeconds: rotate,
             groups: groups, listed: listed)
         {
         case .success(let state): initial = state

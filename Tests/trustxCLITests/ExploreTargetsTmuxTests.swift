@@ -141,5 +141,15 @@ final class ExploreTargetsTmuxTests {
 
         let both = try CLI.run(["explore", "127.0.0.1:1", "--targets", work.appendingPathComponent("pinned.txt").path])
         #expect(both.status == 64, "\(both.err)")
+
+        // The command line's connection options apply to the file's servers: only the missing
+        // terminal stops this run.
+        try write("a=127.0.0.1:1\n", "plain.txt")
+        let proxied = try CLI.run([
+            "explore", "--targets", work.appendingPathComponent("plain.txt").path, "--proxy", "http://127.0.0.1:9",
+            "--timeout", "3",
+        ])
+        #expect(proxied.status == 64, "\(proxied.err)")
+        #expect(proxied.err.contains("needs a terminal"), "\(proxied.err)")
     }
 }
