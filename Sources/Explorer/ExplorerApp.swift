@@ -37,6 +37,7 @@ public enum ExplorerApp {
         initial.0.commandName = Installation.commandName()
         initial.0.anchorDirectory = Installation.anchorDirectory()
         initial.0.exportDirectory = Installation.exportDirectory()
+        initial.0.workingDirectory = Installation.workingDirectory()
         let driver = ExplorerDriver(initial)
         driver.clipboard = { text in backend.copyToClipboard(base64: Base64.encode(Array(text.utf8))) }
         defer {

@@ -198,6 +198,21 @@ public struct Buffer: Hashable, Sendable {
         }
     }
 
+    /// Lays a style under every cell of a rectangle (clipped to the buffer): each cell keeps its
+    /// own colours and attributes and takes the style's where it sets none, as a screen's
+    /// background shows through everything drawn on it.
+    /// - Parameters:
+    ///   - rect: The cells to restyle.
+    ///   - style: The style to lay under theirs.
+    public mutating func setBaseStyle(_ rect: Rect, _ style: Style) {
+        let r = rect.intersection(area)
+        guard !r.isEmpty, style != .plain else { return }
+        for y in r.y..<r.bottom {
+            let start = index(r.x, y)
+            for i in start..<(start + r.width) { cells[i].style = style.patched(with: cells[i].style) }
+        }
+    }
+
     /// Fills a rectangle (clipped to the buffer) with one cell.
     /// - Parameters:
     ///   - rect: The cells to fill.

@@ -41,15 +41,30 @@ enum ExploreCommand {
                 help: "Without a target: open the lab with only this group of scenarios (repeatable).",
                 allowedValues: LabCommand.groupNames, defaultText: "all"),
             watchOption,
+            targetsOption,
         ]
     )
+
+    /// `explore --targets FILE`: the servers of a `check --targets` file as the explorer's targets.
+    static let targetsOption = OptionSpec(
+        name: "targets", valueName: "file", arity: .one,
+        help:
+            "Explore the servers listed in this file, read as check --targets reads it: one target per line (NAME=TARGET names it), each optionally followed by its own \(lineOptions.map { "--" + $0 }.joined(separator: ", ")); '#' starts a comment."
+    )
+
+    /// What a line of an explored `--targets` file may carry: how to reach that server. What it
+    /// is held to (host, policy, pins, TLS versions, AIA) is one setting for every target of the
+    /// session, given on the command line.
+    static let lineOptions = ["connect-to", "sni", "no-sni", "starttls", "proxy", "timeout"]
 
     /// What plain `trustx` takes (`trustx --theme high-contrast`): explore's options that apply
     /// to the lab, that is all but a target, `--chain` and the connection options.
     static let labSpec = CommandSpec(
         commandPath: "trustx",
         abstract: spec.abstract,
-        options: spec.options.filter { $0.name != "chain" && !CheckCommand.connectionOptions.contains($0.name) }
+        options: spec.options.filter {
+            !["chain", "targets"].contains($0.name) && !CheckCommand.connectionOptions.contains($0.name)
+        }
     )
 
     /// Runs the explorer for `args` as `command` (explore's own spec, or `labSpec` for plain `trustx`).
@@ -62,11 +77,28 @@ enum ExploreCommand {
         case .success(let parsed): p = parsed
         case .failure(let exit): return exit.status
         }
-        let request: CheckCommand.Request
+        // A --targets file's first server stands for the session's options (with the command
+        // line's connection options, which need a server to apply to).
+        let listed: [(label: String, request: CheckCommand.Request)]
+        let plain: CheckCommand.Request?
         do {
-            request = try CheckCommand.validate(p, now: now, targetRequired: false)
+            (plain, listed) = try fileTargets(p, now: now)
+        } catch let e as Trustx.Failure {
+            return e.report()
+        } catch let e as UsageError {
+            return Trustx.usageError(e, spec)
         } catch {
-            return Trustx.usageError(error, spec)
+            return Trustx.fail("\(error)", .usage)
+        }
+        let request: CheckCommand.Request
+        if let plain {
+            request = plain
+        } else {
+            do {
+                request = try CheckCommand.validate(p, now: now, targetRequired: false)
+            } catch {
+                return Trustx.usageError(error, spec)
+            }
         }
         // The Info.plist is read before the screen opens, so a bad file fails as in check (65/66).
         if case .failure(let f) = CheckCommand.loadATS(request.ats) { return f.report() }
@@ -88,11 +120,16 @@ enum ExploreCommand {
         }
         var initial: (AppState, [Effect])
         let groups = p.all("group")
-        if !groups.isEmpty && (request.connection != nil || !request.chainFiles.isEmpty) {
+        if !groups.isEmpty && (request.connection != nil || !request.chainFiles.isEmpty || p.has("targets")) {
             return Trustx.usageError(
-                UsageError(message: "--group chooses the lab's scenarios; it takes no target and no --chain"), spec)
+                UsageError(
+                    message: "--group chooses the lab's scenarios; it takes no target and no --chain (nor --targets)"),
+                spec)
         }
-        switch initialState(request, now: now, policyGiven: p.has("policy"), rotateSeconds: rotate, groups: groups) {
+        switch initialState(
+            request, now: now, policyGiven: p.has("policy"), rotateSeconds: rotate,
+            groups: groups, listed: listed)
+        {
         case .success(let state): initial = state
         case .failure(let f): return f.report()
         }
@@ -107,13 +144,60 @@ enum ExploreCommand {
         return .success
     }
 
+    /// The servers of `explore --targets FILE`, each with its label (the line's `NAME=`, else the
+    /// target as written) and its request: the command line's options and the line's own; and
+    /// the first target under the command line's options alone, whose settings (and connection
+    /// options, which `c` reuses) are the session's.
+    static func fileTargets(_ p: ParsedArguments, now: Timestamp) throws -> (
+        plain: CheckCommand.Request?, listed: [(label: String, request: CheckCommand.Request)]
+    ) {
+        guard let path = p.value("targets") else { return (nil, []) }
+        if !p.positionals.isEmpty || p.has("chain") {
+            throw UsageError(message: "--targets names the servers to explore; give no other target and no --chain")
+        }
+        if p.has("all-addresses") {
+            throw UsageError(
+                message:
+                    "--all-addresses explores one name; in a --targets file, give a pool's addresses with --connect-to A,B"
+            )
+        }
+        var base = p
+        base.positionals = []
+        base.occurrences.removeAll { $0.name == "targets" }
+        let bytes: [UInt8]
+        do {
+            bytes = try Trustx.inputAllowance.read(path)
+        } catch {
+            throw Trustx.Failure(message: error.description, status: .noInput)
+        }
+        let items = try FleetCheck.expandAddresses(
+            TargetsFile.parse(bytes, path: path, base: base, limit: FleetCheck.maximumTargets))
+        if items.isEmpty { throw UsageError(message: "The --targets file names no target") }
+        var out: [(label: String, request: CheckCommand.Request)] = []
+        for item in items {
+            let own = item.arguments.occurrences.dropFirst(base.occurrences.count)
+            if let other = own.first(where: { !lineOptions.contains($0.name) }) {
+                throw UsageError(
+                    message: item.origin
+                        + "--\(other.name) is one setting for every target of the explorer; give it on the command line"
+                )
+            }
+            out.append((item.label, try FleetCheck.validate(item, now: now)))
+        }
+        var first = items[0]
+        first.arguments.occurrences = Array(first.arguments.occurrences.prefix(base.occurrences.count))
+        return (try FleetCheck.validate(first, now: now), out)
+    }
+
     /// The explorer's first state for what `check` would evaluate: the same targets, anchors,
     /// policy, host, pins, time, profile and connection options.
     /// `policyGiven` says whether `--policy` was typed: without it the lab checks each scenario's
-    /// own host, as plain `trustx` does.
+    /// own host, as plain `trustx` does. `listed` holds the servers of a `--targets` file, each
+    /// with its label; `r` is then the first of them under the command line's options alone.
     static func initialState(
         _ r: CheckCommand.Request, now: Timestamp, policyGiven: Bool = true,
-        rotateSeconds: Int = LabScenario.defaultRotateSeconds, groups: [String] = []
+        rotateSeconds: Int = LabScenario.defaultRotateSeconds, groups: [String] = [],
+        listed: [(label: String, request: CheckCommand.Request)] = []
     ) -> Result<
         (AppState, [Effect]), Trustx.Failure
     > {
@@ -159,27 +243,39 @@ enum ExploreCommand {
         }
         let store = makeSystemStore(r.store)
         var targets: [ExplorerTarget] = []
+        var startOptions: ProbeOptions?
         if let c = r.connection {
             toggles.tlsMinimum = c.options.minimumVersion
             toggles.tlsMaximum = c.options.maximumVersion
             toggles.fetchAIA = c.fetchAIA
-            let text = r.targetText ?? c.target.host
-            var addresses: [String?] = [nil]
-            if r.allAddresses {
-                do {
-                    addresses = try Probe.addresses(of: c.target.host, timeout: c.options.timeout)
-                } catch {
-                    return .failure(Trustx.Failure(message: error.message, status: .unavailable))
+            startOptions = c.options
+            // A label names a target (a --targets file's NAME=); a label several addresses of a
+            // --connect-to list share gets each one's address after it.
+            let labels = listed.map(\.label)
+            for one in listed.isEmpty ? [(label: "", request: r)] : listed {
+                guard let c = one.request.connection else { continue }
+                let text = one.request.targetText ?? c.target.host
+                var addresses: [String?] = [nil]
+                if one.request.allAddresses {
+                    do {
+                        addresses = try Probe.addresses(of: c.target.host, timeout: c.options.timeout)
+                    } catch {
+                        return .failure(Trustx.Failure(message: error.message, status: .unavailable))
+                    }
                 }
-            }
-            for address in addresses {
-                var t = c.target
-                if let address { t.connectTo = Endpoint(host: address, port: t.port) }
-                let name = t.connectTo.map { "\(c.target.host) @ \($0.host)" } ?? c.target.host
-                targets.append(
-                    ExplorerTarget(
-                        name: name, location: text, host: t.host, source: .server(t, c.options), anchors: anchors,
-                        password: r.password))
+                let shared = labels.filter { $0 == one.label }.count > 1
+                for address in addresses {
+                    var t = c.target
+                    if let address { t.connectTo = Endpoint(host: address, port: t.port) }
+                    var name = ExplorerTarget.serverName(t)
+                    if !listed.isEmpty && one.label != text {
+                        name = one.label + (shared ? t.connectTo.map { " @ " + $0.description } ?? "" : "")
+                    }
+                    targets.append(
+                        ExplorerTarget(
+                            name: name, location: text, host: t.host, source: .server(t, c.options),
+                            anchors: anchors, password: one.request.password))
+                }
             }
         } else if !r.chainFiles.isEmpty {
             var chain: [Certificate] = []
@@ -203,9 +299,15 @@ enum ExploreCommand {
             var options = LabOptions(now: now)
             options.rotateSeconds = rotateSeconds
             options.groups = groups
-            return withCTLogs(AppState.lab(now: now, systemStore: store, options: options, toggles: toggles), r)
+            var lab = AppState.lab(now: now, systemStore: store, options: options, toggles: toggles)
+            lab.0.ctLogsFile = r.ct.logsFile
+            return withCTLogs(lab, r)
         }
-        return withCTLogs(AppState.explore(targets, now: now, systemStore: store, toggles: toggles), r)
+        var start = AppState.explore(targets, now: now, systemStore: store, toggles: toggles)
+        start.0.startAnchors = anchors
+        start.0.startOptions = startOptions
+        start.0.ctLogsFile = r.ct.logsFile
+        return withCTLogs(start, r)
     }
 
     /// A built-in theme (compiled in, so the name works from any directory), a theme file's

@@ -46,7 +46,9 @@ final class ThemeFilesTests: XCTestCase {
     }
 
     func testTheIssuesThemesAreBuiltInAndSetEveryRole() throws {
-        for name in ["default", "light", "high-contrast", "colorblind", "mono", "solarized-dark"] {
+        for name in [
+            "default", "light", "high-contrast", "high-contrast-light", "colorblind", "mono", "solarized-dark",
+        ] {
             let text = try XCTUnwrap(Theme.builtInTexts.first { $0.name == name }?.text, name)
             let theme = try Theme.parse(text, over: Theme(styles: [:]))
             for role in ThemeRole.allCases {

@@ -182,7 +182,8 @@ final class WatchReduceTests: XCTestCase {
         Self.answer(&s, timer: timer, .evaluated(b.summary), at: 20)
         Self.answer(&s, timer: timer, .failed("connection refused"), at: 40)
         let lines = DetailContent.lines(s).map(\.text)
-        let changes = lines.filter { $0.contains("127.0.0.1:4433") }
+        // The change lines (the Detail's Address row names the same address alone).
+        let changes = lines.filter { $0.contains("127.0.0.1:4433  ") }
         XCTAssertEqual(changes.count, 3, lines.joined(separator: "\n"))
         func short(_ c: Certificate) -> String { String(hexString(c.sha256).prefix(6)) + "…" }
         XCTAssertEqual(

@@ -35,7 +35,9 @@ import Testing
     }
 
     @Test func testEveryShippedThemeIsBuiltIn() throws {
-        for name in ["default", "light", "high-contrast", "colorblind", "mono", "solarized-dark"] {
+        for name in [
+            "default", "light", "high-contrast", "high-contrast-light", "colorblind", "mono", "solarized-dark",
+        ] {
             let run = try explore(theme: name)
             #expect(run.status == 64, "\(name): \(run.err)")
             #expect(run.err.contains("needs a terminal"), "\(name): \(run.err)")
@@ -81,7 +83,9 @@ import Testing
         let run = try CLI.run(["explore", "--help"])
         #expect(run.status == 0, "\(run.err)")
         let help = run.out.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
-        #expect(help.contains("default, light, high-contrast, colorblind, mono, solarized-dark"), "\(run.out)")
+        #expect(
+            help.contains("default, light, high-contrast, high-contrast-light, colorblind, mono, solarized-dark"),
+            "\(run.out)")
     }
 }
 

@@ -25,6 +25,13 @@ public enum Installation {
     /// The directory `X` writes its exports to, beside the anchors: `…/trustx/exports`.
     public static func exportDirectory() -> String { stateDirectory() + "/exports" }
 
+    /// The directory trustx was started in, absolute; nil when it cannot be read (removed).
+    public static func workingDirectory() -> String? {
+        guard let path = getcwd(nil, 0) else { return nil }
+        defer { free(path) }
+        return String(cString: path)
+    }
+
     /// `$XDG_STATE_HOME/trustx`, else `$HOME/.local/state/trustx`, else `/tmp/trustx-UID`.
     static func stateDirectory() -> String {
         func absolute(_ name: String) -> String? {

@@ -11,6 +11,7 @@ extension Theme {
         ("default", BuiltInThemeText.standard),
         ("light", BuiltInThemeText.light),
         ("high-contrast", BuiltInThemeText.highContrast),
+        ("high-contrast-light", BuiltInThemeText.highContrastLight),
         ("colorblind", BuiltInThemeText.colorblind),
         ("mono", BuiltInThemeText.mono),
         ("solarized-dark", BuiltInThemeText.solarizedDark),
@@ -38,6 +39,8 @@ enum BuiltInThemeText {
         title             = -, -, bold
         label             = cyan
         key               = -, -, bold
+        # screen: the colours under everything drawn (a background of its own); -, - keeps the terminal's.
+        screen            = -, -
 
         """#
     static let light = #"""
@@ -55,11 +58,13 @@ enum BuiltInThemeText {
         title             = 18, -, bold
         label             = 24
         key               = 90, -, bold
+        screen            = -, -
 
         """#
     static let highContrast = #"""
-        # trustx theme: high contrast, for projectors in training rooms.
-        # Each line: role = foreground, background, attributes
+        # trustx theme: high contrast, for projectors in training rooms: bright colours on a black
+        # background of its own, so it reads the same on a light terminal (high-contrast-light is dark
+        # on white). Each line: role = foreground, background, attributes
         #   colours: black red green yellow blue magenta cyan white, bright-NAME, 0-255, or default / -
         #   attributes: bold dim underline reverse italic
         # Roles not listed keep the built-in default. Built in: trustx explore --theme high-contrast
@@ -75,6 +80,27 @@ enum BuiltInThemeText {
         title             = bright-white, -, bold
         label             = bright-cyan
         key               = bright-white, -, bold
+        screen            = bright-white, black
+
+        """#
+    static let highContrastLight = #"""
+        # trustx theme: high contrast, dark on a white background of its own, for projectors and
+        # light terminals (256-colour terminals); high-contrast is the same idea, bright on black.
+        # Each line: role = foreground, background, attributes (see default.theme for the syntax).
+        # Built in: trustx explore --theme high-contrast-light
+        verdict.trusted   = 22, -, bold
+        verdict.untrusted = 124, -, bold, underline
+        step.passed       = 22
+        step.failed       = 124, -, bold
+        step.skipped      = 94
+        step.na           = 238
+        selection         = 231, 16, bold
+        changed           = 90, -, bold, underline
+        border            = 16
+        title             = 16, -, bold
+        label             = 18
+        key               = 16, -, bold
+        screen            = 16, 231
 
         """#
     static let colorblind = #"""
@@ -95,6 +121,7 @@ enum BuiltInThemeText {
         title             = -, -, bold
         label             = 248
         key               = 231, -, bold
+        screen            = -, -
 
         """#
     static let mono = #"""
@@ -113,6 +140,7 @@ enum BuiltInThemeText {
         title             = -, -, bold
         label             = -
         key               = -, -, bold
+        screen            = -, -
 
         """#
     static let solarizedDark = #"""
@@ -130,6 +158,7 @@ enum BuiltInThemeText {
         title             = 33, -, bold
         label             = 37
         key               = 166, -, bold
+        screen            = -, -
 
         """#
 }

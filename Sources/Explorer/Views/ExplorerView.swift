@@ -45,6 +45,9 @@ public enum ExplorerView {
     {
         let r = Renderer(state: state, options: options)
         var layout = FrameLayout()
+        // The theme's screen colours lie under everything drawn (a theme with a background of its
+        // own reads the same on a dark and a light terminal).
+        defer { buffer.setBaseStyle(area, options.theme[.screen]) }
         guard area.width >= minimumWidth && area.height >= minimumHeight else {
             r.tooSmall(&buffer, area)
             return layout

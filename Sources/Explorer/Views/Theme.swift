@@ -28,6 +28,9 @@ public enum ThemeRole: String, Hashable, Sendable, CaseIterable {
     case label
     /// Keys in the help bar.
     case key
+    /// The whole screen: the colours every other role is drawn over (`-, -` keeps the
+    /// terminal's own, so a theme without a background follows the terminal's).
+    case screen
 }
 
 /// A style for every role: the defaults in code, overridden by an optional theme file.
@@ -58,6 +61,7 @@ public struct Theme: Hashable, Sendable {
         .title: Style(modifiers: .bold),
         .label: Style(foreground: .cyan),
         .key: Style(modifiers: .bold),
+        .screen: .plain,
     ])
 
     /// Attributes only, for monochrome terminals and NO_COLOR (htop's habit): the symbols carry
@@ -75,6 +79,7 @@ public struct Theme: Hashable, Sendable {
         .title: Style(modifiers: .bold),
         .label: .plain,
         .key: Style(modifiers: .bold),
+        .screen: .plain,
     ])
 
     /// The built-in theme named `name`: one of `builtInNames` (the files in themes/, compiled

@@ -71,11 +71,13 @@ public struct CodeExport: Sendable {
         // express is named in it as a comment rather than dropped.
         s.profile = t.profile
         s.fetchesAIA = t.fetchAIA
-        if t.ats.enabled { s.ats = t.ats.source.map { .infoPlist($0) } ?? .defaults }
-        s.revocationLists = t.crls.paths
+        // Files are named absolutely, as in the copied command, so the export works from anywhere.
+        let absolute = { (path: String) in ReproCommand.absolutePath(path, in: state.workingDirectory) }
+        if t.ats.enabled { s.ats = t.ats.source.map { .infoPlist(absolute($0)) } ?? .defaults }
+        s.revocationLists = t.crls.paths.map(absolute)
         s.fetchesRevocation = t.fetchRevocation
         s.requiresRevocation = t.requireRevocation
-        s.systemStore = t.store
+        if case .path(let path) = t.store { s.systemStore = .path(absolute(path)) } else { s.systemStore = t.store }
         if let (probe, _) = target.server {
             s.host = probe.host
             s.port = Int(probe.port)

@@ -171,7 +171,13 @@ public enum DetailContent {
             if let network = scenario.networkOnly { out.append(DetailLine(.field("Network"), clean(network))) }
         }
         out.append(DetailLine(.field("Target"), clean(t.location)))
-        if !t.host.isEmpty { out.append(DetailLine(.field("Host"), clean(t.host))) }
+        // Where the connection goes and which name the policy checks are two things: an address
+        // reached for one name, while `h` or the policy may check another (D297).
+        if let (probe, _) = t.server {
+            let via = probe.connectTo != nil ? " (--connect-to, for \(probe.host))" : ""
+            out.append(DetailLine(.field("Address"), clean(probe.dialEndpoint.description + via)))
+        }
+        out.append(DetailLine(.field("Host checked"), clean(hostChecked(s, t))))
         for entry in s.effectiveAnchors {
             let from = entry.file.map { " (\($0))" } ?? " (made an anchor in this session)"
             out.append(
@@ -214,6 +220,18 @@ public enum DetailContent {
         return out
     }
 
+    /// The name the current policy checks, and where it comes from when it is not the target's.
+    static func hostChecked(_ s: AppState, _ t: ExplorerTarget) -> String {
+        let host = s.checkedHost
+        switch s.toggles.policy {
+        case .sslWithHost where !host.isEmpty:
+            if host == t.host || t.host.isEmpty { return host }
+            return "\(host) (from --host or h; the target's name is \(t.host))"
+        case .sslWithHost, .sslWithoutHost: return "none: the SSL policy with a nil host checks no name"
+        case .basicX509: return "none: Basic X.509 checks no name" + (host.isEmpty ? "" : " (the app holds \(host))")
+        }
+    }
+
     /// What ATS requires of this host and why, as the reports say it (nothing when ATS is off).
     static func atsLines(_ e: Evaluation) -> [DetailLine] {
         let rows = ReportFormatting.atsRows(e)
@@ -223,9 +241,17 @@ public enum DetailContent {
     }
 
     /// A variation's `check` options, in words the toggles also use: file and key names stand
-    /// for the lab's paths and pins.
+    /// for the lab's paths and pins. Leaving the scenario's anchor out reads `no --anchor` alone,
+    /// and `--anchor FILE instead of the scenario's` when another anchor takes its place.
     static func variationLabel(_ v: LabVariation) -> String {
-        let words = (v.keepsScenarioAnchor ? [] : ["no --anchor"]) + v.options(.names)
+        var words = v.options(.names)
+        if !v.keepsScenarioAnchor {
+            if words.contains("--anchor") {
+                words.append("instead of the scenario's")
+            } else {
+                words.insert("no --anchor", at: 0)
+            }
+        }
         return words.isEmpty ? "defaults" : words.joined(separator: " ")
     }
 

@@ -22,11 +22,16 @@ public struct ReproCommand: Sendable {
     ///   - program: How the command names trustx: `trustx` when it is on PATH, else an absolute path.
     ///   - anchorDirectory: The absolute directory session-made anchors are written to; nil for
     ///     the current directory.
+    ///   - workingDirectory: The directory relative paths were given in (the explorer's start-up
+    ///     directory): every file the command names is named by its absolute path, so the
+    ///     command runs from any directory (D293). Nil leaves paths as given.
+    ///   - ctLogsFile: The `--ct-logs` file of the session, if any.
     /// - Returns: The command and the files it names that must be written first.
     public static func make(
         target: ExplorerTarget, toggles: Toggles, anchors: [AnchorEntry], now: Timestamp, program: String = "trustx",
-        anchorDirectory: String? = nil
+        anchorDirectory: String? = nil, workingDirectory: String? = nil, ctLogsFile: String? = nil
     ) -> ReproCommand {
+        let absolute = { (path: String) in absolutePath(path, in: workingDirectory) }
         var args = [program, "check"]
         var files: [FileToWrite] = []
         let isServer: Bool
@@ -48,8 +53,8 @@ public struct ReproCommand: Sendable {
             if toggles.tlsMinimum != .tls1_2 { args += ["--tls-min", versionText(toggles.tlsMinimum)] }
             if toggles.tlsMaximum != .tls1_3 { args += ["--tls-max", versionText(toggles.tlsMaximum)] }
             switch o.clientIdentity {
-            case .pkcs12(let path, _)?: args += ["--client-cert", path]
-            case .pem(let cert, let key, _)?: args += ["--client-cert", cert, "--client-key", key]
+            case .pkcs12(let path, _)?: args += ["--client-cert", absolute(path)]
+            case .pem(let cert, let key, _)?: args += ["--client-cert", absolute(cert), "--client-key", absolute(key)]
             case nil: break
             }
             if let s = o.startTLS, !target.location.lowercased().hasPrefix(s.rawValue + "://") {
@@ -60,7 +65,7 @@ public struct ReproCommand: Sendable {
         case .files(_, let paths):
             isServer = false
             args.append("--chain")
-            args += paths
+            args += paths.map(absolute)
         }
         // A file is named when every certificate read from it is still an anchor; otherwise
         // (and for certificates made anchors in the session) each is written out on its own.
@@ -72,7 +77,7 @@ public struct ReproCommand: Sendable {
         var named = Set<String>()
         for entry in anchors {
             if let file = entry.file, fileMembers[file]?.allSatisfy({ inForce.contains($0.1) }) == true {
-                if named.insert(file).inserted { args += ["--anchor", file] }
+                if named.insert(file).inserted { args += ["--anchor", absolute(file)] }
                 continue
             }
             let c = entry.certificate
@@ -80,11 +85,12 @@ public struct ReproCommand: Sendable {
             // Named by content, so the same certificate is always the same file.
             let name = "trustx-anchor-\(AppState.fileName(for: c))-\(hex).pem"
             let path = anchorDirectory.map { $0 + "/" + name } ?? name
+            // The file is written where `path` says; the command names it absolutely.
             if named.insert(path).inserted {
                 var file = FileToWrite(path: path, contents: PEM.encode(c.der), replace: true)
                 file.createsDirectory = anchorDirectory != nil
                 files.append(file)
-                args += ["--anchor", path]
+                args += ["--anchor", absolute(path)]
             }
         }
         if !anchors.isEmpty {
@@ -107,18 +113,37 @@ public struct ReproCommand: Sendable {
             if !host.isEmpty && !(isServer && host == target.host) { args += ["--host", host] }
         }
         for pin in toggles.pins { args += ["--pin", "sha256//" + Base64.encode(pin)] }
-        for crl in toggles.crls.paths { args += ["--crl", crl] }
+        for crl in toggles.crls.paths { args += ["--crl", absolute(crl)] }
         if toggles.fetchRevocation { args.append("--revocation") }
         if toggles.requireRevocation { args.append("--require-revocation") }
         if toggles.ats.enabled {
-            if let plist = toggles.ats.source { args += ["--ats-plist", plist] } else { args.append("--ats") }
+            if let plist = toggles.ats.source {
+                args += ["--ats-plist", absolute(plist)]
+            } else {
+                args.append("--ats")
+            }
             if toggles.ats.platform != .ios17 { args += ["--platform", toggles.ats.platform.rawValue] }
         }
         if let time = toggles.time, time != now { args += ["--at", time.rfc3339] }
         if toggles.profile != .apple { args += ["--profile", toggles.profile.rawValue] }
-        if toggles.store != .apple { args += ["--store", toggles.store.argument] }
+        if case .path(let path) = toggles.store {
+            args += ["--store", absolute(path)]
+        } else if toggles.store != .apple {
+            args += ["--store", toggles.store.argument]
+        }
+        if let ctLogsFile { args += ["--ct-logs", absolute(ctLogsFile)] }
         if let password = target.password { args += ["--password", password] }
         return ReproCommand(command: args.map(shellQuoted).joined(separator: " "), files: files)
+    }
+
+    /// `path` as an absolute path: unchanged when it is one (or no directory is known), else
+    /// joined to `directory` with any leading `./` dropped.
+    public static func absolutePath(_ path: String, in directory: String?) -> String {
+        guard let directory, !path.isEmpty, !path.hasPrefix("/") else { return path }
+        var rest = Substring(path)
+        while rest.hasPrefix("./") { rest = rest.dropFirst(2).drop { $0 == "/" } }
+        if rest.isEmpty || rest == "." { return directory }
+        return (directory.hasSuffix("/") ? directory : directory + "/") + rest
     }
 
     static func versionText(_ v: TLSVersion) -> String { String(v.description.dropFirst(4)) }

@@ -73,6 +73,8 @@ public struct AppState: Sendable {
     public var systemStore: (any IssuerSource)?
     /// The Certificate Transparency logs SCTs are checked against (`--ct-logs`); nil for Apple's.
     public var ctLogs: CTLogList?
+    /// The `--ct-logs` file `ctLogs` was read from, for the copied command.
+    public var ctLogsFile: String?
     /// The lab's status.
     public var lab: LabStatus
     /// What can be explored.
@@ -150,6 +152,15 @@ public struct AppState: Sendable {
     public var anchorDirectory: String?
     /// The absolute directory `X` writes exports to; nil writes them to the current directory.
     public var exportDirectory: String?
+    /// The directory the explorer was started in (absolute): the copied command names every file
+    /// relative to it by its absolute path, so it runs from anywhere; nil leaves paths as given.
+    public var workingDirectory: String?
+    /// The command line's `--anchor` files, which every server target of the session starts with,
+    /// a target `c` adds too (the lab's are in `toggles.addedAnchors` instead).
+    public var startAnchors: [AnchorEntry] = []
+    /// How the command line reaches its servers (timeout, proxy, client identity), which `c`
+    /// reaches a new target with; nil reaches it as the selected server is.
+    public var startOptions: ProbeOptions?
     /// The marked target (`m`) and the compare view (`M`).
     public var comparison = Comparison()
     /// The watched targets (`l`), by index.

@@ -308,16 +308,17 @@ extension AppState {
         message = "\"\(search ?? "")\" is not in the \(focus.title) pane"
     }
 
-    /// `c`: a new target joins the list and is selected. It is reached the way the selected
-    /// server is (timeout, proxy, client identity), or with the defaults.
+    /// `c`: a new target joins the list and is selected. It gets the session's start-up settings:
+    /// the command line's anchors and its connection options (timeout, proxy, client identity),
+    /// else it is reached the way the selected server is, or with the defaults (D292).
     mutating func connect(to text: String, _ effects: inout [Effect]) {
         guard let (probeTarget, startTLS) = try? ExplorerTarget.parseURL(text) else { return }
-        var options = target?.server?.options ?? ProbeOptions()
-        if target?.server == nil { options.proxy = .environment }
+        var options = startOptions ?? target?.server?.options ?? ProbeOptions()
+        if startOptions == nil && target?.server == nil { options.proxy = .environment }
         options.startTLS = startTLS
         let new = ExplorerTarget(
-            name: probeTarget.host, location: text, host: probeTarget.host, source: .server(probeTarget, options),
-            anchors: [], password: target?.password)
+            name: ExplorerTarget.serverName(probeTarget), location: text, host: probeTarget.host,
+            source: .server(probeTarget, options), anchors: startAnchors, password: target?.password)
         targets.append(new)
         select(target: targets.count - 1, &effects)
         focus(.chain)
@@ -332,7 +333,7 @@ extension AppState {
         }
         let repro = ReproCommand.make(
             target: target, toggles: toggles, anchors: effectiveAnchors, now: now, program: commandName,
-            anchorDirectory: anchorDirectory)
+            anchorDirectory: anchorDirectory, workingDirectory: workingDirectory, ctLogsFile: ctLogsFile)
         var paragraphs = [repro.command]
         if !repro.files.isEmpty {
             paragraphs.append(

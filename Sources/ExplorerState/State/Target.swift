@@ -45,6 +45,18 @@ public struct ExplorerTarget: Sendable {
         self.scenario = scenario
     }
 
+    /// How the Targets pane and the compare view name a server without a label: `host:port`,
+    /// the port always written (two servers on one host differ by it alone; an IPv6 literal in
+    /// brackets), then `@ ADDRESS` when it is reached at another address (`--connect-to`,
+    /// `--all-addresses`), with that address's port when it differs (D290).
+    /// - Parameter target: The server.
+    /// - Returns: The name.
+    public static func serverName(_ target: ProbeTarget) -> String {
+        let name = Endpoint(host: target.host, port: target.port).description
+        guard let c = target.connectTo else { return name }
+        return name + " @ " + (c.port == target.port ? c.host : c.description)
+    }
+
     /// Whether getting the chain needs the network.
     public var needsConnection: Bool {
         if case .server = source { return true }

@@ -4,30 +4,36 @@ import TrustCore
 
 // The settings line (each setting with its key) and the change line.
 extension Renderer {
-    /// The settings, each with its key; on a narrow terminal the items that do not fit whole
-    /// are left out (the most used come first).
+    /// The settings, each with its key; on a narrow terminal an item takes its shorter form,
+    /// and the settings from the first that does not fit on are left out: the most used come
+    /// first, and a later, shorter setting never takes the place of an earlier one (D295).
     func settingsLine(width: Int) -> Line {
         var spans: [Span] = []
-        for item in settingsItems {
+        for forms in settingsItems {
             let lead = spans.isEmpty ? [] : [Span("  ")]
-            guard Line(spans + lead + item).width <= width else { continue }
+            guard let item = forms.first(where: { Line(spans + lead + $0).width <= width }) else { break }
             spans += lead + item
         }
         return Line(spans)
     }
 
-    /// The settings line's items.
-    var settingsItems: [[Span]] {
+    /// The settings line's items, each as its forms, longest first.
+    var settingsItems: [[[Span]]] {
         let t = state.toggles
         let start = state.startToggles
-        var items: [[Span]] = []
-        func item(_ command: Command, _ value: String, _ isDefault: Bool, enabled: Bool = true) {
+        var items: [[[Span]]] = []
+        func item(
+            _ command: Command, _ value: String, _ isDefault: Bool, enabled: Bool = true, short: String? = nil
+        ) {
             let key = options.keymap.binding(for: command)?.keys.first?.label(unicode: unicode) ?? "?"
             let dim = theme[.stepNotApplicable]
-            items.append([
-                Span(clean(key), style: enabled ? theme[.key] : dim),
-                Span(" " + clean(value), style: enabled ? theme[isDefault ? .label : .changed] : dim),
-            ])
+            items.append(
+                ([value] + (short.map { [$0] } ?? [])).map { text in
+                    [
+                        Span(clean(key), style: enabled ? theme[.key] : dim),
+                        Span(" " + clean(text), style: enabled ? theme[isDefault ? .label : .changed] : dim),
+                    ]
+                })
         }
         let policy: String =
             switch t.policy {
@@ -38,20 +44,22 @@ extension Renderer {
         item(.cyclePolicy, policy, t.policy == start.policy && t.host == start.host)
         let anchors = state.effectiveAnchors
         let anchorText: String
+        var anchorShort: String?
         if anchors.isEmpty {
             anchorText = "system roots"
         } else {
             let n = anchors.count == 1 ? "1 anchor" : "\(anchors.count) anchors"
             anchorText = "\(n) (\(t.anchorClass.rawValue))" + (t.anchorsOnly ? " only" : " + system roots")
+            anchorShort = n + (t.anchorsOnly ? " only" : " + system")
         }
         let anchorsDefault =
             t.addedAnchors == start.addedAnchors && t.removedAnchors == start.removedAnchors
             && t.anchorsOnly == start.anchorsOnly && t.anchorClass == start.anchorClass
-        item(.toggleAnchor, anchorText, anchorsDefault)
+        item(.toggleAnchor, anchorText, anchorsDefault, short: anchorShort)
         item(
             .togglePin, t.pins.isEmpty ? "no pins" : t.pins.count == 1 ? "1 pin" : "\(t.pins.count) pins",
             t.pins == start.pins)
-        item(.toggleATS, t.ats.summary, t.ats == start.ats)
+        item(.toggleATS, t.ats.summary, t.ats == start.ats, short: t.ats.enabled ? "ATS on" : nil)
         item(.editTime, t.time.map { "at \($0.rfc3339)" } ?? "now", t.time == start.time)
         item(.cycleProfile, t.profile.rawValue, t.profile == start.profile)
         if state.systemStore != nil { item(.cycleStore, state.storeWords, t.store == start.store) }
@@ -61,7 +69,7 @@ extension Renderer {
             t.tlsMinimum == start.tlsMinimum, enabled: server)
         item(.toggleAIA, t.fetchAIA ? "AIA on" : "AIA off", t.fetchAIA == start.fetchAIA, enabled: server)
         if !state.undoStack.isEmpty {
-            items.append([span("u undo (\(state.undoStack.count))", .label)])
+            items.append([[span("u undo (\(state.undoStack.count))", .label)]])
         }
         return items
     }

@@ -4,9 +4,9 @@ import TrustCore
 
 // The verdict line: the first of the bottom lines.
 extension Renderer {
-    /// The verdict: on a wide terminal Apple's check, code and URLError; on a narrow one the
-    /// code, the URLError and the decisive reason, in shorter forms as the width shrinks (a
-    /// reason that does not fit whole is in the Detail pane).
+    /// The verdict: Apple's check, code, URLError and the decisive reason, in shorter forms as the
+    /// width shrinks, one drop order at every width (a reason that does not fit whole is in the
+    /// Detail pane).
     func verdictLine(width: Int) -> Line {
         fitting(verdictForms(width: width), width: width)
     }
@@ -72,47 +72,58 @@ extension Renderer {
                 Line(head + walk),
             ]
         }
-        if width < 110, let step = v.decisiveStep, step.appleFailure != nil {
-            // Narrow: the code and the URLError first (they are what a room writes down), then the
-            // reason, which the Detail pane also holds.
-            var codes: [Span] = []
-            if let url = v.urlError { codes.append(span(dot + "URLError \(url)")) }
-            if let n = state.walk { codes.append(span(dot + "step \(n) of \(e.steps.count)", .title)) }
-            let named = [cross, span("\(v.osstatus) \(v.osstatusName)", .verdictUntrusted)] + codes
-            // Shorter: the OSStatus's name goes before the reason does (the Detail pane and the
-            // step both name it).
-            let bare = [cross, span("\(v.osstatus)", .verdictUntrusted)] + codes
-            let reason = span(dot + step.title)
-            return [
-                Line(named + [reason] + busy), Line(named + [reason]), Line(bare + [reason]),
-                fitWords(Line(named + [reason]), width: width), Line(named),
-            ]
-        }
-        var spans: [Span] = []
-        if let n = state.walk { spans.append(span("step \(n) of \(e.steps.count)" + dot, .title)) }
-        spans.append(cross)
-        spans.append(span("Not trusted", .verdictUntrusted))
+        // One drop order at every width (D294): "updating...", then the check (the step and
+        // Apple's check key, which the Steps pane marks), then the words "Not trusted" when a
+        // code stands in for them, then the URLError's name, then the OSStatus's name; the reason
+        // then loses whole words from its end and goes last. The code and the URLError's number
+        // always stay: they are what a room writes down.
+        var check: String?
+        var status: (code: Int32, name: String)?
         if let step = v.decisiveStep, let f = step.appleFailure {
             let where_ = step.certificate.map { "@\($0)" } ?? ""
-            spans.append(span(dot + "\(step.id.rawValue)\(where_) \(f.check)"))
-            spans.append(span(dot + "\(v.osstatusName) (\(v.osstatus))", .verdictUntrusted))
+            check = "\(step.id.rawValue)\(where_) \(f.check)"
+            status = (v.osstatus, v.osstatusName)
         } else if let step = v.decisiveStep, let f = step.finding.atsFailure {
             // ATS refuses in the TLS layer, not in SecTrust: its own code, no check key.
             let where_ = step.certificate.map { "@\($0)" } ?? ""
-            spans.append(span(dot + "\(step.id.rawValue)\(where_) ATS"))
-            if f.osstatus != 0 {
-                spans.append(span(dot + "\(OSStatusNames.name(f.osstatus)) (\(f.osstatus))", .verdictUntrusted))
-            }
+            check = "\(step.id.rawValue)\(where_) ATS"
+            if f.osstatus != 0 { status = (f.osstatus, OSStatusNames.name(f.osstatus)) }
         } else if let failed = e.steps.first(where: { $0.status == .failed }) {
-            spans.append(span(dot + "\(failed.id.rawValue): the app's delegate cancels"))
+            check = "\(failed.id.rawValue): the app's delegate cancels"
         } else if let f = state.connection?.failure {
-            spans.append(span(dot + "evaluation passed; handshake: \(f.kind)"))
+            check = "evaluation passed; handshake: \(f.kind)"
         }
-        if let url = v.urlError, let name = v.urlErrorName {
-            spans.append(span(dot + "URLError \(url) \(name)"))
+        let walk = state.walk.map { [span(dot + "step \($0) of \(e.steps.count)", .title)] } ?? []
+        // Without a decisive step, what failed (the delegate's pin check, the handshake) is the reason.
+        let reasonText = v.decisiveStep?.title ?? check
+        if v.decisiveStep == nil { check = nil }
+        let reason = reasonText.map { [span(dot + $0, .label)] } ?? []
+        func url(named: Bool) -> [Span] {
+            guard let code = v.urlError else { return [] }
+            return [span(dot + "URLError \(code)" + (named ? v.urlErrorName.map { " " + $0 } ?? "" : ""))]
         }
-        let codes = spans
-        if let step = v.decisiveStep { spans.append(span(dot + step.title, .label)) }
-        return [Line(spans + busy), fitWords(Line(spans), width: width), Line(codes)]
+        // The full form: the walk's position leads, the verdict in words, the check, the codes.
+        var full: [Span] = []
+        if let n = state.walk { full.append(span("step \(n) of \(e.steps.count)" + dot, .title)) }
+        full += [cross, span("Not trusted", .verdictUntrusted)]
+        if let check { full.append(span(dot + check)) }
+        if let status { full.append(span(dot + "\(status.name) (\(status.code))", .verdictUntrusted)) }
+        full += url(named: true)
+        // Shorter forms lead with the code (or the words, when there is none).
+        func head(named: Bool) -> [Span] {
+            guard let status else { return [cross, span("Not trusted", .verdictUntrusted)] }
+            return [cross, span(named ? "\(status.code) \(status.name)" : "\(status.code)", .verdictUntrusted)]
+        }
+        let withoutCheck =
+            [cross, span("Not trusted", .verdictUntrusted)]
+            + (status.map { [span(dot + "\($0.name) (\($0.code))", .verdictUntrusted)] } ?? []) + url(named: true)
+            + walk
+        let bare = head(named: false) + url(named: false) + walk
+        return [
+            Line(full + reason + busy), Line(full + reason), Line(withoutCheck + reason),
+            Line(head(named: true) + url(named: true) + walk + reason),
+            Line(head(named: true) + url(named: false) + walk + reason), Line(bare + reason),
+            fitWords(Line(bare + reason), width: width), Line(bare),
+        ]
     }
 }

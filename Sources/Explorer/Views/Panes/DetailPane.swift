@@ -80,6 +80,20 @@ extension Renderer {
                         continue
                     }
                 }
+                // A label longer than the label column (a lesson's Try row, an Info.plist's name)
+                // would squeeze its value into a sliver broken inside words: it takes lines of its
+                // own, wrapped at spaces, and the value follows under it, indented (D296).
+                if labelCells > labelWidth && width - d.indent - labelCells < max(24, width / 2) {
+                    let labelStyle: ThemeRole = d.lit ? .changed : .label
+                    for piece in wrap(clean(label), width: width - d.indent) {
+                        out.append(Line([Span(indent), span(piece, labelStyle)]))
+                    }
+                    let under = String(repeating: " ", count: d.indent + 2)
+                    for piece in wrap(value, width: width - d.indent - 2) {
+                        out.append(Line([Span(under), Span(piece, style: d.lit ? theme[.changed] : .plain)]))
+                    }
+                    continue
+                }
                 let pad = String(repeating: " ", count: d.indent + labelCells)
                 let pieces = wrap(value, width: width - d.indent - labelCells)
                 let valueStyle = d.lit ? theme[.changed] : Style.plain
