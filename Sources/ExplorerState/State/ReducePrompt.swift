@@ -213,7 +213,7 @@ extension AppState {
             ]
             if let shown = export.shown { paragraphs.append(shown) }
             paragraphs.append(export.note)
-            paragraphs.append("Any key closes (q and Esc too).")
+            paragraphs.append("q, Esc or any other key closes.")
             overlay = TextOverlay(title: "Export as \(format.rawValue)", paragraphs: paragraphs)
             effects.append(
                 .writeFiles(export.anchors + [export.file], message: "wrote \(export.file.path)"))
@@ -372,8 +372,8 @@ extension AppState {
         if isLab {
             paragraphs.append("The lab's servers and files live as long as this explorer does.")
         }
-        paragraphs.append(
-            "Copied to the clipboard with OSC 52, where the terminal allows it. Any key closes (q and Esc too).")
+        paragraphs.append("Copied to the clipboard with OSC 52, where the terminal allows it.")
+        paragraphs.append("q, Esc or any other key closes.")
         overlay = TextOverlay(title: "Reproduce with trustx check", paragraphs: paragraphs)
         if !repro.files.isEmpty {
             effects.append(
