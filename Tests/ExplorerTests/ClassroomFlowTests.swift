@@ -208,6 +208,7 @@ final class ClassroomFlowTests: XCTestCase {
             .joined(separator: " ")
         XCTAssertTrue(words.contains(reason), "the reason reads in full:\n\(text)")
         XCTAssertTrue(rows[20].contains("Not served"), rows[20])
+        XCTAssertTrue(text.contains("no chain: the lab does"), "the Chain pane says why it is empty:\n\(text)")
         (state, _) = reduce(state, .command(.copyCommand))
         XCTAssertNil(state.overlay)
         XCTAssertTrue(state.message?.contains("not served") == true, state.message ?? "")
