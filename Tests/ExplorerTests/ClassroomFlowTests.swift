@@ -70,6 +70,17 @@ final class ClassroomFlowTests: XCTestCase {
         XCTAssertTrue(s.state.pendingVotes.isEmpty)
     }
 
+    func testPredictModeComparingWithAVotedTargetKeepsItsVerdictHidden() throws {
+        let s = votingOnWrongHost()
+        s.press(.char("m"), .char("k"), .char("M"))
+        XCTAssertTrue(s.state.comparison.showing)
+        let text = screen(s, 160, 40)
+        let verdictRow = try XCTUnwrap(text.split(separator: "\n").first { $0.contains("│Verdict") })
+        XCTAssertTrue(verdictRow.contains("hidden until it is revealed (Space)"), text)
+        XCTAssertEqual(verdictRow.components(separatedBy: "trusted").count, 2, "only good's side:\n\(text)")
+        XCTAssertTrue(text.contains("? wrong-host"), text)
+    }
+
     func testPredictModeLessonRowsStayHiddenBesideTrustedOrNot() throws {
         // no-forward-secrecy has a Network row and Info.plist rows with their codes; +3y expires
         // its leaf (397 days), which flips the verdict.
