@@ -26,7 +26,11 @@ final class ClassroomTests: XCTestCase {
         XCTAssertTrue(s.state.verdictRevealed)
         screen = ExplorerView.lines(s.state, width: 100, height: 30).joined(separator: "\n")
         XCTAssertTrue(screen.contains("-67602"), screen)
-        XCTAssertTrue(screen.contains("Evidence: [0] 127.0.0.1"), "the step's evidence in Detail:\n\(screen)")
+        XCTAssertTrue(
+            DetailContent.lines(s.state).contains { $0.text == "Evidence: [0] 127.0.0.1" },
+            "the step's evidence in Detail")
+        // The pane scrolls to the field the step read, marked.
+        XCTAssertTrue(screen.contains("▸ subjectAltName"), "the step's evidence in Detail:\n\(screen)")
         s.press(.left)
         XCTAssertFalse(s.state.verdictRevealed, "back before the decisive step hides it again")
         s.press(.right, .escape)

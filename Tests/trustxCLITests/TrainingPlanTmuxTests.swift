@@ -257,7 +257,8 @@ final class TrainingPlanTmuxTests {
         try await projectorSteps()
     }
 
-    /// The plan's explorer steps 3, 4 and 7 at 80x24 with the high-contrast theme.
+    /// The plan's explorer steps 3, 4 and 7 at 80x24 with the high-contrast theme, key by key as the
+    /// plan gives them (its counts of `p` presses and votes included), then its popups.
     func projectorSteps() async throws {
         #expect(plan.contains("`trustx explore --theme high-contrast`"))
         let e = TmuxSession()
@@ -285,29 +286,66 @@ final class TrainingPlanTmuxTests {
         text = try await e.screen(containing: "step \(step) of")
         #expect(TmuxSession.row(20, of: text).contains("-67602"), "revealed at step \(step):\n\(text)")
         #expect(text.contains("hostname"), "\(text)")
-        // Step 4.
-        try e.send("Escape", "W", "p", "p")
+        // Step 4, as the plan counts it: `p` once asks, Space reveals, `p` again asks nothing.
+        #expect(plan.contains("Esc, `W`, then `p` once (SSL(nil): no host is checked)"))
+        try e.send("Escape", "W", "p")
         text = try await e.screen(containing: "Trusted or not?")
         #expect(!text.contains("✓ Trusted"), "\(text)")
+        #expect(TmuxSession.row(21, of: text).contains("p SSL(nil)"), "\(text)")
         try e.send("Space")
         text = try await e.screen(containing: "✓ Trusted")
+        #expect(plan.contains("`p` again (Basic X.509) asks nothing"))
+        try e.send("p")
+        text = try await e.screen(containing: "p Basic X.509")
+        #expect(!text.contains("Trusted or not?"), "one vote for two presses:\n\(text)")
+        #expect(TmuxSession.row(20, of: text).hasPrefix("✓ Trusted"), "\(text)")
         try e.send("3", "G")
         text = try await e.screen(containing: "Host localhost not checked")
         #expect(plan.contains("\"Host localhost not checked\""))
         #expect(text.contains("• hostname"), "skipped, not passed:\n\(text)")
-        // Step 7.
-        try e.send("p", "W", "1", "j", "j")
+        // Step 7: `p` flips the verdict back, a second vote; `W` ends predict mode.
+        #expect(plan.contains("`p` brings SSL(localhost) back, which flips the verdict again: a second vote"))
+        try e.send("p")
+        text = try await e.screen(containing: "Trusted or not?")
+        #expect(!text.contains("-67602"), "\(text)")
+        try e.send("Space")
+        text = try await e.screen(containing: "-67602")
+        try e.send("W")
+        text = try await e.screen(containing: "predict mode off")
+        try e.send("1", "j", "j")
         text = try await e.screen(containing: "-25318")
         let rogue = TmuxSession.row(20, of: text)
         #expect(plan.contains("`\(rogue)`"), "the plan quotes the verdict line: \(rogue)")
         #expect(rogue.hasPrefix("✗ -25318 errSecCreateChainFailed · URLError -999"), "\(rogue)")
+        // The same selection by name, without filtering (`:`).
+        #expect(plan.contains("(or `:`, `rogue-ca` and Enter)"))
+        try e.send("k", "k")
+        text = try await e.screen(containing: "-67602")
+        try e.send(":")
+        text = try await e.screen(containing: "Go to:")
+        try e.type("rogue-ca")
+        try e.send("Enter")
+        text = try await e.screen(containing: "-25318")
+        #expect(TmuxSession.row(20, of: text) == rogue, "\(text)")
         try e.send("F")
         text = try await e.screen(containing: "Anchors from file:")
         try e.type("rogue-ca.pem")
         try e.send("Enter")
         text = try await e.screen(containing: "✓ Trusted")
         #expect(text.contains("✓ Trusted"), "\(text)")
+        // The popups: `y` for the handout, the help; `q` closes them, and quits only after.
+        #expect(plan.contains("`q`, Esc or any other key closes the help (`?`) and what `y` and `X` show"))
+        try e.send("y")
+        text = try await e.screen(containing: "Reproduce with trustx check")
         try e.send("q")
-        _ = try await e.screen(containing: "EXIT=")
+        text = try await e.screen { !$0.contains("Reproduce with trustx check") }
+        try e.send("?")
+        text = try await e.screen(containing: "Help")
+        try e.send("q")
+        text = try await e.screen { !$0.contains("Help") }
+        #expect(!text.contains("EXIT="), "\(text)")
+        try e.send("q")
+        text = try await e.screen(containing: "EXIT=")
+        #expect(text.contains("EXIT=0"), "\(text)")
     }
 }

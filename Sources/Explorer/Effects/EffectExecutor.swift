@@ -74,9 +74,12 @@ public final class EffectExecutor: Sendable {
                 previous?.stop()
                 // Stopped while starting: do not leave servers behind.
                 if stopped.load(ordering: .acquiring) { started.stop() }
-                let targets = started.scenarios.flatMap {
+                let served = started.scenarios.flatMap {
                     ExplorerTarget.labTargets($0, anchor: started.anchor($0.scenario.anchor).certificate)
                 }
+                // What the lab cannot serve is listed too, selectable, with its reason.
+                let targets = ExplorerTarget.inCatalogueOrder(
+                    served: served, unavailable: started.unavailable.map { ($0, $0.unavailable ?? "not served") })
                 return .labStarted(targets: targets, directory: started.directory)
             } catch {
                 return .labFailed(error.description)

@@ -22,7 +22,7 @@ extension Renderer {
         let height = min(area.height, lines.count + 2)
         let box = Rect(
             x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
-        buffer.fill(box)
+        clearAround(box, &buffer, area)
         let b = block(overlay.title, focused: true)
         b.render(into: &buffer, area: box)
         let inner = b.inner(box)
@@ -34,13 +34,14 @@ extension Renderer {
     /// Draws the help over `area`; its size, so the state can bound its scrolling.
     func help(_ buffer: inout Buffer, _ area: Rect) -> Viewport {
         let (box, lines) = helpLayout(area)
-        buffer.fill(box)
+        clearAround(box, &buffer, area)
         let inner = Block(symbols: sym).inner(box)
         let maxScroll = max(0, lines.count - inner.height)
         let scroll = min(state.helpScroll, maxScroll)
         let position = lines.count > inner.height ? " \(min(scroll + inner.height, lines.count))/\(lines.count)" : ""
         let titles = [
-            "Help\(position): j/k PgUp/PgDn scroll, other keys close", "Help\(position): j/k PgUp/PgDn, others close",
+            "Help\(position): j/k PgUp/PgDn scroll, q, Esc or any other key closes",
+            "Help\(position): j/k PgUp/PgDn scroll, other keys close", "Help\(position): j/k, q closes",
             "Help\(position)",
         ]
         let b = block(titles.first { displayWidth(of: $0) <= box.width - 4 } ?? "Help", focused: true)
@@ -92,6 +93,13 @@ extension Renderer {
         let box = Rect(
             x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
         return (box, lines)
+    }
+
+    /// Blanks `box` and a cell around it within `area`: a pane's border left beside the box's
+    /// own (`┌┌Help` at 80 columns) would read as a stray glyph.
+    func clearAround(_ box: Rect, _ buffer: inout Buffer, _ area: Rect) {
+        buffer.fill(
+            Rect(x: box.x - 1, y: box.y - 1, width: box.width + 2, height: box.height + 2).intersection(area))
     }
 
     func tooSmall(_ buffer: inout Buffer, _ area: Rect) {

@@ -78,8 +78,9 @@ public enum DetailContent {
             return lines + CertificateFields.lines(c, at: s.evaluationTime)
         case .steps:
             guard let step = s.selectedStepValue else { return targetLines(s) }
-            if s.verdictHidden { return [DetailLine(.text, "Hidden until the vote: Space reveals the verdict.")] }
+            // A walk-through shows only the steps it revealed, so it may go on during a vote.
             if s.walk != nil { return stepLines(step, s) + evidence(step, s) }
+            if s.verdictHidden { return [DetailLine(.text, "Hidden until the vote: Space reveals the verdict.")] }
             return stepLines(step, s)
         }
     }
@@ -163,27 +164,39 @@ public enum DetailContent {
         }
         // A watched target's changes come first: they are what its user is waiting for.
         var out = watchLines(s)
+        if let why = t.unavailable {
+            out.append(DetailLine(.field("Unavailable"), "not served: " + clean(why)))
+            out.append(DetailLine(.text, ""))
+        }
+        // The lesson's answers wait while the room votes (predict mode).
+        let answers = !s.hidesAnswers
         if let scenario = t.scenario {
             out.append(DetailLine(.text, clean(scenario.lesson)))
             out.append(DetailLine(.text, ""))
             out.append(DetailLine(.field("Rule"), clean(scenario.rule)))
-            out.append(DetailLine(.field("Expected"), expectation(scenario.expectation)))
-            if let network = scenario.networkOnly { out.append(DetailLine(.field("Network"), clean(network))) }
+            if answers {
+                out.append(DetailLine(.field("Expected"), expectation(scenario.expectation)))
+                if let network = scenario.networkOnly { out.append(DetailLine(.field("Network"), clean(network))) }
+            } else {
+                let why =
+                    s.verdictRevealed ? "hidden while the room votes (e shows them)" : "hidden until the verdict shows"
+                out.append(DetailLine(.field("Expected"), why))
+            }
         }
-        out.append(DetailLine(.field("Target"), clean(t.location)))
+        if !t.location.isEmpty { out.append(DetailLine(.field("Target"), clean(t.location))) }
         // Where the connection goes and which name the policy checks are two things: an address
         // reached for one name, while `h` or the policy may check another (D297).
         if let (probe, _) = t.server {
             let via = probe.connectTo != nil ? " (--connect-to, for \(probe.host))" : ""
             out.append(DetailLine(.field("Address"), clean(probe.dialEndpoint.description + via)))
         }
-        out.append(DetailLine(.field("Host checked"), clean(hostChecked(s, t))))
+        if !t.host.isEmpty { out.append(DetailLine(.field("Host checked"), clean(hostChecked(s, t)))) }
         for entry in s.effectiveAnchors {
             let from = entry.file.map { " (\($0))" } ?? " (made an anchor in this session)"
             out.append(
                 DetailLine(.field("Anchor"), clean(entry.certificate.displayName + from + ", " + s.anchorClassWords)))
         }
-        if let scenario = t.scenario, !scenario.variations.isEmpty {
+        if answers, let scenario = t.scenario, !scenario.variations.isEmpty {
             out.append(DetailLine(.heading, "Try"))
             for v in scenario.variations {
                 out.append(DetailLine(.field(variationLabel(v)), "\(expectation(v.expectation)): \(clean(v.why))"))
@@ -195,10 +208,13 @@ public enum DetailContent {
             if case .running(let directory) = s.lab { out.append(DetailLine(.field("Directory"), clean(directory))) }
             for c in scenario.atsCases {
                 let device = c.anchorClass == .device ? " (with C: the CA trusted on the device)" : ""
+                // While the room votes, the file names stay (L needs them), their outcomes do not.
                 out.append(
                     DetailLine(
                         .field("\(scenario.name).\(c.label).plist"),
-                        "\(expectation(c.expectation))\(device): \(clean(c.why))"))
+                        answers
+                            ? "\(expectation(c.expectation))\(device): \(clean(c.why))" : "hidden while the room votes")
+                )
             }
         }
         switch s.chain {
@@ -206,9 +222,11 @@ public enum DetailContent {
         case .connecting: out.append(DetailLine(.heading, "Connecting..."))
         case .ready(let result):
             out.append(DetailLine(.heading, "Connection"))
-            for (label, value) in connectionRows(result.report) { out.append(DetailLine(.field(label), clean(value))) }
+            for (label, value) in connectionRows(result.report) where label != "Failure" || s.verdictRevealed {
+                out.append(DetailLine(.field(label), clean(value)))
+            }
         }
-        if let e = s.evaluation {
+        if let e = s.evaluation, s.verdictRevealed {
             out += atsLines(e)
             out.append(DetailLine(.heading, "Verdict"))
             out.append(DetailLine(.text, clean(e.verdict.summary)))

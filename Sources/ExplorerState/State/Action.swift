@@ -107,6 +107,10 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case walkEnd
     /// Predict mode: after a change that flips the verdict, ask the room before showing it.
     case togglePredict
+    /// The presenter switch: hide the lesson's Expected and Try rows while predict mode is on.
+    case togglePresenter
+    /// Select a target by its name or its number, without filtering the list.
+    case jumpToTarget
     /// `w`: write the certificate in the Chain pane, walk through the steps elsewhere.
     case writeOrWalk
     /// `D`: the selected certificate's DER tree in the Detail pane, or its fields again.

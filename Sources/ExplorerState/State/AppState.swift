@@ -108,6 +108,9 @@ public struct AppState: Sendable {
     public var selectedStep = 0
     /// The first line shown in the detail pane.
     public var detailScroll = 0
+    /// Whether the next frame scrolls the Detail pane to the walk-through step's evidence (the
+    /// first field it read) when that is below the visible part; a scroll by the user ends it.
+    public var detailFollowsEvidence = false
     /// The detail pane's size as last drawn, nil before a frame (or headless).
     public var detailViewport: Viewport?
     /// Each list's first visible line as last drawn: the next frame starts from it, so the
@@ -136,6 +139,13 @@ public struct AppState: Sendable {
     public var predict = false
     /// In predict mode, whether the verdict of the last change waits to be revealed.
     public var verdictHidden = false
+    /// The targets whose hidden verdict the room has not seen yet (predict mode), by index: the
+    /// vote stays pending when the selection moves away, and the verdict stays hidden when it
+    /// comes back, until Space.
+    public var pendingVotes: Set<Int> = []
+    /// The presenter switch (`e`): while predict mode is on, the lesson's Expected, Network, Try
+    /// and Info.plist rows (its answers) are left out of the Detail pane.
+    public var presenter = false
     /// Whether the loop should end.
     public var shouldQuit = false
     /// Whether the Detail pane shows the selected certificate as its DER tree (`D`) rather than
@@ -345,8 +355,16 @@ public struct AppState: Sendable {
 
     /// Whether the verdict may be shown: not before the walk-through reaches the decisive step
     /// (or, for a trusted chain, the last one), nor while a prediction is awaited.
-    public var verdictRevealed: Bool {
-        if verdictHidden { return false }
+    public var verdictRevealed: Bool { !verdictHidden && walkReachedVerdict }
+
+    /// Whether the lesson's answers (Expected, Network, Try, the Info.plists' expectations) are
+    /// left out of the Detail pane: while the verdict is hidden, and with the presenter switch
+    /// on while predict mode is (the room votes on every change).
+    public var hidesAnswers: Bool { !verdictRevealed || (presenter && predict) }
+
+    /// Whether the walk-through, if one is in progress, has revealed the step that decides the
+    /// verdict (or, for a trusted chain, the last one).
+    var walkReachedVerdict: Bool {
         guard let n = walk, let e = evaluation else { return true }
         if let decisive = e.verdict.decisiveStep, let i = e.steps.firstIndex(of: decisive) {
             return n > (walkOrder.firstIndex(of: i) ?? 0)

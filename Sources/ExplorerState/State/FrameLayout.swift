@@ -54,6 +54,9 @@ public struct FrameLayout: Hashable, Sendable {
     public var detail: Viewport?
     /// The help overlay's size, when it is shown.
     public var help: Viewport?
+    /// The first line the Detail pane showed, when the frame chose it (a walk-through's
+    /// evidence), so the state's scroll continues from there.
+    public var detailScroll: Int?
 
     /// Creates a layout (an empty one is what a too-small window lays out).
     public init(

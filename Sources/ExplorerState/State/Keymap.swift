@@ -207,7 +207,9 @@ public struct Keymap: Sendable {
     /// The explorer's keys: vi-style and arrow movement, one letter per setting, capitals for
     /// the less frequent variant.
     public static let standard = Keymap([
-        KeyBinding([.char("q")], .quit, hint: "quit", help: "Quit the explorer.", labNote: "the lab stops with it"),
+        KeyBinding(
+            [.char("q")], .quit, hint: "quit", help: "Quit the explorer (in a popup, q closes the popup instead).",
+            labNote: "the lab stops with it"),
         KeyBinding([.char("?")], .toggleHelp, hint: "help", help: "Show or hide this help."),
         KeyBinding([.tab, .right], .focusNext, hint: "pane", help: "Move focus to the next pane.", inBar: false),
         KeyBinding(
@@ -271,6 +273,16 @@ public struct Keymap: Sendable {
         KeyBinding(
             [.char("W")], .togglePredict, hint: "predict",
             help: "Predict mode: after a change that flips the verdict, hide it until Space, so a room can vote.",
+            inBar: false),
+        KeyBinding(
+            [.char("e")], .togglePresenter, hint: "presenter",
+            help:
+                "Presenter switch: while predict mode is on, hide each lesson's Expected, Network, Try and Info.plist rows (its answers) in the Detail pane; e again shows them.",
+            inBar: false),
+        KeyBinding(
+            [.char(":")], .jumpToTarget, hint: "go to",
+            help:
+                "Go to a target by its number (as the Targets pane's title counts them) or its name (Tab completes), without filtering the list.",
             inBar: false),
         KeyBinding(
             [.char("p")], .cyclePolicy, hint: "policy",

@@ -25,6 +25,8 @@ public struct Prompt: Hashable, Sendable {
         case connect
         /// Text to find in the focused pane (`/`).
         case search
+        /// A target to select by number or name (`:`).
+        case jump
 
         /// The label before the text.
         public var label: String {
@@ -39,6 +41,7 @@ public struct Prompt: Hashable, Sendable {
             case .exportCode: "Export settings as"
             case .connect: "Connect to"
             case .search: "Find"
+            case .jump: "Go to"
             }
         }
 
@@ -55,6 +58,7 @@ public struct Prompt: Hashable, Sendable {
             case .exportCode: "swift (a URLSessionDelegate), plist (NSPinnedDomains), curl or openssl; Tab completes"
             case .connect: "host, host:port, https://host:port/ or smtp://host"
             case .search: "text in the focused pane; n next, N previous, Esc clears"
+            case .jump: "a target's number or name; Tab completes the name"
             }
         }
 

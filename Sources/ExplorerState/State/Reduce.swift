@@ -45,6 +45,7 @@ public func reduce(_ state: AppState, _ action: Action) -> (AppState, [Effect]) 
     case .frameLaid(let m):
         s.detailViewport = m.detail
         if let v = m.detail { s.detailScroll = min(s.detailScroll, max(0, v.lines - v.height)) }
+        if s.detailFollowsEvidence, let scrolled = m.detailScroll { s.detailScroll = scrolled }
         s.listOffsets.merge(m.listOffsets) { _, new in new }
         s.helpViewport = m.help
         s.helpScroll = min(s.helpScroll, s.helpScrollLimit)

@@ -10,7 +10,8 @@ extension AppState {
         message = nil
         if showHelp {
             // The help scrolls with the movement keys; any other key closes it, so it never
-            // traps the user.
+            // traps the user. `q` closes it too: it quits only where no popup is open, so the
+            // lab's files never vanish under a command just read in a popup.
             // The last page is the bound, so PgUp after PgDn past the end moves at once.
             let lines = helpScrollLimit
             switch command {
@@ -20,13 +21,13 @@ extension AppState {
             case .pageUp: helpScroll = max(helpScroll - AppState.pageRows, 0)
             case .first: helpScroll = 0
             case .last: helpScroll = lines
-            case .quit: shouldQuit = true
             default: showHelp = false
             }
             return
         }
-        if overlay != nil && command != .quit {
-            // Any key closes an overlay, so it never traps the user.
+        if overlay != nil {
+            // Any key closes an overlay, `q` included, so it never traps the user and never
+            // quits under it.
             overlay = nil
             return
         }
@@ -104,14 +105,16 @@ extension AppState {
                 startWalk()
             }
         case .walkNext:
-            if verdictHidden {
-                verdictHidden = false
+            guard let n = walk, let e = evaluation else {
+                if verdictHidden { revealVote() }
                 return
             }
-            guard let n = walk, let e = evaluation else { return }
+            // A walk-through started while a vote was pending is the reveal: the vote ends when
+            // the walk reaches the step that decides the verdict.
             if n < e.steps.count {
                 walk = n + 1
-                detailScroll = 0
+                followEvidence()
+                if verdictHidden && walkReachedVerdict { revealVote() }
             } else {
                 message = "that was the last step; Esc ends the walk-through"
             }
@@ -119,11 +122,12 @@ extension AppState {
             guard let n = walk else { return }
             if n > 1 {
                 walk = n - 1
-                detailScroll = 0
+                followEvidence()
             }
         case .walkEnd:
+            // A vote the walk did not reach stays pending: Esc reveals nothing.
             walk = nil
-            verdictHidden = false
+            detailFollowsEvidence = false
         case .toggleDER:
             guard detailSubject == .chain, selectedChainRow != nil else {
                 message = "D shows a certificate's DER: select one in the Chain pane (2) first"
@@ -136,10 +140,23 @@ extension AppState {
         case .togglePredict:
             predict.toggle()
             verdictHidden = false
+            pendingVotes = []
             message =
                 predict
                 ? "predict mode on: a change that flips the verdict hides it until Space"
                 : "predict mode off"
+        case .togglePresenter:
+            presenter.toggle()
+            message =
+                presenter
+                ? "presenter: the lesson's Expected and Try rows are hidden while predict mode (W) is on; e shows them"
+                : "presenter off: the lesson's Expected and Try rows show (except while a verdict waits for Space)"
+        case .jumpToTarget:
+            guard targets.count > 1 else {
+                message = "one target: nothing to jump to"
+                return
+            }
+            open(.jump, &effects)
         case .editTime: open(.time, &effects, text: evaluationTime.rfc3339)
         case .timeNow:
             guard toggles.time != nil else {
@@ -211,8 +228,8 @@ extension AppState {
             }
             open(.exportReport, &effects, text: "trustx-report-\(AppState.fileName(for: target?.name ?? "chain")).txt")
         case .exportCode:
-            guard target != nil else {
-                message = "nothing to export yet"
+            guard let target, target.unavailable == nil else {
+                message = target.map { "\($0.name) is not served: nothing to export" } ?? "nothing to export yet"
                 return
             }
             open(.exportCode, &effects)
@@ -258,9 +275,24 @@ extension AppState {
             message = "nothing to walk through yet: no evaluation"
             return
         }
+        // A pending vote stays pending: the walk hides the verdict until its deciding step, and
+        // reaching that step is the reveal.
         walk = 1
-        verdictHidden = false
         focus(.steps)
+        followEvidence()
+        if verdictHidden && walkReachedVerdict { revealVote() }
+    }
+
+    /// Space in predict mode: the room has voted; the verdict of the selected target shows.
+    mutating func revealVote() {
+        verdictHidden = false
+        pendingVotes.remove(selectedTarget)
+    }
+
+    /// A walk-through's new step: the Detail pane starts at its top, and the next frame scrolls
+    /// it to the first field the step read when that is below the visible part.
+    mutating func followEvidence() {
         detailScroll = 0
+        detailFollowsEvidence = true
     }
 }

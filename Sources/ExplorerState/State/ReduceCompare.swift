@@ -64,6 +64,8 @@ extension AppState {
     /// The marked target's side under the current settings.
     var markedSide: Comparison.Side {
         if markedTarget == selectedTarget { return selectedSide }
+        // A vote left pending on the marked target keeps its verdict hidden here too.
+        if let m = markedTarget, pendingVotes.contains(m) { return .waiting("hidden until it is revealed (Space)") }
         if let r = comparison.markedResult, r.toggles == toggles { return r.side }
         if comparison.pendingConnect != nil { return .waiting("connecting...") }
         if comparison.pendingEvaluation != nil { return .waiting("evaluating...") }

@@ -60,6 +60,8 @@ extension AppState {
                 requestPreview(&effects)
             } else if p.kind == .exportCode {
                 prompt = AppState.complete(&p, with: CodeExport.Format.allCases.map(\.rawValue))
+            } else if p.kind == .jump {
+                prompt = AppState.complete(&p, with: targets.map(\.name))
             } else if p.kind.completesPaths {
                 prompt = p
                 let id = nextRequest
@@ -125,6 +127,9 @@ extension AppState {
             return nil
         case .search:
             return text.isEmpty ? "type the text to find" : nil
+        case .jump:
+            if text.isEmpty { return "type a target's number (1-\(targets.count)) or name" }
+            return jumpTarget(text) == nil ? "no target numbered or named \"\(text)\"" : nil
         case .exportCode:
             return CodeExport.Format(rawValue: text.lowercased()) == nil
                 ? "one of: " + Prompt.Kind.exportCode.hint : nil
@@ -208,7 +213,7 @@ extension AppState {
             ]
             if let shown = export.shown { paragraphs.append(shown) }
             paragraphs.append(export.note)
-            paragraphs.append("Any key closes.")
+            paragraphs.append("q, Esc or any other key closes.")
             overlay = TextOverlay(title: "Export as \(format.rawValue)", paragraphs: paragraphs)
             effects.append(
                 .writeFiles(export.anchors + [export.file], message: "wrote \(export.file.path)"))
@@ -245,6 +250,14 @@ extension AppState {
                 .writeFiles([FileToWrite(path: text, contents: contents)], message: "exported the report to \(text)"))
         case .connect:
             connect(to: text, &effects)
+        case .jump:
+            guard let index = jumpTarget(text) else { return }
+            // Without filtering: a filter that hides the target is cleared, so it can be shown.
+            if !passesFilter(targets[index]) {
+                targetFilter = nil
+                message = "filter cleared to show \(targets[index].name)"
+            }
+            if index != selectedTarget { select(target: index, &effects) }
         case .search:
             // In the Targets pane `/` filters the list instead of jumping between matches.
             if focus == .targets {
@@ -254,6 +267,19 @@ extension AppState {
                 find(forward: true, includingCurrent: true, &effects)
             }
         }
+    }
+
+    /// The target `text` names for `:`: its number as the Targets pane counts (from 1), else the
+    /// target of that name (ignoring case), else the only one whose name starts with it, else
+    /// the first whose name contains it.
+    func jumpTarget(_ text: String) -> Int? {
+        if let n = Int(text) { return targets.indices.contains(n - 1) ? n - 1 : nil }
+        let lower = text.lowercased()
+        let names = targets.map { $0.name.lowercased() }
+        if let exact = names.firstIndex(of: lower) { return exact }
+        let prefixed = names.indices.filter { names[$0].hasPrefix(lower) }
+        if prefixed.count == 1 { return prefixed[0] }
+        return prefixed.first ?? names.firstIndex { $0.contains(lower) }
     }
 
     /// The texts of the focused pane's rows, in order, for searching.
@@ -331,6 +357,10 @@ extension AppState {
             message = "nothing to reproduce yet"
             return
         }
+        if let why = target.unavailable {
+            message = "\(target.name) is not served (\(why)): nothing to reproduce"
+            return
+        }
         let repro = ReproCommand.make(
             target: target, toggles: toggles, anchors: effectiveAnchors, now: now, program: commandName,
             anchorDirectory: anchorDirectory, workingDirectory: workingDirectory, ctLogsFile: ctLogsFile)
@@ -343,7 +373,8 @@ extension AppState {
         if isLab {
             paragraphs.append("The lab's servers and files live as long as this explorer does.")
         }
-        paragraphs.append("Copied to the clipboard with OSC 52, where the terminal allows it. Any key closes.")
+        paragraphs.append("Copied to the clipboard with OSC 52, where the terminal allows it.")
+        paragraphs.append("q, Esc or any other key closes.")
         overlay = TextOverlay(title: "Reproduce with trustx check", paragraphs: paragraphs)
         if !repro.files.isEmpty {
             effects.append(

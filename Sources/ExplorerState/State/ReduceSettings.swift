@@ -19,6 +19,10 @@ extension AppState {
     /// Connection commands mean nothing for files: say so rather than do nothing.
     mutating func requireServer(_ what: String) -> Bool {
         if targetIsServer { return true }
+        if let why = target?.unavailable {
+            message = "\(what); \(target?.name ?? "this target") is not served: \(why)"
+            return false
+        }
         message = "\(what); this target is files, so there is nothing to connect to"
         return false
     }

@@ -41,6 +41,7 @@ extension AppState {
             if next != selectedStep { detailScroll = 0 }
             selectedStep = next
         case .detail:
+            detailFollowsEvidence = false
             // The last wrapped line is the bound when the pane has been drawn.
             let limit = detailViewport.map { max(0, $0.lines - $0.height) + 1 } ?? DetailContent.lines(self).count
             detailScroll = clamp(detailScroll + delta, limit)
@@ -51,11 +52,15 @@ extension AppState {
     /// previous target's evaluation. The settings stay, so one setting can be tried on every
     /// target in turn.
     mutating func select(target index: Int, _ effects: inout [Effect]) {
+        // A vote the room has not seen the answer to stays pending on its target: coming back
+        // hides the verdict again until Space.
+        if verdictHidden { pendingVotes.insert(selectedTarget) }
         selectedTarget = index
         listOffsets[.chain] = nil
         listOffsets[.steps] = nil
         walk = nil
-        verdictHidden = false
+        detailFollowsEvidence = false
+        verdictHidden = pendingVotes.contains(index)
         evaluation = nil
         change = nil
         lastOutcome = nil
@@ -141,7 +146,8 @@ extension AppState {
                 change = ChangeSummary(cause: cause, from: old, to: outcome)
             }
         }
-        if predict, pendingCause != nil, let old = lastOutcome, old != outcome { verdictHidden = true }
+        // A connection that fails outright shows at once (there is nothing to walk or vote on).
+        if predict, pendingCause != nil, new != nil, let old = lastOutcome, old != outcome { verdictHidden = true }
         pendingCause = nil
         lastOutcome = outcome
         evaluation = new
@@ -181,6 +187,7 @@ extension AppState {
             }
             targets.replaceSubrange(index...index, with: expanded)
             marks = [:]
+            pendingVotes = []
             message = "\(t.host): \(addresses.count) addresses, one target each"
             if selectedTarget == index { select(target: index, &effects) }
         }

@@ -30,6 +30,9 @@ public struct ExplorerTarget: Sendable {
     public var scenario: LabScenario?
     /// The password of the PKCS#12 files the target was read with (`--password`).
     public var password: String?
+    /// Why nothing can be evaluated for this target (a lab scenario this machine cannot
+    /// serve), nil for a target that can be: it is listed and selectable, and its Detail says why.
+    public var unavailable: String?
 
     /// Creates a target.
     public init(
@@ -87,6 +90,40 @@ public struct ExplorerTarget: Sendable {
         return ExplorerTarget(
             name: running.name, location: running.url, host: target.host, source: .server(target, options),
             anchors: [AnchorEntry(anchor, file: running.anchorPath)], scenario: running.scenario)
+    }
+
+    /// A lab scenario the lab could not serve, with the reason: listed under its group and
+    /// selectable, so the reason can be read in its Detail; nothing is connected to.
+    /// - Parameters:
+    ///   - scenario: The catalogue's scenario.
+    ///   - reason: Why it is not served.
+    /// - Returns: The target.
+    public static func unavailable(_ scenario: LabScenario, reason: String) -> ExplorerTarget {
+        var target = ExplorerTarget(
+            name: scenario.name, location: "", host: "", source: .files([], paths: []), scenario: scenario)
+        target.unavailable = reason
+        return target
+    }
+
+    /// The lab's targets in catalogue order, those it could not serve among them: each group's
+    /// scenarios stay together in the Targets pane.
+    /// - Parameters:
+    ///   - served: The targets of the scenarios being served.
+    ///   - unavailable: The scenarios not served, with their reasons.
+    /// - Returns: Both, ordered as the catalogue lists their scenarios.
+    public static func inCatalogueOrder(served: [ExplorerTarget], unavailable: [(LabScenario, String)])
+        -> [ExplorerTarget]
+    {
+        let order = Dictionary(
+            LabScenario.all.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let all = served + unavailable.map { ExplorerTarget.unavailable($0.0, reason: $0.1) }
+        // A stable sort: the nodes of one scenario keep their order.
+        return all.enumerated().sorted { a, b in
+            let (x, y) = (
+                order[a.element.scenario?.name ?? ""] ?? Int.max, order[b.element.scenario?.name ?? ""] ?? Int.max
+            )
+            return x != y ? x < y : a.offset < b.offset
+        }.map(\.element)
     }
 
     /// Parses `https://host:port/`, `smtp://host:port/` (or another STARTTLS scheme) or

@@ -27,17 +27,6 @@ extension AppState {
     /// The indices of the targets the pane shows, in order.
     public var visibleTargets: [Int] { targets.indices.filter { passesFilter(targets[$0]) } }
 
-    /// The catalogue's scenarios that this machine cannot serve, in the groups the lab's targets
-    /// come from and passing the filter: the pane lists them, greyed, under their group.
-    public var unavailableScenarios: [LabScenario] {
-        guard isLab else { return [] }
-        let groups = Set(targets.compactMap { $0.scenario?.group })
-        let text = targetFilterText?.lowercased()
-        return LabScenario.all.filter { s in
-            s.unavailable != nil && groups.contains(s.group) && (text.map { AppState.matches(s, $0) } ?? true)
-        }
-    }
-
     /// Keeps the selection on a shown target after the filter changed (the first one shown).
     mutating func selectVisibleTarget(_ effects: inout [Effect]) {
         let shown = visibleTargets

@@ -82,7 +82,8 @@ extension Renderer {
         guard let change = state.change else {
             return Line([mark, span("change a setting to see what changes; ? lists the keys", .label)])
         }
-        if state.verdictHidden {
+        // Until the vote or the walk-through reveals the verdict, what changed would give it away.
+        if !state.verdictRevealed {
             return Line([
                 mark, span(change.cause + ": ", .changed), span("what changed shows with the verdict", .label),
             ])

@@ -25,6 +25,10 @@ extension Renderer {
             ]
         }
         let cross = Span(sym.cross + " ", style: theme[.verdictUntrusted])
+        if let why = state.target?.unavailable {
+            let head = [Span(sym.bullet + " ", style: theme[.stepNotApplicable]), span("Not served", .label)]
+            return [Line(head + [span(dot + clean(why))]), Line(head + [span(dot + "why: Detail (4)", .label)])]
+        }
         guard let e = state.evaluation else {
             if case .ready(let r) = state.chain, let f = r.failure {
                 let head = [cross, span("No connection", .verdictUntrusted)]

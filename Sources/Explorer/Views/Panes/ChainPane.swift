@@ -71,6 +71,9 @@ extension Renderer {
 
     var placeholder: String {
         if state.lab == .starting { return "starting the lab..." }
+        if state.target?.unavailable != nil {
+            return "no chain: the lab does not serve it; the Detail pane (4) says why"
+        }
         switch state.chain {
         case .connecting: return "connecting..."
         case .ready(let r) where r.chain.isEmpty:

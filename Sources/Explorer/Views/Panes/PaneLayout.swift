@@ -37,7 +37,9 @@ extension Renderer {
             out.append((.chain, left))
             // Without an evaluation (the connection failed) the steps pane would be empty: the
             // detail takes its place, with the failure in full.
-            let noSteps = state.evaluation == nil && state.connection?.failure != nil
+            // So does an unavailable lab scenario's: the Detail says why it is not served.
+            let noSteps =
+                state.evaluation == nil && (state.connection?.failure != nil || state.target?.unavailable != nil)
             out.append((state.focus == .detail || noSteps ? .detail : .steps, columns[1]))
             return (out, nil)
         case .onePane:

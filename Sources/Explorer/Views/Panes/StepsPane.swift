@@ -84,11 +84,15 @@ extension Renderer {
         let items = order.map { index -> Line in
             let step = e.steps[index]
             let at = step.certificate.map { "@\($0)" } ?? ""
+            // The id gives way before its `@N`: two certificates' rows of one step stay apart.
+            let cells = idWidth + 3
+            let id =
+                displayWidth(of: step.id.rawValue + at) <= cells
+                ? (step.id.rawValue + at).padding(to: cells)
+                : Renderer.fit(step.id.rawValue, max(2, cells - at.count), unicode: unicode) + at
             return Line([
                 symbol(step.status), Span(" "),
-                span(
-                    Renderer.fit(step.id.rawValue + at, idWidth + 3, unicode: unicode),
-                    step.status == .failed ? .stepFailed : nil),
+                span(id, step.status == .failed ? .stepFailed : nil),
                 Span(" "), span(step.title, step.status == .notApplicable ? .stepNotApplicable : nil),
             ])
         }

@@ -12,28 +12,15 @@ extension Renderer {
         case .failed: title += " (lab failed)"
         default: break
         }
-        // Rows: the shown targets under their group's heading (a lab of several groups), each
-        // group followed by what this machine cannot serve; `rowTarget` maps a row to its target.
+        // Rows: the shown targets under their group's heading (a lab of several groups), what
+        // this machine cannot serve among them, greyed; `rowTarget` maps a row to its target.
         var items: [Line] = []
         var rowTarget: [Int?] = []
-        let unavailable = state.unavailableScenarios
         let grouped = state.isLab && Set(state.targets.compactMap { $0.scenario?.group }).count > 1
         var group: LabScenarioGroup?
-        func closeGroup() {
-            guard let g = group else { return }
-            for s in unavailable where s.group == g {
-                items.append(
-                    Line([
-                        Span(sym.bullet, style: theme[.stepNotApplicable]), Span(" "),
-                        span(s.name + " (unavailable: " + (s.unavailable ?? "") + ")", .stepNotApplicable),
-                    ]))
-                rowTarget.append(nil)
-            }
-        }
         for i in state.visibleTargets {
             let target = state.targets[i]
             if grouped, let g = target.scenario?.group, g != group {
-                closeGroup()
                 group = g
                 items.append(Line([span(g.title, .label)]))
                 rowTarget.append(nil)
@@ -41,7 +28,14 @@ extension Renderer {
             // The mark is the target's verdict under the current settings; a target not
             // evaluated under them yet shows a dot.
             let mark: Span
-            if let m = state.marks[i], m.toggles == state.toggles, !(state.verdictHidden && i == state.selectedTarget) {
+            let votePending =
+                state.pendingVotes.contains(i) || (i == state.selectedTarget && !state.verdictRevealed)
+            if target.unavailable != nil {
+                mark = Span(sym.bullet, style: theme[.stepNotApplicable])
+            } else if votePending {
+                // The room has not seen this verdict yet: a question mark, never the answer.
+                mark = Span("?", style: theme[.key])
+            } else if let m = state.marks[i], m.toggles == state.toggles {
                 mark =
                     m.outcome == .trusted
                     ? Span(sym.check, style: theme[.stepPassed]) : Span(sym.cross, style: theme[.stepFailed])
@@ -53,10 +47,13 @@ extension Renderer {
             let marker = comparisonMarker(i)
             var label = targetLabel(i, target.name, width: area.width - 6 - (marker.isEmpty ? 0 : 2))
             label.insert(contentsOf: marker, at: min(1, label.count))
+            if target.unavailable != nil {
+                // The reason is in its Detail: the row stays short enough to read whole.
+                label = [span(clean(target.name) + " (unavailable)", .stepNotApplicable)]
+            }
             items.append(Line([mark, Span(" ")] + label))
             rowTarget.append(i)
         }
-        closeGroup()
         if let filter = state.targetFilterText { title += " /" + filter }
         var list = ListView(
             items, selected: rowTarget.firstIndex { $0 == state.selectedTarget },
