@@ -116,6 +116,8 @@ extension Lab {
                 w.beginArray("arguments")
                 for a in arguments(for: v, of: s) { w.string(nil, a) }
                 w.endArray()
+                // Only for a rotating scenario's variation that holds under one leaf.
+                if let leaf = v.leaf { w.int("leaf", leaf) }
                 Lab.writeExpectation(&w, v.expectation)
                 w.string("why", v.why)
                 w.endObject()

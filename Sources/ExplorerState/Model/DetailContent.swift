@@ -226,7 +226,8 @@ public enum DetailContent {
     /// for the lab's paths and pins.
     static func variationLabel(_ v: LabVariation) -> String {
         let words = (v.keepsScenarioAnchor ? [] : ["no --anchor"]) + v.options(.names)
-        return words.isEmpty ? "defaults" : words.joined(separator: " ")
+        let served = v.leaf.map { " (leaf \($0) served)" } ?? ""
+        return (words.isEmpty ? "defaults" : words.joined(separator: " ")) + served
     }
 
     /// `trusted`, or `-67602 errSecHostNameMismatch, URLError -999`.
