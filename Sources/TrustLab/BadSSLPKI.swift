@@ -26,6 +26,9 @@ struct BadSSLPKI: Sendable {
     /// its chain when called (`LabDeferredServer` calls it for the first client).
     var deferred: [String: @Sendable () throws(BuilderError) -> LabServedChain]
 
+    /// The scenarios whose leaf has an RSA key of its own, slow to make, and its size in bits.
+    static let slowKeyBits = ["rsa2048": 2048, "rsa4096": 4096, "rsa8192": 8192]
+
     /// The host of badssl.com scenario `name` in the lab.
     static func host(_ name: String) -> String { "\(name).\(domain)" }
 
@@ -172,7 +175,7 @@ struct BadSSLPKI: Sendable {
             return LabServedChain(chain: [leaf, intermediate.certificate], key: mainKey)
         }
         deferred["10000-sans"] = tenThousandNames
-        for (name, bits) in [("rsa2048", 2048), ("rsa4096", 4096), ("rsa8192", 8192)] {
+        for (name, bits) in slowKeyBits.sorted(by: { $0.value < $1.value }) {
             let make: @Sendable () throws(BuilderError) -> LabServedChain = { () throws(BuilderError) in
                 let key = try LabSlowKeys.rsa(bits: bits)
                 let leaf = try leafTemplate.leaf(

@@ -218,6 +218,14 @@ extension Lab {
         }
         if let r = s.rotation {
             rows.append(["  leaves", "every \(r.period) s", "", rotationSchedule(r)])
+            // What the scenario and each variation give while each leaf is served: every
+            // statement holds whenever it is checked (D311).
+            for (i, path) in r.chainPaths.enumerated() {
+                let tries = s.scenario.variations.filter { $0.holds(whileServing: i + 1) }.map { v in
+                    "\(v.options(.names).joined(separator: " ")): \(expectationText(v.expectation))"
+                }
+                rows.append(["  leaf \(i + 1)", path, expectationText(s.expectation), tries.joined(separator: "; ")])
+            }
         }
         return rows
     }

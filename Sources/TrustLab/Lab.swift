@@ -341,6 +341,8 @@ public final class Lab: Sendable {
             var endpoints: [(LabListener, LabEndpoint)] = []
             for (listener, scenario) in bound {
                 if let make = badssl.deferred[scenario.name] {
+                    // Made in the background from now on, not when the first client comes (D310).
+                    if let bits = BadSSLPKI.slowKeyBits[scenario.name] { LabSlowKeys.prepare(bits: bits) }
                     let (entry, server) = try deferredScenario(
                         scenario, listener: listener, make: make, urlHost: urlHost, directory: directory,
                         anchorPath: anchors.first { $0.anchor == scenario.anchor }!.path, options: options)
@@ -405,9 +407,10 @@ public final class Lab: Sendable {
                 }
                 var page = "trustx lab: scenario \(scenario.name)\n\(scenario.lesson)\n"
                 if let first = entry.nodes.first { page = nodePage(scenario, first) }
-                let service: LabService =
+                var service: LabService =
                     scenario.serviceProtocol == .smtpStartTLS
                     ? .smtpStartTLS(tls, page: page) : .https(tls, page: page)
+                if let legacy = scenario.legacyServer { service = .legacy(legacy, chain: served.chain) }
                 endpoints.append((listener, LabEndpoint(name: scenario.name, port: listener.port, service: service)))
             }
             if let aiaListener {
@@ -446,6 +449,13 @@ public final class Lab: Sendable {
 
     /// The running scenario named `name`.
     public func scenario(_ name: String) -> RunningScenario? { scenarios.first { $0.name == name } }
+
+    /// Where the slow RSA key of the served scenario `name` stands (rsa2048, rsa4096, rsa8192: made
+    /// in the background from the lab's start); nil for any other scenario.
+    public func keyState(of name: String) -> LabKeyState? {
+        guard scenario(name) != nil, let bits = BadSSLPKI.slowKeyBits[name] else { return nil }
+        return LabSlowKeys.state(bits: bits)
+    }
 
     /// The anchor file of `anchor`.
     public func anchor(_ anchor: LabAnchor) -> LabAnchorFile { anchors.first { $0.anchor == anchor }! }

@@ -26,6 +26,8 @@ indirect enum Stage {
     case sendTLS(then: Stage)
     /// Reading a plain HTTP request.
     case httpRequest
+    /// Reading the ClientHello a legacy responder answers (`LabLegacyServer`).
+    case legacyHello
     /// Finished: close_notify when TLS, then our side of the connection ends.
     case done(served: Bool)
     /// Reading away what the client still sends, until it closes (then the socket is closed).

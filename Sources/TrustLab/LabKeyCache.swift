@@ -60,6 +60,10 @@ final class LabKeyCache: Sendable {
     /// The directory keys are kept in between processes; nil keeps them in this process only.
     let directory: String?
     private let pool = LabLock<[Entry: KeyPair]>([:])
+    /// One lock per entry, held while that entry's key is read or made: two labs starting at once
+    /// wait for one key rather than each making its own, and a key made in the background (an
+    /// RSA 8,192 key, a minute on a loaded machine) holds up no other key.
+    private let entryLocks = LabLock<[Entry: LabLock<Void>]>([:])
 
     /// - Parameters:
     ///   - enabled: false generates every key afresh, in memory and on disk alike.
@@ -98,19 +102,24 @@ final class LabKeyCache: Sendable {
     func key(_ kind: KeyKind, role: String) throws(BuilderError) -> KeyPair {
         guard enabled else { return try KeyPair.generate(kind) }
         let entry = Entry(kind: kind, role: role)
-        // Generated while the lock is held: two labs starting at once wait for one key rather
-        // than each making its own.
-        let outcome = pool.withLock { (keys: inout [Entry: KeyPair]) -> Result<KeyPair, BuilderError> in
-            if let known = keys[entry] { return .success(known) }
+        let lock = entryLocks.withLock { locks in
+            if let known = locks[entry] { return known }
+            let made = LabLock(())
+            locks[entry] = made
+            return made
+        }
+        // Generated while the entry's lock is held (see `entryLocks`).
+        let outcome = lock.withLock { _ -> Result<KeyPair, BuilderError> in
+            if let known = pool.withLock({ $0[entry] }) { return .success(known) }
             let file = fileName(entry).flatMap { name in usableDirectory().map { $0 + "/" + name } }
             if let file, let stored = Self.read(file, kind: kind) {
-                keys[entry] = stored
+                pool.withLock { $0[entry] = stored }
                 return .success(stored)
             }
             do throws(BuilderError) {
                 let fresh = try KeyPair.generate(kind)
                 if let file { Self.write(fresh.privateKeyPEM(), to: file) }
-                keys[entry] = fresh
+                pool.withLock { $0[entry] = fresh }
                 return .success(fresh)
             } catch {
                 return .failure(error)

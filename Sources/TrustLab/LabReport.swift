@@ -116,6 +116,8 @@ extension Lab {
                 w.beginArray("arguments")
                 for a in arguments(for: v, of: s) { w.string(nil, a) }
                 w.endArray()
+                // Only for a rotating scenario's variation that holds under one leaf.
+                if let leaf = v.leaf { w.int("leaf", leaf) }
                 Lab.writeExpectation(&w, v.expectation)
                 w.string("why", v.why)
                 w.endObject()
@@ -185,7 +187,14 @@ extension Lab {
         for a in anchors { out += "  \(Lab.pad(a.anchor.rawValue, anchorWidth))  \(a.path)\n" }
         out += "Client identity (mtls-required): \(clientIdentity.pkcs12Path) (password \(clientIdentity.password))\n"
         if let aiaURL { out += "AIA download (missing-intermediate-aia): \(aiaURL)\n" }
-        out += "Files: \(directory)\(keepsFiles ? " (kept)" : " (removed when the lab stops)")\n\n"
+        out += "Files: \(directory)\(keepsFiles ? " (kept)" : " (removed when the lab stops)")\n"
+        // A trainer should know why rsa8192's first check may wait (D310).
+        let making = scenarios.map(\.name).filter { keyState(of: $0) == .generating }
+        if !making.isEmpty {
+            out +=
+                "Making RSA keys in the background: \(making.joined(separator: ", ")) (a client waits until its key is made)\n"
+        }
+        out += "\n"
         let rows = scenarios.flatMap { s -> [[String]] in
             let anchor = s.scenario.anchor == .libraryTestCA ? "" : " --anchor \(s.scenario.anchor.rawValue)"
             let redirect = s.connectTo.map { " --connect-to \($0)" } ?? ""

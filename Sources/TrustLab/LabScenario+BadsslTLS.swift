@@ -29,14 +29,29 @@ extension LabScenario {
     static func badssl(
         _ group: LabScenarioGroup, _ name: String, offset: Int, lesson: String, tls: LabServerTLS?,
         expectation: LabExpectation, rule: String, networkOnly: String?, variations: [LabVariation] = [],
-        ats: [LabATSCase], unavailable: String? = nil
+        ats: [LabATSCase], legacy: LabLegacyServer? = nil
     ) -> LabScenario {
         LabScenario(
             group: group, name: name, lesson: lesson, host: "\(name).badssl.trustx.test",
             anchor: .libraryTestCA, expectation: expectation, rule: rule, networkOnly: networkOnly,
             variations: variations, serviceProtocol: .https, portOffset: offset, atsCases: ats, badssl: name,
-            serverTLS: tls, unavailable: unavailable)
+            serverTLS: tls, legacyServer: legacy)
     }
+
+    /// What an Apple client reports when the server answers its ClientHello with a
+    /// handshake_failure alert: errSSLPeerHandshakeFail, SecureTransport.h's code for that alert
+    /// received from the peer, under URLError -1200.
+    static let peerHandshakeFail =
+        "URLError -1200 with stream error -9824 errSSLPeerHandshakeFail, Security's code for a handshake_failure alert from the server"
+
+    /// The rule of a server whose only suites no current client offers (RC4, 3DES).
+    static func refusedSuites(_ what: String) -> String {
+        "the server's only suites are \(what), which neither Apple's stack nor trustx offers: it answers the ClientHello with a handshake_failure alert and the handshake fails (\(peerHandshakeFail); docs/lab.md#badsslcom-tls)"
+    }
+
+    /// What the cipher-suite cases decide on the network.
+    static let refusedBeforeCertificate =
+        "the cipher suite: the server refuses the ClientHello with a handshake_failure alert, before any certificate is sent"
 
     /// What ATS says when the server has no suite ATS offers.
     static let noATSSuite =
@@ -116,24 +131,21 @@ extension LabScenario {
             .badsslCipherSuites, "3des", offset: 155,
             lesson:
                 "Only 3DES suites (Sweet32): Apple's stack offers them only in its compatibility group, never under ATS.",
-            tls: nil, expectation: handshakeFails,
-            rule: "ATS offers no 3DES suite: no suite in common, the handshake fails (-1200)",
-            networkOnly: "the cipher suite", ats: [atsDefault(handshakeFails, noATSSuite)],
-            unavailable: "this OpenSSL 3 has no 3DES cipher suites (built without weak SSL ciphers)"),
+            tls: nil, expectation: handshakeFails, rule: refusedSuites("3DES"),
+            networkOnly: refusedBeforeCertificate,
+            ats: [atsDefault(handshakeFails, noATSSuite + "; the server's alert says so")], legacy: .tripleDES),
         badssl(
             .badsslCipherSuites, "rc4", offset: 156,
             lesson: "Only RC4 suites: banned by RFC 7465, offered by no current Apple system.",
-            tls: nil, expectation: handshakeFails,
-            rule: "no Apple cipher-suite group has an RC4 suite: the handshake fails (-1200)",
-            networkOnly: "the cipher suite", ats: [atsDefault(handshakeFails, noATSSuite)],
-            unavailable: "this OpenSSL 3 has no RC4 cipher suites (built without weak SSL ciphers)"),
+            tls: nil, expectation: handshakeFails, rule: refusedSuites("RC4"),
+            networkOnly: refusedBeforeCertificate,
+            ats: [atsDefault(handshakeFails, noATSSuite + "; the server's alert says so")], legacy: .rc4),
         badssl(
             .badsslCipherSuites, "rc4-md5", offset: 157,
             lesson: "RC4 with an MD5 MAC only: banned by RFC 7465, offered by no current Apple system.",
-            tls: nil, expectation: handshakeFails,
-            rule: "no Apple cipher-suite group has an RC4 suite: the handshake fails (-1200)",
-            networkOnly: "the cipher suite", ats: [atsDefault(handshakeFails, noATSSuite)],
-            unavailable: "this OpenSSL 3 has no RC4 cipher suites (built without weak SSL ciphers)"),
+            tls: nil, expectation: handshakeFails, rule: refusedSuites("RC4 with MD5"),
+            networkOnly: refusedBeforeCertificate,
+            ats: [atsDefault(handshakeFails, noATSSuite + "; the server's alert says so")], legacy: .rc4MD5),
     ]
 
     /// A DHE-only server with `dh` (badssl's key-exchange folder: TLS 1.1 and 1.2, DHE suites).
@@ -258,15 +270,25 @@ extension LabScenario {
             .badsslProtocols, "ssl-v3", offset: 173,
             lesson: "SSLv3 only (POODLE): Apple's TLS API has no SSLv3 version to ask for.",
             tls: nil, expectation: handshakeFails,
-            rule: "no common version with any TLS 1.2 client: the handshake fails (-1200)",
-            networkOnly: "the protocol version", ats: [atsDefault(handshakeFails, "below ATS's TLS 1.2 floor (-9881)")],
-            unavailable: "this OpenSSL 3 is built without SSLv3"),
+            rule:
+                "the server answers with an SSL 3.0 ServerHello, which a client of TLS 1.2 and later refuses (a protocol_version alert), or, to a client offering none of SSL 3.0's suites, with a handshake_failure alert: the handshake fails (-1200; docs/lab.md#badsslcom-tls)",
+            networkOnly:
+                "the protocol version: the server's answer is SSL 3.0, refused before any certificate is judged",
+            ats: [
+                atsDefault(
+                    handshakeFails,
+                    "ATS offers TLS 1.2 and later with forward-secret suites only, none of them SSL 3.0's: the server answers with a handshake_failure alert (\(peerHandshakeFail))"
+                )
+            ], legacy: .ssl3),
         badssl(
             .badsslProtocols, "ssl-v2", offset: 174,
             lesson: "SSLv2 only (DROWN): neither Apple's TLS API nor OpenSSL has it any more.",
             tls: nil, expectation: handshakeFails,
-            rule: "no common version with any TLS 1.2 client: the handshake fails (-1200)",
-            networkOnly: "the protocol version", ats: [atsDefault(handshakeFails, "below ATS's TLS 1.2 floor (-9881)")],
-            unavailable: "OpenSSL removed SSLv2 in 1.1.0"),
+            rule:
+                "the server answers with an SSL 2.0 SERVER-HELLO, whose record format no TLS client reads: the handshake fails (-1200; docs/lab.md#badsslcom-tls)",
+            networkOnly:
+                "the protocol version: the server's answer is SSL 2.0, refused before any certificate is judged",
+            ats: [atsDefault(handshakeFails, "an SSL 2.0 answer to ATS's TLS 1.2 ClientHello: the handshake fails")],
+            legacy: .ssl2),
     ]
 }

@@ -56,11 +56,15 @@ extension LabScenario {
             networkOnly:
                 "which leaf is served: the wall clock picks it for each new connection, so two checks a period apart see different keys",
             variations: [
+                // One variation per leaf: the same pin gives one verdict under each, and the
+                // listing states both, each true whenever its leaf is served (D311).
                 LabVariation(
-                    [.pin(.rotatingFirstLeaf)],
-                    LabExpectation(trusted: false, osstatus: 0, urlError: -999),
-                    "a pin on leaf 1's key holds while leaf 1 is served and breaks at the switch: with leaf 2 evaluation passes, the pin matches no key and the delegate cancels"
-                ),
+                    [.pin(.rotatingFirstLeaf)], .trusted,
+                    "while leaf 1 is served the pin matches its key: trusted until the switch", leaf: 1),
+                LabVariation(
+                    [.pin(.rotatingFirstLeaf)], LabExpectation(trusted: false, osstatus: 0, urlError: -999),
+                    "once leaf 2 is served evaluation passes, the pin matches no key of it and the delegate cancels",
+                    leaf: 2),
                 LabVariation(
                     [.pin(.rotatingFirstLeaf), .pin(.libraryTestCA)], .trusted,
                     "a backup pin on the CA's key matches both leaves: it survives the rotation"),

@@ -40,9 +40,13 @@ public struct LabScenario: Hashable, Sendable, Identifiable {
     /// How the server speaks TLS when it departs from the lab's default (versions, cipher list,
     /// DHE group); nil: the default.
     public var serverTLS: LabServerTLS? = nil
-    /// Why this machine's OpenSSL cannot serve the scenario (SSLv2, RC4, ...); nil when it can.
-    /// Such a scenario is listed, never bound.
+    /// Why this machine's OpenSSL cannot serve the scenario; nil when it can. Such a scenario is
+    /// listed, never bound. (The protocols and suites OpenSSL 3 lacks are played by
+    /// `legacyServer` instead.)
     public var unavailable: String? = nil
+    /// A server OpenSSL 3 cannot be (RC4 or 3DES suites only, SSL 3.0, SSL 2.0), played by a raw
+    /// responder that answers the ClientHello as such a server does; nil: an OpenSSL server.
+    public var legacyServer: LabLegacyServer? = nil
     /// The servers answering the scenario's name, for a pool (empty: one server). The scenario's
     /// expectation is then the worst of theirs.
     public var nodes: [LabNode] = []

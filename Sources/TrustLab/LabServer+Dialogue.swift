@@ -134,6 +134,23 @@ extension LabServer {
                     c.output = answer
                     c.expect(.sendPlain(then: .done(served: served)), within: stageTime, now: now)
                 }
+            case .legacyHello:
+                guard case .legacy(let server, let chain) = handlers[c.endpoint] else {
+                    return .finished(served: false)
+                }
+                switch readPlain(c, limit: LabLegacyServer.helloLimit, untilHeaderEnds: false) {
+                case .wait: return .read
+                case .closed: return .finished(served: false)
+                case .more, .end: break
+                }
+                switch LabClientHello.parse(c.input) {
+                case .incomplete where c.input.count < LabLegacyServer.helloLimit: continue
+                case .incomplete, .notAClientHello: return .finished(served: false)
+                case .hello(let hello):
+                    c.output = server.answer(to: hello, chain: chain, random: LabServer.randomBytes)
+                    // The answer refuses the client (or is one it cannot take): a failed handshake.
+                    c.expect(.sendPlain(then: .done(served: false)), within: stageTime, now: now)
+                }
             case .done(let served):
                 if let ssl = c.ssl { _ = SSL_shutdown(ssl) }
                 // Closing with unread input would send a reset, which can destroy the answer
@@ -208,9 +225,9 @@ extension LabServer {
 
     private enum PlainRead { case wait, more, end, closed }
 
-    /// One recv of at most `limit - input.count` bytes into `c.input`; `.end` once the header
-    /// block ended or the limit is reached.
-    private func readPlain(_ c: Connection, limit: Int) -> PlainRead {
+    /// One recv of at most `limit - input.count` bytes into `c.input`; `.end` once the limit is
+    /// reached or (when `untilHeaderEnds`) an HTTP header block ended.
+    private func readPlain(_ c: Connection, limit: Int, untilHeaderEnds: Bool = true) -> PlainRead {
         let room = limit - c.input.count
         guard room > 0 else { return .end }
         var buffer = [UInt8](repeating: 0, count: min(room, 4096))
@@ -219,7 +236,16 @@ extension LabServer {
         if n == 0 { return .closed }
         let before = c.input.count
         c.input += buffer[0..<n]
-        return LabServer.headerEnds(c.input, from: before) || c.input.count >= limit ? .end : .more
+        if c.input.count >= limit { return .end }
+        return untilHeaderEnds && LabServer.headerEnds(c.input, from: before) ? .end : .more
+    }
+
+    /// `count` random bytes (OpenSSL's generator) for a legacy ServerHello's random and ids.
+    static func randomBytes(_ count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        // RAND_bytes failing is near impossible; zeros still make a well-formed answer.
+        _ = bytes.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, Int32($0.count)) }
+        return bytes
     }
 
     private enum LineRead {

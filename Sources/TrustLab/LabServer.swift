@@ -28,6 +28,8 @@ public final class LabServer: @unchecked Sendable {
     enum Handler: Sendable {
         case tls(ServerTLSContext, smtp: Bool, page: String)
         case http([String: LabHTTPFile])
+        /// A raw responder and the chain's DER, leaf first.
+        case legacy(LabLegacyServer, chain: [[UInt8]])
     }
 
     /// What a worker's step left the connection waiting for.
@@ -105,6 +107,7 @@ public final class LabServer: @unchecked Sendable {
             case .smtpStartTLS(let configuration, let page):
                 handlers.append(.tls(try ServerTLSContext(configuration), smtp: true, page: page))
             case .http(let files): handlers.append(.http(files))
+            case .legacy(let server, let chain): handlers.append(.legacy(server, chain: chain.map(\.der)))
             }
         }
         var pipeFDs: [Int32] = [0, 0]
@@ -408,6 +411,9 @@ public final class LabServer: @unchecked Sendable {
                 park(connection, now: now)
             case .http:
                 connection.expect(.httpRequest, within: stageTime, now: now)
+                park(connection, now: now)
+            case .legacy:
+                connection.expect(.legacyHello, within: stageTime, now: now)
                 park(connection, now: now)
             }
         }

@@ -1,4 +1,5 @@
 import TrustCore
+import TrustX509
 
 /// A file the lab's plain HTTP endpoint serves (the AIA intermediate).
 public struct LabHTTPFile: Sendable {
@@ -24,6 +25,10 @@ public enum LabService: Sendable {
     case smtpStartTLS(LabTLSConfiguration, page: String)
     /// Plain HTTP GET of fixed paths (`/intermediate.der`), for AIA downloads.
     case http(files: [String: LabHTTPFile])
+    /// A server of a protocol or cipher suite OpenSSL 3 does not have: the client's first record
+    /// is read and answered as such a server answers it (`LabLegacyServer`); `chain` is what it
+    /// would present.
+    case legacy(LabLegacyServer, chain: [Certificate])
 }
 
 /// One listening port of a `LabServer`.

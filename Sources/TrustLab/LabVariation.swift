@@ -6,13 +6,21 @@ public struct LabVariation: Hashable, Sendable {
     public var expectation: LabExpectation
     /// Why, in one sentence.
     public var why: String
+    /// For a rotating scenario, the leaf (from 1, in turn order) the expectation is for: it holds
+    /// while that leaf is served; nil when it holds whichever leaf is served (D311).
+    public var leaf: Int?
 
-    /// Creates a variation.
-    public init(_ settings: [LabSetting], _ expectation: LabExpectation, _ why: String) {
+    /// Creates a variation; `leaf` names the served leaf its expectation holds under, if only one.
+    public init(_ settings: [LabSetting], _ expectation: LabExpectation, _ why: String, leaf: Int? = nil) {
         self.settings = settings
         self.expectation = expectation
         self.why = why
+        self.leaf = leaf
     }
+
+    /// Whether the expectation holds while leaf `served` (from 1) of a rotating scenario is
+    /// served: always, unless the variation is for another leaf.
+    public func holds(whileServing served: Int) -> Bool { leaf == nil || leaf == served }
 
     /// Whether the scenario's own `--anchor` is kept (false: the settings give every anchor).
     public var keepsScenarioAnchor: Bool { !settings.contains(.noScenarioAnchor) }

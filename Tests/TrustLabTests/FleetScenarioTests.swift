@@ -172,10 +172,52 @@ final class FleetScenarioTests {
             ).verdict
             assertVerdict(backed, trusted: true, osstatus: 0, urlError: nil, "leaf \(i + 1) with the CA pin")
         }
-        // The catalogue's variations say the same: the leaf pin as it is after the switch.
+        // The catalogue's variations say the same, each under the leaf it names.
         let variations = s.scenario.variations
+        #expect(variations.map(\.leaf) == [1, 2, nil])
         #expect(
-            variations.map(\.expectation) == ([LabExpectation(trusted: false, osstatus: 0, urlError: -999), .trusted]))
+            variations.map(\.expectation)
+                == ([.trusted, LabExpectation(trusted: false, osstatus: 0, urlError: -999), .trusted]))
+    }
+
+    /// The listing's expectations hold whenever they are checked: each variation (and the
+    /// scenario itself) evaluated on each leaf's chain gives what the catalogue states for it
+    /// while that leaf is served; a variation for one leaf only says nothing about the other. At
+    /// d2f517e the leaf pin listed -999 alone, false while leaf 1 is served.
+    @Test func testTheRotatingListingsExpectationsHoldUnderWhicheverLeafIsServed() throws {
+        let (lab, s) = try scenario("rotating")
+        let rotation = try #require(s.rotation)
+        let evaluator = Evaluator()
+        var stated = 0
+        for (i, chain) in rotation.chains.enumerated() {
+            let plain = try #require(evaluator.evaluate(chain: chain, settings: settings(lab, s))).verdict
+            assertVerdict(
+                plain, trusted: s.expectation.trusted, osstatus: s.expectation.osstatus ?? -1,
+                urlError: s.expectation.urlError, "leaf \(i + 1)")
+            // Each leaf has a statement about every pin the lesson tries.
+            #expect(Set(s.scenario.variations.filter { $0.holds(whileServing: i + 1) }.map(\.settings)).count == 2)
+            for v in s.scenario.variations where v.holds(whileServing: i + 1) {
+                let pins = v.options(lab.argumentValues).enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+                let verdict = try #require(evaluator.evaluate(chain: chain, settings: settings(lab, s, pins: pins)))
+                    .verdict
+                assertVerdict(
+                    verdict, trusted: v.expectation.trusted, osstatus: v.expectation.osstatus ?? -1,
+                    urlError: v.expectation.urlError, "leaf \(i + 1): \(v.why)")
+                stated += 1
+            }
+        }
+        #expect(stated == 4)
+        // The table states each leaf's row with what each pin gives then.
+        let table = lab.table()
+        #expect(
+            table.contains(
+                "--pin rotating-first-leaf: trusted; --pin rotating-first-leaf --pin library-test-ca: trusted"),
+            "\(table)")
+        #expect(table.contains("--pin rotating-first-leaf: 0, URLError -999;"), "\(table)")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(lab.json().utf8)) as? [String: Any])
+        let entry = try #require(
+            (object["scenarios"] as? [[String: Any]])?.first { $0["name"] as? String == "rotating" })
+        #expect(((entry["variations"] as? [[String: Any]])?.map { $0["leaf"] as? Int }) == [1, 2, nil])
     }
 
     @Test func testTheJSONAndTableShowEveryNodeAndTheCommandThatChecksThem() throws {

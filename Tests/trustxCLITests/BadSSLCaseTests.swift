@@ -140,10 +140,13 @@ final class BadSSLCaseTests {
             let s = try #require(lab.scenario(name))
             #expect(s.served.first?.publicKey.bits == bits, "\(name)")
         }
-        // rsa2048's key is made for its first client, not at start-up; its size, as the server
-        // sends it, and the 10,000-name chain made for its first client are asserted after
-        // testEveryBadSSLCaseGivesItsStatedVerdictThroughCheck's checks.
-        #expect((try #require(lab.scenario("rsa2048")).served) == [], "made at start-up")
+        // rsa2048's key is made in the background from the lab's start (D310), so its chain is
+        // made for its first client unless the key was ready then (an earlier lab of this
+        // process made it); its size, as the server sends it, and the 10,000-name chain made for
+        // its first client are asserted after testEveryBadSSLCaseGivesItsStatedVerdictThroughCheck's checks.
+        let rsa2048 = try #require(lab.scenario("rsa2048"))
+        #expect(rsa2048.served.isEmpty || rsa2048.served.first?.publicKey.bits == 2048)
+        #expect(lab.keyState(of: "rsa2048") != .notStarted, "its key is being made from the start")
     }
 }
 

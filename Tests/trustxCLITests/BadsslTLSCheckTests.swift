@@ -38,33 +38,95 @@ final class BadsslTLSCheckTests {
             ["20", "openssl", "s_client", "-connect", "127.0.0.1:\(s.port)", "-servername", s.host] + arguments)
     }
 
-    @Test func testTheLabServesOnlyTheseGroupsAndListsWhatThisOpenSSLCannotServe() throws {
+    /// The five cases d2f517e listed as unavailable (rc4, rc4-md5, 3des, ssl-v3, ssl-v2) are
+    /// served by raw responders: every TLS case of badssl.com is in the lab, none unavailable.
+    @Test func testTheLabServesEveryBadsslTLSCaseAndListsNoneAsUnavailable() throws {
         let lab = try running()
         let catalogue = LabScenario.all.filter { Self.groups.contains($0.group) }
-        #expect(
-            (lab.scenarios.map(\.name) + lab.unavailable.map(\.name))
-                == (catalogue.filter { $0.unavailable == nil }.map(\.name)
-                    + catalogue.filter { $0.unavailable != nil }.map(\.name)))
-        #expect(Set(lab.unavailable.map(\.name)) == ["3des", "rc4", "rc4-md5", "ssl-v3", "ssl-v2"])
+        #expect(lab.scenarios.map(\.name) == catalogue.map(\.name))
+        #expect(lab.unavailable.isEmpty, "\(lab.unavailable.map(\.name))")
+        #expect(catalogue.allSatisfy { $0.unavailable == nil })
+        for name in Self.legacyCases {
+            #expect(lab.scenario(name)?.scenario.legacyServer != nil, "\(name) is served by a responder")
+        }
+        // Every badssl.com case of the catalogue (certificates, known-bad roots, client, TLS).
+        let badssl = LabScenario.all.compactMap(\.badssl)
+        #expect(badssl.count == 54, "\(badssl.count) badssl.com cases")
+        #expect(LabScenario.all.allSatisfy { $0.unavailable == nil })
         let json = try #require(try JSONSerialization.jsonObject(with: Data(lab.json().utf8)) as? [String: Any])
-        let unavailable = try #require(json["unavailable"] as? [[String: Any]])
-        #expect((unavailable.compactMap { $0["badssl"] as? String }) == lab.unavailable.map(\.name))
-        #expect(unavailable.allSatisfy { ($0["reason"] as? String)?.isEmpty == false })
+        #expect((json["unavailable"] as? [Any])?.isEmpty == true)
         let scenarios = try #require(json["scenarios"] as? [[String: Any]])
         #expect((scenarios.compactMap { $0["badssl"] as? String }) == lab.scenarios.map(\.name))
         #expect(scenarios.allSatisfy { ($0["host"] as? String)?.hasSuffix(".badssl.trustx.test") == true })
+        #expect(!lab.table().contains("Not served on this machine"))
     }
 
-    /// The reasons given for the unavailable cases, confirmed by the openssl command line of the
-    /// same build: no RC4 or 3DES cipher suite, no -ssl3 or -ssl2 option.
-    @Test func testTheUnavailableCasesAreUnavailableToThisOpenSSL() throws {
+    /// The cases OpenSSL 3 cannot be, which raw responders play.
+    static let legacyCases = ["3des", "rc4", "rc4-md5", "ssl-v3", "ssl-v2"]
+
+    /// Why those five need responders, confirmed by the openssl command line of the same build:
+    /// no RC4 or 3DES cipher suite, no -ssl3 or -ssl2 option.
+    @Test func testThisOpenSSLHasNoneOfWhatTheLegacyRespondersPlay() throws {
         for cipher in ["RC4:@SECLEVEL=0", "RC4-MD5:@SECLEVEL=0", "3DES:@SECLEVEL=0"] {
             let r = try Shell.run(URL(fileURLWithPath: "/usr/bin/openssl"), ["ciphers", "-v", cipher])
             #expect(r.status != 0, "openssl has \(cipher): \(r.out)")
         }
         let help = try Shell.run(URL(fileURLWithPath: "/usr/bin/openssl"), ["s_client", "-help"])
-        #expect(!((help.out + help.err).contains("-ssl3 ")), "this openssl speaks SSLv3: serve ssl-v3")
+        #expect(!((help.out + help.err).contains("-ssl3 ")), "this openssl speaks SSLv3: serve ssl-v3 with it")
         #expect(!((help.out + help.err).contains("-ssl2 ")))
+    }
+
+    /// What the responders answer, as openssl s_client sees it (`-msg` prints each record's
+    /// version and each message): the RC4 and 3DES servers a fatal handshake_failure alert (40);
+    /// the SSL 3.0 server an SSL 3.0 ServerHello to a client offering an SSL 3.0 suite, which the
+    /// client refuses ("unsupported protocol"), and an alert in an SSL 3.0 record to one offering
+    /// only ECDHE (as ATS does); the SSL 2.0 server bytes that are no TLS record.
+    @Test func testTheLegacyCasesAnswerTheClientHelloAsSuchAServerDoesSeenByOpenSSL() throws {
+        let lab = try running()
+        func s(_ name: String) throws -> RunningScenario { try #require(lab.scenario(name)) }
+        var runs: [(RunningScenario, [String])] = try ["3des", "rc4", "rc4-md5"].map { (try s($0), ["-msg"]) }
+        runs.append((try s("ssl-v3"), ["-msg", "-tls1_2", "-cipher", "AES256-SHA:@SECLEVEL=0"]))
+        runs.append((try s("ssl-v3"), ["-msg", "-tls1_2", "-cipher", "ECDHE:@SECLEVEL=0"]))
+        runs.append((try s("ssl-v2"), ["-msg"]))
+        let results = try sClients(runs)
+        for (i, name) in ["3des", "rc4", "rc4-md5"].enumerated() {
+            let text = results[i].out + results[i].err
+            #expect(text.contains("Alert [length 0002], fatal handshake_failure"), "\(name): \(text)")
+            #expect(text.contains("SSL alert number 40"), "\(name): \(text)")
+            #expect(results[i].status != 0, "\(name)")
+        }
+        let hello = results[3].out + results[3].err
+        #expect(hello.contains("<<< SSL 3.0, RecordHeader"), "\(hello)")
+        #expect(hello.contains("ServerHello"), "\(hello)")
+        #expect(hello.contains("fatal protocol_version"), "the client refuses SSL 3.0: \(hello)")
+        #expect(hello.contains("unsupported protocol"), "\(hello)")
+        let ats = results[4].out + results[4].err
+        #expect(ats.contains("<<< SSL 3.0, RecordHeader"), "\(ats)")
+        #expect(ats.contains("fatal handshake_failure"), "\(ats)")
+        let v2 = results[5].out + results[5].err
+        #expect(v2.contains("wrong version number"), "\(v2)")
+        #expect(results[5].status != 0)
+    }
+
+    /// The same five through `trustx check` as a learner runs it: the handshake fails before any
+    /// evaluation (-1200, exit 69), and the report says why in the words of the answer received.
+    @Test func testCheckAgainstEachLegacyCaseGivesTheDocumentedVerdictAndSaysWhy() throws {
+        let lab = try running()
+        let cases = try Self.legacyCases.map { try #require(lab.scenario($0)) }
+        let results = CLI.runAll(
+            cases.map { ["check"] + $0.targetArguments + ["--anchor", $0.anchorPath, "--timeout", "5"] })
+        let reasons = [
+            "3des": "alert handshake_failure (40)", "rc4": "alert handshake_failure (40)",
+            "rc4-md5": "alert handshake_failure (40)", "ssl-v3": "the server chose SSL 3.0",
+            "ssl-v2": "the server's answer is not TLS",
+        ]
+        for (s, result) in zip(cases, results) {
+            let r = try result.get()
+            #expect(s.expectation == LabExpectation(trusted: false, osstatus: nil, urlError: -1200), "\(s.name)")
+            #expect(r.status == 69, "\(s.name): \(r.err)")
+            #expect(r.err.contains(reasons[s.name]!), "\(s.name): \(r.err)")
+            #expect(r.err.contains("(-1200)"), "\(s.name): \(r.err)")
+        }
     }
 
     @Test func testEveryCaseGivesItsListedVerdictThroughCheck() throws {

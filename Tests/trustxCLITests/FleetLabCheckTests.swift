@@ -89,6 +89,37 @@ final class FleetLabCheckTests {
         try LabCatalogueCheck.assertVerdict(
             try LabCatalogueCheck.check(lab.arguments(for: backup, of: s)), backup.expectation, "rotating, CA pin")
     }
+
+    /// Every variation of the rotating scenario through the built `trustx check` against the
+    /// live server: the leaf served is read from the report (the presented leaf's key), and each
+    /// variation stated for that leaf, or for any leaf, gives its listed verdict. At d2f517e the
+    /// leaf pin listed -999 under whichever leaf, false half the time.
+    @Test func testEveryRotatingVariationGivesItsListedVerdictUnderTheLeafServed() throws {
+        let lab = try #require(Self.lab, "the lab did not start")
+        let s = try #require(lab.scenario("rotating"))
+        let rotation = try #require(s.rotation)
+        let leafKeys = rotation.chains.map { $0[0].spkiPin }
+        func check(_ v: LabVariation) throws -> Bool {
+            let r = try LabCatalogueCheck.check(lab.arguments(for: v, of: s))
+            let presented = try #require(try r.json()["presented"] as? [[String: Any]], "\(r.out)")
+            let key = try #require(presented.first?["spkiSha256"] as? String)
+            let served = try #require(leafKeys.firstIndex(of: key), "the served leaf is one of the two") + 1
+            guard v.holds(whileServing: served) else { return false }
+            try LabCatalogueCheck.assertVerdict(r, v.expectation, "rotating, leaf \(served): \(v.why)")
+            return true
+        }
+        let always = s.scenario.variations.filter { $0.leaf == nil }
+        let perLeaf = s.scenario.variations.filter { $0.leaf != nil }
+        #expect(always.count == 1 && perLeaf.count == 2)
+        for v in always { #expect(try check(v)) }
+        // One of the two per-leaf variations is for the leaf served now; a second round covers
+        // a switch between the two checks (the period is 20 s).
+        var applied = 0
+        for _ in 0..<2 where applied == 0 {
+            for v in perLeaf where try check(v) { applied += 1 }
+        }
+        #expect(applied >= 1)
+    }
 }
 
 /// FleetLabCheckTests's shared set-up, outside the type so its suite attribute can name it.

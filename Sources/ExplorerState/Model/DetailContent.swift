@@ -270,7 +270,8 @@ public enum DetailContent {
                 words.insert("no --anchor", at: 0)
             }
         }
-        return words.isEmpty ? "defaults" : words.joined(separator: " ")
+        let served = v.leaf.map { " (leaf \($0) served)" } ?? ""
+        return (words.isEmpty ? "defaults" : words.joined(separator: " ")) + served
     }
 
     /// `trusted`, or `-67602 errSecHostNameMismatch, URLError -999`.
