@@ -88,6 +88,11 @@ enum ExploreCommand {
         }
         var initial: (AppState, [Effect])
         let groups = p.all("group")
+        if request.chainFiles.contains("-") {
+            return Trustx.usageError(
+                UsageError(message: "the explorer reads its keys from the terminal; --chain - is for trustx check"),
+                spec)
+        }
         if !groups.isEmpty && (request.connection != nil || !request.chainFiles.isEmpty) {
             return Trustx.usageError(
                 UsageError(message: "--group chooses the lab's scenarios; it takes no target and no --chain"), spec)
@@ -128,7 +133,7 @@ enum ExploreCommand {
         toggles.anchorsOnly = !r.withSystemAnchors
         toggles.anchorClass = r.anchorClass
         toggles.pins = r.pins.digests
-        toggles.time = r.time == now ? nil : r.time
+        toggles.time = r.timeFixed ? r.time : nil
         toggles.profile = r.profile
         toggles.store = r.store
         toggles.fetchRevocation = r.fetchRevocation
