@@ -75,13 +75,27 @@ public enum Escaping {
     }
 
     /// `text` for the inside of an XML comment: `commentText`, with no two hyphens in a row and
-    /// no hyphen at the end, which XML forbids in comments.
+    /// no hyphen at the end, which XML forbids in comments. An option's name (`--anchor`) is
+    /// written `option anchor`, which reads as what it names where `-\u{2D}anchor` read as an
+    /// escape (D307); any other second hyphen of two is escaped.
     /// - Parameter text: Text from a certificate or the command line.
     /// - Returns: Text that cannot end or break the comment it is written into.
     public static func xmlCommentText(_ text: String) -> String {
         var out = ""
-        for c in commentText(text) {
+        let chars = Array(commentText(text))
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            let startsWord = i == 0 || chars[i - 1] == " " || chars[i - 1] == "("
+            if c == "-", startsWord, i + 2 < chars.count, chars[i + 1] == "-", chars[i + 2].isLetter,
+                chars[i + 2].isASCII
+            {
+                out += "option "
+                i += 2
+                continue
+            }
             out += c == "-" && out.hasSuffix("-") ? "\\u{2D}" : String(c)
+            i += 1
         }
         return out.hasSuffix("-") ? out + " " : out
     }

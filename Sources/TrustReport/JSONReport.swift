@@ -34,6 +34,7 @@ public enum JSONReport {
                     })
             ),
             ("unreadable", .array(e.unreadable.map { .string($0) })),
+            ("warnings", .array(ReportFormatting.warnings(e).map { .string($0) })),
             ("path", .array(pathEntries(e))),
             ("candidatePaths", .int(e.candidatePaths)),
             ("settings", settings(e.settings)),
@@ -175,6 +176,10 @@ public enum JSONReport {
             ("systemStore", .string(s.systemStore?.location)),
             ("pins", .array(s.pins.digests.map { .string("sha256//" + Base64.encode($0)) })),
             ("at", .string(s.time.rfc3339)),
+            (
+                "evaluationTime",
+                .object([("mode", .string(s.timeMode.rawValue)), ("at", .string(s.time.rfc3339))])
+            ),
             ("profile", .string(s.profile.rawValue)),
             ("revocationFetched", .bool(s.revocationFetched)),
             ("revocationRequired", .bool(s.requireRevocation)),

@@ -52,7 +52,7 @@ public enum MarkdownReport {
         if let c = e.storeComparison { line("- Trusted by: \(escape(ReportFormatting.trustedBy(c)))") }
         let pins = s.pins.digests.map { "sha256//" + Base64.encode($0) }
         line("- Pins: \(pins.isEmpty ? "none" : escape(pins.joined(separator: ", ")))")
-        line("- Time: \(s.time.rfc3339)")
+        line("- Time: \(ReportFormatting.timeDescription(s))")
         line("- Profile: \(s.profile.rawValue)")
         line("- SecTrustResultType: \(v.resultType.rawValue)")
         if v.extendedValidation {
@@ -62,6 +62,10 @@ public enum MarkdownReport {
         }
         line()
         if let c = e.connection { connectionTable(c, line) }
+        for w in ReportFormatting.warnings(e) {
+            line("**Warning:** \(escape(w))")
+            line()
+        }
         let ats = ReportFormatting.atsRows(e)
         if !ats.isEmpty {
             line("## App Transport Security")

@@ -77,6 +77,35 @@ public enum ReportFormatting {
         }
     }
 
+    /// Warnings about how the check differs from what an app would do, one line each: the SNI
+    /// the ClientHello carried is not the host the SSL policy checks (D308). URLSession sends the
+    /// host it checks as SNI (none for an IP address), so a server that chooses its certificate
+    /// by SNI may send an app another chain than the one evaluated.
+    public static func warnings(_ e: Evaluation) -> [String] {
+        guard let c = e.connection, case .ssl(let host?) = e.settings.policy else { return [] }
+        func plain(_ name: String) -> String {
+            var n = name.lowercased()
+            while n.hasSuffix(".") { n.removeLast() }
+            return n
+        }
+        let expected = parseIPAddress(host) == nil ? plain(host) : nil
+        let sent = c.target.sni.map(plain)
+        guard sent != expected else { return [] }
+        let what = sent.map { "the ClientHello carried SNI \($0)" } ?? "the ClientHello carried no SNI"
+        let app =
+            expected.map { "an app connecting to \(host) sends SNI \($0)" }
+            ?? "an app connecting to an IP address sends none"
+        return [
+            "the SSL policy checks the host \(host) but \(what), while \(app): a server that chooses its certificate by SNI may send the app another chain"
+        ]
+    }
+
+    /// The evaluation time and where it came from: `2027-01-01T00:00:00Z (now)` when it is the
+    /// clock at the evaluation, `(fixed)` when the user gave it.
+    static func timeDescription(_ s: TrustSettings) -> String {
+        "\(s.time.rfc3339) (\(s.timeMode == .now ? "now" : "fixed"))"
+    }
+
     /// Which store gives the system roots and where it reads them (`apple: Apple's root store,
     /// security_certificates-...`), or `none`.
     static func storeDescription(_ s: TrustSettings) -> String {

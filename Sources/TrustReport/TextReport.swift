@@ -94,6 +94,7 @@ public enum TextReport {
         var r = Renderer(options: options)
         r.verdict(e)
         if let c = e.connection { r.connection(c) }
+        r.warnings(e)
         r.settings(e.settings, comparison: e.storeComparison)
         r.ats(e)
         r.path(e)
@@ -166,11 +167,19 @@ public enum TextReport {
                 ("anchors", ReportFormatting.anchorsDescription(s)),
                 ("store", ReportFormatting.storeDescription(s)),
                 ("pins", pins),
-                ("time", s.time.rfc3339),
+                ("time", ReportFormatting.timeDescription(s)),
                 ("profile", s.profile.rawValue),
             ]
             for (k, v) in rows { line("  \(k.padded(to: 8)) \(clean(v))") }
             if let comparison { line("  trusted by \(clean(ReportFormatting.trustedBy(comparison)))") }
+            line()
+        }
+
+        mutating func warnings(_ e: Evaluation) {
+            let warnings = ReportFormatting.warnings(e)
+            guard !warnings.isEmpty else { return }
+            line("Warning")
+            for w in warnings { line("  \(clean(w))") }
             line()
         }
 

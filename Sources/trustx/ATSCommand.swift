@@ -86,9 +86,10 @@ enum ATSCommand {
             case .failure(let f): return f.report()
             }
         }
-        let settings = TrustSettings(
+        var settings = TrustSettings(
             anchors: anchors, systemStore: makeSystemStore(store), policy: .ssl(host: connection.target.host), time: now
         )
+        settings.timeMode = .now
         let platform = p.value("platform").flatMap(ATSPlatform.init(rawValue:)) ?? .ios17
         let diagnosis = ATSDiagnostics.run(
             connection.target, options: connection.options, settings: settings, platform: platform)

@@ -138,6 +138,7 @@ enum CheckCommand {
             anchors: anchors, anchorsOnly: !r.withSystemAnchors, customAnchorClass: r.anchorClass,
             systemStore: makeSystemStore(r.store),
             policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
+        settings.timeMode = r.timeFixed ? .fixed : .now
         settings.hostIgnoredByPolicy = r.ignoredHost
         switch loadCRLs(r.crlFiles) {
         case .success(let crls): settings.revocationLists = crls
@@ -159,14 +160,25 @@ enum CheckCommand {
         // -1001, instead of racing a fetch that times out at the same instant.
         let connectionDeadline = EvaluationDeadline(
             at: deadline.evaluation.instant + .milliseconds(250), allowance: c.options.timeout)
+        // The run waits a quarter second past the connection's own deadline, so a connection that
+        // times out by itself (a server that accepts and never answers) is reported as the probe
+        // saw it: `timed-out`, how far it got ("no answer to the ClientHello") and the peer. Only
+        // work stuck between two looks at the clock is cut off by this wait (D302).
         guard
-            let result = deadline.run({
-                ServerConnection.connect(
-                    c.target, options: c.options, fetchAIA: c.fetchAIA && r.policy.isSSL, anchors: anchorList,
-                    systemStore: systemStore, atsPolicy: atsPolicy, deadline: connectionDeadline)
-            })
+            let result = DeadlineRunner.run(
+                until: connectionDeadline.instant + .milliseconds(250),
+                {
+                    ServerConnection.connect(
+                        c.target, options: c.options, fetchAIA: c.fetchAIA && r.policy.isSSL, anchors: anchorList,
+                        systemStore: systemStore, atsPolicy: atsPolicy, deadline: connectionDeadline)
+                })
         else {
             return .failure(runTimedOut(c, settings: settings))
+        }
+        // A connection that ended past the run's deadline without timing out itself (an AIA fetch
+        // cut short at the same instant) still outlived --timeout: -1001, with the peer it reached.
+        if deadline.evaluation.hasPassed && result.report.failure?.kind != .timedOut {
+            return .failure(runTimedOut(c, settings: settings, peer: result.report.peerAddress))
         }
         let report = result.report
         if let failure = report.failure {
@@ -269,13 +281,14 @@ enum CheckCommand {
 
     /// The failure reported when connecting and fetching did not end within `--timeout`: what
     /// URLSession reports when a request outlives its timeout (-1001).
-    static func runTimedOut(_ c: Connection, settings: TrustSettings) -> Trustx.Failure {
+    static func runTimedOut(_ c: Connection, settings: TrustSettings, peer: String? = nil) -> Trustx.Failure {
         var proxy: String?
         if case .http(let address) = c.options.proxy { proxy = address.description }
         var report = ConnectionReport(
             target: ConnectionReport.Target(
                 host: c.target.host, port: Int(c.target.port), sni: c.target.serverName,
                 connectTo: c.target.connectTo?.description, startTLS: c.options.startTLS?.rawValue, proxy: proxy))
+        report.peerAddress = peer
         let seconds =
             Double(c.options.timeout.components.seconds) + Double(c.options.timeout.components.attoseconds) / 1e18
         // A server of another protocol sits silent through a STARTTLS preamble: say what was awaited.
@@ -326,6 +339,7 @@ enum CheckCommand {
             // The store is a source of parent certificates even when its roots are not trusted.
             systemStore: makeSystemStore(r.store),
             policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
+        settings.timeMode = r.timeFixed ? .fixed : .now
         settings.hostIgnoredByPolicy = r.ignoredHost
         switch loadCRLs(r.crlFiles) {
         case .success(let crls): settings.revocationLists = crls

@@ -18,7 +18,9 @@ extension CheckCommand {
     /// `--chain`, shared with `explore`.
     static let chainOption = OptionSpec(
         name: "chain", valueName: "file", arity: .upToNextOption,
-        help: "The certificates as a server presents them, leaf first, from PEM, DER, PKCS#7 or PKCS#12 files.")
+        help:
+            "The certificates as a server presents them, leaf first, from PEM, DER, PKCS#7 or PKCS#12 files; - reads standard input."
+    )
     static let formats = ["text", "json", "markdown"]
 
     static let spec = CommandSpec(
@@ -184,6 +186,9 @@ extension CheckCommand {
         var policy: TrustPolicy
         var pins: PinSet
         var time: Timestamp
+        /// Whether `--at` fixed `time`; otherwise it is the clock, read again by each round of a
+        /// watch.
+        var timeFixed = false
         var profile: RuleProfile
         var format: String
         var connection: Connection?
@@ -230,6 +235,9 @@ extension CheckCommand {
         }
         if targetText != nil && p.has("chain") {
             throw UsageError(message: "Give either a server to connect to or --chain files, not both")
+        }
+        if p.all("chain").filter({ $0 == "-" }).count > 1 {
+            throw UsageError(message: "--chain - reads standard input, which can be read once; give - once")
         }
         var connection: Connection?
         if let targetText {
@@ -321,6 +329,7 @@ extension CheckCommand {
             fetchRevocation: p.has("revocation"), requireRevocation: p.has("require-revocation"), ats: ats,
             timeout: try runTimeout(p) ?? .seconds(10), store: try storeChoice(p))
         request.ct = try validateCT(p)
+        request.timeFixed = p.has("at")
         return request
     }
 

@@ -131,11 +131,14 @@ enum CheckWatch {
             for g in histories.indices { changes += histories[g].fold(observed[g], at: result.time) }
             if first == nil { first = result.time }
             last = result.time
-            if round > 0 { changeCount += changes.count }
+            // Counted as printed: the changes of one address seen at once share a line (D304).
+            if round > 0 { changeCount += WatchChange.textLines(changes).count }
             if round == 0 {
                 if let failure = printFirst(result, watched, single: single, format: format, environment: environment) {
                     return failure
                 }
+                // The first report could not be written: a watch nobody can read ends here.
+                if Output.outputFailure.load(ordering: .relaxed) != 0 { return result.status }
                 if format != "json" && rounds != 1 {
                     Output.err("Watching every \(interval) s until Ctrl-C; from now on only changes are printed.\n")
                 }
@@ -156,23 +159,9 @@ enum CheckWatch {
         return status ?? .unavailable
     }
 
-    /// Writes `text` to standard output; false when the reader has gone (EPIPE), which
-    /// `Output.out` ignores because a single report ends anyway.
-    static func emit(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(1, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += n
-            }
-            return true
-        }
-    }
+    /// Writes `text` to standard output; false when it cannot be written (the reader has gone,
+    /// the disk is full), which ends the watch: main then exits 73.
+    static func emit(_ text: String) -> Bool { Output.write(text, to: 1) }
 
     /// `--watch` and `--watch-count`, checked.
     static func schedule(_ p: ParsedArguments) throws(UsageError) -> (interval: Int, rounds: Int?) {
@@ -293,13 +282,17 @@ enum CheckWatch {
         var checks: [Check] = []
         var unresolved: [(watched: Int, message: String)] = []
         for (i, w) in watched.enumerated() {
-            guard w.eachAddress, let c = w.request.connection else {
-                checks.append(Check(watched: i, request: w.request))
+            // Without --at every round evaluates at its own time: a leaf that expires during the
+            // watch is reported, and one issued after the watch began is not "not yet valid".
+            var request = w.request
+            if !request.timeFixed { request.time = time }
+            guard w.eachAddress, let c = request.connection else {
+                checks.append(Check(watched: i, request: request))
                 continue
             }
             do {
                 for address in try Probe.addresses(of: c.target.host, timeout: c.options.timeout) {
-                    var one = w.request
+                    var one = request
                     one.connection?.target.connectTo = Endpoint(host: address, port: c.target.port)
                     checks.append(Check(watched: i, request: one))
                 }

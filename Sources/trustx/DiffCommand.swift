@@ -68,8 +68,12 @@ enum DiffCommand {
                 return Trustx.fail("\(InputExcerpt.quote(side)): \(message)", status)
             }
         }
-        let comparison = ChainComparison(
-            a: evaluations[0], b: evaluations[1], labels: (parsed.positionals[0], parsed.positionals[1]))
+        // `--connect-to A,B` compares two nodes behind one name: each side is headed with the
+        // address it was sent to, or both would read the same.
+        let labels = zip(parsed.positionals, requests).map { side, request in
+            request.connection?.target.connectTo.map { "\(side) at \($0.description)" } ?? side
+        }
+        let comparison = ChainComparison(a: evaluations[0], b: evaluations[1], labels: (labels[0], labels[1]))
         switch parsed.value("format") ?? "text" {
         case "json": Output.out(JSONWriter.serialize(comparison.json))
         default: Output.out(comparison.text)

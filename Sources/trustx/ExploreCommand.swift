@@ -120,6 +120,13 @@ enum ExploreCommand {
         }
         var initial: (AppState, [Effect])
         let groups = p.all("group")
+        if request.chainFiles.contains("-") || p.value("targets") == "-" {
+            return Trustx.usageError(
+                UsageError(
+                    message:
+                        "the explorer reads its keys from the terminal; --chain - and --targets - are for trustx check"),
+                spec)
+        }
         if !groups.isEmpty && (request.connection != nil || !request.chainFiles.isEmpty || p.has("targets")) {
             return Trustx.usageError(
                 UsageError(
@@ -212,7 +219,7 @@ enum ExploreCommand {
         toggles.anchorsOnly = !r.withSystemAnchors
         toggles.anchorClass = r.anchorClass
         toggles.pins = r.pins.digests
-        toggles.time = r.time == now ? nil : r.time
+        toggles.time = r.timeFixed ? r.time : nil
         toggles.profile = r.profile
         toggles.store = r.store
         toggles.fetchRevocation = r.fetchRevocation

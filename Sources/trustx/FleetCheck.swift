@@ -35,7 +35,7 @@ enum FleetCheck {
     static let targetsOption = OptionSpec(
         name: "targets", valueName: "file", arity: .one,
         help:
-            "Check the servers listed in this file, one target per line, each optionally followed by its own \(lineOptions.map { "--" + $0 }.joined(separator: ", ")); '#' starts a comment. At most \(maximumTargets) targets."
+            "Check the servers listed in this file, one target per line, each optionally followed by its own \(lineOptions.map { "--" + $0 }.joined(separator: ", ")); '#' starts a comment; - reads the list from standard input. At most \(maximumTargets) targets."
     )
 
     /// `--jobs N`.
@@ -178,11 +178,12 @@ enum FleetCheck {
         if let path = p.value("targets") {
             let bytes: [UInt8]
             do {
-                bytes = try Trustx.inputAllowance.read(path)
+                bytes = try Trustx.readInput(path)
             } catch {
                 throw Trustx.Failure(message: error.description, status: .noInput)
             }
-            items += try TargetsFile.parse(bytes, path: path, base: base, limit: maximumTargets)
+            items += try TargetsFile.parse(
+                bytes, path: path == "-" ? Trustx.standardInputName : path, base: base, limit: maximumTargets)
         }
         if items.isEmpty {
             throw UsageError(message: "The --targets file names no target")

@@ -1,4 +1,5 @@
 import TrustCore
+import TrustReport
 import TrustSupport
 import TrustX509
 
@@ -35,6 +36,11 @@ enum FleetTable {
             let v = e.verdict
             if v.trusted, case .success = outcome.result { return "trusted" }
             if v.trusted, case .failure(let f) = outcome.result { return "failed: \(f.message)" }
+            // SecTrust passed and the app refused after it (a pin the delegate checks, ATS):
+            // errSecSuccess says nothing, the URLError is the answer the app gets.
+            if v.osstatus == 0, let code = v.urlError, let name = v.urlErrorName {
+                return "not trusted: \(name) (\(code))"
+            }
             return "not trusted: \(v.osstatusName) (\(v.osstatus))"
         }
         guard case .failure(let f) = outcome.result else { return "-" }
@@ -64,18 +70,28 @@ enum FleetTable {
             return out + "\n"
         }
         var out = line(headers) + rows.map(line).joined()
-        let trusted = outcomes.filter { $0.status == .success }.count
-        out += "\n\(trusted) of \(outcomes.count) trusted"
-        let failed = outcomes.filter { $0.status == .unavailable }.count
-        if failed > 0 { out += ", \(failed) could not be checked" }
-        out += "\n"
-        for (label, outcome) in zip(labels, outcomes) {
-            guard case .failure(let f) = outcome.result, case .connection(let c, _) = f.detail else { continue }
-            out +=
-                TerminalSanitizer.sanitize("\(InputExcerpt.quote(label)): \(CheckCommand.connectionFailureLine(c))")
-                + "\n"
+        out += "\n" + summary(outcomes) + "\n"
+        for failure in failures(labels: labels, outcomes: outcomes) {
+            out += TerminalSanitizer.sanitize(failure) + "\n"
         }
         return out
+    }
+
+    /// `N of M trusted`, and how many could not be checked.
+    static func summary(_ outcomes: [FleetCheck.Outcome]) -> String {
+        let trusted = outcomes.filter { $0.status == .success }.count
+        var out = "\(trusted) of \(outcomes.count) trusted"
+        let failed = outcomes.filter { $0.status == .unavailable }.count
+        if failed > 0 { out += ", \(failed) could not be checked" }
+        return out
+    }
+
+    /// One line per check whose connection failed, with why (not sanitised: each format escapes).
+    static func failures(labels: [String], outcomes: [FleetCheck.Outcome]) -> [String] {
+        zip(labels, outcomes).compactMap { label, outcome in
+            guard case .failure(let f) = outcome.result, case .connection(let c, _) = f.detail else { return nil }
+            return "\(InputExcerpt.quote(label)): \(CheckCommand.connectionFailureLine(c))"
+        }
     }
 
     /// The table as Markdown.
@@ -85,6 +101,10 @@ enum FleetTable {
         }
         var out = row(headers) + "|" + String(repeating: " --- |", count: headers.count) + "\n"
         for (label, outcome) in zip(labels, outcomes) { out += row(cells(label: label, outcome: outcome)) }
+        // As in text, what the table leaves to be counted and why the failures failed.
+        out += "\n" + summary(outcomes) + "\n"
+        let failed = failures(labels: labels, outcomes: outcomes)
+        if !failed.isEmpty { out += "\n" + failed.map { "- " + MarkdownReport.escape($0) + "\n" }.joined() }
         return out
     }
 }

@@ -17,7 +17,7 @@ enum LabCommand {
         commandPath: "trustx lab",
         abstract: "Serve a lab of deliberately broken TLS servers on loopback for training sessions.",
         discussion:
-            "Prints each scenario's URL and lesson, then serves until Ctrl-C or SIGTERM, when every server stops and the lab's files are removed. Check a scenario with: trustx check URL --anchor FILE. To explore the lab interactively instead, run trustx with no subcommand (or trustx explore), which starts the same servers itself.",
+            "Prints each scenario's URL and lesson, then serves until Ctrl-C or SIGTERM, when every server stops and the lab's files are removed (those --out wrote are kept). Check a scenario with: trustx check URL --anchor FILE. To explore the lab interactively instead, run trustx with no subcommand (or trustx explore), which starts the same servers itself.",
         options: [
             OptionSpec(
                 name: "scenario", valueName: "name", arity: .repeated,
@@ -117,7 +117,15 @@ enum LabCommand {
         var received: Int32 = 0
         sigwait(&stopSignals, &received)
         lab.stop()
-        if p.value("format") != "json" { Output.err("Stopped; the lab's servers are down and its files removed.\n") }
+        if p.value("format") != "json" {
+            // --out's files are kept (its help says so): the message must not say they went.
+            if let out = p.value("out") {
+                Output.err(
+                    "Stopped; the lab's servers are down and its files kept in \(TerminalSanitizer.sanitize(out)).\n")
+            } else {
+                Output.err("Stopped; the lab's servers are down and its files removed.\n")
+            }
+        }
         return .success
     }
 

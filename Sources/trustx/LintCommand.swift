@@ -15,7 +15,9 @@ enum LintCommand {
             "Check an Info.plist's App Transport Security and pinning settings for what a careful reviewer would flag.",
         discussion:
             "Reads XML and binary property lists. Exit status: 0 no findings, 1 findings, 64 usage error, 65 not a readable property list, 66 the file cannot be read. See docs/lint.md for every rule.",
-        arguments: [ArgumentSpec(valueName: "info-plist", help: "The Info.plist file, XML or binary.")],
+        arguments: [
+            ArgumentSpec(valueName: "info-plist", help: "The Info.plist file, XML or binary; - reads standard input.")
+        ],
         options: [
             OptionSpec(
                 name: "format", valueName: "format", arity: .one, help: "The report format.", allowedValues: formats,
@@ -29,10 +31,11 @@ enum LintCommand {
         case .success(let parsed): p = parsed
         case .failure(let exit): return exit.status
         }
-        let path = p.positionals[0]
+        // `-` is standard input, named so in messages and the report.
+        let path = p.positionals[0] == "-" ? Trustx.standardInputName : p.positionals[0]
         let bytes: [UInt8]
         do {
-            bytes = try Trustx.inputAllowance.read(path)
+            bytes = try Trustx.readInput(p.positionals[0])
         } catch {
             return Trustx.fail(error.description, .noInput)
         }

@@ -60,16 +60,25 @@ enum ManPage {
         for spec in Trustx.commands { out += command(spec) }
         out += [".SH EXIT STATUS"]
         let statuses: [(ExitStatus, String)] = [
-            (.success, "Trusted (check); done (the other commands); help and version."),
-            (.notTrusted, "Not trusted (check, ats); findings (lint)."),
+            (
+                .success,
+                "Trusted (check); both sides' verdicts and leaf keys the same (diff); done (the other commands); help and version."
+            ),
+            (
+                .notTrusted,
+                "Not trusted (check, ats); findings (lint); the sides' verdicts or leaf keys differ (diff); no root matches (store show)."
+            ),
             (
                 .usage,
                 "Usage error: an unknown option, a bad value, a missing argument, the explorer without a terminal."
             ),
             (.dataError, "An input file is not in any supported format."),
             (.noInput, "An input file cannot be read."),
-            (.unavailable, "The server could not be reached, or the TLS handshake failed."),
-            (.cannotCreate, "An output file cannot be written, or exists and --force was not given (export)."),
+            (.unavailable, "The server could not be reached, or the TLS handshake failed (check, ats, diff)."),
+            (
+                .cannotCreate,
+                "An output file cannot be written, or exists and --force was not given (export); standard output cannot be written (a full disk, a closed descriptor)."
+            ),
         ]
         for (status, meaning) in statuses { out += [".TP", "\(status.rawValue)", text(meaning)] }
         out += [

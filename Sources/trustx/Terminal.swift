@@ -2,6 +2,7 @@
 // Glibc only. Foundation would add 7-11 ms of start-up against a whole-process budget of about
 // 5 ms (docs/cli.md), so it is kept out of the executable.
 
+import Synchronization
 import TrustCore
 import TrustReport
 import TrustSupport
@@ -14,22 +15,43 @@ import TrustSupport
 
 /// Standard output and error, written with `write(2)` in one piece per call.
 enum Output {
+    /// The errno of the first write to standard output that failed (a full disk, a closed
+    /// descriptor, a reader gone); 0 while every write went through. main turns it into 73.
+    static let outputFailure = Atomic<Int32>(0)
+
     static func out(_ text: String) { write(text, to: 1) }
     static func err(_ text: String) { write(text, to: 2) }
 
-    static func write(_ text: String, to fd: Int32) {
+    /// Writes all of `text`; false when a write failed, which for standard output is recorded
+    /// in `outputFailure`.
+    @discardableResult
+    static func write(_ text: String, to fd: Int32) -> Bool {
         var text = text
-        text.withUTF8 { buffer in
+        return text.withUTF8 { buffer in
             var offset = 0
             while offset < buffer.count {
                 let n = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    return  // EPIPE and friends: the reader went away; nothing useful to do.
+                    if fd == 1 { _ = outputFailure.compareExchange(expected: 0, desired: errno, ordering: .relaxed) }
+                    return false
                 }
                 offset += n
             }
+            return true
         }
+    }
+
+    /// The run's status once its output is written: an answer (0, 1) that could not be written
+    /// becomes 73, with one line on standard error (none when the reader closed the pipe, as
+    /// `| head` does: nobody is left to tell). An error's own status stays (D305).
+    static func finalStatus(_ status: ExitStatus) -> ExitStatus {
+        let failure = outputFailure.load(ordering: .relaxed)
+        guard failure != 0 else { return status }
+        if failure != EPIPE {
+            err("Error: cannot write the output to standard output: \(String(cString: strerror(failure)))\n")
+        }
+        return status == .success || status == .notTrusted ? .cannotCreate : status
     }
 
     private static func systemWrite(_ fd: Int32, _ p: UnsafePointer<UInt8>, _ count: Int) -> Int {

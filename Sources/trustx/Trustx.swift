@@ -76,6 +76,8 @@ enum Trustx {
         case "help": return help(for: rest)
         default: break
         }
+        // A word that names no subcommand: the same error as `trustx help WORD`.
+        if !first.hasPrefix("-") { return usageError(UsageError(message: unknownSubcommand(first)), spec) }
         do {
             switch try spec.parse(args) {
             case .help:
@@ -102,11 +104,17 @@ enum Trustx {
             Output.out(ManPage.render())
         case let name?:
             guard let command = commands.first(where: { $0.name == name }) else {
-                return usageError(UsageError(message: "Unknown subcommand '\(name)'"), spec)
+                return usageError(UsageError(message: unknownSubcommand(name)), spec)
             }
             Output.out(command.help + "\n")
         }
         return .success
+    }
+
+    /// The one wording of a subcommand that does not exist, for `trustx WORD` and `trustx help WORD`.
+    static func unknownSubcommand(_ name: String) -> String {
+        "Unknown subcommand '\(InputExcerpt.quote(name))'; the subcommands are "
+            + commands.map(\.name).joined(separator: ", ")
     }
 
     /// What `trustx` with no arguments does: the interactive explorer on the built-in lab when
@@ -188,12 +196,28 @@ enum Trustx {
         }
     }
 
-    /// Loads a --chain file, leaving out certificates that cannot be read among readable ones.
+    /// How messages name `-` where a file is expected.
+    static let standardInputName = "standard input"
+
+    /// The bytes of an input file through the run's allowance; `-` reads standard input (to
+    /// its end, within the same cap), for `--chain -`, `--targets -` and `lint -`.
+    static func readInput(_ path: String) throws(LoadError) -> [UInt8] {
+        guard path == "-" else { return try inputAllowance.read(path) }
+        if isatty(0) == 1 { Output.err("Reading standard input until Ctrl-D.\n") }
+        return try inputAllowance.readStandardInput(name: standardInputName)
+    }
+
+    /// Loads a --chain file (`-` for standard input), leaving out certificates that cannot be
+    /// read among readable ones.
     static func loadChain(_ path: String, password: String?, command: CommandSpec) -> Result<
         ([Certificate], [DecodingError]), Failure
     > {
         do {
-            let loaded = try CertificateLoader.loadChain(path: path, password: password, allowance: inputAllowance)
+            let loaded =
+                path == "-"
+                ? try CertificateLoader.loadChain(
+                    bytes: try readInput(path), name: standardInputName, password: password)
+                : try CertificateLoader.loadChain(path: path, password: password, allowance: inputAllowance)
             return .success((loaded.certificates, loaded.unreadable))
         } catch {
             switch error {

@@ -110,10 +110,18 @@ import Testing
         }
     }
 
+    /// `trustx WORD` and `trustx help WORD` word an unknown subcommand the same way (issue 28,
+    /// item 18: one said "Unexpected argument", the other "Unknown subcommand").
     @Test func testUnknownSubcommandIsAUsageError() throws {
-        let r = try CLI.run(["frobnicate"])
+        let runs = CLI.runAll([["frobnicate"], ["help", "frobnicate"]])
+        let (r, help) = (try runs[0].get(), try runs[1].get())
         #expect(r.status == 64)
-        #expect(r.err == "Error: Unexpected argument 'frobnicate'\nSee 'trustx --help' for more information.\n")
+        #expect(
+            r.err
+                == "Error: Unknown subcommand 'frobnicate'; the subcommands are check, explore, pin, lab, ats, export, lint, completions, store, diff\nSee 'trustx --help' for more information.\n"
+        )
+        #expect(help.status == 64)
+        #expect(help.err == r.err)
     }
 
     @Test func testMalformedFileExits65() throws {
@@ -151,8 +159,8 @@ import Testing
         #expect(
             Set(doc.keys)
                 == ([
-                    "schema", "target", "connection", "presented", "unreadable", "path", "candidatePaths", "settings",
-                    "steps", "verdict", "ats", "pinAdvice", "trustedBy",
+                    "schema", "target", "connection", "presented", "unreadable", "warnings", "path", "candidatePaths",
+                    "settings", "steps", "verdict", "ats", "pinAdvice", "trustedBy",
                 ]))
         // Without --ats or --ats-plist there is no ATS section and no advice.
         #expect(doc["ats"] is NSNull)
@@ -191,7 +199,7 @@ import Testing
             Set(settings.keys)
                 == ([
                     "policy", "host", "anchors", "anchorClass", "anchorsOnly", "systemAnchors", "systemStore", "pins",
-                    "at",
+                    "at", "evaluationTime",
                     "profile", "revocationFetched", "revocationRequired", "store", "storeVersion",
                 ]))
         #expect((settings["revocationFetched"] as? Bool) == false)

@@ -28,8 +28,8 @@ import TrustX509
                                   does and report every step.
           explore                 Explore a chain interactively: change anchors, policy,
                                   host, pins and time and watch each step.
-          pin                     Print the SPKI SHA-256 pin of every certificate in the
-                                  files.
+          pin                     Print the SPKI SHA-256 pin of every certificate, key
+                                  and certificate request in the files.
           lab                     Serve a lab of deliberately broken TLS servers on
                                   loopback for training sessions.
           ats                     Try a server under App Transport Security and its
@@ -73,7 +73,8 @@ import TrustX509
 
         OPTIONS:
           --chain <file>          The certificates as a server presents them, leaf
-                                  first, from PEM, DER, PKCS#7 or PKCS#12 files.
+                                  first, from PEM, DER, PKCS#7 or PKCS#12 files; - reads
+                                  standard input.
           --password <password>   The password of the PKCS#12 files given (chain,
                                   anchors or client certificate).
           --anchor <file>         Trust the certificates in this file as anchors, and no
@@ -166,8 +167,8 @@ import TrustX509
                                   line, each optionally followed by its own
                                   --connect-to, --sni, --no-sni, --host, --policy,
                                   --pin, --starttls, --tls-min, --tls-max, --no-aia,
-                                  --proxy, --timeout; '#' starts a comment. At most 1000
-                                  targets.
+                                  --proxy, --timeout; '#' starts a comment; - reads the
+                                  list from standard input. At most 1000 targets.
           --jobs <count>          How many of several targets are checked at once (1 to
                                   64); each check has its own --timeout. (default: 8)
           --watch <seconds>       Check again every this many seconds (1 to 86400) until
@@ -186,15 +187,25 @@ import TrustX509
         """
 
     static let pinHelp = """
-        OVERVIEW: Print the SPKI SHA-256 pin of every certificate in the files.
+        OVERVIEW: Print the SPKI SHA-256 pin of every certificate, key and certificate
+        request in the files.
+
+        A public key, a private key or a certificate request (CSR) gives the pin the
+        certificate issued for its key will have: a backup pin can ship before that
+        certificate exists. Files are read as trustx check reads --chain files: a
+        certificate or key that cannot be read among readable ones is named on standard
+        error and left out, the others are printed, and the exit status is then 65.
 
         USAGE: trustx pin <file> ... [--password <password>]
 
         ARGUMENTS:
-          <file>                  A PEM, DER, PKCS#7 or PKCS#12 file of certificates.
+          <file>                  A PEM, DER, PKCS#7 or PKCS#12 file of certificates, or
+                                  a PEM or DER public key, private key (PKCS#8, RSA, EC)
+                                  or certificate request; - reads standard input.
 
         OPTIONS:
-          --password <password>   The password of the PKCS#12 files given.
+          --password <password>   The password of the PKCS#12 files or encrypted PKCS#8
+                                  private keys given.
           --version               Show the version.
           -h, --help              Show help information.
 
@@ -205,10 +216,10 @@ import TrustX509
         training sessions.
 
         Prints each scenario's URL and lesson, then serves until Ctrl-C or SIGTERM, when
-        every server stops and the lab's files are removed. Check a scenario with:
-        trustx check URL --anchor FILE. To explore the lab interactively instead, run
-        trustx with no subcommand (or trustx explore), which starts the same servers
-        itself.
+        every server stops and the lab's files are removed (those --out wrote are kept).
+        Check a scenario with: trustx check URL --anchor FILE. To explore the lab
+        interactively instead, run trustx with no subcommand (or trustx explore), which
+        starts the same servers itself.
 
         USAGE: trustx lab [--scenario <name> ...] [--port-base <port>] [--listen <address>] [--out <directory>] [--format <format>] [--store <store>] [--group <name> ...] [--rotate-seconds <seconds>]
 

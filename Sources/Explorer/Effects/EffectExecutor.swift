@@ -36,9 +36,28 @@ public final class EffectExecutor: Sendable {
     /// The most one evaluation may take before it ends with the `budget` step.
     public static let evaluationTime: Duration = .seconds(5)
 
+    /// When the session started, on a clock that only moves forward: an evaluation at "now" is
+    /// at the session's start time plus the time elapsed since.
+    let sessionStart: ContinuousClock.Instant
+
     /// Creates an executor with its own evaluator.
-    /// - Parameter evaluator: The evaluator every evaluation of this session uses.
-    public init(evaluator: Evaluator = Evaluator()) { self.evaluator = evaluator }
+    /// - Parameters:
+    ///   - evaluator: The evaluator every evaluation of this session uses.
+    ///   - sessionStart: When the session's start time (`AppState.now`) was read.
+    public init(evaluator: Evaluator = Evaluator(), sessionStart: ContinuousClock.Instant = .now) {
+        self.evaluator = evaluator
+        self.sessionStart = sessionStart
+    }
+
+    /// `settings` with a time of "now" moved to the moment of the evaluation: the reducer puts
+    /// the session's start time there, and the time elapsed since is added (D300). A fixed
+    /// time (`t`, `--at`) is kept.
+    func atThisMoment(_ settings: TrustSettings) -> TrustSettings {
+        guard settings.timeMode == .now else { return settings }
+        var s = settings
+        s.time = s.time.adding(seconds: max(0, sessionStart.duration(to: .now).components.seconds))
+        return s
+    }
 
     /// Starts `effect` on a background thread; its answer appears in the inbox.
     /// - Parameter effect: The work to do.
@@ -93,8 +112,8 @@ public final class EffectExecutor: Sendable {
             // The same bound as a command's: an answer in seconds whatever the chain (Esc stops
             // waiting for it sooner).
             var evaluation = evaluator.evaluate(
-                chain: r.chain, settings: r.settings, deadline: EvaluationDeadline(after: EffectExecutor.evaluationTime)
-            )
+                chain: r.chain, settings: atThisMoment(r.settings),
+                deadline: EvaluationDeadline(after: EffectExecutor.evaluationTime))
             evaluation?.connection = r.connection
             evaluation?.presentedSource = r.fromFiles ? .file : .presented
             // The Detail pane's "Trusted by": the same chain under Apple's store and this

@@ -97,7 +97,7 @@ extension EffectExecutor {
         guard !result.chain.isEmpty else {
             return .failed(result.failure?.message ?? "the server sent no certificate")
         }
-        var s = settings
+        var s = atThisMoment(settings)
         s.negotiated = result.negotiated
         if s.policy.isSSL && fetchAIA { s.fetchedIssuers = result.fetchedIssuers }
         s.presentedSCTs = result.presentedSCTs

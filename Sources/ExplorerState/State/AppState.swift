@@ -278,6 +278,10 @@ public struct AppState: Sendable {
             // The store stays a source of parents even when its roots are not trusted, as in check.
             systemStore: store(for: t), policy: policy, pins: PinSet(digests: t.pins), time: t.time ?? now,
             profile: t.profile)
+        // Without `t` the executor moves the time to the moment it evaluates (the session's
+        // start plus the time since), so an evaluation made during a long session or a watch is
+        // of its own moment, not of the start-up's.
+        s.timeMode = t.time == nil ? .now : .fixed
         // The app still holds a host under Basic X.509, which ignores it: the step says so.
         if t.policy == .basicX509 && !host.isEmpty { s.hostIgnoredByPolicy = host }
         s.ats = t.ats.settings

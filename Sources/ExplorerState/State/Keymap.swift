@@ -294,7 +294,8 @@ public struct Keymap: Sendable {
             [.char("t")], .editTime, hint: "time",
             help: "Type the evaluation time: a date, RFC 3339, or -90d / +6m / +1y from now (calendar months, years)."),
         KeyBinding(
-            [.char("T")], .timeNow, hint: "now", help: "Evaluate at the session's start time again.", inBar: false),
+            [.char("T")], .timeNow, hint: "now",
+            help: "Evaluate at the current time again: each evaluation at its own moment.", inBar: false),
         KeyBinding(
             [.char("[")], .previousBoundary, hint: "prev date",
             help: "Jump to the previous notBefore or notAfter of a certificate in the path.", inBar: false),

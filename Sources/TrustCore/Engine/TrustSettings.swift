@@ -4,6 +4,14 @@ import PathRules
 import TrustSupport
 import TrustX509
 
+/// Where an evaluation's time comes from.
+public enum EvaluationTimeMode: String, Hashable, Sendable {
+    /// The clock at the evaluation: each evaluation of a lasting run reads it again.
+    case now
+    /// A time given by the user, the same for every evaluation.
+    case fixed
+}
+
 /// Everything that shapes one evaluation besides the presented chain.
 public struct TrustSettings: Sendable {
     /// Custom anchors (SecTrustSetAnchorCertificates). Any certificate can be one.
@@ -22,6 +30,9 @@ public struct TrustSettings: Sendable {
     public var pins: PinSet
     /// The evaluation time.
     public var time: Timestamp
+    /// Whether `time` is a time the caller fixed (`--at`, the explorer's `t`) or the moment of
+    /// the evaluation, which a run that lasts (a watch) takes again for every evaluation.
+    public var timeMode: EvaluationTimeMode = .fixed
     /// The rule profile.
     public var profile: RuleProfile
     /// A bound on the number of intermediates between leaf and anchor (x509-limbo's max_chain_depth).

@@ -55,7 +55,13 @@ public enum CertificateLoader {
     public static func loadChain(path: String, password: String? = nil, allowance: InputAllowance? = nil)
         throws(LoadError) -> (certificates: [Certificate], unreadable: [DecodingError])
     {
-        let bytes = try contents(of: path, allowance)
+        try loadChain(bytes: try contents(of: path, allowance), name: path, password: password)
+    }
+
+    /// `loadChain(path:)` for bytes already read (standard input), errors attributed to `name`.
+    public static func loadChain(bytes: [UInt8], name path: String, password: String? = nil)
+        throws(LoadError) -> (certificates: [Certificate], unreadable: [DecodingError])
+    {
         guard PEM.looksLikePEM(bytes), let blocks = try? PEM.blocks(in: bytes),
             blocks.filter({ certificateLabels.contains($0.label) }).count > 1
         else { return (try decode(bytes, password: password, path: path), []) }
@@ -76,7 +82,7 @@ public enum CertificateLoader {
         return (certificates, unreadable)
     }
 
-    static let certificateLabels: Set<String> = ["CERTIFICATE", "X509 CERTIFICATE", "TRUSTED CERTIFICATE"]
+    package static let certificateLabels: Set<String> = ["CERTIFICATE", "X509 CERTIFICATE", "TRUSTED CERTIFICATE"]
 
     /// Decodes certificates from bytes in any supported format.
     public static func decode(_ bytes: [UInt8], password: String? = nil, name: String = "input") throws -> [Certificate]
@@ -155,6 +161,12 @@ public enum CertificateLoader {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .unreadable(path: path, reason: errnoText()) }
         defer { close(fd) }
+        return try readAll(fd, name: path, maximumBytes: maximumBytes)
+    }
+
+    /// Reads `fd` to its end (a file, or standard input's pipe), refusing more than
+    /// `maximumBytes`; errors name `name`.
+    static func readAll(_ fd: Int32, name path: String, maximumBytes: Int) throws(LoadError) -> [UInt8] {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw .unreadable(path: path, reason: errnoText()) }
         if (st.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(path: path, reason: "is a directory") }

@@ -16,13 +16,24 @@ public final class InputAllowance: Sendable {
     /// run (chains, anchors, CRLs, client identities, property lists, pins) is read through one
     /// allowance.
     public func read(_ path: String) throws(LoadError) -> [UInt8] {
+        try charged(path) { limit throws(LoadError) in try CertificateLoader.readFile(path, maximumBytes: limit) }
+    }
+
+    /// Reads standard input to its end and charges its size, as `read(_:)` does a file's;
+    /// errors call it `name`.
+    public func readStandardInput(name: String) throws(LoadError) -> [UInt8] {
+        try charged(name) { limit throws(LoadError) in try CertificateLoader.readAll(0, name: name, maximumBytes: limit)
+        }
+    }
+
+    private func charged(_ path: String, _ reading: (Int) throws(LoadError) -> [UInt8]) throws(LoadError) -> [UInt8] {
         // The limit is taken and the size charged under one lock: checks of several servers run
         // at once (D213), and two reads that each saw the whole allowance left would pass the cap.
         var limit = 0
         do {
             return try used.withLock { (used: inout Int) throws(LoadError) -> [UInt8] in
                 limit = max(0, CertificateLoader.maximumFileSize - used)
-                let bytes = try CertificateLoader.readFile(path, maximumBytes: limit)
+                let bytes = try reading(limit)
                 used += bytes.count
                 return bytes
             }
