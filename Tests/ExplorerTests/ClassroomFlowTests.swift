@@ -106,6 +106,44 @@ final class ClassroomFlowTests: XCTestCase {
         XCTAssertTrue(DetailContent.lines(s.state).contains { $0.kind == .heading && $0.text == "Verdict" })
     }
 
+    func testPredictModeChainPaneKeepsThePathAndItsTrustHiddenUntilTheReveal() throws {
+        // missing-intermediate-aia is trusted with AIA fetching on (the intermediate is fetched,
+        // a path of 3 ends at a trusted anchor) and not with it off: `f` flips it, a vote.
+        let s = Session(scenarios: Self.scenarios)
+        s.select("missing-intermediate-aia")
+        s.press(.char("W"), .char("f"))
+        XCTAssertTrue(s.state.verdictHidden, "AIA off leaves the path cut short: a vote")
+        let rows = ExplorerView.lines(s.state, width: 160, height: 40)
+        let chainTitle = try XCTUnwrap(rows.first { $0.contains("2 Chain") })
+        XCTAssertFalse(chainTitle.contains("path"), "the path's length gives the answer:\n\(chainTitle)")
+        XCTAssertFalse(chainTitle.contains("changed"), chainTitle)
+        let text = Self.pane("┌2 Chain", in: rows)
+        XCTAssertTrue(text.contains("Chain as sent"), text)
+        XCTAssertFalse(text.contains("trusted"), "a path row says how it was trusted:\n\(text)")
+        XCTAssertFalse(text.contains("no anchor"), text)
+        s.press(.char(" "))
+        let revealed = ExplorerView.lines(s.state, width: 160, height: 40).first { $0.contains("2 Chain") } ?? ""
+        XCTAssertTrue(revealed.contains("in path"), revealed)
+    }
+
+    /// The text inside the pane whose top border starts with `title`, row by row.
+    static func pane(_ title: String, in rows: [String]) -> String {
+        let grid = rows.map { Array($0) }
+        let mark = Array(title)
+        for (r, row) in grid.enumerated() {
+            guard let left = row.indices.first(where: { row[$0...].starts(with: mark) }),
+                let right = row[(left + 1)...].firstIndex(of: "┐")
+            else { continue }
+            var text: [String] = []
+            for below in grid[(r + 1)...] {
+                guard below.count > right, below[left] == "│" else { break }
+                text.append(String(below[(left + 1)..<right]))
+            }
+            return text.joined(separator: "\n")
+        }
+        return ""
+    }
+
     // MARK: The presenter switch
 
     func testPresenterSwitchHidesExpectedAndTryWhileARoomVotes() {

@@ -8,7 +8,12 @@ extension Renderer {
     func chain(_ buffer: inout Buffer, _ area: Rect, _ layout: inout FrameLayout) {
         let rows = state.chainRows
         var titles = ["2 Chain"]
-        if let e = state.evaluation {
+        if let e = state.evaluation, state.verdictHidden {
+            // While the room votes the path's length and whether it changed give the answer away
+            // (an intermediate fetched or not, a path cut short): only the chain as sent shows (D360).
+            let where_ = position(state.selectedCertificate, state.chainRows.count)
+            titles = ["2 Chain (\(e.presented.count) \(sentWord))\(where_)", "2 Chain\(where_)", "2 Chain"]
+        } else if let e = state.evaluation {
             let where_ = position(state.selectedCertificate, state.chainRows.count)
             let changed = state.change?.pathChanged == true ? " changed" : ""
             let counts = "\(e.path.certificates.count) in path, \(e.presented.count) \(sentWord)"
@@ -59,7 +64,13 @@ extension Renderer {
             // What the user made of this certificate: an anchor, a pin.
             if anchors.contains(row.certificate) { line.spans.append(span(" anchor", .changed)) }
             if pins.contains(row.certificate.keyIdentity) { line.spans.append(span(" pinned", .changed)) }
-            line.spans.append(span("  \(row.source)", .label))
+            // A path row's source says how it was trusted ("trusted custom anchor"): the verdict,
+            // which predict mode keeps until the reveal.
+            if row.section == .path && state.verdictHidden {
+                line.spans.append(span("  hidden until the vote", .label))
+            } else {
+                line.spans.append(span("  \(row.source)", .label))
+            }
             items.append(line)
             rowOfItem.append(n)
         }
