@@ -112,6 +112,7 @@ enum CheckWatch {
         sigemptyset(&stopSignals)
         for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, s) }
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        Output.stopSignals = stopSignals
 
         var histories: [WatchHistory] = []
         for w in watched where w.group == histories.count { histories.append(WatchHistory(target: w.label)) }
@@ -136,13 +137,16 @@ enum CheckWatch {
                 if let failure = printFirst(result, watched, single: single, format: format, environment: environment) {
                     return failure
                 }
+                // A stop signal came while the report waited for its reader.
+                if Output.stopped { return result.status }
                 if format != "json" && rounds != 1 {
                     Output.err("Watching every \(interval) s until Ctrl-C; from now on only changes are printed.\n")
                 }
             } else if !changes.isEmpty {
                 let text = format == "json" ? changes.map(\.jsonLine).joined() : WatchChange.textLines(changes).joined()
-                // Nobody reads any more (`| head`): the watch has no one left to tell.
-                if !emit(text) { return result.status }
+                // Nobody reads any more (`| head`): the watch has no one left to tell. A stop
+                // signal while the reader does not read ends it too.
+                if !emit(text) || Output.stopped { return result.status }
             }
             status = result.status
             round += 1
@@ -163,7 +167,15 @@ enum CheckWatch {
         return text.withUTF8 { buffer in
             var offset = 0
             while offset < buffer.count {
-                let n = write(1, buffer.baseAddress! + offset, buffer.count - offset)
+                var count = buffer.count - offset
+                if let signals = Output.stopSignals {
+                    guard Output.waitWritable(1, signals) else {
+                        Output.stopped = true
+                        return true
+                    }
+                    count = min(count, 4096)
+                }
+                let n = write(1, buffer.baseAddress! + offset, count)
                 if n < 0 {
                     if errno == EINTR { continue }
                     return false
@@ -357,7 +369,8 @@ enum CheckWatch {
             var text = ""
             for ((check, outcome), label) in zip(zip(r.checks, r.outcomes), labels) {
                 text += initialLine(
-                    r.time, target: label, address: address(check, outcome), report: report(outcome, single: single))
+                    r.time, target: label, address: address(check, outcome),
+                    report: report(outcome, single: single, timeout: check.request.timeout))
             }
             for (i, message) in r.unresolved {
                 let error: JSONValue = .object([
@@ -370,7 +383,9 @@ enum CheckWatch {
         }
         if single, let outcome = r.outcomes.first {
             switch outcome.result {
-            case .success(let e): CheckCommand.render(withStoreComparison(e), format: format, environment: environment)
+            case .success(let e):
+                let compared = withStoreComparison(e, deadline: EvaluationDeadline(after: watched[0].request.timeout))
+                CheckCommand.render(compared, format: format, environment: environment)
             case .failure(let f):
                 switch f.detail {
                 case .evaluation(let e): CheckCommand.render(e, format: format, environment: environment)
@@ -401,9 +416,12 @@ enum CheckWatch {
 
     /// The report `check --format json` prints for this outcome (with the store comparison
     /// only for one target, as there).
-    static func report(_ outcome: FleetCheck.Outcome, single: Bool) -> JSONValue {
+    static func report(_ outcome: FleetCheck.Outcome, single: Bool, timeout: Duration) -> JSONValue {
         switch outcome.result {
-        case .success(let e): return JSONReport.document(single ? withStoreComparison(e) : e)
+        case .success(let e):
+            // The comparison of a watch's first report has its own --timeout, as a round does.
+            return JSONReport.document(
+                single ? withStoreComparison(e, deadline: EvaluationDeadline(after: timeout)) : e)
         case .failure(let f):
             switch f.detail {
             case .evaluation(let e): return JSONReport.document(e)
