@@ -20,7 +20,7 @@ extension ExplorerTmuxTests {
 
         // `x` over an existing file: refused with a message, the file as it was.
         try send("x", "C-u", "report.txt", "Enter")
-        var text = try await screen { $0.contains("report.txt exists") }
+        var text = try await screen { $0.contains("cannot write report.txt: it exists") }
         #expect(text.contains("does not replace"), "\(text)")
         #expect(try String(contentsOfFile: report, encoding: .utf8) == kept)
 

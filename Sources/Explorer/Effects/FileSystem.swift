@@ -48,7 +48,7 @@ enum FileSystem {
         do {
             try FileWriter.write(file.contents, to: file.path, existing: file.replace ? .replace : .keep)
         } catch .exists {
-            return "\(file.path) exists; trustx does not replace a file: give another name"
+            return "cannot write \(file.path): it exists, and trustx does not replace a file; give another name"
         } catch {
             return "cannot write \(file.path): \(error.reason)"
         }
