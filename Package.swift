@@ -94,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "trustx-fuzz",
             // TLSProbe for the parsers of what servers send (HTTP replies, STARTTLS, handshake messages).
-            dependencies: ["TrustCore", "TLSProbe", "ATSModel", "TrustX509", "TrustSupport"],
+            dependencies: ["TrustCore", "TLSProbe", "ATSModel", "PathRules", "TrustX509", "TrustSupport"],
             // Inputs the fuzzer starts from, not sources.
             exclude: ["seeds"]
         ),

@@ -1,3 +1,5 @@
+import TrustSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -49,17 +51,12 @@ final class LabDirectory: @unchecked Sendable {
     @discardableResult
     func write(_ name: String, _ bytes: [UInt8]) throws(LabError) -> String {
         let file = path + "/" + name
-        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .system(operation: "creating \(file)", errno: errno) }
-        defer { systemClose(fd) }
-        // An existing file keeps its old mode through O_CREAT: make it private too.
-        _ = fchmod(fd, 0o600)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, bytes.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw .system(operation: "writing \(file)", errno: errno) }
-            offset += n
+        do {
+            try FileWriter.write(bytes, to: file, mode: 0o600, existing: .replace)
+        } catch .system(_, let code) {
+            throw .system(operation: "writing \(file)", errno: code)
+        } catch {
+            throw .system(operation: "writing \(file)", errno: EEXIST)
         }
         if !written.contains(file) { written.append(file) }
         return file

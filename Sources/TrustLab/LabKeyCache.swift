@@ -1,4 +1,5 @@
 import TrustBuilder
+import TrustSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -11,16 +12,10 @@ import TrustBuilder
     private func readFile(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         Glibc.read(fd, buffer, count)
     }
-    private func writeFile(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-        Glibc.write(fd, bytes, count)
-    }
     private func closeFile(_ fd: Int32) { _ = Glibc.close(fd) }
 #else
     private func readFile(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         Darwin.read(fd, buffer, count)
-    }
-    private func writeFile(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-        Darwin.write(fd, bytes, count)
     }
     private func closeFile(_ fd: Int32) { _ = Darwin.close(fd) }
 #endif
@@ -169,7 +164,9 @@ final class LabKeyCache: Sendable {
     /// The key in `path` when the file is this user's own private regular file holding a key of
     /// exactly `kind`; nil otherwise.
     static func read(_ path: String, kind: KeyKind) -> KeyPair? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        // O_NONBLOCK: open(2) of a FIFO would otherwise wait for a writer before fstat could
+        // tell it is not a key file (D321); a regular file reads the same either way.
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { closeFile(fd) }
         var info = stat()
@@ -194,20 +191,7 @@ final class LabKeyCache: Sendable {
     /// reading at the same time sees the old key or the new one, never half of one. Best effort:
     /// a key that cannot be kept is simply generated again next time.
     static func write(_ pem: String, to path: String) {
-        let bytes = Array(pem.utf8)
-        guard !bytes.isEmpty else { return }
-        let temporary = path + ".\(getpid()).tmp"
-        unlink(temporary)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { writeFile(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            offset += n
-        }
-        closeFile(fd)
-        if offset < bytes.count || rename(temporary, path) != 0 { unlink(temporary) }
+        guard !pem.isEmpty else { return }
+        try? FileWriter.write(pem, to: path, mode: 0o600, existing: .replace)
     }
 }

@@ -206,6 +206,7 @@ public enum JSONReport {
             ("differingRoot", .string(c.differingRoot.map { ReportFormatting.hex($0.sha256) })),
             ("differingRootName", .string(c.differingRoot?.displayName)),
             ("differingRootIn", .array(c.storesWithDifferingRoot.map { .string($0) })),
+            ("skipped", .string(c.skipped)),
         ])
     }
 

@@ -116,6 +116,7 @@ public enum ReportFormatting {
     /// `apple: trusted · openssl: not trusted; the difference: NAME (sha256 0123456789abcdef…), a
     /// root of apple only`: the "trusted by" line.
     public static func trustedBy(_ c: StoreComparison) -> String {
+        if let skipped = c.skipped { return "(\(skipped))" }
         var text = c.sides.map { "\($0.storeName): \($0.trusted ? "trusted" : "not trusted")" }
             .joined(separator: " · ")
         if let root = c.differingRoot {

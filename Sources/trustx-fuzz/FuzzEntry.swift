@@ -3,6 +3,7 @@
 // lists, STARTTLS dialogues, proxy answers and handshake messages (docs/fuzzing.md).
 // Normal builds compile a stub main; fuzz builds pass -DFUZZING and libFuzzer supplies main.
 import ATSModel
+import PathRules
 import TLSProbe
 import TrustCore
 import TrustSupport

@@ -60,9 +60,12 @@ enum CheckCommand {
 
     static func runOne(_ request: Request, environment: Environment) -> ExitStatus {
         let evaluation: Evaluation
+        // The run's deadline, as the evaluation's own (set a moment later) runs to it: the
+        // store comparison ends by it too (D326).
+        let deadline = EvaluationDeadline(after: request.timeout)
         let outcome = request.connection == nil ? evaluate(request) : evaluateServer(request, environment: environment)
         switch outcome {
-        case .success(let e): evaluation = withStoreComparison(e)
+        case .success(let e): evaluation = withStoreComparison(e, deadline: deadline)
         case .failure(let failure):
             switch failure.detail {
             case .evaluation(let partial):

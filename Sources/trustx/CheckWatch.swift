@@ -112,6 +112,7 @@ enum CheckWatch {
         sigemptyset(&stopSignals)
         for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, s) }
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        Output.stopSignals = stopSignals
 
         var histories: [WatchHistory] = []
         for w in watched where w.group == histories.count { histories.append(WatchHistory(target: w.label)) }
@@ -137,15 +138,17 @@ enum CheckWatch {
                 if let failure = printFirst(result, watched, single: single, format: format, environment: environment) {
                     return failure
                 }
-                // The first report could not be written: a watch nobody can read ends here.
-                if Output.outputFailure.load(ordering: .relaxed) != 0 { return result.status }
+                // The first report could not be written: a watch nobody can read ends here; so
+                // does one whose stop signal came while the report waited for its reader.
+                if Output.outputFailure.load(ordering: .relaxed) != 0 || Output.stopped { return result.status }
                 if format != "json" && rounds != 1 {
                     Output.err("Watching every \(interval) s until Ctrl-C; from now on only changes are printed.\n")
                 }
             } else if !changes.isEmpty {
                 let text = format == "json" ? changes.map(\.jsonLine).joined() : WatchChange.textLines(changes).joined()
-                // Nobody reads any more (`| head`): the watch has no one left to tell.
-                if !emit(text) { return result.status }
+                // Nobody reads any more (`| head`): the watch has no one left to tell. A stop
+                // signal while the reader does not read ends it too.
+                if !emit(text) || Output.stopped { return result.status }
             }
             status = result.status
             round += 1
@@ -160,7 +163,8 @@ enum CheckWatch {
     }
 
     /// Writes `text` to standard output; false when it cannot be written (the reader has gone,
-    /// the disk is full), which ends the watch: main then exits 73.
+    /// the disk is full: main then exits 73) or a stop signal came while it waited for the
+    /// reader (D325).
     static func emit(_ text: String) -> Bool { Output.write(text, to: 1) }
 
     /// `--watch` and `--watch-count`, checked.
@@ -350,7 +354,8 @@ enum CheckWatch {
             var text = ""
             for ((check, outcome), label) in zip(zip(r.checks, r.outcomes), labels) {
                 text += initialLine(
-                    r.time, target: label, address: address(check, outcome), report: report(outcome, single: single))
+                    r.time, target: label, address: address(check, outcome),
+                    report: report(outcome, single: single, timeout: check.request.timeout))
             }
             for (i, message) in r.unresolved {
                 let error: JSONValue = .object([
@@ -363,7 +368,9 @@ enum CheckWatch {
         }
         if single, let outcome = r.outcomes.first {
             switch outcome.result {
-            case .success(let e): CheckCommand.render(withStoreComparison(e), format: format, environment: environment)
+            case .success(let e):
+                let compared = withStoreComparison(e, deadline: EvaluationDeadline(after: watched[0].request.timeout))
+                CheckCommand.render(compared, format: format, environment: environment)
             case .failure(let f):
                 switch f.detail {
                 case .evaluation(let e): CheckCommand.render(e, format: format, environment: environment)
@@ -394,9 +401,12 @@ enum CheckWatch {
 
     /// The report `check --format json` prints for this outcome (with the store comparison
     /// only for one target, as there).
-    static func report(_ outcome: FleetCheck.Outcome, single: Bool) -> JSONValue {
+    static func report(_ outcome: FleetCheck.Outcome, single: Bool, timeout: Duration) -> JSONValue {
         switch outcome.result {
-        case .success(let e): return JSONReport.document(single ? withStoreComparison(e) : e)
+        case .success(let e):
+            // The comparison of a watch's first report has its own --timeout, as a round does.
+            return JSONReport.document(
+                single ? withStoreComparison(e, deadline: EvaluationDeadline(after: timeout)) : e)
         case .failure(let f):
             switch f.detail {
             case .evaluation(let e): return JSONReport.document(e)

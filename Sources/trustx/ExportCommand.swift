@@ -205,22 +205,16 @@ enum ExportCommand {
 
     /// Writes `text` to `path`. An existing file is refused (73) unless `replacing`: an export
     /// re-run with other settings must not silently replace an Info.plist or a delegate someone
-    /// edited since. The check and the creation are one `open(O_EXCL)`, so no race lets it through.
+    /// edited since. Written as every file trustx writes (FileWriter, D322): through a new file
+    /// renamed into place, never through a link planted at `path`.
     static func write(_ text: String, to path: String, replacing: Bool) -> ExitStatus {
-        let flags = O_WRONLY | O_CREAT | (replacing ? O_TRUNC : O_EXCL)
-        let fd = open(path, flags, 0o644)
-        if fd < 0 && errno == EEXIST {
+        do {
+            try FileWriter.write(text, to: path, existing: replacing ? .replace : .keep)
+        } catch .exists {
             return Trustx.fail(
                 "\(InputExcerpt.quote(path)) exists; give --force to replace it, or another --output", .cannotCreate)
-        }
-        guard fd >= 0, let file = fdopen(fd, "wb") else {
-            return Trustx.fail("cannot write \(path): \(String(cString: strerror(errno)))", .cannotCreate)
-        }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        let closed = fclose(file)
-        guard written == bytes.count, closed == 0 else {
-            return Trustx.fail("cannot write \(path): \(String(cString: strerror(errno)))", .cannotCreate)
+        } catch {
+            return Trustx.fail("cannot write \(InputExcerpt.quote(path)): \(error.reason)", .cannotCreate)
         }
         return .success
     }

@@ -195,10 +195,17 @@ enum FleetCheck {
     /// without DNS, as `--all-addresses` finds one through it.
     static func expandAddresses(_ items: [Item]) throws(UsageError) -> [Item] {
         var out: [Item] = []
+        var overflow = false
         for item in items {
             guard let list = item.arguments.value("connect-to"), list.contains(",") else {
                 out.append(item)
                 continue
+            }
+            // Counted before it is split: a list of millions is refused at the cost of one pass
+            // over its bytes, not millions of strings (D323).
+            if out.count + addressCount(list) > maximumTargets {
+                overflow = true
+                break
             }
             let addresses = list.split(separator: ",", omittingEmptySubsequences: false).map {
                 String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
@@ -215,11 +222,20 @@ enum FleetCheck {
             }
             if out.count > maximumTargets { break }
         }
-        if out.count > maximumTargets {
+        if overflow || out.count > maximumTargets {
             throw UsageError(
                 message: "More than \(maximumTargets) checks (targets times --connect-to addresses); split the list")
         }
         return out
+    }
+
+    /// How many checks a `--connect-to` value makes: one per address of a comma-separated list,
+    /// one for a single address or none given. Counts bytes, makes no strings.
+    static func addressCount(_ list: String?) -> Int {
+        guard let list else { return 1 }
+        var commas = 0
+        for b in list.utf8 where b == 0x2C { commas += 1 }
+        return commas + 1
     }
 
     /// What one check gave: its exit status and the evaluation or the failure.

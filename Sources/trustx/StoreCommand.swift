@@ -2,6 +2,12 @@ import TrustReport
 import TrustSupport
 import TrustX509
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `trustx store list|show|diff`: Apple's compiled-in root store, one root of it, and how it
 /// differs from this machine's OpenSSL store.
 enum StoreCommand {
@@ -85,7 +91,8 @@ enum StoreCommand {
         case "show":
             let matches = StoreListing.find(query ?? "", in: entries)
             guard !matches.isEmpty else {
-                return Trustx.fail("no root of Apple's store matches '\(InputExcerpt.quote(query ?? ""))'", .notTrusted)
+                let shown = InputExcerpt.quote(asTyped(query ?? ""))
+                return Trustx.fail("no root of Apple's store matches '\(shown)'", .notTrusted)
             }
             Output.out(
                 json
@@ -96,5 +103,19 @@ enum StoreCommand {
             Output.out(json ? diff.json(machine: machine) : diff.text(machine: machine))
         }
         return .success
+    }
+
+    /// `argument` as it was typed: CommandLine.arguments replaces bytes that are not UTF-8 with
+    /// U+FFFD, so the raw argv entry it came from is found again and its bytes shown as `\xNN`,
+    /// as every message does (docs/cli.md).
+    static func asTyped(_ argument: String) -> String {
+        guard argument.unicodeScalars.contains("\u{FFFD}") else { return argument }
+        for i in 1..<Int(CommandLine.argc) {
+            guard let p = CommandLine.unsafeArgv[i] else { continue }
+            let bytes = UnsafeBufferPointer(
+                start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p))
+            if String(decoding: bytes, as: UTF8.self) == argument { return TerminalSanitizer.sanitize(bytes: bytes) }
+        }
+        return argument
     }
 }

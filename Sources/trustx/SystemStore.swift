@@ -30,11 +30,14 @@ func makeSystemStore(_ choice: TrustStoreChoice = .apple) -> (any IssuerSource)?
 
 /// `e` with the "trusted by" comparison: the chain under Apple's store and this machine's
 /// OpenSSL store side by side, one of them the evaluation itself. Nothing is compared for a
-/// chain whose evaluation ran out of budget, whose answer would not be the store's.
-func withStoreComparison(_ e: Evaluation) -> Evaluation {
+/// chain whose evaluation ran out of budget, whose answer would not be the store's. The
+/// comparison ends by the run's `deadline` too, and says it was skipped when that came first
+/// (D326).
+func withStoreComparison(_ e: Evaluation, deadline: EvaluationDeadline) -> Evaluation {
     guard !e.steps.contains(where: { $0.id == .budget }) else { return e }
     var out = e
     out.storeComparison = StoreComparison.compare(
-        e, stores: [AppleRootStore.shared, SystemTrustStore.fromEnvironment()], evaluator: Evaluator())
+        e, stores: [AppleRootStore.shared, SystemTrustStore.fromEnvironment()], evaluator: Evaluator(),
+        deadline: deadline)
     return out
 }

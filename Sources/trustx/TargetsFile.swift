@@ -18,14 +18,23 @@ enum TargetsFile {
         -> [FleetCheck.Item]
     {
         let name = InputExcerpt.quote(path)
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw UsageError(message: "\(name): the --targets file is not UTF-8 text")
-        }
         var items: [FleetCheck.Item] = []
+        // The checks the lines come to with their --connect-to lists, counted line by line so
+        // that a list of millions is refused before any of it is expanded (D323).
+        var checks = 0
+        // Split on the bytes: Swift reads "\r\n" as one Character, so a split of the text on
+        // "\n" would never split a CRLF file (D323). LF, CRLF and a lone CR each end a line.
         // Bounded: the file is within the input allowance, and targets stop at `limit`.
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, range) in lineRanges(bytes).enumerated() {
             let origin = "\(name):\(index + 1): "
-            let words = self.words(line)
+            guard let line = String(validating: bytes[range], as: UTF8.self) else {
+                throw UsageError(message: origin + "the --targets file is not UTF-8 text")
+            }
+            guard let words = self.words(Substring(line), limit: maximumWords) else {
+                throw UsageError(
+                    message: origin
+                        + "more than \(maximumWords) words on one line; a line is a target and its options")
+            }
             guard let first = words.first else { continue }
             if first.hasPrefix("-") {
                 throw UsageError(
@@ -58,6 +67,12 @@ enum TargetsFile {
             var arguments = base
             arguments.positionals = [target]
             arguments.occurrences += parsed.occurrences
+            checks += FleetCheck.addressCount(arguments.value("connect-to"))
+            if checks > limit {
+                throw UsageError(
+                    message: origin
+                        + "more than \(limit) checks (targets times --connect-to addresses); split the file")
+            }
             items.append(FleetCheck.Item(label: label ?? target, origin: origin, arguments: arguments))
         }
         return items
@@ -87,13 +102,43 @@ enum TargetsFile {
         return (String(name), target)
     }
 
-    /// The words of a line up to a `#` that starts a word, split at spaces and tabs (a carriage
-    /// return of a CRLF file counts as a space).
-    static func words(_ line: Substring) -> [String] {
+    /// The most words a line may have: a target and its options, each option repeatable (--pin),
+    /// come nowhere near it; a line of millions of words is refused before they are all made.
+    static let maximumWords = 256
+
+    /// The byte ranges of the file's lines, without their ends: LF, CRLF and a lone CR each end
+    /// a line (CRLF once), so a file saved on any system reads the same.
+    static func lineRanges(_ bytes: [UInt8]) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start = 0
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == 0x0A || b == 0x0D {
+                ranges.append(start..<i)
+                if b == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A { i += 1 }
+                start = i + 1
+            }
+            i += 1
+        }
+        if start < bytes.count { ranges.append(start..<bytes.count) }
+        return ranges
+    }
+
+    /// The words of a line up to a `#` that starts a word, split at spaces and tabs; nil when
+    /// there are more than `limit` of them (counted while splitting, so a hostile line costs no
+    /// more than `limit` words).
+    static func words(_ line: Substring, limit: Int = maximumWords) -> [String]? {
         var words: [String] = []
-        for word in line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }) {
+        var rest = line[...]
+        while true {
+            rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "\r" }
+            guard !rest.isEmpty else { break }
+            let word = rest.prefix { $0 != " " && $0 != "\t" && $0 != "\r" }
             if word.hasPrefix("#") { break }
+            if words.count == limit { return nil }
             words.append(String(word))
+            rest = rest[word.endIndex...]
         }
         return words
     }

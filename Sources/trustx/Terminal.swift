@@ -22,15 +22,31 @@ enum Output {
     static func out(_ text: String) { write(text, to: 1) }
     static func err(_ text: String) { write(text, to: 2) }
 
+    /// Set by `check --watch`, which blocks its stop signals in every thread: writes then wait
+    /// in poll(2) and give up when one of these is pending, so a reader that stops reading
+    /// cannot keep a watch from ending (D325). Written once, before any other thread starts.
+    nonisolated(unsafe) static var stopSignals: sigset_t?
+    /// Whether a write gave up for a stop signal (the watch then ends).
+    nonisolated(unsafe) static var stopped = false
+
     /// Writes all of `text`; false when a write failed, which for standard output is recorded
-    /// in `outputFailure`.
+    /// in `outputFailure`, or gave up for a stop signal (`stopped`).
     @discardableResult
     static func write(_ text: String, to fd: Int32) -> Bool {
         var text = text
         return text.withUTF8 { buffer in
             var offset = 0
             while offset < buffer.count {
-                let n = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                var count = buffer.count - offset
+                if let signals = stopSignals {
+                    guard waitWritable(fd, signals) else {
+                        stopped = true
+                        return false
+                    }
+                    // At most PIPE_BUF: a pipe poll(2) calls writable takes that much at once.
+                    count = min(count, 4096)
+                }
+                let n = systemWrite(fd, buffer.baseAddress! + offset, count)
                 if n < 0 {
                     if errno == EINTR { continue }
                     if fd == 1 { _ = outputFailure.compareExchange(expected: 0, desired: errno, ordering: .relaxed) }
@@ -52,6 +68,18 @@ enum Output {
             err("Error: cannot write the output to standard output: \(String(cString: strerror(failure)))\n")
         }
         return status == .success || status == .notTrusted ? .cannotCreate : status
+    }
+
+    /// Waits until `fd` takes bytes; false when a signal of `signals` is pending (taken).
+    static func waitWritable(_ fd: Int32, _ signals: sigset_t) -> Bool {
+        var signals = signals
+        while true {
+            var none = timespec(tv_sec: 0, tv_nsec: 0)
+            if sigtimedwait(&signals, nil, &none) > 0 { return false }
+            var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            // Writable, or the reader gone (POLLERR): either way write(2) will not block.
+            if poll(&p, 1, 20) != 0 { return true }
+        }
     }
 
     private static func systemWrite(_ fd: Int32, _ p: UnsafePointer<UInt8>, _ count: Int) -> Int {

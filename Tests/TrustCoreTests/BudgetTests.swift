@@ -1,3 +1,4 @@
+import TrustBuilder
 import XCTest
 
 @testable import PathRules
@@ -118,6 +119,67 @@ final class BudgetTests: XCTestCase {
         XCTAssertEqual(refused.count, 3)
         XCTAssertEqual(e.path.rejected.map(\.reason).count, 3)
         XCTAssertNil(e.steps.first { $0.id == .budget })
+    }
+
+    func testRSAExponentWithNonMinimalDERLengthIsRefusedWithoutVerifying() throws {
+        // The shape of the huge-exponent flood, each candidate's exponent length written
+        // `83 00 01 80`: unreadable to the strict reader, it used to reach OpenSSL, which read
+        // the 3,070-bit exponent and did a private-key-sized operation per candidate.
+        let chain = try PathologicalShapes.signatureFlood(valid: 1, bogus: 3, nonMinimalExponentLength: true)
+        let evaluator = Evaluator()
+        let e = try XCTUnwrap(evaluator.evaluate(chain: chain, settings: settings(.standard)))
+        XCTAssertEqual(evaluator.cache.verificationCount, 1)
+        let refused = e.steps.filter {
+            if case .signatureKeyRefused(let reason)? = $0.finding.as(ChainFinding.self) {
+                reason.contains("not a DER RSAPublicKey")
+            } else {
+                false
+            }
+        }
+        XCTAssertEqual(refused.count, 3)
+    }
+
+    func testACAKeyWithANonMinimalDERExponentLengthIsNotTrusted() throws {
+        // A real CA key (e = 65537) whose exponent length is written `83 00 00 03`: OpenSSL reads
+        // the key and the leaf's signature verifies, but Apple's DER parser refuses the key.
+        let key = try TestPKI.sharedKey(.rsa(bits: 2048))
+        func anchor(_ spki: [UInt8]) throws -> Certificate {
+            var b = CertificateBuilder(
+                subject: TestPKI.name("Lax Root"), subjectPublicKeyInfo: spki, notBefore: TestPKI.now - .days(10),
+                notAfter: TestPKI.now + .days(1000))
+            b.basicConstraints = .init(isCA: true)
+            b.keyUsage = .init([.keyCertSign, .cRLSign])
+            return try b.sign(issuerKey: key, issuerName: TestPKI.name("Lax Root"), issuerKeyIdentifier: nil)
+        }
+        let strict = try anchor(key.spkiDER)
+        let lax = try anchor(try PathologicalShapes.withNonMinimalExponentLength(key.spkiDER))
+        let leaf = try TestPKI.leaf(issuer: Issued(certificate: strict, key: key)) {
+            $0.authorityKeyIdentifier = .omitted
+        }
+        // The same key in DER: trusted, so only the encoding differs.
+        let good = try XCTUnwrap(
+            Evaluator().evaluate(chain: [leaf.certificate], settings: TestPKI.ssl(anchors: [strict])))
+        XCTAssertTrue(good.verdict.trusted, "\(good.failures)")
+        let evaluator = Evaluator()
+        let e = try XCTUnwrap(evaluator.evaluate(chain: [leaf.certificate], settings: TestPKI.ssl(anchors: [lax])))
+        XCTAssertFalse(e.verdict.trusted)
+        XCTAssertEqual(evaluator.cache.verificationCount, 0)
+    }
+
+    func testTheStoreComparisonEndsByTheRunsDeadlineAndSaysSo() throws {
+        // Under a spent deadline the other store's evaluation would end in a budget verdict, which
+        // is no store's answer: the comparison says it was skipped instead of "not trusted".
+        let c = try TestPKI.chain()
+        let e = try XCTUnwrap(
+            Evaluator().evaluate(chain: c.presented, settings: TestPKI.ssl(system: [c.root.certificate])))
+        let spent = EvaluationDeadline(at: ContinuousClock.now - .seconds(1), allowance: .milliseconds(900))
+        let comparison = try XCTUnwrap(
+            StoreComparison.compare(
+                e, stores: [AppleRootStore.shared, TestStore(roots: [c.root.certificate])], evaluator: Evaluator(),
+                deadline: spent))
+        let text = ReportFormatting.trustedBy(comparison)
+        XCTAssertFalse(text.contains("not trusted"), text)
+        XCTAssertTrue(text.contains("not compared"), text)
     }
 
     func testAnRSAExponentOf2To32IsStillVerified() throws {

@@ -70,6 +70,16 @@ final class FullSizeShapesWriter: XCTestCase {
         try write(
             PathologicalShapes.signatureFlood(valid: 64, bogus: 100, modulusBits: 8192, exponentBits: 32),
             to: "signature-flood-8192.pem")
+        // 250 candidates whose 3,070-bit exponents have their length written `83 00 01 80`: BER
+        // that OpenSSL reads, refused before it sees them (D320).
+        try write(
+            PathologicalShapes.signatureFlood(valid: 1, bogus: 250, nonMinimalExponentLength: true),
+            to: "signature-flood-lax.pem")
+        // Within every budget but slow: 2 x 120 real, failing 8,192-bit verifications, which the
+        // "trusted by" comparison would make again under the other store (D326).
+        try write(
+            PathologicalShapes.signatureFlood(valid: 2, bogus: 120, modulusBits: 8192, exponentBits: 32),
+            to: "store-fanout.pem")
         // A PKCS#12 whose MAC asks for 2^31 - 1 iterations.
         let keyPath = dir + "/p12.key"
         try key.privateKeyPEM().write(toFile: keyPath, atomically: true, encoding: .utf8)

@@ -89,6 +89,33 @@ enum PathologicalShapes {
         }
     }
 
+    /// `spki` (an RSA SubjectPublicKeyInfo) with its exponent INTEGER's length written in three
+    /// octets, a longer form than DER allows (`83 00 01 80` for a 3,070-bit exponent, `83 00 00 03`
+    /// for 65537): BER that OpenSSL reads and a strict DER reader refuses.
+    static func withNonMinimalExponentLength(_ spki: [UInt8]) throws -> [UInt8] {
+        var r = DERReader(spki)
+        var inner = r.reader(inside: try r.read(DERTag.sequence, "SubjectPublicKeyInfo"))
+        let algorithm = try inner.read(DERTag.sequence, "AlgorithmIdentifier")
+        let (key, _) = try inner.bitString(try inner.read(DERTag.bitString, "subjectPublicKey"))
+        var k = DERReader(key)
+        var fields = k.reader(inside: try k.read(DERTag.sequence, "RSAPublicKey"))
+        let modulus = try fields.read(DERTag.integer, "modulus")
+        let exponent = Array(fields.content(try fields.read(DERTag.integer, "publicExponent")))
+        let count = exponent.count
+        let rsa = DERWriter.encode { w in
+            w.sequence { s in
+                s.raw(Array(key[modulus.fullRange]))
+                s.raw([DERTag.integer, 0x83, 0x00, UInt8(count >> 8), UInt8(count & 0xFF)] + exponent)
+            }
+        }
+        return DERWriter.encode { w in
+            w.sequence { s in
+                s.raw(Array(spki[algorithm.fullRange]))
+                s.bitString(rsa)
+            }
+        }
+    }
+
     /// `certificate` with its signature replaced by `length` random octets.
     static func withSignature(of certificate: Certificate, length: Int) throws -> Certificate {
         let der = DERWriter.encode { w in
@@ -118,7 +145,8 @@ enum PathologicalShapes {
     /// key of `modulusBits` bits and an `exponentBits`-bit exponent: every intermediate sends path
     /// building through every bogus candidate, valid x bogus RSA checks without a bound.
     static func signatureFlood(
-        valid: Int, bogus: Int, modulusBits: Int = 3072, exponentBits: Int = 3070, leafKey: KeyPair? = nil
+        valid: Int, bogus: Int, modulusBits: Int = 3072, exponentBits: Int = 3070, leafKey: KeyPair? = nil,
+        nonMinimalExponentLength: Bool = false
     ) throws -> [Certificate] {
         let rsa = try TestPKI.sharedKey(.rsa(bits: 2048))
         let intermediateKey = try KeyPair.generate(.ecP256)
@@ -138,7 +166,8 @@ enum PathologicalShapes {
         }
         var candidates: [Certificate] = []
         for _ in 0..<bogus {
-            let spki = bogusRSAKey(modulusBits: modulusBits, exponentBits: exponentBits)
+            var spki = bogusRSAKey(modulusBits: modulusBits, exponentBits: exponentBits)
+            if nonMinimalExponentLength { spki = try withNonMinimalExponentLength(spki) }
             candidates.append(try candidate(named: rootName, spki: spki, signer: signer))
         }
         let leaf = try TestPKI.leaf(

@@ -1,5 +1,6 @@
 import Foundation
 import SuiteFixtures
+import Synchronization
 import Testing
 import TrustSupport
 import TrustX509
@@ -107,6 +108,36 @@ import TrustX509
         // The link itself is replaced; the file it pointed to is left as it was.
         #expect(mode(file) == 0o600)
         #expect((try String(contentsOfFile: elsewhere, encoding: .utf8)) == planted.privateKeyPEM())
+    }
+
+    /// A FIFO at a key's file: open(2) without O_NONBLOCK waited for a writer before the file's
+    /// type was checked, so the lab hung for good. The key is made on a thread of its own and
+    /// waited for (20 s, far beyond a P-256 key's microseconds); a FIFO left waiting is then
+    /// opened for writing, which releases it.
+    @Test func testAFIFOAtAKeyFileIsReplacedNotWaitedFor() throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let file = directory + "/ec-p256.good.pem"
+        #expect(mkfifo(file, 0o600) == 0)
+        final class Made: Sendable { let key = Mutex<KeyPair?>(nil) }
+        let made = Made()
+        let directory = self.directory
+        Thread.detachNewThread {
+            let key = try? LabKeyCache(directory: directory).key(.ecP256, role: "good")
+            made.key.withLock { $0 = key }
+        }
+        var key: KeyPair?
+        for _ in 0..<400 {
+            key = made.key.withLock { $0 }
+            if key != nil { break }
+            usleep(50_000)
+        }
+        if key == nil {
+            let writer = open(file, O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { close(writer) }
+        }
+        let fresh = try #require(key, "the cache waited on the FIFO")
+        #expect((try String(contentsOfFile: file, encoding: .utf8)) == fresh.privateKeyPEM())
+        #expect(mode(file) == 0o600)
     }
 
     @Test func testADirectoryOpenToOthersIsMadePrivate() throws {

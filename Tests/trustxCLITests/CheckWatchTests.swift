@@ -162,6 +162,44 @@ final class CheckWatchTests {
         }
     }
 
+    /// A reader that stops reading: standard output a pipe of one page that nobody reads, and a
+    /// first round's table (60 refused addresses, about 14 KB) larger than it. The watch is
+    /// blocked writing when SIGTERM comes, and must still end; on SIGKILL the test fails.
+    @Test func testAWatchWhoseReaderStopsReadingEndsOnSIGTERM() throws {
+        let list = (1...60).map { "127.0.0.1:\($0)" }.joined(separator: ",")
+        let pipe = Pipe()
+        // The smallest a pipe can be (a page): the table cannot fit.
+        _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, 1031 /* F_SETPIPE_SZ */, 4096)
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["check", "127.0.0.1", "--connect-to", list, "--watch", "1"]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = pipe.fileHandleForWriting
+        process.standardError = FileHandle.nullDevice
+        try ChildLaunch.run { try process.run() }
+        try pipe.fileHandleForWriting.close()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // Wait until the pipe is full: the watch is then blocked writing its first table.
+        let reader = pipe.fileHandleForReading.fileDescriptor
+        var buffered: Int32 = 0
+        for _ in 0..<600 where process.isRunning {
+            _ = ioctl(reader, UInt(FIONREAD), &buffered)
+            if buffered >= 4096 { break }
+            usleep(50_000)
+        }
+        #expect(buffered >= 4096, "the watch never filled its pipe")
+        kill(process.processIdentifier, SIGTERM)
+        // Generous: the watch polls every 20 ms; only a watch that ignores SIGTERM reaches it.
+        for _ in 0..<400 where process.isRunning { usleep(50_000) }
+        let ended = !process.isRunning
+        if !ended { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(ended, "the watch ran on after SIGTERM until SIGKILL")
+        #expect(process.terminationReason == .exit)
+        // Every address was refused: the round's worst is 69, as for any watch stopped after it.
+        #expect(process.terminationStatus == 69)
+    }
+
     @Test func testWatchingChainFilesIsAUsageError() throws {
         let pki = try TestPKI.get()
         let run = try CLI.run(["check", "--chain", pki.path("leaf.pem"), "--watch", "5"])

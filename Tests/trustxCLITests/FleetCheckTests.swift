@@ -144,6 +144,56 @@ final class FleetCheckTests {
         #expect(run.err.contains("\(path):1001: more than 1000 targets"), "\(run.err)")
     }
 
+    /// A targets file saved with CRLF, with CR alone, or with both and LF: every line is a
+    /// target of its own, as with LF (Swift reads "\r\n" as one Character, so a file split on
+    /// "\n" as text lost its lines and reported the rest "trusted").
+    @Test func testACRLFTargetsFileIsReadLineByLineAsWithLF() throws {
+        let pki = try TestPKI.get()
+        let ports = try ports()
+        let trusted = "127.0.0.1:\(ports[0])"
+        // Port 1: refused, so that a target lost into another's line cannot pass unnoticed.
+        let files = [
+            ("crlf", "\(trusted)\r\n127.0.0.1:1\r\n", [ports[0], 1]),
+            ("cr", "\(trusted)\r127.0.0.1:1\r", [ports[0], 1]),
+            ("mixed", "# pool\r\n\(trusted)\r127.0.0.1:1\n127.0.0.1:\(ports[2]) # last\r\n", [ports[0], 1, ports[2]]),
+        ]
+        for (name, text, expected) in files {
+            let path = pki.path("targets-\(name)-\(UUID().uuidString).txt")
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            let run = try CLI.run(["check", "--targets", path, "--anchor", pki.path("ca.pem"), "--format", "json"])
+            #expect(run.status == 69, "\(name): \(run.err)")
+            let reports = try #require(
+                try JSONSerialization.jsonObject(with: run.stdout) as? [[String: Any]], "\(name): \(run.out)")
+            #expect((reports.map { ($0["target"] as? [String: Any])?["port"] as? Int }) == expected, "\(name)")
+        }
+    }
+
+    /// A `--connect-to` list on a line is counted while the file is read, from its commas, and
+    /// refused at the bound with the line's number before any of it is split: the smallest
+    /// shape, 1,001 empty addresses, is refused as too many checks (expanded first, it was
+    /// refused for its empty addresses after millions of them had been made).
+    @Test func testAConnectToListOnATargetsLineIsCountedWhileReading() throws {
+        let pki = try TestPKI.get()
+        let path = pki.path("targets-commas-\(UUID().uuidString).txt")
+        try "127.0.0.1:1\n127.0.0.1:2 --connect-to \(String(repeating: ",", count: 1000))\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let run = try CLI.run(["check", "--targets", path])
+        #expect(run.status == 64)
+        #expect(run.err.contains("\(path):2: more than 1000 checks"), "\(run.err)")
+    }
+
+    /// A line's words are counted while it is split: one more than any line needs is refused
+    /// with the line's number, not made into millions of strings first.
+    @Test func testATargetsLineOfManyWordsIsRefusedAtTheWordBound() throws {
+        let pki = try TestPKI.get()
+        let path = pki.path("targets-words-\(UUID().uuidString).txt")
+        try ("127.0.0.1:1" + String(repeating: " x", count: 256) + "\n").write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let run = try CLI.run(["check", "--targets", path])
+        #expect(run.status == 64)
+        #expect(run.err.contains("\(path):1: more than 256 words on one line"), "\(run.err)")
+    }
+
     @Test func testJobsOutsideItsRangeIsAUsageError() throws {
         let run = try CLI.run(["check", "127.0.0.1:1", "127.0.0.1:2", "--jobs", "0"])
         #expect(run.status == 64)

@@ -179,4 +179,15 @@ import TrustX509
         #expect(none.status == 1)
         #expect(none.err.contains("no root of Apple's store matches"), "\(none.err)")
     }
+
+    /// An argument that is not UTF-8 is quoted as typed, its bad bytes as `\xNN` (docs/cli.md),
+    /// not as U+FFFD. The shell passes the bytes: Foundation's arguments are Strings.
+    @Test func testStoreShowWithANonUTF8ArgumentPrintsItsBytesAsEscapes() throws {
+        let run = try Shell.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"exec "$0" store show "$(printf 'ab\377\376cd')""#, CLI.binary.path])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.err.contains(#"matches 'ab\xFF\xFEcd'"#), "\(run.err)")
+        #expect(!run.err.contains("\u{FFFD}"), "\(run.err)")
+    }
 }

@@ -117,6 +117,18 @@ import TrustSupport
         #expect(h.latest.count == WatchHistory.maximumAddresses)
     }
 
+    @Test func testWatchAddressesPastThe256thOfAConnectToListAreWatched() {
+        // A --connect-to list may bring 1,000 addresses (the checks one run may make); the
+        // last of them changing in round 1 is a change, as the first's would be.
+        var h = WatchHistory(target: "pool")
+        let addresses = (0..<1000).map { "10.0.\($0 / 256).\($0 % 256)" }
+        h.fold(addresses.map { seen($0, summary()) }, at: t0)
+        let next = addresses.enumerated().map { i, a in i == 999 ? failed(a, "refused") : seen(a, summary()) }
+        let changes = h.fold(next, at: t0)
+        #expect(changes.map(\.address) == ["10.0.3.231"])
+        #expect(h.latest.count == 1000)
+    }
+
     @Test func testAChangeLineIsOneLineOfJSONWithItsOldAndNewValues() {
         let change = WatchChange(
             time: t0, target: "pool\n\u{1B}[2J", address: "a", kind: .newLeafNewKey,

@@ -111,17 +111,16 @@ public final class EffectExecutor: Sendable {
         case .evaluate(let r):
             // The same bound as a command's: an answer in seconds whatever the chain (Esc stops
             // waiting for it sooner).
-            var evaluation = evaluator.evaluate(
-                chain: r.chain, settings: atThisMoment(r.settings),
-                deadline: EvaluationDeadline(after: EffectExecutor.evaluationTime))
+            // One deadline for the evaluation and its store comparison, as a command's run (D326).
+            let deadline = EvaluationDeadline(after: EffectExecutor.evaluationTime)
+            var evaluation = evaluator.evaluate(chain: r.chain, settings: atThisMoment(r.settings), deadline: deadline)
             evaluation?.connection = r.connection
             evaluation?.presentedSource = r.fromFiles ? .file : .presented
             // The Detail pane's "Trusted by": the same chain under Apple's store and this
             // machine's, with signatures from the cache the first evaluation filled.
             if let e = evaluation, r.settings.systemStore != nil, !e.steps.contains(where: { $0.id == .budget }) {
                 evaluation?.storeComparison = StoreComparison.compare(
-                    e, stores: [AppleRootStore.shared, AppState.machineStore], evaluator: evaluator,
-                    deadline: EvaluationDeadline(after: EffectExecutor.evaluationTime))
+                    e, stores: [AppleRootStore.shared, AppState.machineStore], evaluator: evaluator, deadline: deadline)
             }
             return .evaluated(request: r.id, evaluation)
         case .listDirectory(let id, let path):

@@ -1,4 +1,5 @@
 import ExplorerState
+import TrustSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -41,15 +42,17 @@ enum FileSystem {
         if file.createsDirectory, let slash = file.path.lastIndex(of: "/"), slash != file.path.startIndex {
             if let why = makeDirectories(String(file.path[..<slash])) { return "cannot write \(file.path): \(why)" }
         }
-        // "wx" fails when the file exists: a certificate never silently replaces a file.
-        guard let f = fopen(file.path, file.replace ? "w" : "wx") else {
-            let why = String(cString: strerror(errno))
-            return "cannot write \(file.path): \(why)"
+        // A file the user named is never replaced (`w`, `x`); the files trustx names by content
+        // (`y`'s anchors, `X`'s exports) are rewritten with the same bytes. Either way through a
+        // new file renamed into place, never through a link planted at the name (D322).
+        do {
+            try FileWriter.write(file.contents, to: file.path, existing: file.replace ? .replace : .keep)
+        } catch .exists {
+            return "cannot write \(file.path): it exists, and trustx does not replace a file; give another name"
+        } catch {
+            return "cannot write \(file.path): \(error.reason)"
         }
-        let bytes = Array(file.contents.utf8)
-        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
-        let closed = fclose(f)
-        return written == bytes.count && closed == 0 ? nil : "cannot write \(file.path): the disk refused it"
+        return nil
     }
 
     /// `mkdir -p` with owner-only permissions; the reason it failed, nil on success.

@@ -54,7 +54,7 @@ public struct Prompt: Hashable, Sendable {
             case .anchorFile: "a PEM, DER, PKCS#7 or PKCS#12 file; Tab completes"
             case .atsPlist: "an app's Info.plist (XML or binary); Tab completes; empty: ATS's defaults"
             case .writeCertificate: "a new file; Tab completes"
-            case .exportReport: ".json for JSON, .md for Markdown, anything else for text; Tab completes"
+            case .exportReport: ".json for JSON, .md for Markdown, else text; a new file; Tab completes"
             case .exportCode: "swift (a URLSessionDelegate), plist (NSPinnedDomains), curl or openssl; Tab completes"
             case .connect: "host, host:port, https://host:port/ or smtp://host"
             case .search: "text in the focused pane; n next, N previous, Esc clears"

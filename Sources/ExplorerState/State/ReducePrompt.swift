@@ -247,7 +247,9 @@ extension AppState {
                 contents = TextReport.render(e, options: TextReport.Options(styling: .plain, unicode: true))
             }
             effects.append(
-                .writeFiles([FileToWrite(path: text, contents: contents)], message: "exported the report to \(text)"))
+                .writeFiles(
+                    [FileToWrite(path: text, contents: contents, replace: false)],
+                    message: "exported the report to \(text)"))
         case .connect:
             connect(to: text, &effects)
         case .jump:

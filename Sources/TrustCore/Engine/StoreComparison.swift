@@ -16,6 +16,10 @@ public struct StoreComparison: Sendable {
 
     /// Apple's store first, then this machine's.
     public var sides: [Side]
+    /// Why the stores were not compared (no sides then): the run's deadline or the evaluation's
+    /// budget ran out before the comparison ended, and a store's answer under a spent budget
+    /// would not be that store's (D326).
+    public var skipped: String?
 
     /// The root only one store anchors the chain at (the first side's when both do, at different
     /// roots), or nil when the stores anchor it alike.
@@ -44,10 +48,12 @@ public struct StoreComparison: Sendable {
         for store in stores {
             var evaluation = e
             if store.storeName != current {
+                if deadline?.hasPassed == true { return skipped(deadline) }
                 var settings = e.settings
                 settings.systemStore = store
                 guard let again = evaluator.evaluate(chain: e.presented, settings: settings, deadline: deadline)
                 else { return nil }
+                if again.steps.contains(where: { $0.id == .budget }) { return skipped(deadline) }
                 evaluation = again
             }
             let root = evaluation.path.anchorClass == .system ? evaluation.path.certificates.last : nil
@@ -57,5 +63,14 @@ public struct StoreComparison: Sendable {
                     trusted: evaluation.verdict.trusted, systemRoot: root))
         }
         return StoreComparison(sides: sides)
+    }
+
+    /// A comparison that did not happen, and why.
+    static func skipped(_ deadline: EvaluationDeadline?) -> StoreComparison {
+        let why =
+            deadline?.hasPassed == true
+            ? "not compared: the run's deadline (\(deadline!.allowance)) came first"
+            : "not compared: the evaluation's budget ran out"
+        return StoreComparison(sides: [], skipped: why)
     }
 }

@@ -10,7 +10,9 @@ public struct WatchHistory: Sendable {
     /// The most changes kept when none is given.
     public static let defaultChangeLimit = 200
     /// The most addresses of one target a round may bring; observations past it are left out.
-    public static let maximumAddresses = 256
+    /// As many as one run may check (`--connect-to` lists come to at most 1,000 checks), so
+    /// every address a round checks is watched (D324).
+    public static let maximumAddresses = 1000
 
     /// What the history remembers of one address.
     struct AddressState: Sendable {

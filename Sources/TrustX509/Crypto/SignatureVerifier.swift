@@ -161,12 +161,20 @@ public enum SignatureVerifier {
                 "the RSA modulus has \(key.bits) bits, more than the \(maximumRSAModulusBits) Apple's Security framework accepts"
         }
         // RFC 8017 A.1.1: RSAPublicKey ::= SEQUENCE { modulus INTEGER, publicExponent INTEGER }.
-        // RSA-PSS keys carry the same structure (RFC 4055 1.2).
+        // RSA-PSS keys carry the same structure (RFC 4055 1.2). A key this strict reader cannot
+        // read is one Apple's DER parser refuses too, while OpenSSL's BER-tolerant reader would
+        // take it and verify with whatever exponent it holds: refused here, before OpenSSL
+        // sees it (D320).
         var r = DERReader(key.keyBytes)
-        guard let seq = try? r.read(DERTag.sequence, "RSAPublicKey") else { return nil }
+        guard let seq = try? r.read(DERTag.sequence, "RSAPublicKey"), r.isAtEnd else {
+            return "the RSA public key is not a DER RSAPublicKey, which Apple's DER parser refuses"
+        }
         var k = r.reader(inside: seq)
-        guard (try? k.read(DERTag.integer, "modulus")) != nil, let e = try? k.read(DERTag.integer, "publicExponent")
-        else { return nil }
+        guard let n = try? k.read(DERTag.integer, "modulus"), let e = try? k.read(DERTag.integer, "publicExponent"),
+            k.isAtEnd, isMinimalPositive(k.content(n)), isMinimalPositive(k.content(e))
+        else {
+            return "the RSA public key is not a DER RSAPublicKey, which Apple's DER parser refuses"
+        }
         let exponent = k.content(e).drop { $0 == 0 }
         var value: UInt64 = 0
         if exponent.count <= 5 {
@@ -175,6 +183,13 @@ public enum SignatureVerifier {
         }
         let bits = (exponent.count - 1) * 8 + (8 - exponent.first!.leadingZeroBitCount)
         return "the RSA public exponent has \(bits) bits, over 2^32, which no CA uses"
+    }
+
+    /// Whether an INTEGER's content is a positive number in DER's minimal form.
+    private static func isMinimalPositive(_ content: ArraySlice<UInt8>) -> Bool {
+        guard let first = content.first, first & 0x80 == 0 else { return false }
+        guard first == 0, content.count > 1 else { return true }
+        return content[content.startIndex + 1] & 0x80 != 0
     }
 
     private static func verifyECDSA(

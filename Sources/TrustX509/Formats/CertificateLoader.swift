@@ -139,27 +139,19 @@ public enum CertificateLoader {
     /// after `openssl x509 -text`'s dump of a large certificate starts within 64 KiB) without
     /// reading, or charging to a run's allowance, a file that was already loaded once.
     public static func readHead(_ path: String, count: Int = 65536) throws(LoadError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unreadable(path: path, reason: errnoText()) }
+        let fd = try openForReading(path)
         defer { close(fd) }
-        var out = [UInt8](repeating: 0, count: max(0, count))
-        var filled = 0
-        while filled < out.count {
-            let n = out.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(path: path, reason: errnoText())
-            }
-            if n == 0 { break }
-            filled += n
-        }
-        return Array(out[0..<filled])
+        return try readAll(fd, path: path, maximumBytes: max(0, count), truncating: true)
     }
+
+    /// The longest a pipe or FIFO given as a file may take to end: it is read as far as its writer
+    /// closes it (`--chain <(command)`), and one whose writer never writes or never closes is
+    /// refused after this long instead of hanging the run (D321).
+    public static let maximumPipeWait: Duration = .seconds(10)
 
     /// Reads a whole file, refusing one larger than `maximumBytes` before or while reading it.
     static func readFile(_ path: String, maximumBytes: Int) throws(LoadError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unreadable(path: path, reason: errnoText()) }
+        let fd = try openForReading(path)
         defer { close(fd) }
         return try readAll(fd, name: path, maximumBytes: maximumBytes)
     }
@@ -169,18 +161,65 @@ public enum CertificateLoader {
     static func readAll(_ fd: Int32, name path: String, maximumBytes: Int) throws(LoadError) -> [UInt8] {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw .unreadable(path: path, reason: errnoText()) }
-        if (st.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(path: path, reason: "is a directory") }
         if st.st_size > maximumBytes {
             throw .unreadable(path: path, reason: "larger than \(maximumFileSize / 1024 / 1024) MiB")
         }
+        return try readAll(fd, path: path, maximumBytes: maximumBytes, reserving: Int(st.st_size))
+    }
+
+    /// Opens `path` without blocking and checks its type before anything is read: open(2) of a
+    /// FIFO without O_NONBLOCK waits for a writer, before any check could run (D321).
+    static func openForReading(_ path: String) throws(LoadError) -> Int32 {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw .unreadable(path: path, reason: errnoText()) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let why = errnoText()
+            close(fd)
+            throw .unreadable(path: path, reason: why)
+        }
+        switch st.st_mode & S_IFMT {
+        case S_IFDIR:
+            close(fd)
+            throw .unreadable(path: path, reason: "is a directory")
+        case S_IFSOCK:
+            close(fd)
+            throw .unreadable(path: path, reason: "is a socket, not a file")
+        default:
+            return fd
+        }
+    }
+
+    /// Reads `fd` to its end. A pipe that has nothing yet is waited for with poll(2), at most
+    /// `maximumPipeWait` in all; a FIFO nobody writes to reads as empty at once.
+    static func readAll(
+        _ fd: Int32, path: String, maximumBytes: Int, reserving: Int = 0, truncating: Bool = false
+    ) throws(LoadError) -> [UInt8] {
+        let giveUp = ContinuousClock.now + maximumPipeWait
         var out: [UInt8] = []
-        out.reserveCapacity(Int(st.st_size))
+        out.reserveCapacity(min(max(0, reserving), maximumBytes))
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let want = truncating ? min(chunk.count, maximumBytes - out.count) : chunk.count
+            if want == 0 { break }
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, want) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw .unreadable(path: path, reason: errnoText())
+                guard errno == EAGAIN || errno == EWOULDBLOCK else {
+                    throw .unreadable(path: path, reason: errnoText())
+                }
+                let left = ContinuousClock.now.duration(to: giveUp)
+                guard left > .zero else {
+                    throw .unreadable(
+                        path: path,
+                        reason: "a pipe that did not end within \(maximumPipeWait.components.seconds) s")
+                }
+                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                // At most a second at a time, so that the time left is measured again.
+                let ms = min(
+                    left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 1000)
+                _ = poll(&p, 1, Int32(ms))
+                continue
             }
             if n == 0 { break }
             out += chunk[0..<n]
