@@ -35,7 +35,7 @@ enum FleetCheck {
     static let targetsOption = OptionSpec(
         name: "targets", valueName: "file", arity: .one,
         help:
-            "Check the servers listed in this file, one target per line, each optionally followed by its own \(lineOptions.map { "--" + $0 }.joined(separator: ", ")); '#' starts a comment; - reads the list from standard input. At most \(maximumTargets) targets."
+            "Check the servers listed in this file, one target per line (NAME=TARGET gives it a label), each optionally followed by its own \(lineOptions.map { "--" + $0 }.joined(separator: ", ")); '#' starts a comment; - reads the list from standard input. At most \(maximumTargets) checks (targets times their --connect-to addresses)."
     )
 
     /// `--jobs N`.

@@ -164,11 +164,13 @@ import TrustX509
           --ocsp-response <file>  With --chain: the OCSP response (DER) a server would
                                   staple, for its status and its SCTs.
           --targets <file>        Check the servers listed in this file, one target per
-                                  line, each optionally followed by its own
-                                  --connect-to, --sni, --no-sni, --host, --policy,
-                                  --pin, --starttls, --tls-min, --tls-max, --no-aia,
-                                  --proxy, --timeout; '#' starts a comment; - reads the
-                                  list from standard input. At most 1000 targets.
+                                  line (NAME=TARGET gives it a label), each optionally
+                                  followed by its own --connect-to, --sni, --no-sni,
+                                  --host, --policy, --pin, --starttls, --tls-min,
+                                  --tls-max, --no-aia, --proxy, --timeout; '#' starts a
+                                  comment; - reads the list from standard input. At most
+                                  1000 checks (targets times their --connect-to
+                                  addresses).
           --jobs <count>          How many of several targets are checked at once (1 to
                                   64); each check has its own --timeout. (default: 8)
           --watch <seconds>       Check again every this many seconds (1 to 86400) until
