@@ -136,7 +136,9 @@ let package = Package(
             ]),
         .target(
             name: "TrustLab",
-            dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL"]),
+            dependencies: [
+                "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL", "TrustOptions",
+            ]),
         .testTarget(
             name: "TrustLabTests",
             dependencies: [

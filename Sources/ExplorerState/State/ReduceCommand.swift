@@ -70,7 +70,9 @@ extension AppState {
             change("anchor class -> \(next.rawValue)", &effects) { $0.anchorClass = next }
         case .cyclePolicy:
             let next = toggles.policy.cycled()
-            change("policy -> \(policyWords(next))", &effects) { $0.policy = next }
+            var words = toggles.check
+            words.policy = next
+            change("policy -> \(words.policyWords(targetHost: target?.host ?? ""))", &effects) { $0.policy = next }
         case .editHost:
             open(.host, &effects, text: toggles.policy == .sslWithHost ? checkedHost : "")
         case .togglePin: togglePin(&effects)
