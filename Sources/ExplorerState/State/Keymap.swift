@@ -169,11 +169,15 @@ public struct Keymap: Sendable {
     ///   - state: The current state.
     /// - Returns: The action, or nil when the key means nothing here.
     public func action(for key: KeyStroke, in state: AppState) -> Action? {
-        if state.prompt != nil {
+        switch state.popup {
+        case .prompt?:
             if case .char(let c) = key { return .promptEdit(.insert(c)) }
             return Keymap.promptKeys[key].map { .promptEdit($0) }
+        case .help?, .overlay?:
+            // Esc closes the popup (the command closes whichever is open).
+            if key == .escape { return .command(.toggleHelp) }
+        case nil: break
         }
-        if (state.showHelp || state.overlay != nil) && key == .escape { return .command(.toggleHelp) }
         if state.walk != nil || state.verdictHidden {
             // The walk-through's own keys come before the panes' (→ and ← move panes otherwise).
             if let b = walkBindings.first(where: { $0.keys.contains(key) }),

@@ -8,7 +8,8 @@ import TrustSupport
 extension AppState {
     mutating func apply(_ command: Command, _ effects: inout [Effect]) {
         message = nil
-        if showHelp {
+        switch popup {
+        case .help?:
             // The help scrolls with the movement keys; any other key closes it, so it never
             // traps the user. `q` closes it too: it quits only where no popup is open, so the
             // lab's files never vanish under a command just read in a popup.
@@ -21,15 +22,15 @@ extension AppState {
             case .pageUp: helpScroll = max(helpScroll - AppState.pageRows, 0)
             case .first: helpScroll = 0
             case .last: helpScroll = lines
-            default: showHelp = false
+            default: popup = nil
             }
             return
-        }
-        if overlay != nil {
+        case .overlay?:
             // Any key closes an overlay, `q` included, so it never traps the user and never
             // quits under it.
-            overlay = nil
+            popup = nil
             return
+        case .prompt?, nil: break
         }
         // Esc leaves the compare view before it cancels or clears anything.
         if command == .clearSearch && comparison.showing { return toggleComparison(&effects) }
