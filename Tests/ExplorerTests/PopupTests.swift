@@ -45,4 +45,22 @@ final class PopupTests: XCTestCase {
         s = reduce(s, .command(.moveDown)).0
         XCTAssertNil(s.popup, "any key closes a text")
     }
+
+    func testTheModeOrdersPopupWalkThroughAndCompareView() {
+        var s = state()
+        XCTAssertEqual(s.mode, .panes)
+        s.comparison.showing = true
+        XCTAssertEqual(s.mode, .comparison)
+        s.walk = 1
+        XCTAssertEqual(s.mode, .walk, "the walk-through's keys come before the compare view's Esc")
+        s.showHelp = true
+        XCTAssertEqual(s.mode, .popup(.help), "a popup comes before both")
+        XCTAssertEqual(command(Keymap.standard.action(for: .escape, in: s)), .toggleHelp)
+        s.showHelp = false
+        XCTAssertEqual(command(Keymap.standard.action(for: .escape, in: s)), .walkEnd)
+        s.walk = nil
+        XCTAssertEqual(command(Keymap.standard.action(for: .escape, in: s)), .clearSearch)
+        s = reduce(s, .command(.clearSearch)).0
+        XCTAssertFalse(s.comparison.showing, "Esc leaves the compare view")
+    }
 }

@@ -1,6 +1,29 @@
 // What is open over the panes: at most one popup, so which one takes the keys is never decided
 // by testing flags in a chosen order (D381).
 extension AppState {
+    /// What takes the keys first, decided here once: an open popup, else a walk-through in
+    /// progress, else the compare view, else the panes. (A walk-through and the compare view can
+    /// both be on; the walk-through's keys come first. Predict mode's hidden verdict is beside
+    /// the mode: Space reveals it in any.)
+    public enum Mode: Hashable, Sendable {
+        /// A popup over the panes.
+        case popup(Popup)
+        /// A walk-through: its keys (Space, arrows, Esc) come before the panes'.
+        case walk
+        /// The compare view: Esc leaves it before it cancels or clears anything.
+        case comparison
+        /// The panes alone.
+        case panes
+    }
+
+    /// What takes the keys first.
+    public var mode: Mode {
+        if let popup { return .popup(popup) }
+        if walk != nil { return .walk }
+        if comparison.showing { return .comparison }
+        return .panes
+    }
+
     /// A popup over the panes. Opening one replaces any other, as each is opened by a key that
     /// the open one would have taken; the walk-through and the compare view are not popups but
     /// what the panes show, and stay under one.

@@ -8,8 +8,8 @@ import TrustSupport
 extension AppState {
     mutating func apply(_ command: Command, _ effects: inout [Effect]) {
         message = nil
-        switch popup {
-        case .help?:
+        switch mode {
+        case .popup(.help):
             // The help scrolls with the movement keys; any other key closes it, so it never
             // traps the user. `q` closes it too: it quits only where no popup is open, so the
             // lab's files never vanish under a command just read in a popup.
@@ -25,15 +25,16 @@ extension AppState {
             default: popup = nil
             }
             return
-        case .overlay?:
+        case .popup(.overlay):
             // Any key closes an overlay, `q` included, so it never traps the user and never
             // quits under it.
             popup = nil
             return
-        case .prompt?, nil: break
+        case .comparison where command == .clearSearch:
+            // Esc leaves the compare view before it cancels or clears anything.
+            return toggleComparison(&effects)
+        case .popup(.prompt), .walk, .comparison, .panes: break
         }
-        // Esc leaves the compare view before it cancels or clears anything.
-        if command == .clearSearch && comparison.showing { return toggleComparison(&effects) }
         switch command {
         case .quit: shouldQuit = true
         case .toggleHelp:
