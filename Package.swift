@@ -133,6 +133,7 @@ let package = Package(
             name: "trustxCLITests",
             dependencies: [
                 "TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab", "TrustBuilder", "SuiteFixtures",
+                "TrustOptions",
             ]),
         .target(
             name: "TrustLab",
