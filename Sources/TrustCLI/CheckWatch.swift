@@ -140,7 +140,7 @@ enum CheckWatch {
                 }
                 // The first report could not be written: a watch nobody can read ends here; so
                 // does one whose stop signal came while the report waited for its reader.
-                if Output.outputFailure.load(ordering: .relaxed) != 0 || Output.stopped { return result.status }
+                if Output.outputFailure != 0 || Output.stopped { return result.status }
                 if format != "json" && rounds != 1 {
                     Output.err("Watching every \(interval) s until Ctrl-C; from now on only changes are printed.\n")
                 }
@@ -222,9 +222,9 @@ enum CheckWatch {
     ) -> Round? {
         // Each round is a run of its own for the input cap (D241): files read again every round
         // (CRLs, an ATS property list, a client identity) would otherwise exhaust it.
-        Trustx.currentInputAllowance.withLock { $0 = InputAllowance() }
+        RunStreams.current.inputAllowance.withLock { $0 = InputAllowance() }
         let job = RoundJob(watched: watched, jobs: jobs, environment: environment)
-        guard (try? POSIXThread(detached: true, { job.run() })) != nil else {
+        guard (try? POSIXThread(detached: true, RunStreams.bound { job.run() })) != nil else {
             job.run()
             return job.result
         }

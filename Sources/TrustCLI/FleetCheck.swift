@@ -274,11 +274,12 @@ enum FleetCheck {
         let work = Work(requests: requests, environment: environment)
         var threads: [POSIXThread] = []
         for _ in 0..<min(jobs, requests.count) {
-            let thread = try? POSIXThread {
-                while let i = slots.claim() {
-                    slots.store(i, Outcome(result: work.check(i)))
-                }
-            }
+            let thread = try? POSIXThread(
+                RunStreams.bound {
+                    while let i = slots.claim() {
+                        slots.store(i, Outcome(result: work.check(i)))
+                    }
+                })
             if let thread { threads.append(thread) }
         }
         // Should no thread start at all, the checks run here, one at a time.
