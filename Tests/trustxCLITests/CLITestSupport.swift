@@ -41,13 +41,16 @@ enum CLI {
     /// Runs the command line `arguments` in this process, through the entry the executable's
     /// `main` calls, as `spawn` would run the executable: standard input empty, standard output
     /// not a terminal, a UTF-8 locale and no colour settings unless `extra` gives them, the clock
-    /// read once at the start.
-    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> RunResult {
+    /// read once at the start. `standardInput` names a file `-` then reads.
+    static func run(_ arguments: [String], environment extra: [String: String] = [:], standardInput: String? = nil)
+        throws -> RunResult
+    {
         let unsupported = extra.keys.filter { !inProcessVariables.contains($0) }
         guard unsupported.isEmpty else {
-            throw TestPKI.Failure(message: "\(unsupported.sorted()) is read from the process environment: use CLI.spawn")
+            throw TestPKI.Failure(
+                message: "\(unsupported.sorted()) is read from the process environment: use CLI.spawn")
         }
-        let input = open("/dev/null", O_RDONLY)
+        let input = open(standardInput ?? "/dev/null", O_RDONLY)
         guard input >= 0 else { throw POSIXError(.EBADF) }
         defer { close(input) }
         let output = CapturedOutput()
