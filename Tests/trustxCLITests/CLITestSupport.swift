@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 import TrustCLI
 
-/// What one run of the trustx executable produced.
+/// What one run of the command line produced, in process (`CLI.run`) or as a child (`CLI.spawn`).
 struct RunResult {
     var status: Int32
     var stdout: Data
@@ -20,6 +20,11 @@ struct RunResult {
     }
 }
 
+/// Running trustx from a test: `run` and `runAll` in process, through the entry the executable's
+/// `main` calls (`Trustx.run`); `spawn` and `spawnAll` as a child process, only where the test
+/// needs what a process alone has: a working directory for relative paths, or variables library
+/// code reads from the process environment itself (SSL_CERT_FILE, SSL_CERT_DIR). Tests of
+/// signals, descriptors and terminals start the executable themselves (`binary`).
 enum CLI {
     /// The built executable: TRUSTX_BINARY, else `trustx` next to the test bundle (SwiftPM puts
     /// every product of a build in one directory).
