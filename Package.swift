@@ -75,12 +75,18 @@ let package = Package(
             name: "TrustReport", dependencies: ["TrustCore", "CTModel", "ATSModel", "TrustX509", "TrustSupport"]),
         // Keys, certificates, CRLs and OCSP responses made in process: for the lab and the tests only.
         .target(name: "TrustBuilder", dependencies: ["TrustX509", "TrustSupport", "COpenSSL"]),
-        .executableTarget(
-            name: "trustx",
+        // The command line as a library: its parser, subcommands, help, man page and completions, run
+        // in process through `Trustx.run` by the executable and by trustxCLITests (docs/cli.md).
+        .target(
+            name: "TrustCLI",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "Explorer",
-                "ExplorerState", "TrustExport", "CTModel",
-            ],
+                "ExplorerState", "TrustExport", "CTModel", "TermUI",
+            ]),
+        // `main` only: the process's streams, clock and exit; the linker settings below.
+        .executableTarget(
+            name: "trustx",
+            dependencies: ["TrustCLI"],
             // The linker script is an input of the link, not a source or a resource.
             exclude: ["Linking"],
             // Start-up is most of a short run's cost (docs/benchmarks.md, docs/DECISIONS.md D20, D90).
@@ -121,11 +127,13 @@ let package = Package(
             ]),
         // What the test targets share: suite set-up and tear-down, test threads, starting children (D280).
         .target(name: "SuiteFixtures", dependencies: ["TrustLab"], path: "Tests/SuiteFixtures"),
-        // Runs the built trustx executable (and unit-tests TrustCore's reports).
+        // Runs the command line in process through TrustCLI, and the built trustx executable where the
+        // process itself is the subject (signals, descriptors, terminals); unit-tests TrustCore's reports.
         .testTarget(
             name: "trustxCLITests",
             dependencies: [
-                "TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab", "TrustBuilder", "SuiteFixtures",
+                "TrustCLI", "TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab", "TrustBuilder",
+                "SuiteFixtures",
             ]),
         .target(
             name: "TrustLab",

@@ -89,7 +89,7 @@ struct ExportPKI: Sendable {
     /// The pin `trustx pin` prints for the first certificate of `file`.
     func pin(_ file: String) throws -> String {
         if let known = Self.pins[file] { return known }
-        let r = try CLI.run(["pin", pki.path(file)])
+        let r = try CLI.spawn(["pin", pki.path(file)])
         #expect(r.status == 0, "\(r.err)")
         let line = try #require(r.out.split(separator: "\n").first { $0.contains("spki-sha256") })
         let pin = String(try #require(line.split(separator: " ").last))
@@ -107,7 +107,7 @@ struct ExportPKI: Sendable {
     func checkAndCurl(_ target: [String], _ options: [String], sourceLocation: SourceLocation = #_sourceLocation)
         throws -> (check: Int32, curl: Int32, export: String)
     {
-        let runs = CLI.runAll(
+        let runs = CLI.spawnAll(
             [["check"] + target + options, ["export", "curl"] + target + options], in: pki.directory)
         let check = try runs[0].get()
         let export = try runs[1].get()
@@ -162,7 +162,7 @@ struct ExportPKI: Sendable {
 
     @Test func testOpenSSLRecomputesEveryPinTrustxComputes() throws {
         let target = try serve()
-        let export = try CLI.run(["export", "openssl"] + target + ["--anchor", "ca.pem"], in: pki.directory)
+        let export = try CLI.spawn(["export", "openssl"] + target + ["--anchor", "ca.pem"], in: pki.directory)
         #expect(export.status == 0, "\(export.err)")
         let run = try runScript(export.out)
         #expect(run.status == 0, "\(run.err)")
@@ -175,7 +175,7 @@ struct ExportPKI: Sendable {
 
     @Test func testOpenSSLVerifyFailsUnderTheWrongAnchorAndKeepsNoSystemRoots() throws {
         let target = try serve()
-        let export = try CLI.run(["export", "openssl"] + target + ["--anchor", "other-ca.pem"], in: pki.directory)
+        let export = try CLI.spawn(["export", "openssl"] + target + ["--anchor", "other-ca.pem"], in: pki.directory)
         #expect(export.status == 0, "\(export.err)")
         #expect(export.err.contains("do not trust the chain"), "\(export.err)")
         #expect(export.out.contains("-no-CApath -no-CAstore"), "\(export.out)")
@@ -184,7 +184,7 @@ struct ExportPKI: Sendable {
     }
 
     @Test func testOpenSSLWorksFromChainFilesWithoutAServer() throws {
-        let export = try CLI.run(
+        let export = try CLI.spawn(
             ["export", "openssl", "--chain", "leaf.pem", "--anchor", "ca.pem", "--host", ExportPKI.host],
             in: pki.directory)
         #expect(export.status == 0, "\(export.err)")
@@ -201,7 +201,7 @@ struct ExportPKI: Sendable {
         let dir = try Run.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("Delegate.swift").path
-        let export = try CLI.run(
+        let export = try CLI.spawn(
             ["export", "swift"] + target + [
                 "--anchor", "ca.pem", "--with-system-anchors", "--pin", "sha256//" + (try pin("ca.pem")), "--output",
                 out,
@@ -229,7 +229,7 @@ struct ExportPKI: Sendable {
         ]
         let target = try serve()
         let plists = cases.map { dir.appendingPathComponent("\($0.name).plist").path }
-        let exports = CLI.runAll(
+        let exports = CLI.spawnAll(
             zip(cases, plists).map { c, plist in
                 ["export", "plist"] + target + ["--anchor", "ca.pem", "--info-plist", "--output", plist]
                     + c.pins.flatMap { ["--pin", "sha256//" + $0] }
@@ -256,7 +256,7 @@ struct ExportPKI: Sendable {
         // The rule the comparison rests on: a leaf pin alone does not survive the rotation.
         runs.append(
             ["check"] + (try serve("rotated")) + ["--anchor", "ca.pem", "--pin", "sha256//" + (try pin("leaf.pem"))])
-        let results = CLI.runAll(runs, in: pki.directory)
+        let results = CLI.spawnAll(runs, in: pki.directory)
         for (index, (name, leaf)) in compared.enumerated() {
             let withPins = try results[2 * index].get()
             let withPlist = try results[2 * index + 1].get()
@@ -275,7 +275,7 @@ struct ExportPKI: Sendable {
             (["export", "curl", "--chain", "leaf.pem"], "curl needs a server"),
             (["export", "plist", "--chain", "leaf.pem"], "plist needs a host name"),
         ]
-        for ((args, message), result) in zip(cases, CLI.runAll(cases.map(\.0), in: pki.directory)) {
+        for ((args, message), result) in zip(cases, CLI.spawnAll(cases.map(\.0), in: pki.directory)) {
             let r = try result.get()
             #expect(r.status == 64, "\(args)")
             #expect(r.err.hasPrefix("Error: \(message)"), "\(r.err)")
@@ -283,7 +283,7 @@ struct ExportPKI: Sendable {
     }
 
     @Test func testAnUnwritableOutputIsExit73() throws {
-        let r = try CLI.run(
+        let r = try CLI.spawn(
             ["export", "swift", "example.com", "--output", "/nonexistent-dir/x.swift"], in: pki.directory)
         #expect(r.status == 73)
         #expect(r.err.hasPrefix("Error: cannot write /nonexistent-dir/x.swift"), "\(r.err)")

@@ -6,7 +6,8 @@ import TrustX509
 
 /// `trustx check`'s options and their validation, shared with `explore` and `export`.
 extension CheckCommand {
-    static let policies = ["ssl", "ssl-no-host", "basic"]
+    /// `--policy`'s words, each the `identifier` of the policy it chooses.
+    static let policies = [TrustPolicy.sslWord, TrustPolicy.sslNoHostWord, TrustPolicy.basicX509.identifier]
 
     /// The server argument, shared with `explore`.
     static let targetArgument = ArgumentSpec(
@@ -21,7 +22,6 @@ extension CheckCommand {
         help:
             "The certificates as a server presents them, leaf first, from PEM, DER, PKCS#7 or PKCS#12 files; - reads standard input."
     )
-    static let formats = ["text", "json", "markdown"]
 
     static let spec = CommandSpec(
         commandPath: "trustx check",
@@ -94,9 +94,7 @@ extension CheckCommand {
                 name: "profile", valueName: "profile", arity: .one,
                 help: "The rule set: Apple's SecTrust or RFC 5280 with the CA/Browser Forum rules.",
                 allowedValues: RuleProfile.allCases.map(\.rawValue), defaultText: RuleProfile.apple.rawValue),
-            OptionSpec(
-                name: "format", valueName: "format", arity: .one,
-                help: "The report format.", allowedValues: formats, defaultText: "text"),
+            ReportFormat.option(ReportFormat.allCases, help: "The report format."),
             OptionSpec(
                 name: "connect-to", valueName: "address", arity: .one,
                 help:
@@ -190,7 +188,7 @@ extension CheckCommand {
         /// watch.
         var timeFixed = false
         var profile: RuleProfile
-        var format: String
+        var format: ReportFormat
         var connection: Connection?
         var allAddresses = false
         /// The target as typed (the explorer shows it and its copied command repeats it).
@@ -247,14 +245,14 @@ extension CheckCommand {
         }
         var host = p.value("host")
         // A server's name is the host the SSL policy checks, unless --host or --policy says otherwise.
-        if let connection, host == nil, p.value("policy") != "ssl-no-host" {
+        if let connection, host == nil, p.value("policy") != TrustPolicy.sslNoHostWord {
             host = connection.target.host
         }
         if let host, host.isEmpty { throw UsageError(message: "--host needs a non-empty name") }
         let policy: TrustPolicy
         switch p.value("policy") {
         case nil: policy = .ssl(host: host)
-        case "ssl"?:
+        case TrustPolicy.sslWord?:
             // Apple's SecPolicyCreateSSL(true, nil) is a different policy (no host-name check),
             // so an SSL policy without a host is never chosen silently.
             guard let host else {
@@ -264,7 +262,7 @@ extension CheckCommand {
                 )
             }
             policy = .ssl(host: host)
-        case "ssl-no-host"?:
+        case TrustPolicy.sslNoHostWord?:
             if host != nil {
                 throw UsageError(
                     message: "--host cannot be combined with --policy ssl-no-host; --host implies --policy ssl")
@@ -324,7 +322,7 @@ extension CheckCommand {
             anchorClass: p.value("anchor-class").flatMap(CustomAnchorClass.init(rawValue:)) ?? .app, policy: policy,
             pins: PinSet(digests: digests),
             time: time, profile: p.value("profile").flatMap(RuleProfile.init(rawValue:)) ?? .apple,
-            format: p.value("format") ?? "text", connection: connection, allAddresses: p.has("all-addresses"),
+            format: ReportFormat(p), connection: connection, allAddresses: p.has("all-addresses"),
             targetText: targetText, ignoredHost: policy == .basicX509 ? host : nil, crlFiles: p.all("crl"),
             fetchRevocation: p.has("revocation"), requireRevocation: p.has("require-revocation"), ats: ats,
             timeout: try runTimeout(p) ?? .seconds(10), store: try storeChoice(p))
