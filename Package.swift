@@ -70,6 +70,12 @@ let package = Package(
         .target(
             name: "TrustCore",
             dependencies: ["PathRules", "CTModel", "TrustX509", "ATSModel", "TrustSupport", "AppleTrustData"]),
+        // The settings `trustx check` takes as one value, each with its command-line spelling
+        // declared once: the CLI parses into it, the explorer wraps it, exports and the lab read it.
+        .target(name: "TrustOptions", dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport"]),
+        .testTarget(
+            name: "TrustOptionsTests",
+            dependencies: ["TrustOptions", "TrustCore", "ATSModel", "TrustX509", "TrustSupport"]),
         // The evaluation as text for a terminal (its colours given by the caller), JSON and Markdown.
         .target(
             name: "TrustReport", dependencies: ["TrustCore", "CTModel", "ATSModel", "TrustX509", "TrustSupport"]),
@@ -81,7 +87,7 @@ let package = Package(
             name: "TrustCLI",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "Explorer",
-                "ExplorerState", "TrustExport", "CTModel", "TermUI",
+                "ExplorerState", "TrustExport", "CTModel", "TermUI", "TrustOptions",
             ]),
         // `main` only: the process's streams, clock and exit; the linker settings below.
         .executableTarget(
@@ -112,7 +118,8 @@ let package = Package(
             ]),
         // The settings as code and configuration (Swift, plist, curl, openssl) and the Info.plist lint.
         .target(
-            name: "TrustExport", dependencies: ["TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport"]),
+            name: "TrustExport",
+            dependencies: ["TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TrustOptions"]),
         .testTarget(
             name: "TrustExportTests",
             dependencies: [
@@ -153,7 +160,7 @@ let package = Package(
             name: "ExplorerState",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "TermUI",
-                "TrustExport", "CTModel",
+                "TrustExport", "CTModel", "TrustOptions",
             ]),
         // The interactive explorer around that state: views and themes, the effect executor and the
         // watch runner (threads and I/O), the driver and the terminal loop.
@@ -161,13 +168,13 @@ let package = Package(
             name: "Explorer",
             dependencies: [
                 "ExplorerState", "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe",
-                "TrustLab", "TermUI",
+                "TrustLab", "TermUI", "TrustOptions",
             ]),
         .testTarget(
             name: "ExplorerTests",
             dependencies: [
                 "Explorer", "ExplorerState", "TrustCore", "TrustX509", "TrustSupport", "TrustBuilder", "TLSProbe",
-                "TrustLab", "TermUI", "TrustReport",
+                "TrustLab", "TermUI", "TrustReport", "TrustOptions",
             ]),
     ]
 )

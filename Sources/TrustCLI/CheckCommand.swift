@@ -1,6 +1,7 @@
 import ATSModel
 import TLSProbe
 import TrustCore
+import TrustOptions
 import TrustReport
 import TrustSupport
 import TrustX509
@@ -103,27 +104,37 @@ enum CheckCommand {
         }
     }
 
-    /// Reads the --ats-plist file (or takes ATS's defaults for --ats): 66 when it cannot be read,
-    /// 65 when it is no property list or its NSAppTransportSecurity is not a dictionary.
-    static func loadATS(_ request: ATSRequest?) -> Result<ATSSettings?, Trustx.Failure> {
-        guard let request else { return .success(nil) }
-        var configuration = ATSConfiguration()
-        if let path = request.plistPath {
-            do {
-                configuration = try ATSConfiguration.decode(infoPlist: try Trustx.inputAllowance.read(path))
-            } catch let e as LoadError {
-                if case .unreadable = e { return .failure(Trustx.Failure(message: e.description, status: .noInput)) }
-                return .failure(Trustx.Failure(message: "\(path): \(e.description)", status: .dataError))
-            } catch let e as ATSConfigurationError {
-                return .failure(Trustx.Failure(message: "\(path): \(e.description)", status: .dataError))
-            } catch {
-                return .failure(Trustx.Failure(message: "\(path): \(error)", status: .dataError))
-            }
+    /// Reads the --ats-plist file (ATS's defaults for --ats need none) into `ats`: 66 when it
+    /// cannot be read, 65 when it is no property list or its NSAppTransportSecurity is not a
+    /// dictionary.
+    static func loadATS(_ ats: ATSChoice) -> Result<ATSChoice, Trustx.Failure> {
+        guard ats.enabled, let path = ats.source else { return .success(ats) }
+        var loaded = ats
+        do {
+            loaded.configuration = try ATSConfiguration.decode(infoPlist: try Trustx.inputAllowance.read(path))
+        } catch let e as LoadError {
+            if case .unreadable = e { return .failure(Trustx.Failure(message: e.description, status: .noInput)) }
+            return .failure(Trustx.Failure(message: "\(path): \(e.description)", status: .dataError))
+        } catch let e as ATSConfigurationError {
+            return .failure(Trustx.Failure(message: "\(path): \(e.description)", status: .dataError))
+        } catch {
+            return .failure(Trustx.Failure(message: "\(path): \(error)", status: .dataError))
         }
-        return .success(
-            ATSSettings(
-                configuration: configuration, platform: request.platform, scheme: request.scheme,
-                source: request.plistPath))
+        return .success(loaded)
+    }
+
+    /// `settings` with the files they name read: the --crl files, then the --ats-plist file.
+    static func loadFiles(_ settings: CheckSettings) -> Result<CheckSettings, Trustx.Failure> {
+        var loaded = settings
+        switch loadCRLs(settings.crls.paths) {
+        case .success(let crls): loaded.crls.lists = crls
+        case .failure(let f): return .failure(f)
+        }
+        switch loadATS(settings.ats) {
+        case .success(let ats): loaded.ats = ats
+        case .failure(let f): return .failure(f)
+        }
+        return .success(loaded)
     }
 
     /// Connects, completes the chain through AIA where Apple's SSL policy would, and evaluates.
@@ -137,19 +148,11 @@ enum CheckCommand {
             case .failure(let f): return .failure(f)
             }
         }
-        var settings = TrustSettings(
-            anchors: anchors, anchorsOnly: !r.withSystemAnchors, customAnchorClass: r.anchorClass,
-            systemStore: makeSystemStore(r.store),
-            policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
-        settings.timeMode = r.timeFixed ? .fixed : .now
-        settings.hostIgnoredByPolicy = r.ignoredHost
-        switch loadCRLs(r.crlFiles) {
-        case .success(let crls): settings.revocationLists = crls
-        case .failure(let f): return .failure(f)
-        }
-        settings.requireRevocation = r.requireRevocation
-        switch loadATS(r.ats) {
-        case .success(let ats): settings.ats = ats
+        var settings: TrustSettings
+        switch loadFiles(r.settings) {
+        case .success(let loaded):
+            settings = loaded.trustSettings(
+                anchors: anchors, systemStore: makeSystemStore(r.settings.store), targetHost: r.targetHost, now: r.now)
         case .failure(let f): return .failure(f)
         }
         if case .failure(let f) = loadCT(r.ct, into: &settings) { return .failure(f) }
@@ -226,7 +229,7 @@ enum CheckCommand {
         }
         evaluation.connection = report
         evaluation.presentedSource = .presented
-        if r.fetchRevocation { evaluation = withFetchedRevocation(evaluation, deadline: deadline) }
+        if r.settings.fetchRevocation { evaluation = withFetchedRevocation(evaluation, deadline: deadline) }
         return .success(result.finalVerdict(evaluation))
     }
 
@@ -334,23 +337,13 @@ enum CheckCommand {
             case .failure(let f): return .failure(f)
             }
         }
-        var settings = TrustSettings(
-            anchors: anchors,
-            // With custom anchors Apple trusts only them unless SecTrustSetAnchorCertificatesOnly(false).
-            anchorsOnly: !r.withSystemAnchors,
-            customAnchorClass: r.anchorClass,
-            // The store is a source of parent certificates even when its roots are not trusted.
-            systemStore: makeSystemStore(r.store),
-            policy: r.policy, pins: r.pins, time: r.time, profile: r.profile)
-        settings.timeMode = r.timeFixed ? .fixed : .now
-        settings.hostIgnoredByPolicy = r.ignoredHost
-        switch loadCRLs(r.crlFiles) {
-        case .success(let crls): settings.revocationLists = crls
-        case .failure(let f): return .failure(f)
-        }
-        settings.requireRevocation = r.requireRevocation
-        switch loadATS(r.ats) {
-        case .success(let ats): settings.ats = ats
+        // With custom anchors Apple trusts only them unless SecTrustSetAnchorCertificatesOnly(false);
+        // the store is a source of parent certificates even when its roots are not trusted.
+        var settings: TrustSettings
+        switch loadFiles(r.settings) {
+        case .success(let loaded):
+            settings = loaded.trustSettings(
+                anchors: anchors, systemStore: makeSystemStore(r.settings.store), targetHost: r.targetHost, now: r.now)
         case .failure(let f): return .failure(f)
         }
         if case .failure(let f) = loadCT(r.ct, into: &settings) { return .failure(f) }
@@ -361,7 +354,7 @@ enum CheckCommand {
         }
         evaluation.presentedSource = .file
         evaluation.unreadable = unreadable
-        if r.fetchRevocation { evaluation = withFetchedRevocation(evaluation, deadline: deadline) }
+        if r.settings.fetchRevocation { evaluation = withFetchedRevocation(evaluation, deadline: deadline) }
         return .success(evaluation)
     }
 }

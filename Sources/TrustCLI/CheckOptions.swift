@@ -1,13 +1,12 @@
 import ATSModel
 import TLSProbe
 import TrustCore
+import TrustOptions
 import TrustSupport
 import TrustX509
 
 /// `trustx check`'s options and their validation, shared with `explore` and `export`.
 extension CheckCommand {
-    /// `--policy`'s words, each the `identifier` of the policy it chooses.
-    static let policies = [TrustPolicy.sslWord, TrustPolicy.sslNoHostWord, TrustPolicy.basicX509.identifier]
 
     /// The server argument, shared with `explore`.
     static let targetArgument = ArgumentSpec(
@@ -31,6 +30,8 @@ extension CheckCommand {
         arguments: [
             FleetCheck.targetsArgument
         ],
+        // The settings' options come from their declarations (D380), in their order; the
+        // command's own follow the setting they are listed after.
         options: [
             chainOption,
             OptionSpec(
@@ -41,59 +42,13 @@ extension CheckCommand {
                 help:
                     "Trust the certificates in this file as anchors, and no system roots, like SecTrustSetAnchorCertificates."
             ),
-            OptionSpec(
-                name: "with-system-anchors", arity: .flag,
-                help:
-                    "Trust the system roots as well as the --anchor certificates, like SecTrustSetAnchorCertificatesOnly(false)."
-            ),
-            OptionSpec(
-                name: "anchor-class", valueName: "class", arity: .one,
-                help:
-                    "How the --anchor certificates are trusted: set by the app, or installed by a configuration profile and trusted on the device, which Apple holds to fewer rules.",
-                allowedValues: CustomAnchorClass.allCases.map(\.rawValue), defaultText: CustomAnchorClass.app.rawValue),
-            OptionSpec(
-                name: "policy", valueName: "policy", arity: .one,
-                help: "The policy: SecPolicyCreateSSL with or without a host, or SecPolicyCreateBasicX509.",
-                allowedValues: policies, defaultText: "ssl with --host or a server target, else ssl-no-host"),
-            OptionSpec(
-                name: "host", valueName: "host", arity: .one,
-                help:
-                    "The server name or IP address the leaf must match, which implies --policy ssl; with --policy basic it is reported but not checked, as SecPolicyCreateBasicX509 ignores it.",
-                defaultText: "the server target's host"),
-            OptionSpec(
-                name: "pin", valueName: "pin", arity: .repeated,
-                help: "An SPKI SHA-256 pin (sha256//BASE64 or bare base64) the app checks after evaluation passes."),
-            OptionSpec(
-                name: "ats", arity: .flag,
-                help:
-                    "Apply App Transport Security with its defaults, as for an app whose Info.plist has no NSAppTransportSecurity."
-            ),
-            OptionSpec(
-                name: "ats-plist", valueName: "file", arity: .one,
-                help:
-                    "Apply App Transport Security and NSPinnedDomains as this Info.plist (XML or binary) configures them."
-            ),
-            OptionSpec(
-                name: "platform", valueName: "platform", arity: .one,
-                help: "The Apple platform generation whose ATS rules apply: iOS 17 and later also cover IP addresses.",
-                allowedValues: ATSPlatform.allCases.map(\.rawValue), defaultText: ATSPlatform.ios17.rawValue),
-            OptionSpec(
-                name: "crl", valueName: "file", arity: .repeated,
-                help:
-                    "Check the path against the CRLs in this file (PEM or DER): a revoked certificate fails with errSecCertificateRevoked."
-            ),
-            OptionSpec(
-                name: "revocation", arity: .flag,
-                help:
-                    "Fetch OCSP responses, else CRLs, over the network for every certificate of the path, as SecPolicyCreateRevocation with kSecRevocationUseAnyAvailableMethod does (plain HTTP, at most 8 fetches)."
-            ),
-            OptionSpec(
-                name: "at", valueName: "time", arity: .one,
-                help: "The evaluation time in RFC 3339, e.g. 2027-01-01T00:00:00Z.", defaultText: "now"),
-            OptionSpec(
-                name: "profile", valueName: "profile", arity: .one,
-                help: "The rule set: Apple's SecTrust or RFC 5280 with the CA/Browser Forum rules.",
-                allowedValues: RuleProfile.allCases.map(\.rawValue), defaultText: RuleProfile.apple.rawValue),
+        ]
+            + CheckSetting.all.flatMap(\.options).flatMap { [OptionSpec($0)] + (ownOptions[$0.name] ?? []) }
+    )
+
+    /// `check`'s options that are no setting of `CheckSettings`, by the setting option they follow.
+    static let ownOptions: [String: [OptionSpec]] = [
+        "profile": [
             ReportFormat.option(ReportFormat.allCases, help: "The report format."),
             OptionSpec(
                 name: "connect-to", valueName: "address", arity: .one,
@@ -108,12 +63,8 @@ extension CheckCommand {
                 name: "timeout", valueName: "seconds", arity: .one,
                 help: "The deadline for the whole run: connecting, the handshake, AIA fetches and evaluation.",
                 defaultText: "10"),
-            OptionSpec(
-                name: "tls-min", valueName: "version", arity: .one,
-                help: "The lowest TLS version offered.", allowedValues: tlsVersions, defaultText: "1.2, as URLSession"),
-            OptionSpec(
-                name: "tls-max", valueName: "version", arity: .one,
-                help: "The highest TLS version offered.", allowedValues: tlsVersions, defaultText: "1.3"),
+        ],
+        "tls-max": [
             OptionSpec(
                 name: "client-cert", valueName: "file", arity: .one,
                 help: "A client certificate: a PKCS#12 file (with --password), or PEM with --client-key."),
@@ -128,16 +79,9 @@ extension CheckCommand {
                 name: "proxy", valueName: "url", arity: .one,
                 help: "Tunnel through this HTTP CONNECT proxy (http://host:port).",
                 defaultText: "https_proxy or HTTPS_PROXY, honouring no_proxy"),
-            OptionSpec(
-                name: "no-aia", arity: .flag,
-                help: "Do not fetch missing intermediates from AIA URLs, as OpenSSL and curl do not."),
-            allAddressesOption,
-            OptionSpec(
-                name: "require-revocation", arity: .flag,
-                help:
-                    "Fail every certificate of the path without a positive, verified OCSP response or CRL answer, as kSecRevocationRequirePositiveResponse does (errSecIncompleteCertRevocationCheck)."
-            ),
-            storeOption,
+        ],
+        "no-aia": [allAddressesOption],
+        "store": [
             ctLogsOption,
             OptionSpec(
                 name: "sct", valueName: "file", arity: .repeated,
@@ -151,15 +95,14 @@ extension CheckCommand {
             FleetCheck.jobsOption,
             CheckWatch.watchOption,
             CheckWatch.countOption,
-        ]
-    )
+        ],
+    ]
 
     /// `--all-addresses`, shared with `explore`.
     static let allAddressesOption = OptionSpec(
         name: "all-addresses", arity: .flag,
         help: "Check every address the server's name resolves to, one report each, to find the odd node of a pool.")
 
-    static let tlsVersions = ["1.0", "1.1", "1.2", "1.3"]
     // --timeout is not among them: it bounds a run of --chain files too (evaluation, --revocation).
     static let connectionOptions = [
         "connect-to", "sni", "no-sni", "tls-min", "tls-max", "client-cert", "client-key", "starttls",
@@ -179,47 +122,31 @@ extension CheckCommand {
         var chainFiles: [String]
         var anchorFiles: [String]
         var password: String?
-        var withSystemAnchors: Bool
-        var anchorClass: CustomAnchorClass
-        var policy: TrustPolicy
-        var pins: PinSet
-        var time: Timestamp
-        /// Whether `--at` fixed `time`; otherwise it is the clock, read again by each round of a
-        /// watch.
-        var timeFixed = false
-        var profile: RuleProfile
+        /// The settings, one value from here to the engine, the explorer and the exports (D380).
+        var settings: CheckSettings
+        /// The moment "now" stands for without `--at`: each round of a watch reads the clock again.
+        var now: Timestamp
         var format: ReportFormat
         var connection: Connection?
         var allAddresses = false
         /// The target as typed (the explorer shows it and its copied command repeats it).
         var targetText: String?
-        /// A host the app holds while Basic X.509 ignores it: reported, not checked.
-        var ignoredHost: String? = nil
-        /// --crl files.
-        var crlFiles: [String] = []
-        /// --revocation: fetch revocation information over the network.
-        var fetchRevocation = false
-        /// --require-revocation: a positive revocation answer for every certificate.
-        var requireRevocation = false
-        /// --ats / --ats-plist / --platform and the target's scheme; nil without ATS.
-        var ats: ATSRequest? = nil
         /// --timeout: the deadline of the whole run, files included (a server's is also in
         /// `connection.options.timeout`).
         var timeout: Duration = .seconds(10)
-        /// --store: which roots are the system's.
-        var store: TrustStoreChoice = .apple
         /// --ct-logs, --sct and --ocsp-response.
         var ct = CTRequest()
         /// The --anchor certificates when already read, once for several targets.
         var anchorCertificates: [Certificate]? = nil
-    }
 
-    /// ATS as asked for, before the Info.plist is read.
-    struct ATSRequest {
-        /// The Info.plist, nil for ATS's defaults (--ats).
-        var plistPath: String?
-        var platform: ATSPlatform
-        var scheme: URLScheme
+        /// The server target's host; empty for files.
+        var targetHost: String { connection?.target.host ?? "" }
+        /// The engine's policy.
+        var policy: TrustPolicy { settings.trustPolicy(targetHost: targetHost) }
+        /// The evaluation time.
+        var time: Timestamp { settings.time ?? now }
+        /// The pins.
+        var pins: PinSet { PinSet(digests: settings.pins) }
     }
 
     /// Turns parsed options into a request; every usage error is found here, before any file
@@ -237,61 +164,19 @@ extension CheckCommand {
         if p.all("chain").filter({ $0 == "-" }).count > 1 {
             throw UsageError(message: "--chain - reads standard input, which can be read once; give - once")
         }
+        // The connection's settings first, as the connection is made of them; the others once
+        // the target's host, the policy's default, is known.
+        var settings = CheckSettings()
+        try read(CheckSetting.connection, into: &settings, p, target: SettingTarget())
         var connection: Connection?
         if let targetText {
-            connection = try validateConnection(targetText, p)
+            connection = try validateConnection(targetText, p, settings: settings)
         } else if let used = connectionOptions.first(where: { p.has($0) }) {
             throw UsageError(message: "--\(used) applies to a server target, not to --chain files")
         }
-        var host = p.value("host")
-        // A server's name is the host the SSL policy checks, unless --host or --policy says otherwise.
-        if let connection, host == nil, p.value("policy") != TrustPolicy.sslNoHostWord {
-            host = connection.target.host
-        }
-        if let host, host.isEmpty { throw UsageError(message: "--host needs a non-empty name") }
-        let policy: TrustPolicy
-        switch p.value("policy") {
-        case nil: policy = .ssl(host: host)
-        case TrustPolicy.sslWord?:
-            // Apple's SecPolicyCreateSSL(true, nil) is a different policy (no host-name check),
-            // so an SSL policy without a host is never chosen silently.
-            guard let host else {
-                throw UsageError(
-                    message:
-                        "--policy ssl checks a host name; give --host NAME, or use --policy ssl-no-host for SecPolicyCreateSSL(true, nil)"
-                )
-            }
-            policy = .ssl(host: host)
-        case TrustPolicy.sslNoHostWord?:
-            if host != nil {
-                throw UsageError(
-                    message: "--host cannot be combined with --policy ssl-no-host; --host implies --policy ssl")
-            }
-            policy = .ssl(host: nil)
-        default:
-            // An app can hold a host and still evaluate with SecPolicyCreateBasicX509, which
-            // ignores it: the report shows that, and whether the host would have matched.
-            policy = .basicX509
-        }
-        var digests: [[UInt8]] = []
-        for pin in p.all("pin") {
-            guard let d = PinSet.parse(pin) else {
-                throw UsageError(
-                    message:
-                        "The value '\(pin)' is invalid for '--pin <pin>': expected sha256//BASE64 or the base64 of a 32-byte SHA-256 digest"
-                )
-            }
-            digests.append(d)
-        }
-        var time = now
-        if let at = p.value("at") {
-            guard let t = Timestamp(rfc3339: at) else {
-                throw UsageError(
-                    message:
-                        "The value '\(at)' is invalid for '--at <time>': expected RFC 3339, e.g. 2027-01-01T00:00:00Z")
-            }
-            time = t
-        }
+        try read(
+            CheckSetting.evaluation, into: &settings, p,
+            target: SettingTarget(host: connection?.target.host, text: targetText))
         if p.has("all-addresses"), let connection, parseIPAddress(connection.target.host) != nil {
             throw UsageError(message: "--all-addresses needs a host name; \(connection.target.host) is one address")
         }
@@ -302,33 +187,27 @@ extension CheckCommand {
         if targetRequired && p.has("anchor-class") && !p.has("anchor") {
             throw UsageError(message: "--anchor-class applies to --anchor certificates; give --anchor FILE")
         }
-        var ats: ATSRequest?
-        if p.has("ats") && p.has("ats-plist") {
-            throw UsageError(
-                message: "--ats and --ats-plist cannot be combined; --ats-plist applies ATS as the file says")
-        }
-        let platform = p.value("platform").flatMap(ATSPlatform.init(rawValue:))
-        if p.has("ats") || p.has("ats-plist") {
-            // The scheme of a URL target is what the app loads: ATS refuses http:// unless allowed.
-            let http = targetText.map { $0.lowercased().hasPrefix("http://") } ?? false
-            ats = ATSRequest(
-                plistPath: p.value("ats-plist"), platform: platform ?? .ios17, scheme: http ? .http : .https)
-        } else if p.has("platform") {
-            throw UsageError(message: "--platform applies to --ats or --ats-plist")
-        }
         var request = Request(
             chainFiles: p.all("chain"), anchorFiles: p.all("anchor"), password: p.value("password"),
-            withSystemAnchors: p.has("with-system-anchors"),
-            anchorClass: p.value("anchor-class").flatMap(CustomAnchorClass.init(rawValue:)) ?? .app, policy: policy,
-            pins: PinSet(digests: digests),
-            time: time, profile: p.value("profile").flatMap(RuleProfile.init(rawValue:)) ?? .apple,
-            format: ReportFormat(p), connection: connection, allAddresses: p.has("all-addresses"),
-            targetText: targetText, ignoredHost: policy == .basicX509 ? host : nil, crlFiles: p.all("crl"),
-            fetchRevocation: p.has("revocation"), requireRevocation: p.has("require-revocation"), ats: ats,
-            timeout: try runTimeout(p) ?? .seconds(10), store: try storeChoice(p))
+            settings: settings, now: now, format: ReportFormat(p), connection: connection,
+            allAddresses: p.has("all-addresses"), targetText: targetText,
+            timeout: try runTimeout(p) ?? .seconds(10))
         request.ct = try validateCT(p)
-        request.timeFixed = p.has("at")
         return request
+    }
+
+    /// Reads `settings` from the command line, each as its declaration says.
+    static func read(
+        _ declarations: [CheckSetting], into settings: inout CheckSettings, _ p: ParsedArguments,
+        target: SettingTarget
+    ) throws(UsageError) {
+        for declaration in declarations {
+            do {
+                try declaration.read(into: &settings, from: p, target: target)
+            } catch {
+                throw UsageError(message: error.message)
+            }
+        }
     }
 
     /// `--timeout`, the deadline of the whole run; nil when not given.
@@ -342,8 +221,17 @@ extension CheckCommand {
         return .milliseconds(Int64(seconds * 1000))
     }
 
-    /// The connection options, checked before anything touches the network.
+    /// The connection options of a command that takes no other setting (`ats`).
     static func validateConnection(_ text: String, _ p: ParsedArguments) throws(UsageError) -> Connection {
+        var settings = CheckSettings()
+        try read(CheckSetting.connection, into: &settings, p, target: SettingTarget())
+        return try validateConnection(text, p, settings: settings)
+    }
+
+    /// The connection options, checked before anything touches the network.
+    static func validateConnection(_ text: String, _ p: ParsedArguments, settings: CheckSettings) throws(UsageError)
+        -> Connection
+    {
         var target: ProbeTarget
         // smtp://, imap://, pop3://, ftp:// and postgres:// name a STARTTLS service: the scheme
         // picks the preamble (unless --starttls says otherwise) and the default port.
@@ -374,8 +262,8 @@ extension CheckCommand {
         }
         var options = ProbeOptions()
         if let timeout = try runTimeout(p) { options.timeout = timeout }
-        if let v = p.value("tls-min") { options.minimumVersion = TLSVersion(v) ?? .tls1_2 }
-        if let v = p.value("tls-max") { options.maximumVersion = TLSVersion(v) ?? .tls1_3 }
+        options.minimumVersion = settings.tlsMinimum
+        options.maximumVersion = settings.tlsMaximum
         if options.minimumVersion > options.maximumVersion {
             throw UsageError(
                 message: "--tls-min \(options.minimumVersion) is above --tls-max \(options.maximumVersion)")
@@ -403,7 +291,7 @@ extension CheckCommand {
         } else {
             options.proxy = .environment
         }
-        return Connection(target: target, options: options, fetchAIA: !p.has("no-aia"), explicitHost: p.has("host"))
+        return Connection(target: target, options: options, fetchAIA: settings.fetchAIA, explicitHost: p.has("host"))
     }
 }
 
@@ -425,5 +313,24 @@ extension CheckCommand {
             }
         }
         return .success(())
+    }
+}
+
+/// `check`'s parsed command line, as the settings' declarations read it.
+extension ParsedArguments: SettingArguments {}
+
+extension OptionSpec {
+    /// The option a setting declares (D380).
+    init(_ option: SettingOption) {
+        let arity: Arity =
+            switch option.arity {
+            case .flag: .flag
+            case .one: .one
+            case .repeated: .repeated
+            }
+        self.init(
+            name: option.name, valueName: option.valueName, arity: arity, help: option.help,
+            allowedValues: option.allowedValues, defaultText: option.defaultText,
+            suggestedValues: option.suggestedValues)
     }
 }

@@ -289,7 +289,7 @@ enum CheckWatch {
             // Without --at every round evaluates at its own time: a leaf that expires during the
             // watch is reported, and one issued after the watch began is not "not yet valid".
             var request = w.request
-            if !request.timeFixed { request.time = time }
+            request.now = time
             guard w.eachAddress, let c = request.connection else {
                 checks.append(Check(watched: i, request: request))
                 continue

@@ -4,6 +4,7 @@ import TLSProbe
 import TermUI
 import TrustCore
 import TrustLab
+import TrustOptions
 import TrustSupport
 import TrustX509
 
@@ -102,7 +103,7 @@ enum ExploreCommand {
             }
         }
         // The Info.plist is read before the screen opens, so a bad file fails as in check (65/66).
-        if case .failure(let f) = CheckCommand.loadATS(request.ats) { return f.report() }
+        if case .failure(let f) = CheckCommand.loadATS(request.settings.ats) { return f.report() }
         let theme: Theme?
         switch loadTheme(p.value("theme")) {
         case .success(let t): theme = t
@@ -218,46 +219,16 @@ enum ExploreCommand {
             case .failure(let f): return .failure(f)
             }
         }
+        // The explorer holds the settings check parsed, with their files read.
         var toggles = Toggles()
-        toggles.anchorsOnly = !r.withSystemAnchors
-        toggles.anchorClass = r.anchorClass
-        toggles.pins = r.pins.digests
-        toggles.time = r.timeFixed ? r.time : nil
-        toggles.profile = r.profile
-        toggles.store = r.store
-        toggles.fetchRevocation = r.fetchRevocation
-        toggles.requireRevocation = r.requireRevocation
-        switch CheckCommand.loadCRLs(r.crlFiles) {
-        case .success(let lists): toggles.crls = CRLFiles(paths: r.crlFiles, lists: lists)
+        switch CheckCommand.loadFiles(r.settings) {
+        case .success(let settings): toggles.check = settings
         case .failure(let f): return .failure(f)
         }
-        switch CheckCommand.loadATS(r.ats) {
-        case .success(let ats?):
-            toggles.ats.enabled = true
-            toggles.ats.configuration = ats.configuration
-            toggles.ats.source = ats.source
-            toggles.ats.platform = ats.platform
-            toggles.ats.scheme = ats.scheme
-        case .success(nil): break
-        case .failure(let f): return .failure(f)
-        }
-        let targetHost = r.connection?.target.host ?? ""
-        switch r.policy {
-        case .ssl(let host?):
-            toggles.policy = .sslWithHost
-            toggles.host = host == targetHost ? .target : .typed(host)
-        case .ssl(nil): toggles.policy = .sslWithoutHost
-        case .basicX509:
-            toggles.policy = .basicX509
-            if let held = r.ignoredHost, held != targetHost { toggles.host = .typed(held) }
-        }
-        let store = makeSystemStore(r.store)
+        let store = makeSystemStore(r.settings.store)
         var targets: [ExplorerTarget] = []
         var startOptions: ProbeOptions?
         if let c = r.connection {
-            toggles.tlsMinimum = c.options.minimumVersion
-            toggles.tlsMaximum = c.options.maximumVersion
-            toggles.fetchAIA = c.fetchAIA
             startOptions = c.options
             // A label names a target (a --targets file's NAME=); a label several addresses of a
             // --connect-to list share gets each one's address after it.
@@ -302,7 +273,7 @@ enum ExploreCommand {
         } else {
             // The lab: the scenarios bring their own anchors; --anchor files are added to them.
             toggles.addedAnchors = anchors
-            if !policyGiven && r.policy == .ssl(host: nil) {
+            if !policyGiven && r.settings.policy == .sslWithoutHost {
                 toggles.policy = .sslWithHost
                 toggles.host = .target
             }

@@ -165,10 +165,9 @@ enum ExportCommand {
             }
             return .success(out)
         }
-        var s = ExportSettings(
-            anchorClass: r.anchorClass, keepsSystemAnchors: r.withSystemAnchors || r.anchorFiles.isEmpty,
-            policy: r.policy, pins: r.pins.digests, time: p.has("at") ? r.time : nil,
-            includesSubdomains: p.has("include-subdomains"))
+        var s = ExportSettings(r.settings, targetHost: r.targetHost)
+        s.keepsSystemAnchors = !r.settings.anchorsOnly || r.anchorFiles.isEmpty
+        s.includesSubdomains = p.has("include-subdomains")
         switch files(r.anchorFiles) {
         case .success(let f): s.anchorFiles = f
         case .failure(let f): return .failure(f)
@@ -177,12 +176,6 @@ enum ExportCommand {
         case .success(let f): s.chainFiles = f
         case .failure(let f): return .failure(f)
         }
-        s.profile = r.profile
-        if let ats = r.ats { s.ats = ats.plistPath.map { .infoPlist($0) } ?? .defaults }
-        s.revocationLists = r.crlFiles
-        s.fetchesRevocation = r.fetchRevocation
-        s.requiresRevocation = r.requireRevocation
-        s.systemStore = r.store
         if let c = r.connection {
             switch c.target.sni {
             case .none: s.sendsNoServerName = true
@@ -192,11 +185,10 @@ enum ExportCommand {
             s.startTLS = c.options.startTLS?.rawValue
             if case .http(let address) = c.options.proxy { s.proxy = p.value("proxy") ?? address.description }
             s.clientCertificate = p.value("client-cert")
-            s.fetchesAIA = c.fetchAIA
             s.host = c.target.host
             s.port = Int(c.target.port)
             s.connectTo = c.target.connectTo.map { ExportEndpoint(host: $0.host, port: Int($0.port)) }
-            s.minimumTLSVersion = c.options.minimumVersion
+            // An explicit --tls-max 1.3 is named too.
             s.maximumTLSVersion = p.has("tls-max") ? c.options.maximumVersion : nil
         }
         return .success(s)

@@ -41,10 +41,3 @@ extension ExportFormat {
         return quoted.dropLast().joined(separator: ", ") + " or " + quoted[quoted.count - 1]
     }
 }
-
-extension TrustPolicy {
-    /// `--policy ssl`: the identifier of an SSL policy with a host, whichever host it is.
-    static let sslWord = TrustPolicy.ssl(host: "").identifier
-    /// `--policy ssl-no-host`: SecPolicyCreateSSL(true, nil)'s identifier.
-    static let sslNoHostWord = TrustPolicy.ssl(host: nil).identifier
-}

@@ -1,24 +1,15 @@
 import TrustCore
+import TrustOptions
 import TrustX509
 
 /// `--store`, shared by check, explore, export, lab and ats.
-let storeOption = OptionSpec(
-    name: "store", valueName: "store", arity: .one,
-    help:
-        "The system roots: Apple's root store compiled in (what an Apple device trusts), this machine's OpenSSL store (SSL_CERT_FILE, SSL_CERT_DIR, else /etc/ssl/certs), or a PEM bundle or certificate directory at PATH.",
-    defaultText: "apple", suggestedValues: ["apple", "openssl"])
+let storeOption = OptionSpec(CheckSetting.store.option)
 
 /// The store `--store` names; a PATH must exist. Nothing is read yet.
 func storeChoice(_ p: ParsedArguments) throws(UsageError) -> TrustStoreChoice {
-    guard let value = p.value("store") else { return .apple }
-    let choice = TrustStoreChoice(argument: value)
-    guard !value.isEmpty, choice.pathExists else {
-        throw UsageError(
-            message:
-                "The value '\(value)' is invalid for '--store <store>': expected apple, openssl, or an existing PEM bundle or certificate directory"
-        )
-    }
-    return choice
+    var settings = CheckSettings()
+    try CheckCommand.read([CheckSetting.store], into: &settings, p, target: SettingTarget())
+    return settings.store
 }
 
 /// The system trust store, created here and nowhere else: Apple's compiled-in roots by default,

@@ -1,5 +1,6 @@
 import ATSModel
 import TrustCore
+import TrustOptions
 import TrustSupport
 import TrustX509
 
@@ -90,8 +91,7 @@ public struct ExportSettings: Sendable {
     public var revocationLists: [String] = []
     /// Whether revocation information is fetched over the network (`--revocation`).
     public var fetchesRevocation = false
-    /// Whether every certificate needs a positive revocation answer (`--require-revocation`):
-    /// the Swift code adds SecPolicyCreateRevocation with kSecRevocationRequirePositiveResponse.
+    /// Whether every certificate needs a positive revocation answer: the Swift code adds SecPolicyCreateRevocation with kSecRevocationRequirePositiveResponse.
     public var requiresRevocation = false
     /// Whose roots are the system's (`--store`): Apple's, this machine's OpenSSL store, or files.
     public var systemStore: TrustStoreChoice = .apple
@@ -122,6 +122,28 @@ public struct ExportSettings: Sendable {
         self.path = path
         self.presented = presented
         self.includesSubdomains = includesSubdomains
+    }
+
+    /// Export settings for `settings`, the one value the command line and the explorer hold
+    /// (D380): anchors, target and the evaluated path are the caller's to add.
+    /// - Parameters:
+    ///   - settings: The settings.
+    ///   - targetHost: The server target's host, empty for files: the policy's default host.
+    ///   - path: How a file the settings name is written (absolutely, for the explorer).
+    public init(_ settings: CheckSettings, targetHost: String, path: (String) -> String = { $0 }) {
+        self.init(
+            anchorClass: settings.anchorClass, policy: settings.trustPolicy(targetHost: targetHost),
+            pins: settings.pins, minimumTLSVersion: settings.tlsMinimum,
+            maximumTLSVersion: settings.tlsMaximum == .tls1_3 ? nil : settings.tlsMaximum, time: settings.time)
+        // Every setting evaluated with goes into the export, so one the format cannot express is
+        // named in it as a comment rather than dropped.
+        profile = settings.profile
+        fetchesAIA = settings.fetchAIA
+        if settings.ats.enabled { ats = settings.ats.source.map { .infoPlist(path($0)) } ?? .defaults }
+        revocationLists = settings.crls.paths.map(path)
+        fetchesRevocation = settings.fetchRevocation
+        requiresRevocation = settings.requireRevocation
+        if case .path(let p) = settings.store { systemStore = .path(path(p)) } else { systemStore = settings.store }
     }
 
     /// Every custom anchor, in file order.

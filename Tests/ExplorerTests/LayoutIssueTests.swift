@@ -4,6 +4,7 @@ import TLSProbe
 import TermUI
 import TrustCore
 import TrustLab
+import TrustOptions
 import TrustSupport
 import TrustX509
 import XCTest

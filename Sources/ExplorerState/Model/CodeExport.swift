@@ -59,31 +59,23 @@ public struct CodeExport: Sendable {
     static func settings(_ state: AppState, target: ExplorerTarget) -> ExportSettings {
         let t = state.toggles
         let anchors = state.effectiveAnchors.map(\.certificate)
+        // Files are named absolutely, as in the copied command, so the export works from anywhere.
         var s = ExportSettings(
-            anchorClass: t.anchorClass, keepsSystemAnchors: !t.anchorsOnly || anchors.isEmpty,
-            policy: state.settings.policy, pins: t.pins, time: t.time)
+            t.check, targetHost: target.host, path: { ReproCommand.absolutePath($0, in: state.workingDirectory) })
+        s.keepsSystemAnchors = !t.anchorsOnly || anchors.isEmpty
         if !anchors.isEmpty {
             s.anchorFiles = [
                 ExportFile(path: anchorsFile(anchors, in: state.exportDirectory), certificates: anchors, isPEM: true)
             ]
         }
-        // Every setting the screen evaluates with goes into the export, so one the format cannot
-        // express is named in it as a comment rather than dropped.
-        s.profile = t.profile
-        s.fetchesAIA = t.fetchAIA
-        // Files are named absolutely, as in the copied command, so the export works from anywhere.
-        let absolute = { (path: String) in ReproCommand.absolutePath(path, in: state.workingDirectory) }
-        if t.ats.enabled { s.ats = t.ats.source.map { .infoPlist(absolute($0)) } ?? .defaults }
-        s.revocationLists = t.crls.paths.map(absolute)
-        s.fetchesRevocation = t.fetchRevocation
-        s.requiresRevocation = t.requireRevocation
-        if case .path(let path) = t.store { s.systemStore = .path(absolute(path)) } else { s.systemStore = t.store }
         if let (probe, _) = target.server {
             s.host = probe.host
             s.port = Int(probe.port)
             s.connectTo = probe.connectTo.map { ExportEndpoint(host: $0.host, port: Int($0.port)) }
-            s.minimumTLSVersion = t.tlsMinimum
-            s.maximumTLSVersion = t.tlsMaximum == .tls1_3 ? nil : t.tlsMaximum
+        } else {
+            // Files are offered no TLS versions.
+            s.minimumTLSVersion = .tls1_2
+            s.maximumTLSVersion = nil
         }
         if let e = state.evaluation {
             s.path = e.path.certificates

@@ -1,6 +1,7 @@
 import ATSModel
 import TLSProbe
 import TrustCore
+import TrustOptions
 import TrustSupport
 import TrustX509
 
@@ -34,10 +35,13 @@ public struct ReproCommand: Sendable {
         let absolute = { (path: String) in absolutePath(path, in: workingDirectory) }
         var args = [program, "check"]
         var files: [FileToWrite] = []
-        let isServer: Bool
+        // Each setting is written as its declaration spells it (D380).
+        let context = SettingContext(
+            isServer: target.server != nil, targetHost: target.host, now: now,
+            path: { absolutePath($0, in: workingDirectory) })
+        func add(_ setting: CheckSetting) { args += setting.arguments(toggles.check, context) }
         switch target.source {
         case .server(let t, let o):
-            isServer = true
             args.append(target.location)
             if let c = t.connectTo { args += ["--connect-to", c.description] }
             switch t.sni {
@@ -50,8 +54,7 @@ public struct ReproCommand: Sendable {
                 let ms = o.timeout.components.seconds * 1000 + o.timeout.components.attoseconds / 1_000_000_000_000_000
                 args += ["--timeout", ms % 1000 == 0 ? "\(ms / 1000)" : "\(Double(ms) / 1000)"]
             }
-            if toggles.tlsMinimum != .tls1_2 { args += ["--tls-min", versionText(toggles.tlsMinimum)] }
-            if toggles.tlsMaximum != .tls1_3 { args += ["--tls-max", versionText(toggles.tlsMaximum)] }
+            [CheckSetting.tlsMinimum, .tlsMaximum].forEach(add)
             switch o.clientIdentity {
             case .pkcs12(let path, _)?: args += ["--client-cert", absolute(path)]
             case .pem(let cert, let key, _)?: args += ["--client-cert", absolute(cert), "--client-key", absolute(key)]
@@ -61,9 +64,8 @@ public struct ReproCommand: Sendable {
                 args += ["--starttls", s.rawValue]
             }
             if case .http(let proxy) = o.proxy { args += ["--proxy", proxy.description] }
-            if !toggles.fetchAIA { args.append("--no-aia") }
+            add(.noAIA)
         case .files(_, let paths):
-            isServer = false
             args.append("--chain")
             args += paths.map(absolute)
         }
@@ -93,44 +95,8 @@ public struct ReproCommand: Sendable {
                 args += ["--anchor", absolute(path)]
             }
         }
-        if !anchors.isEmpty {
-            if !toggles.anchorsOnly { args.append("--with-system-anchors") }
-            if toggles.anchorClass == .device { args += ["--anchor-class", "device"] }
-        }
-        let host = toggles.host.host(targetHost: target.host)
-        switch toggles.policy {
-        case .sslWithHost:
-            if host.isEmpty {
-                if isServer { args += ["--policy", "ssl-no-host"] }
-            } else if !(isServer && host == target.host) {
-                args += ["--host", host]
-            }
-        case .sslWithoutHost:
-            if isServer { args += ["--policy", "ssl-no-host"] }
-        case .basicX509:
-            // Basic X.509 ignores the host; check reports whether it would have matched.
-            args += ["--policy", "basic"]
-            if !host.isEmpty && !(isServer && host == target.host) { args += ["--host", host] }
-        }
-        for pin in toggles.pins { args += ["--pin", "sha256//" + Base64.encode(pin)] }
-        for crl in toggles.crls.paths { args += ["--crl", absolute(crl)] }
-        if toggles.fetchRevocation { args.append("--revocation") }
-        if toggles.requireRevocation { args.append("--require-revocation") }
-        if toggles.ats.enabled {
-            if let plist = toggles.ats.source {
-                args += ["--ats-plist", absolute(plist)]
-            } else {
-                args.append("--ats")
-            }
-            if toggles.ats.platform != .ios17 { args += ["--platform", toggles.ats.platform.rawValue] }
-        }
-        if let time = toggles.time, time != now { args += ["--at", time.rfc3339] }
-        if toggles.profile != .apple { args += ["--profile", toggles.profile.rawValue] }
-        if case .path(let path) = toggles.store {
-            args += ["--store", absolute(path)]
-        } else if toggles.store != .apple {
-            args += ["--store", toggles.store.argument]
-        }
+        if !anchors.isEmpty { CheckSetting.anchors.forEach(add) }
+        CheckSetting.written.forEach(add)
         if let ctLogsFile { args += ["--ct-logs", absolute(ctLogsFile)] }
         if let password = target.password { args += ["--password", password] }
         return ReproCommand(command: args.map(shellQuoted).joined(separator: " "), files: files)
@@ -145,8 +111,6 @@ public struct ReproCommand: Sendable {
         if rest.isEmpty || rest == "." { return directory }
         return (directory.hasSuffix("/") ? directory : directory + "/") + rest
     }
-
-    static func versionText(_ v: TLSVersion) -> String { String(v.description.dropFirst(4)) }
 
     /// The word as a POSIX shell reads it back: bare when it holds only safe characters,
     /// otherwise in single quotes.

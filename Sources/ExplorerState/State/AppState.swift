@@ -1,6 +1,7 @@
 import CTModel
 import TLSProbe
 import TrustCore
+import TrustOptions
 import TrustReport
 import TrustSupport
 import TrustX509
@@ -265,29 +266,14 @@ public struct AppState: Sendable {
 
     /// The trust settings `t` describes for the selected target.
     func settings(_ t: Toggles) -> TrustSettings {
-        let host = checkedHost(t)
-        let policy: TrustPolicy
-        switch t.policy {
-        case .sslWithHost: policy = .ssl(host: host.isEmpty ? nil : host)
-        case .sslWithoutHost: policy = .ssl(host: nil)
-        case .basicX509: policy = .basicX509
-        }
-        var s = TrustSettings(
-            anchors: effectiveAnchors(t).map(\.certificate), anchorsOnly: t.anchorsOnly,
-            customAnchorClass: t.anchorClass,
-            // The store stays a source of parents even when its roots are not trusted, as in check.
-            systemStore: store(for: t), policy: policy, pins: PinSet(digests: t.pins), time: t.time ?? now,
-            profile: t.profile)
-        // Without `t` the executor moves the time to the moment it evaluates (the session's
-        // start plus the time since), so an evaluation made during a long session or a watch is
-        // of its own moment, not of the start-up's.
-        s.timeMode = t.time == nil ? .now : .fixed
-        // The app still holds a host under Basic X.509, which ignores it: the step says so.
-        if t.policy == .basicX509 && !host.isEmpty { s.hostIgnoredByPolicy = host }
-        s.ats = t.ats.settings
+        // The store stays a source of parents even when its roots are not trusted, as in check.
+        // Without `t.time` the executor moves the time to the moment it evaluates (the
+        // session's start plus the time since), so an evaluation made during a long session or
+        // a watch is of its own moment, not of the start-up's.
+        var s = t.check.trustSettings(
+            anchors: effectiveAnchors(t).map(\.certificate), systemStore: store(for: t),
+            targetHost: target?.host ?? "", now: now)
         s.ctLogs = ctLogs
-        s.revocationLists = t.crls.lists
-        s.requireRevocation = t.requireRevocation
         if t.fetchRevocation, let f = fetchedRevocation, f.leaf == chainToEvaluate.first {
             s.fetchedOCSPResponses = f.result.ocspResponses
             s.revocationLists += f.result.revocationLists
@@ -296,7 +282,7 @@ public struct AppState: Sendable {
         if let c = connection {
             s.negotiated = c.negotiated
             // Apple's SSL policy fetches missing intermediates; Basic X.509 does not.
-            if policy.isSSL && t.fetchAIA { s.fetchedIssuers = c.fetchedIssuers }
+            if s.policy.isSSL && t.fetchAIA { s.fetchedIssuers = c.fetchedIssuers }
             s.presentedSCTs = c.presentedSCTs
             s.stapledOCSPResponse = c.ocspResponse
         }

@@ -1,6 +1,7 @@
 import TLSProbe
 import TrustCore
 import TrustLab
+import TrustOptions
 import TrustSupport
 
 // Setting changes, with undo: the policy, anchors, pins and the evaluation time.
