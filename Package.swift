@@ -139,6 +139,8 @@ let package = Package(
         // Cells, buffers, layout, widgets and the curses backend (only CursesBackend.swift sees C).
         .target(name: "TermUI", dependencies: ["CNcursesw"]),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
+        // The line limits of every module and file (reads Sources/, links nothing).
+        .testTarget(name: "ModuleSizeTests"),
         // The explorer's state as values: actions, keymap, prompts, reduce, the frame's layout and the
         // text its panes show. No drawing, no threads (TermUI for `Rect` only).
         .target(
