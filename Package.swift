@@ -67,9 +67,14 @@ let package = Package(
         // Certificate Transparency's logs and evidence: Apple's log list, --ct-logs files, SCT
         // evidence and the policy's eras as values.
         .target(name: "CTModel", dependencies: ["TrustX509", "ATSModel", "TrustSupport", "AppleTrustData"]),
+        // RFC 5280 6.3's CRL processing, below the engine: the evaluation lends it its budget and
+        // signature cache as TrustX509's `SignatureWork` (D342).
+        .target(name: "RevocationRules", dependencies: ["TrustX509", "TrustSupport"]),
         .target(
             name: "TrustCore",
-            dependencies: ["PathRules", "CTModel", "TrustX509", "ATSModel", "TrustSupport", "AppleTrustData"]),
+            dependencies: [
+                "PathRules", "CTModel", "RevocationRules", "TrustX509", "ATSModel", "TrustSupport", "AppleTrustData",
+            ]),
         // The evaluation as text for a terminal (its colours given by the caller), JSON and Markdown.
         .target(
             name: "TrustReport", dependencies: ["TrustCore", "CTModel", "ATSModel", "TrustX509", "TrustSupport"]),
