@@ -67,9 +67,14 @@ let package = Package(
         // Certificate Transparency's logs and evidence: Apple's log list, --ct-logs files, SCT
         // evidence and the policy's eras as values.
         .target(name: "CTModel", dependencies: ["TrustX509", "ATSModel", "TrustSupport", "AppleTrustData"]),
+        // RFC 5280 6.3's CRL processing, below the engine: the evaluation lends it its budget and
+        // signature cache as TrustX509's `SignatureWork` (D342).
+        .target(name: "RevocationRules", dependencies: ["TrustX509", "TrustSupport"]),
         .target(
             name: "TrustCore",
-            dependencies: ["PathRules", "CTModel", "TrustX509", "ATSModel", "TrustSupport", "AppleTrustData"]),
+            dependencies: [
+                "PathRules", "CTModel", "RevocationRules", "TrustX509", "ATSModel", "TrustSupport", "AppleTrustData",
+            ]),
         // The settings `trustx check` takes as one value, each with its command-line spelling
         // declared once: the CLI parses into it, the explorer wraps it, exports and the lab read it.
         .target(name: "TrustOptions", dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport"]),
@@ -154,6 +159,8 @@ let package = Package(
         // Cells, buffers, layout, widgets and the curses backend (only CursesBackend.swift sees C).
         .target(name: "TermUI", dependencies: ["CNcursesw"]),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
+        // The line limits of every module and file (reads Sources/, links nothing).
+        .testTarget(name: "ModuleSizeTests"),
         // The explorer's state as values: actions, keymap, prompts, reduce, the frame's layout and the
         // text its panes show. No drawing, no threads (TermUI for `Rect` only).
         .target(
