@@ -108,12 +108,18 @@ enum Output {
 
 /// What the environment says about how to draw.
 public struct Environment: Sendable {
-    /// The variables the report choices depend on (read once).
+    // The variables the report choices depend on (read once).
+    /// NO_COLOR: colour is off when it is set to anything non-empty.
     public var noColor: String?
+    /// TERM: `dumb` turns colour off.
     public var term: String?
+    /// LC_ALL, LC_CTYPE and LANG: the first non-empty one says whether the locale is UTF-8.
     public var lcAll: String?
+    /// LC_CTYPE (see `lcAll`).
     public var lcCType: String?
+    /// LANG (see `lcAll`).
     public var lang: String?
+    /// Whether standard output is a terminal: colour only then.
     public var stdoutIsTerminal: Bool
 
     /// An environment with these variables (nil: unset) and standard output on a terminal or not.
