@@ -111,8 +111,13 @@ enum CheckWatch {
         var stopSignals = sigset_t()
         sigemptyset(&stopSignals)
         for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, s) }
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-        Output.stopSignals = stopSignals
+        var previousMask = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &stopSignals, &previousMask)
+        let run = RunStreams.current
+        run.stopSignals.withLock { $0 = stopSignals }
+        // Run in process for a caller that goes on (not main, which exits), the caller's thread
+        // gets its mask back; main keeps it, so a late signal cannot end the process unreported.
+        defer { if !run.isProcess { pthread_sigmask(SIG_SETMASK, &previousMask, nil) } }
 
         var histories: [WatchHistory] = []
         for w in watched where w.group == histories.count { histories.append(WatchHistory(target: w.label)) }

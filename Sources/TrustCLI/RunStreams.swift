@@ -44,6 +44,12 @@ final class RunStreams: Sendable {
     let outputFailure = Atomic<Int32>(0)
     /// The run's input cap; `check --watch` starts a new one each round (D241).
     let inputAllowance = Mutex(InputAllowance())
+    /// Set by `check --watch`, which blocks its stop signals in every thread it starts: writes
+    /// to a descriptor then wait in poll(2) and give up when one of these is pending, so a
+    /// reader that stops reading cannot keep a watch from ending (D325).
+    let stopSignals = Mutex<sigset_t?>(nil)
+    /// Whether a write gave up for a stop signal (the watch then ends).
+    let stopped = Atomic<Bool>(false)
 
     init(standardInput: Int32, output: OutputSink, errorOutput: OutputSink) {
         self.standardInput = standardInput

@@ -24,12 +24,8 @@ enum Output {
     static func out(_ text: String) { write(text, to: 1) }
     static func err(_ text: String) { write(text, to: 2) }
 
-    /// Set by `check --watch`, which blocks its stop signals in every thread: writes then wait
-    /// in poll(2) and give up when one of these is pending, so a reader that stops reading
-    /// cannot keep a watch from ending (D325). Written once, before any other thread starts.
-    nonisolated(unsafe) static var stopSignals: sigset_t?
-    /// Whether a write gave up for a stop signal (the watch then ends).
-    nonisolated(unsafe) static var stopped = false
+    /// Whether a write of this run gave up for a stop signal (the watch then ends).
+    static var stopped: Bool { RunStreams.current.stopped.load(ordering: .relaxed) }
 
     /// Writes all of `text` to the run's standard output (`stream` 1) or error (2); false when a
     /// write failed, which for standard output is recorded in `outputFailure`, or gave up for a
@@ -42,12 +38,14 @@ enum Output {
             buffer.append(text)
             return true
         case .descriptor(let fd):
-            return write(text, descriptor: fd, failures: stream == 1 ? run : nil)
+            return write(text, descriptor: fd, run: run, recordsFailure: stream == 1)
         }
     }
 
-    /// Writes all of `text` to `fd`, recording a failure in `failures`' `outputFailure`.
-    private static func write(_ text: String, descriptor fd: Int32, failures: RunStreams?) -> Bool {
+    /// Writes all of `text` to `fd`, recording a failure in `run`'s `outputFailure` when
+    /// `recordsFailure`, and giving up (`stopped`) for one of `run`'s stop signals.
+    private static func write(_ text: String, descriptor fd: Int32, run: RunStreams, recordsFailure: Bool) -> Bool {
+        let stopSignals = run.stopSignals.withLock { $0 }
         var text = text
         return text.withUTF8 { buffer in
             var offset = 0
@@ -55,7 +53,7 @@ enum Output {
                 var count = buffer.count - offset
                 if let signals = stopSignals {
                     guard waitWritable(fd, signals) else {
-                        stopped = true
+                        run.stopped.store(true, ordering: .relaxed)
                         return false
                     }
                     // At most PIPE_BUF: a pipe poll(2) calls writable takes that much at once.
@@ -64,8 +62,8 @@ enum Output {
                 let n = systemWrite(fd, buffer.baseAddress! + offset, count)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    if let failures {
-                        _ = failures.outputFailure.compareExchange(expected: 0, desired: errno, ordering: .relaxed)
+                    if recordsFailure {
+                        _ = run.outputFailure.compareExchange(expected: 0, desired: errno, ordering: .relaxed)
                     }
                     return false
                 }
@@ -110,12 +108,18 @@ enum Output {
 
 /// What the environment says about how to draw.
 public struct Environment: Sendable {
-    /// The variables the report choices depend on (read once).
+    // The variables the report choices depend on (read once).
+    /// NO_COLOR: colour is off when it is set to anything non-empty.
     public var noColor: String?
+    /// TERM: `dumb` turns colour off.
     public var term: String?
+    /// LC_ALL, LC_CTYPE and LANG: the first non-empty one says whether the locale is UTF-8.
     public var lcAll: String?
+    /// LC_CTYPE (see `lcAll`).
     public var lcCType: String?
+    /// LANG (see `lcAll`).
     public var lang: String?
+    /// Whether standard output is a terminal: colour only then.
     public var stdoutIsTerminal: Bool
 
     /// An environment with these variables (nil: unset) and standard output on a terminal or not.
