@@ -67,9 +67,14 @@ let package = Package(
         // Certificate Transparency's logs and evidence: Apple's log list, --ct-logs files, SCT
         // evidence and the policy's eras as values.
         .target(name: "CTModel", dependencies: ["TrustX509", "ATSModel", "TrustSupport", "AppleTrustData"]),
+        // RFC 5280 6.3's CRL processing, below the engine: the evaluation lends it its budget and
+        // signature cache as TrustX509's `SignatureWork` (D342).
+        .target(name: "RevocationRules", dependencies: ["TrustX509", "TrustSupport"]),
         .target(
             name: "TrustCore",
-            dependencies: ["PathRules", "CTModel", "TrustX509", "ATSModel", "TrustSupport", "AppleTrustData"]),
+            dependencies: [
+                "PathRules", "CTModel", "RevocationRules", "TrustX509", "ATSModel", "TrustSupport", "AppleTrustData",
+            ]),
         // The settings `trustx check` takes as one value, each with its command-line spelling
         // declared once: the CLI parses into it, the explorer wraps it, exports and the lab read it.
         .target(name: "TrustOptions", dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport"]),
@@ -81,12 +86,18 @@ let package = Package(
             name: "TrustReport", dependencies: ["TrustCore", "CTModel", "ATSModel", "TrustX509", "TrustSupport"]),
         // Keys, certificates, CRLs and OCSP responses made in process: for the lab and the tests only.
         .target(name: "TrustBuilder", dependencies: ["TrustX509", "TrustSupport", "COpenSSL"]),
-        .executableTarget(
-            name: "trustx",
+        // The command line as a library: its parser, subcommands, help, man page and completions, run
+        // in process through `Trustx.run` by the executable and by trustxCLITests (docs/cli.md).
+        .target(
+            name: "TrustCLI",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "Explorer",
-                "ExplorerState", "TrustExport", "CTModel", "TrustOptions",
-            ],
+                "ExplorerState", "TrustExport", "CTModel", "TermUI", "TrustOptions",
+            ]),
+        // `main` only: the process's streams, clock and exit; the linker settings below.
+        .executableTarget(
+            name: "trustx",
+            dependencies: ["TrustCLI"],
             // The linker script is an input of the link, not a source or a resource.
             exclude: ["Linking"],
             // Start-up is most of a short run's cost (docs/benchmarks.md, docs/DECISIONS.md D20, D90).
@@ -128,12 +139,13 @@ let package = Package(
             ]),
         // What the test targets share: suite set-up and tear-down, test threads, starting children (D280).
         .target(name: "SuiteFixtures", dependencies: ["TrustLab"], path: "Tests/SuiteFixtures"),
-        // Runs the built trustx executable (and unit-tests TrustCore's reports).
+        // Runs the command line in process through TrustCLI, and the built trustx executable where the
+        // process itself is the subject (signals, descriptors, terminals); unit-tests TrustCore's reports.
         .testTarget(
             name: "trustxCLITests",
             dependencies: [
-                "TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab", "TrustBuilder", "SuiteFixtures",
-                "TrustOptions",
+                "TrustCLI", "TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab", "TrustBuilder",
+                "SuiteFixtures", "TrustOptions",
             ]),
         .target(
             name: "TrustLab",
@@ -149,6 +161,8 @@ let package = Package(
         // Cells, buffers, layout, widgets and the curses backend (only CursesBackend.swift sees C).
         .target(name: "TermUI", dependencies: ["CNcursesw"]),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
+        // The line limits of every module and file (reads Sources/, links nothing).
+        .testTarget(name: "ModuleSizeTests"),
         // The explorer's state as values: actions, keymap, prompts, reduce, the frame's layout and the
         // text its panes show. No drawing, no threads (TermUI for `Rect` only).
         .target(

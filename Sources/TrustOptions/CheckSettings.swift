@@ -163,7 +163,7 @@ extension CheckSetting {
         write: { s, _ in s.anchorClass == .app ? [] : ["--anchor-class", s.anchorClass.rawValue] })
 
     /// The policy's command-line names, in help order.
-    public static let policyNames = ["ssl", "ssl-no-host", "basic"]
+    public static let policyNames = [TrustPolicy.sslWord, TrustPolicy.sslNoHostWord, TrustPolicy.basicX509.identifier]
 
     /// `--policy` and `--host`: the policy's kind and the host the app holds, read together.
     public static let policy = CheckSetting(
@@ -182,13 +182,13 @@ extension CheckSetting {
             let targetHost = target.host
             var host = a.value("host")
             // A server's name is the host the SSL policy checks, unless --host or --policy says otherwise.
-            if let targetHost, host == nil, a.value("policy") != "ssl-no-host" { host = targetHost }
+            if let targetHost, host == nil, a.value("policy") != TrustPolicy.sslNoHostWord { host = targetHost }
             if let host, host.isEmpty { throw SettingError("--host needs a non-empty name") }
             let held: HostChoice = host.map { $0 == targetHost ? .target : .typed($0) } ?? .target
             switch a.value("policy") {
             case nil:
                 s.policy = host == nil ? .sslWithoutHost : .sslWithHost
-            case "ssl"?:
+            case TrustPolicy.sslWord?:
                 // Apple's SecPolicyCreateSSL(true, nil) is a different policy (no host-name check),
                 // so an SSL policy without a host is never chosen silently.
                 guard host != nil else {
@@ -197,7 +197,7 @@ extension CheckSetting {
                     )
                 }
                 s.policy = .sslWithHost
-            case "ssl-no-host"?:
+            case TrustPolicy.sslNoHostWord?:
                 if host != nil {
                     throw SettingError(
                         "--host cannot be combined with --policy ssl-no-host; --host implies --policy ssl")
@@ -216,13 +216,13 @@ extension CheckSetting {
             let own = c.isServer && host == c.targetHost
             switch s.policy {
             case .sslWithHost:
-                if host.isEmpty { return c.isServer ? ["--policy", "ssl-no-host"] : [] }
+                if host.isEmpty { return c.isServer ? ["--policy", TrustPolicy.sslNoHostWord] : [] }
                 return own ? [] : ["--host", host]
             case .sslWithoutHost:
-                return c.isServer ? ["--policy", "ssl-no-host"] : []
+                return c.isServer ? ["--policy", TrustPolicy.sslNoHostWord] : []
             case .basicX509:
                 // Basic X.509 ignores the host; check reports whether it would have matched.
-                return ["--policy", "basic"] + (!host.isEmpty && !own ? ["--host", host] : [])
+                return ["--policy", TrustPolicy.basicX509.identifier] + (!host.isEmpty && !own ? ["--host", host] : [])
             }
         })
 
@@ -419,4 +419,11 @@ extension CheckSetting {
             case .openssl: ["--store", s.store.argument]
             }
         })
+}
+
+extension TrustPolicy {
+    /// `--policy ssl`: the identifier of an SSL policy with a host, whichever host it is.
+    public static let sslWord = TrustPolicy.ssl(host: "").identifier
+    /// `--policy ssl-no-host`: SecPolicyCreateSSL(true, nil)'s identifier.
+    public static let sslNoHostWord = TrustPolicy.ssl(host: nil).identifier
 }

@@ -120,7 +120,8 @@ import TrustLab
         // No --anchor: the test CA is in no system store. The second run (below) names the store
         // itself; both run side by side.
         let target = ["ats", "https://\(Self.host):\(server.port)/", "--connect-to", "127.0.0.1", "--format", "json"]
-        let runs = try CLI.runAll(
+        // A child each: the system store is read from SSL_CERT_FILE and SSL_CERT_DIR, the process's.
+        let runs = try CLI.spawnAll(
             [target, target + ["--store", pki.path("ca.pem")]],
             environment: ["SSL_CERT_FILE": pki.path("garbage.pem"), "SSL_CERT_DIR": pki.path("nowhere")]
         ).map { try $0.get() }

@@ -2,8 +2,9 @@ import Foundation
 import SuiteFixtures
 import Synchronization
 import Testing
+import TrustCLI
 
-/// What one run of the trustx executable produced.
+/// What one run of the command line produced, in process (`CLI.run`) or as a child (`CLI.spawn`).
 struct RunResult {
     var status: Int32
     var stdout: Data
@@ -19,6 +20,11 @@ struct RunResult {
     }
 }
 
+/// Running trustx from a test: `run` and `runAll` in process, through the entry the executable's
+/// `main` calls (`Trustx.run`); `spawn` and `spawnAll` as a child process, only where the test
+/// needs what a process alone has: a working directory for relative paths, or variables library
+/// code reads from the process environment itself (SSL_CERT_FILE, SSL_CERT_DIR). Tests of
+/// signals, descriptors and terminals start the executable themselves (`binary`).
 enum CLI {
     /// The built executable: TRUSTX_BINARY, else `trustx` next to the test bundle (SwiftPM puts
     /// every product of a build in one directory).
@@ -32,10 +38,42 @@ enum CLI {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }()
 
-    /// Runs trustx with `arguments` in `directory`, with a fixed UTF-8 locale and no colour
-    /// settings inherited from whoever runs the tests.
-    static func run(_ arguments: [String], in directory: URL? = nil, environment extra: [String: String] = [:]) throws
-        -> RunResult
+    /// The variables an in-process run is given: those its output depends on. Whatever else a
+    /// test sets (SSL_CERT_FILE, XDG_STATE_HOME, HOME, PATH) library code reads from the process's
+    /// own environment, so such a test runs the executable (`spawn`).
+    static let inProcessVariables: Set = ["NO_COLOR", "TERM", "LANG", "LC_ALL", "LC_CTYPE"]
+
+    /// Runs the command line `arguments` in this process, through the entry the executable's
+    /// `main` calls, as `spawn` would run the executable: standard input empty, standard output
+    /// not a terminal, a UTF-8 locale and no colour settings unless `extra` gives them, the clock
+    /// read once at the start. `standardInput` names a file `-` then reads.
+    static func run(_ arguments: [String], environment extra: [String: String] = [:], standardInput: String? = nil)
+        throws -> RunResult
+    {
+        let unsupported = extra.keys.filter { !inProcessVariables.contains($0) }
+        guard unsupported.isEmpty else {
+            throw TestPKI.Failure(
+                message: "\(unsupported.sorted()) is read from the process environment: use CLI.spawn")
+        }
+        let input = open(standardInput ?? "/dev/null", O_RDONLY)
+        guard input >= 0 else { throw POSIXError(.EBADF) }
+        defer { close(input) }
+        let output = CapturedOutput()
+        let errorOutput = CapturedOutput()
+        let environment = TrustCLI.Environment(
+            noColor: extra["NO_COLOR"], term: extra["TERM"], lcAll: extra["LC_ALL"], lcCType: extra["LC_CTYPE"],
+            lang: extra["LANG"] ?? "C.UTF-8", stdoutIsTerminal: false)
+        let status = Trustx.run(
+            arguments: arguments, environment: environment, standardInput: input, output: .capture(output),
+            errorOutput: .capture(errorOutput), now: currentTime())
+        return RunResult(status: status, stdout: Data(output.bytes), stderr: Data(errorOutput.bytes))
+    }
+
+    /// Runs the trustx executable with `arguments` in `directory`, with a fixed UTF-8 locale and
+    /// no colour settings inherited from whoever runs the tests: for what only a process has (a
+    /// working directory for relative paths, variables library code reads itself).
+    static func spawn(_ arguments: [String], in directory: URL? = nil, environment extra: [String: String] = [:])
+        throws -> RunResult
     {
         var env = ProcessInfo.processInfo.environment
         for key in ["NO_COLOR", "LC_ALL", "LC_CTYPE", "TERM"] { env.removeValue(forKey: key) }
@@ -44,15 +82,22 @@ enum CLI {
         return try Shell.run(binary, arguments, in: directory, environment: env)
     }
 
-    /// Runs trustx once per argument list, up to `width` runs at a time, each on a thread of its
-    /// own, and returns the results in the order of `runs`. A catalogue's checks are independent
-    /// processes that mostly wait on their own start-up and handshake; side by side they take
-    /// the time of a few. The caller asserts on the results, on its own thread. Every run starts
-    /// in `directory` with `environment` added, as `run`'s do.
+    /// Runs the command line once per argument list in process, up to `width` runs at a time,
+    /// each on a thread of its own, and returns the results in the order of `runs`. A
+    /// catalogue's checks are independent and mostly wait on their handshakes; side by side they
+    /// take the time of a few. The caller asserts on the results, on its own thread.
     static func runAll(
+        _ runs: [[String]], environment: [String: String] = [:], width: Int = 4
+    ) -> [Result<RunResult, any Error>] {
+        inParallel(runs.count, width: width) { try run(runs[$0], environment: environment) }
+    }
+
+    /// `runAll`, each run a child process started in `directory` with `environment` added, as
+    /// `spawn`'s are.
+    static func spawnAll(
         _ runs: [[String]], in directory: URL? = nil, environment: [String: String] = [:], width: Int = 4
     ) -> [Result<RunResult, any Error>] {
-        inParallel(runs.count, width: width) { try run(runs[$0], in: directory, environment: environment) }
+        inParallel(runs.count, width: width) { try spawn(runs[$0], in: directory, environment: environment) }
     }
 
     /// Runs `job` for 0..<count, up to `width` at a time, each on a thread of its own (not a

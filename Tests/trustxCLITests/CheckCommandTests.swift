@@ -494,8 +494,9 @@ import Testing
     // MARK: system anchors
 
     /// Runs check with the system trust store replaced by `store/`, which holds the test CA.
+    /// A child process: the store is read from SSL_CERT_FILE and SSL_CERT_DIR, the process's.
     func checkWithTestStore(_ extra: [String]) throws -> RunResult {
-        try CLI.run(
+        try CLI.spawn(
             ["check", "--chain", pki.path("leaf.pem"), "--format", "json", "--store", "openssl"] + extra,
             environment: ["SSL_CERT_FILE": "", "SSL_CERT_DIR": pki.path("store")])
     }

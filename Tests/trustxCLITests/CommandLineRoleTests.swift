@@ -29,9 +29,12 @@ import Testing
         return path(name)
     }
 
-    /// Runs trustx through /bin/sh, with standard input from `stdin` and `redirect` applied to
-    /// its standard output (`> /dev/full`, `>&-`), in the environment `CLI.run` gives it.
+    /// Runs trustx with standard input from `stdin`: in process, or, when `redirect` is given,
+    /// the executable through /bin/sh with `redirect` applied to its standard output
+    /// (`> /dev/full`, `>&-`: the process's descriptor is the subject), in the environment
+    /// `CLI.run` gives it.
     func run(_ arguments: [String], stdin: String? = nil, redirect: String = "") throws -> RunResult {
+        if redirect.isEmpty { return try CLI.run(arguments, standardInput: stdin) }
         var env = ProcessInfo.processInfo.environment
         for key in ["NO_COLOR", "LC_ALL", "LC_CTYPE", "TERM"] { env.removeValue(forKey: key) }
         env["LANG"] = "C.UTF-8"

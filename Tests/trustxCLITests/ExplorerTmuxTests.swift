@@ -217,11 +217,11 @@ final class ExplorerTmuxTests {
         ]
         var distinct = Set<String>()
         for args in sets {
-            let check = try CLI.run(["check"] + args, in: work)
+            let check = try CLI.spawn(["check"] + args, in: work)
             if args.contains("--tls-min") {
                 // A connection option with files is refused the same way by both.
                 #expect(check.status == 64)
-                let explore = try CLI.run(["explore"] + args, in: work)
+                let explore = try CLI.spawn(["explore"] + args, in: work)
                 #expect(explore.status == 64, "\(explore.err)")
                 #expect(explore.err.contains("--tls-min applies to a server target"), "\(explore.err)")
                 continue

@@ -53,7 +53,9 @@ struct ExportPKI: Sendable {
 
 /// `trustx export` run against `openssl s_server -www` on loopback: what curl and openssl do
 /// with the exported commands must agree with trustx's verdict, and the pins openssl recomputes
-/// are the expected values for trustx's.
+/// are the expected values for trustx's. trustx runs in process, given the PKI's files by
+/// absolute path; the exported scripts run in a shell in the PKI's directory, where they leave
+/// what they write.
 @Suite(.serialized, .onTestThreads, .fixture(tearDown: exportCLITestsTearDown)) final class ExportCLITests {
     var pki: ExportPKI!
     /// One s_server per certificate for the whole class (each test only connects to it), stopped
@@ -108,7 +110,7 @@ struct ExportPKI: Sendable {
         throws -> (check: Int32, curl: Int32, export: String)
     {
         let runs = CLI.runAll(
-            [["check"] + target + options, ["export", "curl"] + target + options], in: pki.directory)
+            [["check"] + target + options, ["export", "curl"] + target + options])
         let check = try runs[0].get()
         let export = try runs[1].get()
         #expect(export.status == 0, "\(export.err)", sourceLocation: sourceLocation)
@@ -118,21 +120,22 @@ struct ExportPKI: Sendable {
 
     @Test func testCurlAcceptsWhatTrustxTrusts() throws {
         let target = try serve()
-        let r = try checkAndCurl(target, ["--anchor", "ca.pem", "--pin", "sha256//" + (try pin("leaf.pem"))])
+        let r = try checkAndCurl(target, ["--anchor", pki.path("ca.pem"), "--pin", "sha256//" + (try pin("leaf.pem"))])
         #expect(r.check == 0)
         #expect(r.curl == 0, "curl exit 0: the transfer succeeded")
     }
 
     @Test func testCurlRejectsAPinMismatchWithExit90() throws {
         let target = try serve()
-        let r = try checkAndCurl(target, ["--anchor", "ca.pem", "--pin", "sha256//" + (try pin("other-ca.pem"))])
+        let r = try checkAndCurl(
+            target, ["--anchor", pki.path("ca.pem"), "--pin", "sha256//" + (try pin("other-ca.pem"))])
         #expect(r.check == 1)
         #expect(r.curl == 90, "CURLE_SSL_PINNEDPUBKEYNOTMATCH")
     }
 
     @Test func testCurlRejectsTheWrongCAWithExit60() throws {
         let target = try serve()
-        let r = try checkAndCurl(target, ["--anchor", "other-ca.pem"])
+        let r = try checkAndCurl(target, ["--anchor", pki.path("other-ca.pem")])
         #expect(r.check == 1)
         #expect(r.curl == 60, "CURLE_PEER_FAILED_VERIFICATION")
     }
@@ -141,7 +144,7 @@ struct ExportPKI: Sendable {
     /// key of the chain. The export says so where the two part.
     @Test func testCurlCannotPinACAKeyAndTheExportSaysSo() throws {
         let target = try serve()
-        let options = ["--anchor", "ca.pem", "--pin", "sha256//" + (try pin("ca.pem"))]
+        let options = ["--anchor", pki.path("ca.pem"), "--pin", "sha256//" + (try pin("ca.pem"))]
         let r = try checkAndCurl(target, options)
         #expect(r.check == 0)
         #expect(r.curl == 90)
@@ -150,7 +153,7 @@ struct ExportPKI: Sendable {
 
     @Test func testCurlReadsDERAnchorsThroughAPEMHereDocument() throws {
         let target = try serve()
-        let r = try checkAndCurl(target, ["--anchor", "ca.der"])
+        let r = try checkAndCurl(target, ["--anchor", pki.path("ca.der")])
         #expect(r.check == 0)
         #expect(r.curl == 0)
         #expect(r.export.contains("--cacert trustx-anchors-"), "\(r.export)")
@@ -162,7 +165,7 @@ struct ExportPKI: Sendable {
 
     @Test func testOpenSSLRecomputesEveryPinTrustxComputes() throws {
         let target = try serve()
-        let export = try CLI.run(["export", "openssl"] + target + ["--anchor", "ca.pem"], in: pki.directory)
+        let export = try CLI.run(["export", "openssl"] + target + ["--anchor", pki.path("ca.pem")])
         #expect(export.status == 0, "\(export.err)")
         let run = try runScript(export.out)
         #expect(run.status == 0, "\(run.err)")
@@ -175,7 +178,7 @@ struct ExportPKI: Sendable {
 
     @Test func testOpenSSLVerifyFailsUnderTheWrongAnchorAndKeepsNoSystemRoots() throws {
         let target = try serve()
-        let export = try CLI.run(["export", "openssl"] + target + ["--anchor", "other-ca.pem"], in: pki.directory)
+        let export = try CLI.run(["export", "openssl"] + target + ["--anchor", pki.path("other-ca.pem")])
         #expect(export.status == 0, "\(export.err)")
         #expect(export.err.contains("do not trust the chain"), "\(export.err)")
         #expect(export.out.contains("-no-CApath -no-CAstore"), "\(export.out)")
@@ -185,8 +188,10 @@ struct ExportPKI: Sendable {
 
     @Test func testOpenSSLWorksFromChainFilesWithoutAServer() throws {
         let export = try CLI.run(
-            ["export", "openssl", "--chain", "leaf.pem", "--anchor", "ca.pem", "--host", ExportPKI.host],
-            in: pki.directory)
+            [
+                "export", "openssl", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem"), "--host",
+                ExportPKI.host,
+            ])
         #expect(export.status == 0, "\(export.err)")
         #expect(!export.out.contains("s_client"))
         #expect(export.out.contains("-verify_hostname \(ExportPKI.host)"))
@@ -203,9 +208,10 @@ struct ExportPKI: Sendable {
         let out = dir.appendingPathComponent("Delegate.swift").path
         let export = try CLI.run(
             ["export", "swift"] + target + [
-                "--anchor", "ca.pem", "--with-system-anchors", "--pin", "sha256//" + (try pin("ca.pem")), "--output",
+                "--anchor", pki.path("ca.pem"), "--with-system-anchors", "--pin", "sha256//" + (try pin("ca.pem")),
+                "--output",
                 out,
-            ], in: pki.directory)
+            ])
         #expect(export.status == 0, "\(export.err)")
         #expect(export.out == "")
         let parse = try Shell.run(URL(fileURLWithPath: "/opt/swift/usr/bin/swiftc"), ["-parse", out])
@@ -231,9 +237,9 @@ struct ExportPKI: Sendable {
         let plists = cases.map { dir.appendingPathComponent("\($0.name).plist").path }
         let exports = CLI.runAll(
             zip(cases, plists).map { c, plist in
-                ["export", "plist"] + target + ["--anchor", "ca.pem", "--info-plist", "--output", plist]
+                ["export", "plist"] + target + ["--anchor", pki.path("ca.pem"), "--info-plist", "--output", plist]
                     + c.pins.flatMap { ["--pin", "sha256//" + $0] }
-            }, in: pki.directory)
+            })
         for ((c, plist), result) in zip(zip(cases, plists), exports) {
             let export = try result.get()
             #expect(export.status == 0, "\(export.err)")
@@ -249,14 +255,17 @@ struct ExportPKI: Sendable {
             for (c, plist) in zip(cases, plists) where c.servers.contains(leaf) {
                 compared.append((c.name, leaf))
                 runs.append(
-                    ["check"] + served + ["--anchor", "ca.pem"] + c.pins.flatMap { ["--pin", "sha256//" + $0] })
-                runs.append(["check"] + served + ["--anchor", "ca.pem", "--ats-plist", plist])
+                    ["check"] + served + ["--anchor", pki.path("ca.pem")]
+                        + c.pins.flatMap { ["--pin", "sha256//" + $0] })
+                runs.append(["check"] + served + ["--anchor", pki.path("ca.pem"), "--ats-plist", plist])
             }
         }
         // The rule the comparison rests on: a leaf pin alone does not survive the rotation.
         runs.append(
-            ["check"] + (try serve("rotated")) + ["--anchor", "ca.pem", "--pin", "sha256//" + (try pin("leaf.pem"))])
-        let results = CLI.runAll(runs, in: pki.directory)
+            ["check"] + (try serve("rotated")) + [
+                "--anchor", pki.path("ca.pem"), "--pin", "sha256//" + (try pin("leaf.pem")),
+            ])
+        let results = CLI.runAll(runs)
         for (index, (name, leaf)) in compared.enumerated() {
             let withPins = try results[2 * index].get()
             let withPlist = try results[2 * index + 1].get()
@@ -272,10 +281,10 @@ struct ExportPKI: Sendable {
         let cases = [
             (["export"], "Missing expected argument '<format>'"),
             (["export", "yaml", "example.com"], "The value 'yaml' is invalid for '<format>'"),
-            (["export", "curl", "--chain", "leaf.pem"], "curl needs a server"),
-            (["export", "plist", "--chain", "leaf.pem"], "plist needs a host name"),
+            (["export", "curl", "--chain", pki.path("leaf.pem")], "curl needs a server"),
+            (["export", "plist", "--chain", pki.path("leaf.pem")], "plist needs a host name"),
         ]
-        for ((args, message), result) in zip(cases, CLI.runAll(cases.map(\.0), in: pki.directory)) {
+        for ((args, message), result) in zip(cases, CLI.runAll(cases.map(\.0))) {
             let r = try result.get()
             #expect(r.status == 64, "\(args)")
             #expect(r.err.hasPrefix("Error: \(message)"), "\(r.err)")
@@ -284,7 +293,7 @@ struct ExportPKI: Sendable {
 
     @Test func testAnUnwritableOutputIsExit73() throws {
         let r = try CLI.run(
-            ["export", "swift", "example.com", "--output", "/nonexistent-dir/x.swift"], in: pki.directory)
+            ["export", "swift", "example.com", "--output", "/nonexistent-dir/x.swift"])
         #expect(r.status == 73)
         #expect(r.err.hasPrefix("Error: cannot write /nonexistent-dir/x.swift"), "\(r.err)")
     }

@@ -7,7 +7,8 @@ import TrustX509
 /// `--store` and `trustx store`: Apple's compiled-in roots against this machine's store at
 /// /etc/ssl/certs, with the roots that differ picked from the data and the machine at run time.
 @Suite(.serialized, .onTestThreads) final class StoreCommandTests {
-    /// The machine's store as `--store openssl` reads it in these tests: the directory alone.
+    /// The machine's store as `--store openssl` reads it in these tests: the directory alone. Set
+    /// in a child's environment: the store is read from the process's variables.
     static let machineEnvironment = ["SSL_CERT_FILE": "", "SSL_CERT_DIR": "/etc/ssl/certs"]
 
     static let machineRoots: [Certificate] =
@@ -50,7 +51,7 @@ import TrustX509
             ["check", "--chain", chain, "--policy", "basic", "--at", midpoint(cert), "--format", "json"]
                 + (store.map { ["--store", $0] } ?? [])
         }
-        return try CLI.runAll(runs, environment: Self.machineEnvironment).map { try $0.get() }
+        return try CLI.spawnAll(runs, environment: Self.machineEnvironment).map { try $0.get() }
     }
 
     private func anchorStep(_ r: RunResult) throws -> [String: Any] {
@@ -59,7 +60,7 @@ import TrustX509
     }
 
     @Test func testStoreListJSONHoldsExactlyTheTagsRoots() throws {
-        let r = try CLI.run(["store", "list", "--format", "json"], environment: Self.machineEnvironment)
+        let r = try CLI.spawn(["store", "list", "--format", "json"], environment: Self.machineEnvironment)
         #expect(r.status == 0, "\(r.err)")
         let doc = try r.json()
         let roots = try #require(doc["roots"] as? [[String: Any]])
@@ -142,7 +143,7 @@ import TrustX509
     }
 
     @Test func testStoreDiffListsBothDirectionsAndFlagsRemovedRoots() throws {
-        let r = try CLI.run(["store", "diff", "--format", "json"], environment: Self.machineEnvironment)
+        let r = try CLI.spawn(["store", "diff", "--format", "json"], environment: Self.machineEnvironment)
         #expect(r.status == 0, "\(r.err)")
         let doc = try r.json()
         let onlyApple = try #require(doc["onlyApple"] as? [[String: Any]])

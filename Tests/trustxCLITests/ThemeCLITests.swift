@@ -21,7 +21,8 @@ import Testing
 
     func explore(theme: String) throws -> RunResult {
         let pki = try TestPKI.get()
-        return try CLI.run(
+        // A child: the working directory, which a theme's name must not depend on, is the process's.
+        return try CLI.spawn(
             ["explore", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem"), "--theme", theme],
             in: elsewhere)
     }

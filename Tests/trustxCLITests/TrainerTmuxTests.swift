@@ -55,7 +55,7 @@ final class TrainerTmuxTests {
     @Test func testConnectionFailureReasonReadsInFullAtEightyByTwentyFour() async throws {
         let port = try Self.closedPort()
         let url = "https://127.0.0.1:\(port)/"
-        let check = try CLI.run(["check", url, "--format", "json"], in: work)
+        let check = try CLI.spawn(["check", url, "--format", "json"], in: work)
         let report = try JSONSerialization.jsonObject(with: check.stdout) as? [String: Any]
         let failure = try #require(
             (report?["connection"] as? [String: Any])?["error"] as? [String: Any], "\(check.out + check.err)")

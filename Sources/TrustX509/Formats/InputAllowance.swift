@@ -19,10 +19,12 @@ public final class InputAllowance: Sendable {
         try charged(path) { limit throws(LoadError) in try CertificateLoader.readFile(path, maximumBytes: limit) }
     }
 
-    /// Reads standard input to its end and charges its size, as `read(_:)` does a file's;
-    /// errors call it `name`.
-    public func readStandardInput(name: String) throws(LoadError) -> [UInt8] {
-        try charged(name) { limit throws(LoadError) in try CertificateLoader.readAll(0, name: name, maximumBytes: limit)
+    /// Reads standard input (`descriptor`, the process's 0 unless a caller running the command
+    /// line in process gives another) to its end and charges its size, as `read(_:)` does a
+    /// file's; errors call it `name`.
+    public func readStandardInput(name: String, descriptor: Int32 = 0) throws(LoadError) -> [UInt8] {
+        try charged(name) { limit throws(LoadError) in
+            try CertificateLoader.readAll(descriptor, name: name, maximumBytes: limit)
         }
     }
 

@@ -27,9 +27,7 @@ enum StoreCommand {
                 isRequired: false),
         ],
         options: [
-            OptionSpec(
-                name: "format", valueName: "format", arity: .one,
-                help: "The output format.", allowedValues: ["text", "json"], defaultText: "text")
+            ReportFormat.option(ReportFormat.textOrJSON, help: "The output format.")
         ]
     )
 
@@ -74,7 +72,7 @@ enum StoreCommand {
                 ? "show needs one ROOT: a SHA-256 prefix or a part of a name" : "\(action) takes no ROOT"
             return Trustx.usageError(UsageError(message: message), spec)
         }
-        let json = p.value("format") == "json"
+        let json = ReportFormat(p) == .json
         let apple = AppleRootStore.shared
         let machine = SystemTrustStore.fromEnvironment()
         let machineRoots = machine.allCertificates()

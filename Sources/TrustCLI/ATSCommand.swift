@@ -46,9 +46,7 @@ enum ATSCommand {
                 name: "platform", valueName: "platform", arity: .one,
                 help: "Whose ATS rules apply: iOS 16 and earlier, or iOS 17 and later.",
                 allowedValues: ATSPlatform.allCases.map(\.rawValue), defaultText: ATSPlatform.ios17.rawValue),
-            OptionSpec(
-                name: "format", valueName: "format", arity: .one,
-                help: "The report format.", allowedValues: ["text", "json"], defaultText: "text"),
+            ReportFormat.option(ReportFormat.textOrJSON, help: "The report format."),
             storeOption,
         ]
     )
@@ -93,7 +91,7 @@ enum ATSCommand {
         let platform = p.value("platform").flatMap(ATSPlatform.init(rawValue:)) ?? .ios17
         let diagnosis = ATSDiagnostics.run(
             connection.target, options: connection.options, settings: settings, platform: platform)
-        if p.value("format") == "json" {
+        if ReportFormat(p) == .json {
             Output.out(JSONWriter.serialize(json(diagnosis)))
         } else {
             Output.out(text(diagnosis, unicode: environment.localeIsUTF8))

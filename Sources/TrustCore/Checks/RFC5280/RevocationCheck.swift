@@ -1,3 +1,4 @@
+import RevocationRules
 import TrustSupport
 import TrustX509
 
@@ -60,10 +61,6 @@ struct RevocationCheck: PathCheck {
         }
     }
 
-    /// At most this many CRLs are looked at for one certificate: a bound on the work of input
-    /// the user or a server supplies.
-    static let maximumCRLs = 256
-
     /// The certificate's step from the CRLs (RFC 5280 6.3), when OCSP did not decide it; false
     /// when the budget or the deadline stopped it.
     func judgeCRLs(
@@ -74,8 +71,13 @@ struct RevocationCheck: PathCheck {
         let cert = c.certificates[i]
         var outcome: CRLValidation.Outcome?
         if i + 1 < c.count, !crls.isEmpty {
-            let o = CRLValidation(context: c, check: self, requirePositive: require)
-                .validate(cert, issuerIndex: i + 1, budget: &budget)
+            var work = EvaluationWork(cache: c.cache, budget: budget)
+            let o = CRLValidation(
+                certificates: c.certificates, otherCertificates: c.otherCertificates, crls: crls, time: c.settings.time,
+                requirePositive: require
+            )
+            .validate(cert, issuerIndex: i + 1, work: &work)
+            budget = work.budget
             if o.stopped {
                 stopped(c, i, budget, into: &steps)
                 return false

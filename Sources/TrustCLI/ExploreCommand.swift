@@ -1,6 +1,7 @@
 import Explorer
 import ExplorerState
 import TLSProbe
+import TermUI
 import TrustCore
 import TrustLab
 import TrustOptions
@@ -142,7 +143,9 @@ enum ExploreCommand {
         case .failure(let f): return f.report()
         }
         initial.0.watchInterval = watchEvery
-        do {
+        do throws(TerminalError) {
+            // Run in process on other streams (the tests), there is no terminal to take.
+            guard RunStreams.current.isProcess else { throw TerminalError.notATerminal }
             try ExplorerApp.run(initial, theme: theme, monochrome: !(environment.noColor ?? "").isEmpty)
         } catch {
             // Running it without a terminal is a mistake in how it was called, not a failed

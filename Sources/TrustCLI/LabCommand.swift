@@ -34,9 +34,7 @@ enum LabCommand {
             OptionSpec(
                 name: "out", valueName: "directory", arity: .one,
                 help: "Write the lab's PKI into this directory and keep it after the lab stops."),
-            OptionSpec(
-                name: "format", valueName: "format", arity: .one,
-                help: "How to describe the running lab.", allowedValues: ["text", "json"], defaultText: "text"),
+            ReportFormat.option(ReportFormat.textOrJSON, help: "How to describe the running lab."),
             storeOption,
             OptionSpec(
                 name: "group", valueName: "name", arity: .repeated,
@@ -103,7 +101,7 @@ enum LabCommand {
                 "Warning: listening on \(TerminalSanitizer.sanitize(options.listenAddress)): anyone on that network can connect to these deliberately broken servers.\n"
             )
         }
-        if p.value("format") == "json" {
+        if ReportFormat(p) == .json {
             Output.out(lab.json())
         } else {
             Output.out(lab.table())
@@ -117,7 +115,7 @@ enum LabCommand {
         var received: Int32 = 0
         sigwait(&stopSignals, &received)
         lab.stop()
-        if p.value("format") != "json" {
+        if ReportFormat(p) != .json {
             // --out's files are kept (its help says so): the message must not say they went.
             if let out = p.value("out") {
                 Output.err(

@@ -12,7 +12,6 @@ enum DiffCommand {
     static let name = "diff"
     /// The prefix that makes a side a chain file rather than a server.
     static let filePrefix = "file:"
-    static let formats = ["text", "json"]
 
     static let spec = CommandSpec(
         commandPath: "trustx diff",
@@ -29,9 +28,7 @@ enum DiffCommand {
         options: CheckCommand.spec.options.filter {
             !["chain", "format", "all-addresses"].contains($0.name) && !FleetCheck.owns($0)
         } + [
-            OptionSpec(
-                name: "format", valueName: "format", arity: .one, help: "The output format.", allowedValues: formats,
-                defaultText: "text")
+            ReportFormat.option(ReportFormat.textOrJSON, help: "The output format.")
         ])
 
     static func run(_ args: [String], now: Timestamp, environment: Environment) -> ExitStatus {
@@ -74,9 +71,9 @@ enum DiffCommand {
             request.connection?.target.connectTo.map { "\(side) at \($0.description)" } ?? side
         }
         let comparison = ChainComparison(a: evaluations[0], b: evaluations[1], labels: (labels[0], labels[1]))
-        switch parsed.value("format") ?? "text" {
-        case "json": Output.out(JSONWriter.serialize(comparison.json))
-        default: Output.out(comparison.text)
+        switch ReportFormat(parsed) {
+        case .json: Output.out(JSONWriter.serialize(comparison.json))
+        case .text, .markdown: Output.out(comparison.text)
         }
         return comparison.same ? .success : .notTrusted
     }

@@ -7,7 +7,6 @@ import TrustSupport
 /// (docs/lint.md).
 enum LintCommand {
     static let name = "lint"
-    static let formats = ["text", "json"]
 
     static let spec = CommandSpec(
         commandPath: "trustx lint",
@@ -19,9 +18,7 @@ enum LintCommand {
             ArgumentSpec(valueName: "info-plist", help: "The Info.plist file, XML or binary; - reads standard input.")
         ],
         options: [
-            OptionSpec(
-                name: "format", valueName: "format", arity: .one, help: "The report format.", allowedValues: formats,
-                defaultText: "text")
+            ReportFormat.option(ReportFormat.textOrJSON, help: "The report format.")
         ]
     )
 
@@ -46,7 +43,7 @@ enum LintCommand {
             return Trustx.fail("\(path): not a readable property list: \(error.description)", .dataError)
         }
         let findings = ATSLint.lint(root)
-        if p.value("format") == "json" {
+        if ReportFormat(p) == .json {
             Output.out(LintReport.json(findings, file: path))
         } else {
             let text = LintReport.text(findings, file: path)

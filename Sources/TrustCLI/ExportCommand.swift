@@ -14,13 +14,12 @@ import TrustX509
 /// command or openssl commands (docs/export.md).
 enum ExportCommand {
     static let name = "export"
-    static let formats = ["swift", "plist", "curl", "openssl"]
 
     static let formatArgument = ArgumentSpec(
         valueName: "format",
         help:
             "What to write: swift (a URLSessionDelegate), plist (NSPinnedDomains), curl (a curl command) or openssl (commands that recompute each pin and verify the chain).",
-        allowedValues: formats
+        allowedValues: ExportFormat.spellings
     )
 
     /// Every option of `check` that shapes the settings, and the export's own.
@@ -60,10 +59,10 @@ enum ExportCommand {
             Output.out(Trustx.version + "\n")
             return .success
         }
-        guard let format = args.first, formats.contains(format) else {
+        guard let format = args.first.flatMap(ExportFormat.init(rawValue:)) else {
             let message =
                 args.first.map {
-                    "The value '\($0)' is invalid for '<format>'. Please provide one of 'swift', 'plist', 'curl' or 'openssl'."
+                    "The value '\($0)' is invalid for '<format>'. Please provide one of \(ExportFormat.spellingsInWords)."
                 }
                 ?? "Missing expected argument '<format>'"
             return Trustx.usageError(UsageError(message: message), spec)
@@ -86,10 +85,10 @@ enum ExportCommand {
         if p.has("force") && !p.has("output") {
             return Trustx.usageError(UsageError(message: "--force applies to --output FILE"), spec)
         }
-        if format == "curl" && request.connection == nil {
+        if format == .curl && request.connection == nil {
             return Trustx.usageError(UsageError(message: "curl needs a server to connect to, not --chain files"), spec)
         }
-        if format == "plist" && request.policy.host == nil && request.connection == nil {
+        if format == .plist && request.policy.host == nil && request.connection == nil {
             return Trustx.usageError(
                 UsageError(message: "plist needs a host name for the NSPinnedDomains key: give a server or --host"),
                 spec)
@@ -99,7 +98,7 @@ enum ExportCommand {
         case .success(let s): settings = s
         case .failure(let f): return f.report()
         }
-        if format == "plist" || format == "openssl" || (format == "curl" && !request.pins.isEmpty) {
+        if format == .plist || format == .openssl || (format == .curl && !request.pins.isEmpty) {
             let outcome =
                 request.connection == nil
                 ? CheckCommand.evaluate(request) : CheckCommand.evaluateServer(request, environment: environment)
@@ -119,8 +118,8 @@ enum ExportCommand {
         let text: String
         let generator = "trustx \(Trustx.version)"
         switch format {
-        case "swift": text = SwiftDelegateExport.render(settings, generator: generator)
-        case "plist":
+        case .swift: text = SwiftDelegateExport.render(settings, generator: generator)
+        case .plist:
             text =
                 p.has("info-plist")
                 ? PinnedDomainsExport.infoPlist(settings, generator: generator)
@@ -131,15 +130,15 @@ enum ExportCommand {
                     "trustx: note: \(unmatched) pin(s) match no certificate of the built path and are left in comments.\n"
                 )
             }
-        case "curl": text = CurlExport.render(settings)
-        default: text = OpenSSLExport.render(settings)
+        case .curl: text = CurlExport.render(settings)
+        case .openssl: text = OpenSSLExport.render(settings)
         }
         // Said on standard error too: a script piping the export to sh never reads its comments.
-        let missing = settings.unexpressed(in: ExportFormat(rawValue: format) ?? .swift)
+        let missing = settings.unexpressed(in: format)
         if !missing.isEmpty {
             let options = missing.map { String($0.prefix { $0 != " " && $0 != ":" }) }
             Output.err(
-                "trustx: note: the \(format) export cannot express \(options.joined(separator: ", ")); a comment in it says how it differs.\n"
+                "trustx: note: the \(format.rawValue) export cannot express \(options.joined(separator: ", ")); a comment in it says how it differs.\n"
             )
         }
         guard let path = p.value("output") else {

@@ -40,14 +40,14 @@ enum CheckCommand {
             return Trustx.fail(error.message, .unavailable)
         }
         var worst = ExitStatus.success
-        if request.format == "json" { Output.out("[\n") }
+        if request.format == .json { Output.out("[\n") }
         for (i, address) in addresses.enumerated() {
             var one = request
             one.connection?.target.connectTo = Endpoint(host: address, port: c.target.port)
             switch request.format {
-            case "json": if i > 0 { Output.out(",\n") }
-            case "markdown": Output.out("\(i == 0 ? "" : "\n")## \(c.target.host) at \(address)\n\n")
-            default:
+            case .json: if i > 0 { Output.out(",\n") }
+            case .markdown: Output.out("\(i == 0 ? "" : "\n")## \(c.target.host) at \(address)\n\n")
+            case .text:
                 Output.out(
                     "\(i == 0 ? "" : "\n")== \(c.target.host) at \(address) (\(i + 1) of \(addresses.count)) ==\n")
             }
@@ -55,7 +55,7 @@ enum CheckCommand {
             if status == .unavailable || (status == .notTrusted && worst == .success) { worst = status }
             if status != .success && status != .notTrusted && status != .unavailable { return status }
         }
-        if request.format == "json" { Output.out("]\n") }
+        if request.format == .json { Output.out("]\n") }
         return worst
     }
 
@@ -74,9 +74,9 @@ enum CheckCommand {
                 return .unavailable
             case .connection(let connection, let settings):
                 switch request.format {
-                case "json": Output.out(JSONReport.renderConnectionFailure(connection, settings: settings))
-                case "markdown": Output.out(MarkdownReport.renderConnectionFailure(connection))
-                default:
+                case .json: Output.out(JSONReport.renderConnectionFailure(connection, settings: settings))
+                case .markdown: Output.out(MarkdownReport.renderConnectionFailure(connection))
+                case .text:
                     // Nothing was evaluated, so there is no report: one line on standard error, as
                     // for any other error (the JSON and Markdown reports carry the details).
                     return Trustx.fail(connectionFailureLine(connection), .unavailable)
@@ -96,11 +96,11 @@ enum CheckCommand {
         return f.message + code
     }
 
-    static func render(_ evaluation: Evaluation, format: String, environment: Environment) {
+    static func render(_ evaluation: Evaluation, format: ReportFormat, environment: Environment) {
         switch format {
-        case "json": Output.out(JSONReport.render(evaluation))
-        case "markdown": Output.out(MarkdownReport.render(evaluation))
-        default: Output.out(TextReport.render(evaluation, options: environment.textOptions))
+        case .json: Output.out(JSONReport.render(evaluation))
+        case .markdown: Output.out(MarkdownReport.render(evaluation))
+        case .text: Output.out(TextReport.render(evaluation, options: environment.textOptions))
         }
     }
 

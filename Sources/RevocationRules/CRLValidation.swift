@@ -5,10 +5,11 @@ import TrustX509
 /// cover it (issuer, distribution point, issuingDistributionPoint scope, reasons), which of
 /// those can be used (criticality, currency, the CRL signer's own path and keyUsage, the
 /// signature, a delta with its base), and what they say. Every CRL it looks at is written to
-/// `evidence` with why it was used or not.
-struct CRLValidation {
+/// `evidence` with why it was used or not. The evaluation lends its budget and signature cache
+/// as `SignatureWork`, so this rule needs nothing of the engine's.
+package struct CRLValidation {
     /// What the CRLs decided about one certificate.
-    enum Status: Equatable {
+    package enum Status: Equatable {
         /// A usable CRL lists it (RFC 5280 6.3.3 (i), (j)).
         case revoked(date: Timestamp, reason: Int?, signer: String)
         /// Usable CRLs covering every reason do not list it.
@@ -18,33 +19,56 @@ struct CRLValidation {
     }
 
     /// The outcome for one certificate, with the CRLs considered.
-    struct Outcome {
-        var status: Status
+    package struct Outcome {
+        package var status: Status
         /// One line per CRL considered: which, and why it was used or not.
-        var evidence: [String]
+        package var evidence: [String]
         /// Whether a CRL that applies to the certificate was set aside for a defect (rather
         /// than being out of its scope): under `webpki` that fails the certificate.
-        var defective: [String]
+        package var defective: [String]
         /// Whether the budget or the deadline stopped the work.
-        var stopped: Bool
+        package var stopped: Bool
         /// The lines of `evidence` and `defective`, so a line is written once without searching.
         var written: Set<String> = []
     }
 
-    let context: CheckContext
-    let check: RevocationCheck
+    /// The path, leaf first: the certificates CRLs are about and the issuers of CRL signers.
+    let certificates: [Certificate]
+    /// The presented certificates besides the path, where a CRL's separate signer is found.
+    let otherCertificates: [Certificate]
+    /// The CRLs at hand, complete and delta.
+    let crls: [RevocationList]
+    /// The evaluation time.
+    let time: Timestamp
     /// Whether only a positive answer counts: a CRL signer whose own status is undetermined
     /// then cannot be used.
     let requirePositive: Bool
+
+    /// Validation against `crls` at `time` of the certificates of a path.
+    package init(
+        certificates: [Certificate], otherCertificates: [Certificate], crls: [RevocationList], time: Timestamp,
+        requirePositive: Bool
+    ) {
+        self.certificates = certificates
+        self.otherCertificates = otherCertificates
+        self.crls = crls
+        self.time = time
+        self.requirePositive = requirePositive
+    }
+
+    /// At most this many CRLs are looked at for one certificate: a bound on the work of input
+    /// the user or a server supplies.
+    package static let maximumCRLs = 256
 
     /// How deep CRL signers' own revocation is followed: the signer of a CRL, the signer of
     /// the CRL that covers that signer, and no further.
     static let maximumSignerDepth = 2
 
     /// RFC 5280 6.3.3 for `cert`, whose issuer is `issuerIndex` on the path.
-    func validate(_ cert: Certificate, issuerIndex: Int, depth: Int = 0, budget: inout WorkMeter) -> Outcome {
+    package func validate(
+        _ cert: Certificate, issuerIndex: Int, depth: Int = 0, work: inout some SignatureWork
+    ) -> Outcome {
         var out = Outcome(status: .undetermined, evidence: [], defective: [], stopped: false)
-        let crls = context.settings.revocationLists
         let points: [DistributionPoint] = {
             guard let dps = cert.distributionPoints, !dps.isEmpty else { return [DistributionPoint()] }
             return dps
@@ -56,9 +80,9 @@ struct CRLValidation {
         var unrelated = 0
         var usedDelta = false
         points: for point in points.prefix(DistributionPoint.maximumPoints) {
-            for (n, crl) in crls.prefix(RevocationCheck.maximumCRLs).enumerated() where !crl.isDelta {
+            for (n, crl) in crls.prefix(Self.maximumCRLs).enumerated() where !crl.isDelta {
                 if reasons.isSuperset(of: .all) || revokedBy != nil { break points }
-                guard budget.withinTime() else {
+                guard work.withinTime() else {
                     out.stopped = true
                     return out
                 }
@@ -96,13 +120,13 @@ struct CRLValidation {
                         &seen)
                     continue
                 }
-                if let defect = Self.defect(crl, time: context.settings.time) {
+                if let defect = Self.defect(crl, time: time) {
                     note(&out, label, defect, n, &seen, defective: true)
                     continue
                 }
                 // (f), (g): the signer's path and the signature.
                 let signer: Signer
-                switch findSigner(of: crl, cert: cert, issuerIndex: issuerIndex, depth: depth, budget: &budget) {
+                switch findSigner(of: crl, cert: cert, issuerIndex: issuerIndex, depth: depth, work: &work) {
                 case .stopped:
                     out.stopped = true
                     return out
@@ -113,7 +137,7 @@ struct CRLValidation {
                 }
                 // (c), (h), (i): a delta CRL for this complete CRL, when one is at hand.
                 var status: (entry: RevokedEntry, from: String)?
-                switch delta(for: crl, signer: signer, budget: &budget, evidence: &out) {
+                switch delta(for: crl, signer: signer, work: &work, evidence: &out) {
                 case .stopped:
                     out.stopped = true
                     return out
@@ -144,7 +168,7 @@ struct CRLValidation {
             }
         }
         if !usedDelta {
-            for d in crls.prefix(RevocationCheck.maximumCRLs) where d.isDelta && d.issuer.matches(cert.issuer) {
+            for d in crls.prefix(Self.maximumCRLs) where d.isDelta && d.issuer.matches(cert.issuer) {
                 out.evidence.append(
                     "\(Self.label(d)): not used: a delta CRL counts only beside a usable complete CRL it updates (RFC 5280 5.2.4)"
                 )
@@ -336,20 +360,19 @@ struct CRLValidation {
     /// path above it (so both paths end at the same anchor), whose keyUsage, when present,
     /// allows cRLSign, whose own status is not revoked, and whose key verifies the CRL.
     func findSigner(
-        of crl: RevocationList, cert: Certificate, issuerIndex: Int, depth: Int, budget: inout WorkMeter
+        of crl: RevocationList, cert: Certificate, issuerIndex: Int, depth: Int, work: inout some SignatureWork
     ) -> SignerSearch {
-        let c = context
         var refusals: [String] = []
         var candidates: [(Certificate, onPathAt: Int?)] = []
-        for j in issuerIndex..<c.count where c.certificates[j].subject.matches(crl.issuer) {
-            candidates.append((c.certificates[j], j))
+        for j in issuerIndex..<certificates.count where certificates[j].subject.matches(crl.issuer) {
+            candidates.append((certificates[j], j))
         }
         // A CRL signer's own certificate may be covered by a CRL it signs itself: its key is
         // already known good from the path that led here.
         if depth > 0, cert.subject.matches(crl.issuer) { candidates.append((cert, issuerIndex)) }
         if depth < Self.maximumSignerDepth {
-            for other in c.otherCertificates.prefix(64) where other.subject.matches(crl.issuer) {
-                if !c.certificates.contains(where: { $0 == other }), other != cert { candidates.append((other, nil)) }
+            for other in otherCertificates.prefix(64) where other.subject.matches(crl.issuer) {
+                if !certificates.contains(where: { $0 == other }), other != cert { candidates.append((other, nil)) }
             }
         }
         for (candidate, onPath) in candidates {
@@ -357,9 +380,9 @@ struct CRLValidation {
                 refusals.append("\(candidate.displayName)'s keyUsage lacks cRLSign (RFC 5280 4.2.1.3)")
                 continue
             }
-            guard budget.withinTime() else { return .stopped }
-            switch check.verify(
-                crl.detachedSignature, key: candidate.publicKey, keyIdentity: candidate.keyIdentity, c, budget: &budget)
+            guard work.withinTime() else { return .stopped }
+            switch Self.verify(
+                crl.detachedSignature, key: candidate.publicKey, keyIdentity: candidate.keyIdentity, work: &work)
             {
             case nil: return .stopped
             case .valid?: break
@@ -375,7 +398,7 @@ struct CRLValidation {
                     Signer(name: candidate.displayName, key: candidate.publicKey, keyIdentity: candidate.keyIdentity))
             }
             // A separate CRL signer: its own path must join this one above the certificate.
-            switch signerPath(candidate, from: issuerIndex, depth: depth, budget: &budget) {
+            switch signerPath(candidate, from: issuerIndex, depth: depth, work: &work) {
             case .stopped: return .stopped
             case .none(let why): refusals.append(why)
             case .found:
@@ -395,19 +418,19 @@ struct CRLValidation {
 
     /// Whether `signer`, not on the path, was issued by a certificate of the path at or above
     /// `from`, is within its validity, and is not revoked.
-    private func signerPath(_ signer: Certificate, from: Int, depth: Int, budget: inout WorkMeter) -> SignerSearch {
-        let c = context
-        let time = c.settings.time
+    private func signerPath(
+        _ signer: Certificate, from: Int, depth: Int, work: inout some SignatureWork
+    ) -> SignerSearch {
         guard signer.notBefore <= time, time <= signer.notAfter else {
             return .none("the CRL signer \(signer.displayName) is outside its validity period")
         }
-        for j in from..<c.count where c.certificates[j].subject.matches(signer.issuer) {
-            let parent = c.certificates[j]
-            guard budget.chargeRevocationSignature(object: signer.identity, key: parent.keyIdentity) else {
+        for j in from..<certificates.count where certificates[j].subject.matches(signer.issuer) {
+            let parent = certificates[j]
+            guard work.charge(object: signer.identity, key: parent.keyIdentity) else {
                 return .stopped
             }
-            guard c.cache.check(signer, signedBy: parent) == .valid else { continue }
-            let own = validate(signer, issuerIndex: j, depth: depth + 1, budget: &budget)
+            guard work.check(signer, signedBy: parent) == .valid else { continue }
+            let own = validate(signer, issuerIndex: j, depth: depth + 1, work: &work)
             if own.stopped { return .stopped }
             switch own.status {
             case .revoked:
@@ -434,11 +457,11 @@ struct CRLValidation {
     /// scope, a BaseCRLNumber no greater than the base's cRLNumber and a cRLNumber greater,
     /// current, and signed by the base's signer.
     func delta(
-        for base: RevocationList, signer: Signer, budget: inout WorkMeter, evidence out: inout Outcome
+        for base: RevocationList, signer: Signer, work: inout some SignatureWork, evidence out: inout Outcome
     ) -> DeltaSearch {
         guard let baseNumber = base.crlNumberValue else { return .none }
         var best: RevocationList?
-        for d in context.settings.revocationLists.prefix(RevocationCheck.maximumCRLs)
+        for d in crls.prefix(Self.maximumCRLs)
         where d.isDelta && d.issuer.matches(base.issuer) {
             let label = Self.label(d)
             guard d.issuingDistributionPointDER == base.issuingDistributionPointDER else {
@@ -460,14 +483,12 @@ struct CRLValidation {
                 Self.record(&out, "\(label): not used: it is no newer than \(Self.label(base))")
                 continue
             }
-            if let defect = Self.defect(d, time: context.settings.time) {
+            if let defect = Self.defect(d, time: time) {
                 Self.record(&out, "\(label): \(defect)")
                 continue
             }
-            guard budget.withinTime() else { return .stopped }
-            switch check.verify(
-                d.detachedSignature, key: signer.key, keyIdentity: signer.keyIdentity, context, budget: &budget)
-            {
+            guard work.withinTime() else { return .stopped }
+            switch Self.verify(d.detachedSignature, key: signer.key, keyIdentity: signer.keyIdentity, work: &work) {
             case nil: return .stopped
             case .valid?: break
             default:
@@ -484,6 +505,15 @@ struct CRLValidation {
             return .some(best)
         }
         return .none
+    }
+
+    /// `key` checks `object`'s signature: charged to the evaluation once, served from its cache
+    /// when it was verified before; nil when the budget or the deadline ran out.
+    static func verify(
+        _ object: DetachedSignature, key: PublicKeyInfo, keyIdentity: DigestKey, work: inout some SignatureWork
+    ) -> SignatureCheckResult? {
+        guard work.charge(object: object.identity, key: keyIdentity) else { return nil }
+        return work.check(object, signedBy: key, keyIdentity: keyIdentity, isRevocation: true)
     }
 
     /// Compares two non-negative INTEGER content octet strings.

@@ -29,8 +29,8 @@ enum ExitStatus: Int32 {
     case cannotCreate = 73
 }
 
-/// The top-level command: dispatches to subcommands.
-enum Trustx {
+/// The top-level command: dispatches to subcommands; `run(arguments:…)` is the entry.
+public enum Trustx {
     static let version = "0.1.0"
 
     /// Said after any reason the explorer cannot start.
@@ -122,7 +122,7 @@ enum Trustx {
     /// cannot drive, whose reason goes to stderr) a tour of the lab over real loopback TLS, or the
     /// top-level help should the lab not start.
     static func runDefault(now: Timestamp, environment: Environment) -> ExitStatus {
-        if isatty(0) == 1 && environment.stdoutIsTerminal {
+        if RunStreams.current.isProcess && isatty(0) == 1 && environment.stdoutIsTerminal {
             do {
                 try ExplorerApp.run(
                     AppState.lab(now: now, systemStore: makeSystemStore()),
@@ -175,12 +175,10 @@ enum Trustx {
         return status
     }
 
-    /// The input cap of this process's run, shared by every file it loads.
-    static var inputAllowance: InputAllowance { currentInputAllowance.withLock { $0 } }
-
-    /// The allowance `inputAllowance` gives; each round of `check --watch` is a run of its own
-    /// and starts a new one, so a watch that re-reads its files is not cut off after hours (D241).
-    static let currentInputAllowance = Mutex(InputAllowance())
+    /// The input cap of this run, shared by every file it loads; each round of `check --watch`
+    /// is a run of its own and starts a new one, so a watch that re-reads its files is not cut
+    /// off after hours (D241).
+    static var inputAllowance: InputAllowance { RunStreams.current.inputAllowance.withLock { $0 } }
 
     /// Loads every certificate of `path`, mapping load errors to exit statuses.
     static func load(_ path: String, password: String?, command: CommandSpec) -> Result<[Certificate], Failure> {
@@ -203,8 +201,9 @@ enum Trustx {
     /// its end, within the same cap), for `--chain -`, `--targets -` and `lint -`.
     static func readInput(_ path: String) throws(LoadError) -> [UInt8] {
         guard path == "-" else { return try inputAllowance.read(path) }
-        if isatty(0) == 1 { Output.err("Reading standard input until Ctrl-D.\n") }
-        return try inputAllowance.readStandardInput(name: standardInputName)
+        let run = RunStreams.current
+        if run.standardInputIsTerminal { Output.err("Reading standard input until Ctrl-D.\n") }
+        return try inputAllowance.readStandardInput(name: standardInputName, descriptor: run.standardInput)
     }
 
     /// Loads a --chain file (`-` for standard input), leaving out certificates that cannot be

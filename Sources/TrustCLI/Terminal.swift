@@ -13,26 +13,39 @@ import TrustSupport
     import Darwin
 #endif
 
-/// Standard output and error, written with `write(2)` in one piece per call.
+/// Standard output and error of the current run (`RunStreams.current`): its descriptors, written
+/// with `write(2)` in one piece per call, or the buffers an in-process caller gave.
 enum Output {
-    /// The errno of the first write to standard output that failed (a full disk, a closed
-    /// descriptor, a reader gone); 0 while every write went through. main turns it into 73.
-    static let outputFailure = Atomic<Int32>(0)
+    /// The errno of the first write to the run's standard output that failed (a full disk, a
+    /// closed descriptor, a reader gone); 0 while every write went through. `finalStatus` turns
+    /// it into 73.
+    static var outputFailure: Int32 { RunStreams.current.outputFailure.load(ordering: .relaxed) }
 
     static func out(_ text: String) { write(text, to: 1) }
     static func err(_ text: String) { write(text, to: 2) }
 
-    /// Set by `check --watch`, which blocks its stop signals in every thread: writes then wait
-    /// in poll(2) and give up when one of these is pending, so a reader that stops reading
-    /// cannot keep a watch from ending (D325). Written once, before any other thread starts.
-    nonisolated(unsafe) static var stopSignals: sigset_t?
-    /// Whether a write gave up for a stop signal (the watch then ends).
-    nonisolated(unsafe) static var stopped = false
+    /// Whether a write of this run gave up for a stop signal (the watch then ends).
+    static var stopped: Bool { RunStreams.current.stopped.load(ordering: .relaxed) }
 
-    /// Writes all of `text`; false when a write failed, which for standard output is recorded
-    /// in `outputFailure`, or gave up for a stop signal (`stopped`).
+    /// Writes all of `text` to the run's standard output (`stream` 1) or error (2); false when a
+    /// write failed, which for standard output is recorded in `outputFailure`, or gave up for a
+    /// stop signal (`stopped`).
     @discardableResult
-    static func write(_ text: String, to fd: Int32) -> Bool {
+    static func write(_ text: String, to stream: Int32) -> Bool {
+        let run = RunStreams.current
+        switch stream == 1 ? run.output : run.errorOutput {
+        case .capture(let buffer):
+            buffer.append(text)
+            return true
+        case .descriptor(let fd):
+            return write(text, descriptor: fd, run: run, recordsFailure: stream == 1)
+        }
+    }
+
+    /// Writes all of `text` to `fd`, recording a failure in `run`'s `outputFailure` when
+    /// `recordsFailure`, and giving up (`stopped`) for one of `run`'s stop signals.
+    private static func write(_ text: String, descriptor fd: Int32, run: RunStreams, recordsFailure: Bool) -> Bool {
+        let stopSignals = run.stopSignals.withLock { $0 }
         var text = text
         return text.withUTF8 { buffer in
             var offset = 0
@@ -40,7 +53,7 @@ enum Output {
                 var count = buffer.count - offset
                 if let signals = stopSignals {
                     guard waitWritable(fd, signals) else {
-                        stopped = true
+                        run.stopped.store(true, ordering: .relaxed)
                         return false
                     }
                     // At most PIPE_BUF: a pipe poll(2) calls writable takes that much at once.
@@ -49,7 +62,9 @@ enum Output {
                 let n = systemWrite(fd, buffer.baseAddress! + offset, count)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    if fd == 1 { _ = outputFailure.compareExchange(expected: 0, desired: errno, ordering: .relaxed) }
+                    if recordsFailure {
+                        _ = run.outputFailure.compareExchange(expected: 0, desired: errno, ordering: .relaxed)
+                    }
                     return false
                 }
                 offset += n
@@ -62,7 +77,7 @@ enum Output {
     /// becomes 73, with one line on standard error (none when the reader closed the pipe, as
     /// `| head` does: nobody is left to tell). An error's own status stays (D305).
     static func finalStatus(_ status: ExitStatus) -> ExitStatus {
-        let failure = outputFailure.load(ordering: .relaxed)
+        let failure = outputFailure
         guard failure != 0 else { return status }
         if failure != EPIPE {
             err("Error: cannot write the output to standard output: \(String(cString: strerror(failure)))\n")
@@ -92,17 +107,36 @@ enum Output {
 }
 
 /// What the environment says about how to draw.
-struct Environment {
-    /// The variables the report choices depend on (read once).
-    var noColor: String?
-    var term: String?
-    var lcAll: String?
-    var lcCType: String?
-    var lang: String?
-    var stdoutIsTerminal: Bool
+public struct Environment: Sendable {
+    // The variables the report choices depend on (read once).
+    /// NO_COLOR: colour is off when it is set to anything non-empty.
+    public var noColor: String?
+    /// TERM: `dumb` turns colour off.
+    public var term: String?
+    /// LC_ALL, LC_CTYPE and LANG: the first non-empty one says whether the locale is UTF-8.
+    public var lcAll: String?
+    /// LC_CTYPE (see `lcAll`).
+    public var lcCType: String?
+    /// LANG (see `lcAll`).
+    public var lang: String?
+    /// Whether standard output is a terminal: colour only then.
+    public var stdoutIsTerminal: Bool
+
+    /// An environment with these variables (nil: unset) and standard output on a terminal or not.
+    public init(
+        noColor: String? = nil, term: String? = nil, lcAll: String? = nil, lcCType: String? = nil,
+        lang: String? = nil, stdoutIsTerminal: Bool = false
+    ) {
+        self.noColor = noColor
+        self.term = term
+        self.lcAll = lcAll
+        self.lcCType = lcCType
+        self.lang = lang
+        self.stdoutIsTerminal = stdoutIsTerminal
+    }
 
     /// Reads the process environment.
-    static func current() -> Environment {
+    public static func current() -> Environment {
         func get(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
         return Environment(
             noColor: get("NO_COLOR"), term: get("TERM"), lcAll: get("LC_ALL"),
@@ -137,7 +171,7 @@ struct Environment {
 }
 
 /// The wall clock, read once per process in main and passed down (the engine never reads it).
-func currentTime() -> Timestamp {
+public func currentTime() -> Timestamp {
     var ts = timespec()
     clock_gettime(CLOCK_REALTIME, &ts)
     return Timestamp(secondsSinceEpoch: Int64(ts.tv_sec))

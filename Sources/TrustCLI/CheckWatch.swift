@@ -87,7 +87,7 @@ enum CheckWatch {
             (interval, rounds) = try schedule(p)
             var base = p
             base.occurrences.removeAll { optionNames.contains($0.name) }
-            if base.value("format") == "markdown" {
+            if ReportFormat(base) == .markdown {
                 throw UsageError(message: "--watch prints text, or JSON with --format json, not Markdown")
             }
             jobs = try FleetCheck.jobCount(base)
@@ -103,7 +103,7 @@ enum CheckWatch {
         var requests = watched.map(\.request)
         if let failure = FleetCheck.readAnchorsOnce(&requests) { return failure.report() }
         for i in watched.indices { watched[i].request = requests[i] }
-        let format = p.value("format") ?? "text"
+        let format = ReportFormat(p)
         let single = !fleet && !watched[0].eachAddress
 
         // Blocked before any thread starts, so every thread inherits the mask and the waits
@@ -111,8 +111,13 @@ enum CheckWatch {
         var stopSignals = sigset_t()
         sigemptyset(&stopSignals)
         for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, s) }
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-        Output.stopSignals = stopSignals
+        var previousMask = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &stopSignals, &previousMask)
+        let run = RunStreams.current
+        run.stopSignals.withLock { $0 = stopSignals }
+        // Run in process for a caller that goes on (not main, which exits), the caller's thread
+        // gets its mask back; main keeps it, so a late signal cannot end the process unreported.
+        defer { if !run.isProcess { pthread_sigmask(SIG_SETMASK, &previousMask, nil) } }
 
         var histories: [WatchHistory] = []
         for w in watched where w.group == histories.count { histories.append(WatchHistory(target: w.label)) }
@@ -140,12 +145,12 @@ enum CheckWatch {
                 }
                 // The first report could not be written: a watch nobody can read ends here; so
                 // does one whose stop signal came while the report waited for its reader.
-                if Output.outputFailure.load(ordering: .relaxed) != 0 || Output.stopped { return result.status }
-                if format != "json" && rounds != 1 {
+                if Output.outputFailure != 0 || Output.stopped { return result.status }
+                if format != .json && rounds != 1 {
                     Output.err("Watching every \(interval) s until Ctrl-C; from now on only changes are printed.\n")
                 }
             } else if !changes.isEmpty {
-                let text = format == "json" ? changes.map(\.jsonLine).joined() : WatchChange.textLines(changes).joined()
+                let text = format == .json ? changes.map(\.jsonLine).joined() : WatchChange.textLines(changes).joined()
                 // Nobody reads any more (`| head`): the watch has no one left to tell. A stop
                 // signal while the reader does not read ends it too.
                 if !emit(text) || Output.stopped { return result.status }
@@ -154,7 +159,7 @@ enum CheckWatch {
             round += 1
         }
         // What the night came to, for whoever scrolls back: the rounds, their span, the changes.
-        if format != "json", round > 1, let first, let last {
+        if format != .json, round > 1, let first, let last {
             let plural = changeCount == 1 ? "change" : "changes"
             Output.err("Watched \(round) rounds from \(first.rfc3339) to \(last.rfc3339): \(changeCount) \(plural).\n")
         }
@@ -222,9 +227,9 @@ enum CheckWatch {
     ) -> Round? {
         // Each round is a run of its own for the input cap (D241): files read again every round
         // (CRLs, an ATS property list, a client identity) would otherwise exhaust it.
-        Trustx.currentInputAllowance.withLock { $0 = InputAllowance() }
+        RunStreams.current.inputAllowance.withLock { $0 = InputAllowance() }
         let job = RoundJob(watched: watched, jobs: jobs, environment: environment)
-        guard (try? POSIXThread(detached: true, { job.run() })) != nil else {
+        guard (try? POSIXThread(detached: true, RunStreams.bound { job.run() })) != nil else {
             job.run()
             return job.result
         }
@@ -342,7 +347,7 @@ enum CheckWatch {
     /// `initial` JSON line per check with its full report. Returns a status when the run's own
     /// input is at fault (an unreadable file), which ends the watch before it starts.
     static func printFirst(
-        _ r: Round, _ watched: [Watched], single: Bool, format: String, environment: Environment
+        _ r: Round, _ watched: [Watched], single: Bool, format: ReportFormat, environment: Environment
     ) -> ExitStatus? {
         for o in r.outcomes {
             if case .failure(let f) = o.result, FleetCheck.rank(f.status) > FleetCheck.rank(.unavailable) {
@@ -350,7 +355,7 @@ enum CheckWatch {
             }
         }
         let labels = r.checks.map { watched[$0.watched].label }
-        if format == "json" {
+        if format == .json {
             var text = ""
             for ((check, outcome), label) in zip(zip(r.checks, r.outcomes), labels) {
                 text += initialLine(

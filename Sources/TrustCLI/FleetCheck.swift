@@ -82,7 +82,7 @@ enum FleetCheck {
         } catch {
             return Trustx.fail("\(error)", .usage)
         }
-        let format = p.value("format") ?? "text"
+        let format = ReportFormat(p)
         var shared = requests.map(\.1)
         if let failure = readAnchorsOnce(&shared) { return failure.report() }
         let outcomes = runAll(shared, jobs: jobs, environment: environment)
@@ -90,9 +90,9 @@ enum FleetCheck {
         for outcome in outcomes where rank(outcome.status) > rank(worst) { worst = outcome.status }
         let labels = requests.map(\.0.label)
         switch format {
-        case "json": Output.out(json(outcomes))
-        case "markdown": Output.out(FleetTable.markdown(labels: labels, outcomes: outcomes))
-        default:
+        case .json: Output.out(json(outcomes))
+        case .markdown: Output.out(FleetTable.markdown(labels: labels, outcomes: outcomes))
+        case .text:
             Output.out(FleetTable.text(labels: labels, outcomes: outcomes))
             // Errors that are not a server's answer (an unreadable --anchor file) go where a
             // single check puts them.
@@ -274,11 +274,12 @@ enum FleetCheck {
         let work = Work(requests: requests, environment: environment)
         var threads: [POSIXThread] = []
         for _ in 0..<min(jobs, requests.count) {
-            let thread = try? POSIXThread {
-                while let i = slots.claim() {
-                    slots.store(i, Outcome(result: work.check(i)))
-                }
-            }
+            let thread = try? POSIXThread(
+                RunStreams.bound {
+                    while let i = slots.claim() {
+                        slots.store(i, Outcome(result: work.check(i)))
+                    }
+                })
             if let thread { threads.append(thread) }
         }
         // Should no thread start at all, the checks run here, one at a time.

@@ -21,7 +21,6 @@ extension CheckCommand {
         help:
             "The certificates as a server presents them, leaf first, from PEM, DER, PKCS#7 or PKCS#12 files; - reads standard input."
     )
-    static let formats = ["text", "json", "markdown"]
 
     static let spec = CommandSpec(
         commandPath: "trustx check",
@@ -50,9 +49,7 @@ extension CheckCommand {
     /// `check`'s options that are no setting of `CheckSettings`, by the setting option they follow.
     static let ownOptions: [String: [OptionSpec]] = [
         "profile": [
-            OptionSpec(
-                name: "format", valueName: "format", arity: .one,
-                help: "The report format.", allowedValues: formats, defaultText: "text"),
+            ReportFormat.option(ReportFormat.allCases, help: "The report format."),
             OptionSpec(
                 name: "connect-to", valueName: "address", arity: .one,
                 help:
@@ -129,7 +126,7 @@ extension CheckCommand {
         var settings: CheckSettings
         /// The moment "now" stands for without `--at`: each round of a watch reads the clock again.
         var now: Timestamp
-        var format: String
+        var format: ReportFormat
         var connection: Connection?
         var allAddresses = false
         /// The target as typed (the explorer shows it and its copied command repeats it).
@@ -200,7 +197,7 @@ extension CheckCommand {
         try read(late.filter { $0.option.name == "store" }, into: &settings, p, target: target)
         var request = Request(
             chainFiles: p.all("chain"), anchorFiles: p.all("anchor"), password: p.value("password"),
-            settings: settings, now: now, format: p.value("format") ?? "text", connection: connection,
+            settings: settings, now: now, format: ReportFormat(p), connection: connection,
             allAddresses: p.has("all-addresses"), targetText: targetText, timeout: timeout)
         request.ct = try validateCT(p)
         return request
