@@ -145,11 +145,13 @@ let package = Package(
             name: "trustxCLITests",
             dependencies: [
                 "TrustCLI", "TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab", "TrustBuilder",
-                "SuiteFixtures",
+                "SuiteFixtures", "TrustOptions",
             ]),
         .target(
             name: "TrustLab",
-            dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL"]),
+            dependencies: [
+                "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL", "TrustOptions",
+            ]),
         .testTarget(
             name: "TrustLabTests",
             dependencies: [

@@ -174,9 +174,14 @@ extension CheckCommand {
         } else if let used = connectionOptions.first(where: { p.has($0) }) {
             throw UsageError(message: "--\(used) applies to a server target, not to --chain files")
         }
+        // Usage errors are reported in the order check has always found them: the policy, the
+        // pins and the time, then the addresses and the anchor class, then ATS, the timeout and
+        // the store.
+        let target = SettingTarget(host: connection?.target.host, text: targetText)
+        let late = CheckSetting.evaluation.filter { ["ats", "store"].contains($0.option.name) }
         try read(
-            CheckSetting.evaluation, into: &settings, p,
-            target: SettingTarget(host: connection?.target.host, text: targetText))
+            CheckSetting.evaluation.filter { s in !late.contains { $0.option == s.option } }, into: &settings, p,
+            target: target)
         if p.has("all-addresses"), let connection, parseIPAddress(connection.target.host) != nil {
             throw UsageError(message: "--all-addresses needs a host name; \(connection.target.host) is one address")
         }
@@ -187,11 +192,13 @@ extension CheckCommand {
         if targetRequired && p.has("anchor-class") && !p.has("anchor") {
             throw UsageError(message: "--anchor-class applies to --anchor certificates; give --anchor FILE")
         }
+        try read(late.filter { $0.option.name == "ats" }, into: &settings, p, target: target)
+        let timeout = try runTimeout(p) ?? .seconds(10)
+        try read(late.filter { $0.option.name == "store" }, into: &settings, p, target: target)
         var request = Request(
             chainFiles: p.all("chain"), anchorFiles: p.all("anchor"), password: p.value("password"),
             settings: settings, now: now, format: ReportFormat(p), connection: connection,
-            allAddresses: p.has("all-addresses"), targetText: targetText,
-            timeout: try runTimeout(p) ?? .seconds(10))
+            allAddresses: p.has("all-addresses"), targetText: targetText, timeout: timeout)
         request.ct = try validateCT(p)
         return request
     }

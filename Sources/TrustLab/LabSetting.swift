@@ -1,5 +1,6 @@
 import ATSModel
 import TrustCore
+import TrustOptions
 
 /// One setting a lab variation changes from the scenario's default settings (docs/lab.md, "What
 /// expected means"); `arguments(_:)` spells it as `trustx check` options.
@@ -31,31 +32,26 @@ public enum LabSetting: Hashable, Sendable {
     /// The lab's command lines, JSON and labels all come from here.
     public func arguments(_ values: LabArgumentValues) -> [String] {
         switch self {
+        // Spelled explicitly (a default too) with the words `CheckSettings` declares (D380).
         case .policy(let policy):
             // The policy's command-line name; an SSL policy with its own host names that host.
-            return ["--policy", policy.identifier] + (policy.host.map { ["--host", $0] } ?? [])
+            let (kind, host) = (CheckSetting.policy.options[0], CheckSetting.policy.options[1])
+            return [kind.flag, policy.identifier] + (policy.host.map { [host.flag, $0] } ?? [])
         case .anchor(let anchor): return ["--anchor", values.anchorPath(anchor)]
         case .noScenarioAnchor: return []
-        case .pin(let pin): return ["--pin", values.pin(pin)]
-        case .minimumTLS(let version): return ["--tls-min", LabSetting.versionNumber(version)]
-        case .noAIA: return ["--no-aia"]
+        case .pin(let pin): return [CheckSetting.pins.option.flag, values.pin(pin)]
+        case .minimumTLS(let version): return [CheckSetting.tlsMinimum.option.flag, LabSetting.versionNumber(version)]
+        case .noAIA: return [CheckSetting.noAIA.option.flag]
         case .clientIdentity:
             return ["--client-cert", values.clientIdentityPath, "--password", values.clientIdentityPassword]
-        case .anchorClass(let anchorClass): return ["--anchor-class", anchorClass.rawValue]
-        case .store(let anchor): return ["--store", values.anchorPath(anchor)]
+        case .anchorClass(let anchorClass): return [CheckSetting.anchorClass.option.flag, anchorClass.rawValue]
+        case .store(let anchor): return [CheckSetting.store.option.flag, values.anchorPath(anchor)]
         case .ctLogs: return ["--ct-logs", values.ctLogsPath]
         }
     }
 
     /// `1.2` for TLS 1.2: the spelling `--tls-min` takes.
-    static func versionNumber(_ version: TLSVersion) -> String {
-        switch version {
-        case .tls1_0: "1.0"
-        case .tls1_1: "1.1"
-        case .tls1_2: "1.2"
-        case .tls1_3: "1.3"
-        }
-    }
+    static func versionNumber(_ version: TLSVersion) -> String { CheckSetting.versionWord(version) }
 }
 
 /// What a variation's arguments name: the files and pins of a running lab, or short names for

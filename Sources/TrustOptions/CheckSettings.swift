@@ -71,6 +71,20 @@ public struct CheckSettings: Hashable, Sendable {
         }
     }
 
+    /// The policy as the explorer names it: `SSL(example.com)`, `SSL(nil)`, `Basic X.509`. An
+    /// SSL policy left with no host to hold reads `SSL(nil): no host to check`, or
+    /// `SSL(nil: no host)` where the settings line has little room.
+    public func policyWords(targetHost: String, short: Bool = false) -> String {
+        switch policy {
+        case .sslWithHost:
+            let held = heldHost(targetHost: targetHost)
+            if !held.isEmpty { return "SSL(\(held))" }
+            return short ? "SSL(nil: no host)" : "SSL(nil): no host to check"
+        case .sslWithoutHost: return "SSL(nil)"
+        case .basicX509: return "Basic X.509"
+        }
+    }
+
     /// The host the app holds while its policy (Basic X.509) ignores it; nil otherwise.
     public func hostIgnoredByPolicy(targetHost: String) -> String? {
         let held = heldHost(targetHost: targetHost)

@@ -117,14 +117,11 @@ public struct AppState: Sendable {
     /// Each list's first visible line as last drawn: the next frame starts from it, so the
     /// list scrolls only when the selection leaves the visible rows.
     public var listOffsets: [Pane: Int] = [:]
-    /// Whether the help overlay is shown.
-    public var showHelp = false
+    /// The popup over the panes (a prompt, the help, a text), nil for none: one at a time, so it
+    /// alone takes the keys (D381).
+    public var popup: Popup?
     /// The first line of the help overlay shown.
     public var helpScroll = 0
-    /// A text shown over the panes (the copied command), nil for none.
-    public var overlay: TextOverlay?
-    /// The open prompt, nil when none.
-    public var prompt: Prompt?
     /// Earlier entries of each prompt, oldest first.
     public var promptHistory: [Prompt.Kind: [String]] = [:]
     /// A one-line message for the status row (a file written, why a key does nothing); cleared

@@ -169,20 +169,27 @@ public struct Keymap: Sendable {
     ///   - state: The current state.
     /// - Returns: The action, or nil when the key means nothing here.
     public func action(for key: KeyStroke, in state: AppState) -> Action? {
-        if state.prompt != nil {
+        switch state.mode {
+        case .popup(.prompt):
             if case .char(let c) = key { return .promptEdit(.insert(c)) }
             return Keymap.promptKeys[key].map { .promptEdit($0) }
+        case .popup:
+            // Esc closes the popup (the command closes whichever is open); any other key's
+            // command is taken by the popup, which closes on it unless it scrolls the help.
+            if key == .escape { return .command(.toggleHelp) }
+        case .walk, .comparison, .panes: break
         }
-        if (state.showHelp || state.overlay != nil) && key == .escape { return .command(.toggleHelp) }
-        if state.walk != nil || state.verdictHidden {
-            // The walk-through's own keys come before the panes' (→ and ← move panes otherwise).
-            if let b = walkBindings.first(where: { $0.keys.contains(key) }),
-                state.walk != nil || b.command == .walkNext
-            {
-                return .command(b.command)
-            }
-        }
+        // The walk-through's own keys come before the panes' (→ and ← move panes otherwise).
+        if let walkCommand = walkCommand(for: key, in: state) { return .command(walkCommand) }
         return command(for: key).map { .command($0) }
+    }
+
+    /// The walk-through's command for `key`: any of its keys while one is in progress, only the
+    /// next step's while predict mode hides a verdict (it reveals it), none otherwise.
+    func walkCommand(for key: KeyStroke, in state: AppState) -> Command? {
+        guard let b = walkBindings.first(where: { $0.keys.contains(key) }) else { return nil }
+        if state.walk != nil || (state.verdictHidden && b.command == .walkNext) { return b.command }
+        return nil
     }
 
     /// The help bar's items in order, dimmed where they do nothing for the selected target.

@@ -19,7 +19,7 @@ public func reduce(_ state: AppState, _ action: Action) -> (AppState, [Effect]) 
     case .command(let command): s.apply(command, &effects)
     case .click(let target):
         s.message = nil
-        guard s.prompt == nil, !s.showHelp, s.overlay == nil else { break }
+        guard s.popup == nil else { break }
         if target.pane != s.focus { s.focus(target.pane) }
         if let row = target.row {
             switch target.pane {
@@ -34,14 +34,15 @@ public func reduce(_ state: AppState, _ action: Action) -> (AppState, [Effect]) 
             }
         }
     case .wheel(let target, let rows):
-        guard s.prompt == nil, s.overlay == nil else { break }
-        if s.showHelp {
+        switch s.popup {
+        case .help?:
             s.helpScroll = max(0, min(s.helpScroll + rows, s.helpScrollLimit))
-            break
+        case .prompt?, .overlay?: break
+        case nil:
+            // The wheel scrolls the pane under the pointer, which takes focus (as in most TUIs).
+            if target.pane != s.focus { s.focus(target.pane) }
+            s.move(by: rows, &effects)
         }
-        // The wheel scrolls the pane under the pointer, which takes focus (as in most TUIs).
-        if target.pane != s.focus { s.focus(target.pane) }
-        s.move(by: rows, &effects)
     case .frameLaid(let m):
         s.detailViewport = m.detail
         if let v = m.detail { s.detailScroll = min(s.detailScroll, max(0, v.lines - v.height)) }

@@ -8,7 +8,8 @@ import TrustSupport
 extension AppState {
     mutating func apply(_ command: Command, _ effects: inout [Effect]) {
         message = nil
-        if showHelp {
+        switch mode {
+        case .popup(.help):
             // The help scrolls with the movement keys; any other key closes it, so it never
             // traps the user. `q` closes it too: it quits only where no popup is open, so the
             // lab's files never vanish under a command just read in a popup.
@@ -21,18 +22,19 @@ extension AppState {
             case .pageUp: helpScroll = max(helpScroll - AppState.pageRows, 0)
             case .first: helpScroll = 0
             case .last: helpScroll = lines
-            default: showHelp = false
+            default: popup = nil
             }
             return
-        }
-        if overlay != nil {
+        case .popup(.overlay):
             // Any key closes an overlay, `q` included, so it never traps the user and never
             // quits under it.
-            overlay = nil
+            popup = nil
             return
+        case .comparison where command == .clearSearch:
+            // Esc leaves the compare view before it cancels or clears anything.
+            return toggleComparison(&effects)
+        case .popup(.prompt), .walk, .comparison, .panes: break
         }
-        // Esc leaves the compare view before it cancels or clears anything.
-        if command == .clearSearch && comparison.showing { return toggleComparison(&effects) }
         switch command {
         case .quit: shouldQuit = true
         case .toggleHelp:
@@ -70,7 +72,9 @@ extension AppState {
             change("anchor class -> \(next.rawValue)", &effects) { $0.anchorClass = next }
         case .cyclePolicy:
             let next = toggles.policy.cycled()
-            change("policy -> \(policyWords(next))", &effects) { $0.policy = next }
+            var words = toggles.check
+            words.policy = next
+            change("policy -> \(words.policyWords(targetHost: target?.host ?? ""))", &effects) { $0.policy = next }
         case .editHost:
             open(.host, &effects, text: toggles.policy == .sslWithHost ? checkedHost : "")
         case .togglePin: togglePin(&effects)

@@ -6,17 +6,6 @@ import TrustSupport
 
 // Setting changes, with undo: the policy, anchors, pins and the evaluation time.
 extension AppState {
-    /// The policy as the change line names it.
-    func policyWords(_ p: PolicyChoice) -> String {
-        switch p {
-        case .sslWithHost:
-            let host = checkedHost
-            return host.isEmpty ? "SSL(nil): no host to check" : "SSL(\(host))"
-        case .sslWithoutHost: return "SSL(nil)"
-        case .basicX509: return "Basic X.509"
-        }
-    }
-
     /// Connection commands mean nothing for files: say so rather than do nothing.
     mutating func requireServer(_ what: String) -> Bool {
         if targetIsServer { return true }

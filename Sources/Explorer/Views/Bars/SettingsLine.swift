@@ -35,12 +35,7 @@ extension Renderer {
                     ]
                 })
         }
-        let policy: String =
-            switch t.policy {
-            case .sslWithHost: state.checkedHost.isEmpty ? "SSL(nil: no host)" : "SSL(\(state.checkedHost))"
-            case .sslWithoutHost: "SSL(nil)"
-            case .basicX509: "Basic X.509"
-            }
+        let policy = t.check.policyWords(targetHost: state.target?.host ?? "", short: true)
         item(.cyclePolicy, policy, t.policy == start.policy && t.host == start.host)
         let anchors = state.effectiveAnchors
         let anchorText: String
