@@ -192,16 +192,19 @@ public struct LabServerTLS: Hashable, Sendable {
     public var cipherList: String?
     /// The DHE group (nil: no DHE suite can be chosen).
     public var dhParameters: LabDHParameters?
+    /// The CA whose client certificates the server requires (nil: it asks for none).
+    public var requiredClientCA: LabClientCA?
 
     /// Creates settings.
     public init(
         _ minimumVersion: TLSVersion, _ maximumVersion: TLSVersion, cipherList: String? = nil,
-        dhParameters: LabDHParameters? = nil
+        dhParameters: LabDHParameters? = nil, requiredClientCA: LabClientCA? = nil
     ) {
         self.minimumVersion = minimumVersion
         self.maximumVersion = maximumVersion
         self.cipherList = cipherList
         self.dhParameters = dhParameters
+        self.requiredClientCA = requiredClientCA
     }
 
     /// Applies the settings to `configuration`.
