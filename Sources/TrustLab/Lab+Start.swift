@@ -70,7 +70,11 @@ extension Lab {
                 endpoints += served.endpoints
                 if let server = served.deferred { deferred.append(server) }
             }
-            if let aia = bindings.aia { endpoints.append((aia, aiaEndpoint(aia, parts.lab.aiaIntermediate))) }
+            if let aia = bindings.aia {
+                let file = LabHTTPFile(contentType: "application/pkix-cert", body: parts.lab.aiaIntermediate.der)
+                endpoints.append(
+                    (aia, LabEndpoint(name: "aia", port: aia.port, service: .http(files: ["/intermediate.der": file]))))
+            }
             let server = try LabServer(
                 bound: endpoints,
                 options: LabServerOptions(
@@ -78,7 +82,8 @@ extension Lab {
                     connectionTimeout: options.connectionTimeout, readTimeout: options.readTimeout,
                     connectionsPerPort: options.connectionsPerPort, connectionsPerPeer: options.connectionsPerPeer))
             let lab = Lab(
-                scenarios: running, anchors: anchors, clientIdentity: identity, pins: parts.pinsText, files: directory,
+                scenarios: running, anchors: anchors, clientIdentity: identity,
+                pins: parts.pins.mapValues { "sha256//" + Base64.encode($0) }, files: directory,
                 aiaURL: aiaURL, aiaIntermediate: parts.lab.aiaIntermediate, server: server, deferred: deferred,
                 unavailable: unavailable)
             // Handouts and scripts read the same description the command line prints.
@@ -167,16 +172,19 @@ extension Lab {
 
     /// Writes the learner's identity: PKCS#12, certificate, key and the CA that issued it.
     static func writeClientIdentity(_ pki: LabPKI, _ directory: LabDirectory) throws(LabError) -> LabClientIdentity {
-        LabClientIdentity(
-            pkcs12Path: try directory.write(
-                "client.p12",
-                makePKCS12(
-                    certificate: pki.clientIdentity.certificate,
-                    privateKeyPEM: pki.clientIdentity.key.privateKeyPEM(), password: clientIdentityPassword,
-                    friendlyName: "Library Test Learner")),
-            password: clientIdentityPassword,
-            certificatePath: try directory.write("client-cert.pem", PEM.encode(pki.clientIdentity.certificate.der)),
-            privateKeyPath: try directory.write("client-key.pem", pki.clientIdentity.key.privateKeyPEM()),
+        let identity = pki.clientIdentity
+        let p12: [UInt8]
+        do {
+            p12 = try identity.key.pkcs12(
+                certificate: identity.certificate, password: clientIdentityPassword,
+                friendlyName: "Library Test Learner")
+        } catch {
+            throw .pki(error)
+        }
+        return LabClientIdentity(
+            pkcs12Path: try directory.write("client.p12", p12), password: clientIdentityPassword,
+            certificatePath: try directory.write("client-cert.pem", PEM.encode(identity.certificate.der)),
+            privateKeyPath: try directory.write("client-key.pem", identity.key.privateKeyPEM()),
             caPath: try directory.write("client-ca.pem", PEM.encode(pki.clientCA.certificate.der)))
     }
 
@@ -207,7 +215,7 @@ extension Lab {
         }
         let entry = try runningEntry(
             bound, served: served, anchorPath: anchorPath, bindings: bindings, addresses: addresses,
-            directory: directory, options: options, pins: parts.pinsBase64)
+            directory: directory, options: options, pins: parts.pins.mapValues { Base64.encode($0) })
         var page = "trustx lab: scenario \(scenario.name)\n\(scenario.lesson)\n"
         if let first = entry.nodes.first { page = nodePage(scenario, first) }
         let tls = tlsConfiguration(scenario, served, parts, options)
@@ -276,12 +284,6 @@ extension Lab {
         }
         return tls
     }
-
-    /// The AIA server: the intermediate at `/intermediate.der`.
-    static func aiaEndpoint(_ listener: LabListener, _ intermediate: Certificate) -> LabEndpoint {
-        let file = LabHTTPFile(contentType: "application/pkix-cert", body: intermediate.der)
-        return LabEndpoint(name: "aia", port: listener.port, service: .http(files: ["/intermediate.der": file]))
-    }
 }
 
 extension LabParts {
@@ -314,10 +316,4 @@ extension LabParts {
         pins[.rotatingFirstLeaf] = fleet.rotating[0].chain[0].spkiSHA256
         return pins
     }
-
-    /// Every pin as bare Base64, as an Info.plist holds it.
-    var pinsBase64: [LabPin: String] { pins.mapValues { Base64.encode($0) } }
-
-    /// Every pin as `sha256//BASE64`, as `--pin` takes it.
-    var pinsText: [LabPin: String] { pins.mapValues { "sha256//" + Base64.encode($0) } }
 }
