@@ -65,7 +65,7 @@ let package = Package(
         // policies (RFC 5280 6.1.3) and Apple's pinned-host lookup.
         .target(name: "PathRules", dependencies: ["TrustX509", "TrustSupport", "AppleTrustData"]),
         // Certificate Transparency's logs and evidence: Apple's log list, --ct-logs files, SCT
-        // evidence and the policy's eras as values.
+        // evidence, the policy's eras as values, and trustd's CT policy itself (D343).
         .target(name: "CTModel", dependencies: ["TrustX509", "ATSModel", "TrustSupport", "AppleTrustData"]),
         // RFC 5280 6.3's CRL processing, below the engine: the evaluation lends it its budget and
         // signature cache as TrustX509's `SignatureWork` (D342).
