@@ -58,7 +58,8 @@ let package = Package(
         // Certificates and the bytes under them: DER, X.509, CRLs, OCSP, file formats, digests and signatures.
         .target(name: "TrustX509", dependencies: ["TrustSupport", "COpenSSL", "AppleTrustData"]),
         // Info.plist in, ATS settings out: the bounded property-list reader, NSAppTransportSecurity
-        // decoding with its notes, the host policy and TLS versions.
+        // decoding with its notes, the host policy and TLS versions; what the ATS steps find, the
+        // NSPinnedDomains entries a host matches and the advice on a pin set (D344).
         .target(name: "ATSModel", dependencies: ["TrustSupport"]),
         // The pure rules of path validation, free of the engine's vocabulary: host names (Apple's
         // and RFC 6125's matching, the public suffix list), name constraints, certificate
