@@ -203,7 +203,10 @@ extension Lab {
             if let bits = recipe.slowKeyBits { LabSlowKeys.prepare(bits: bits) }
             let (entry, server) = try deferredScenario(
                 scenario, listener: bound.listener,
-                make: { () throws(BuilderError) in try recipe.make(parts, scenario) },
+                make: { () throws(BuilderError) in
+                    let served = try recipe.make(parts, scenario)
+                    return (served, tlsConfiguration(scenario, served, parts, options))
+                },
                 urlHost: addresses.urlHost, directory: directory, anchorPath: anchorPath, options: options)
             return (entry, [], server)
         }
