@@ -50,7 +50,9 @@ extension Lab {
         let addresses = LabAddresses(options)
         let bindings = try bind(selected, options: options, addresses: addresses)
         let aiaURL = bindings.aia.map { "http://\(addresses.urlHost):\($0.port)/intermediate.der" }
-        let parts = try buildParts(options, addresses: addresses, aiaURL: aiaURL)
+        let parts = try LabParts.build(
+            now: options.now ?? Timestamp(secondsSinceEpoch: Int64(time(nil))), serverIPs: addresses.serverIPs,
+            aiaURL: aiaURL ?? "http://127.0.0.1/intermediate.der")
         let directory: LabDirectory
         if let path = options.outputDirectory { directory = try .output(path) } else { directory = try .temporary() }
         var deferred: [LabDeferredServer] = []
@@ -143,19 +145,6 @@ extension Lab {
         return bindings
     }
 
-    /// Builds the shared CAs, keys and leaves every recipe draws on.
-    static func buildParts(
-        _ options: LabOptions, addresses: LabAddresses, aiaURL: String?
-    ) throws(LabError) -> LabParts {
-        let now = options.now ?? Timestamp(secondsSinceEpoch: Int64(time(nil)))
-        do {
-            return try LabParts.build(
-                now: now, serverIPs: addresses.serverIPs, aiaURL: aiaURL ?? "http://127.0.0.1/intermediate.der")
-        } catch {
-            throw .pki(error)
-        }
-    }
-
     /// Writes every anchor file, in `LabAnchor.allCases` order.
     static func writeAnchors(_ parts: LabParts, _ directory: LabDirectory) throws(LabError) -> [LabAnchorFile] {
         var anchors: [LabAnchorFile] = []
@@ -203,7 +192,10 @@ extension Lab {
             if let bits = recipe.slowKeyBits { LabSlowKeys.prepare(bits: bits) }
             let (entry, server) = try deferredScenario(
                 scenario, listener: bound.listener,
-                make: { () throws(BuilderError) in try recipe.make(parts, scenario) },
+                make: { () throws(BuilderError) in
+                    let served = try recipe.make(parts, scenario)
+                    return (served, tlsConfiguration(scenario, served, parts, options))
+                },
                 urlHost: addresses.urlHost, directory: directory, anchorPath: anchorPath, options: options)
             return (entry, [], server)
         }
@@ -287,19 +279,23 @@ extension Lab {
 }
 
 extension LabParts {
-    /// Builds every shared part of one lab run.
+    /// Builds every shared CA, key and leaf of one lab run, which every recipe draws on.
     static func build(
         now: Timestamp, serverIPs: [String], aiaURL: String, keys: LabKeyCache = .shared
-    ) throws(BuilderError) -> LabParts {
-        let lab = try LabPKI.build(now: now, serverIPs: serverIPs, aiaURL: aiaURL, keys: keys)
-        return LabParts(
-            lab: lab,
-            badssl: try BadSSLPKI.build(
-                library: lab.libraryCA, rsaKey: lab.staticRSAKey, now: now, serverIPs: serverIPs),
-            inspection: try InspectionPKI.build(now: now, serverIPs: serverIPs),
-            ct: try CTPKI.build(now: now, serverIPs: serverIPs),
-            fleet: try FleetPKI.build(
-                library: lab.libraryCA, intermediate: lab.libraryIntermediate, now: now, serverIPs: serverIPs))
+    ) throws(LabError) -> LabParts {
+        do {
+            let lab = try LabPKI.build(now: now, serverIPs: serverIPs, aiaURL: aiaURL, keys: keys)
+            return LabParts(
+                lab: lab,
+                badssl: try BadSSLPKI.build(
+                    library: lab.libraryCA, rsaKey: lab.staticRSAKey, now: now, serverIPs: serverIPs),
+                inspection: try InspectionPKI.build(now: now, serverIPs: serverIPs),
+                ct: try CTPKI.build(now: now, serverIPs: serverIPs),
+                fleet: try FleetPKI.build(
+                    library: lab.libraryCA, intermediate: lab.libraryIntermediate, now: now, serverIPs: serverIPs))
+        } catch {
+            throw .pki(error)
+        }
     }
 
     /// Every anchor file's certificate.
