@@ -167,7 +167,7 @@ let package = Package(
             name: "ExplorerTests",
             dependencies: [
                 "Explorer", "ExplorerState", "TrustCore", "TrustX509", "TrustSupport", "TrustBuilder", "TLSProbe",
-                "TrustLab", "TermUI", "TrustReport",
+                "TrustLab", "TermUI", "TrustReport", "SuiteFixtures",
             ]),
     ]
 )
