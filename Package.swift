@@ -184,7 +184,7 @@ let package = Package(
             name: "ExplorerTests",
             dependencies: [
                 "Explorer", "ExplorerState", "TrustCore", "TrustX509", "TrustSupport", "TrustBuilder", "TLSProbe",
-                "TrustLab", "TermUI", "TrustReport", "TrustOptions",
+                "TrustLab", "TermUI", "TrustReport", "TrustOptions", "SuiteFixtures",
             ]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteFixtures
 import XCTest
 
 @testable import ExplorerState
@@ -35,18 +36,9 @@ final class DERTreeTests: XCTestCase {
 
     @discardableResult
     func openssl(_ args: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.openssl!)
-        p.arguments = args
-        p.currentDirectoryURL = directory
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = Pipe()
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, "openssl \(args.joined(separator: " "))")
-        return String(decoding: data, as: UTF8.self)
+        let r = try ProcessRunner.run(Self.openssl!, args, in: directory)
+        XCTAssertEqual(r.status, 0, "openssl \(args.joined(separator: " ")): \(r.err)")
+        return r.out
     }
 
     /// A certificate with the usual extensions (SAN, key usage, EKU, key identifiers), as DER.

@@ -1,6 +1,7 @@
 import Explorer
 import ExplorerState
 import Foundation
+import SuiteFixtures
 import TermUI
 import TrustSupport
 import XCTest
@@ -186,15 +187,7 @@ final class TrainerSessionTests: XCTestCase {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-der-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data(leaf.der).write(to: file)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: openssl)
-        p.arguments = ["asn1parse", "-inform", "DER", "-i", "-in", file.path]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = Pipe()
-        try p.run()
-        let parsed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        let parsed = try ProcessRunner.run(openssl, ["asn1parse", "-inform", "DER", "-i", "-in", file.path]).out
         let rows = DERTreeTests.parse(parsed)
         XCTAssertGreaterThan(rows.count, 20, parsed)
 

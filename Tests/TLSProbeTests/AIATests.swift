@@ -86,7 +86,7 @@ import TrustX509
         servers.append(server)
 
         let h = try Probe.handshake(
-            with: ProbeTarget(host: "127.0.0.1", port: server.port), options: ProbeOptions(timeout: .seconds(5)))
+            with: ProbeTarget(host: "127.0.0.1", port: server.tcpPort), options: ProbeOptions(timeout: .seconds(5)))
         #expect(h.presentedChain.count == 1, "the server leaves out its intermediate")
         let presented = try h.presentedChain.map { try Certificate(der: $0) }
         #expect((AIAFetcher.caIssuersURLs(of: presented[0])) == (["http://127.0.0.1:\(port)/int.der"]))

@@ -24,7 +24,7 @@ import TrustX509
     func server(_ args: [String]) throws -> UInt16 {
         let s = try OpenSSLServer(args, cwd: pki.dir)
         servers.append(s)
-        return s.port
+        return s.tcpPort
     }
 
     /// TLS 1.0/1.1 sign the handshake with SHA-1, which s_server refuses above security level 0.
@@ -192,7 +192,7 @@ import TrustX509
     @Test func testAnUnreachableServerIsNotRetried() throws {
         // Nothing listens on a port the kernel just gave and took back.
         let listener = try OpenSSLServer(["-cert", "leaf.pem", "-key", "leaf.key"], cwd: pki.dir)
-        let port = listener.port
+        let port = listener.tcpPort
         listener.process.terminate()
         listener.process.waitForExit()
         let r = try connect(port, ats: ATSHostPolicy())

@@ -22,7 +22,7 @@ import TrustX509
     func server(_ args: [String], ipv6: Bool = false) throws -> UInt16 {
         let s = try OpenSSLServer(args, ipv6: ipv6, cwd: pki.dir)
         servers.append(s)
-        return s.port
+        return s.tcpPort
     }
 
     var leafArgs: [String] { ["-cert", "leaf.pem", "-key", "leaf.key"] }

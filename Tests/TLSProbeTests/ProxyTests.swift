@@ -21,7 +21,7 @@ final class ProxyTests: XCTestCase {
         }
         pki = try TestPKI.get()
         target = try OpenSSLServer(["-cert", "leaf.pem", "-key", "leaf.key"], cwd: pki.dir)
-        try startProxy(allowingPort: target.port)
+        try startProxy(allowingPort: target.tcpPort)
     }
 
     override func tearDown() {
@@ -87,7 +87,7 @@ final class ProxyTests: XCTestCase {
         let options = ProbeOptions(
             timeout: .seconds(5),
             proxy: .http(try ProxyAddress.parse("http://127.0.0.1:\(proxyPort)")))
-        let h = try Probe.handshake(with: ProbeTarget(host: "127.0.0.1", port: target.port), options: options)
+        let h = try Probe.handshake(with: ProbeTarget(host: "127.0.0.1", port: target.tcpPort), options: options)
         XCTAssertEqual(h.presentedChain, [try pki.der("leaf")])
         XCTAssertEqual(h.proxy?.endpoint.port, proxyPort)
         XCTAssertEqual(h.peerAddress, "127.0.0.1:\(proxyPort)", "the TCP peer is the proxy")
@@ -97,10 +97,10 @@ final class ProxyTests: XCTestCase {
     func testProxyFromTheEnvironment() throws {
         setenv("https_proxy", "http://127.0.0.1:\(proxyPort)", 1)
         let options = ProbeOptions(timeout: .seconds(5), proxy: .environment)
-        let h = try Probe.handshake(with: ProbeTarget(host: "127.0.0.1", port: target.port), options: options)
+        let h = try Probe.handshake(with: ProbeTarget(host: "127.0.0.1", port: target.tcpPort), options: options)
         XCTAssertEqual(h.proxy?.endpoint.port, proxyPort)
         setenv("no_proxy", "127.0.0.1", 1)
-        let direct = try Probe.handshake(with: ProbeTarget(host: "127.0.0.1", port: target.port), options: options)
+        let direct = try Probe.handshake(with: ProbeTarget(host: "127.0.0.1", port: target.tcpPort), options: options)
         XCTAssertNil(direct.proxy, "no_proxy bypasses the proxy")
         XCTAssertEqual(direct.peerAddress, "127.0.0.1:\(target.port)")
     }
@@ -110,7 +110,7 @@ final class ProxyTests: XCTestCase {
         let options = ProbeOptions(timeout: .seconds(3), proxy: .http(try ProxyAddress.parse("127.0.0.1:\(proxyPort)")))
         let start = Date()
         XCTAssertThrowsError(
-            try Probe.handshake(with: ProbeTarget(host: "127.0.0.1", port: other.port), options: options)
+            try Probe.handshake(with: ProbeTarget(host: "127.0.0.1", port: other.tcpPort), options: options)
         ) { e in
             let e = e as! ProbeError
             XCTAssertEqual(e.kind, .proxyFailed, e.message)
@@ -125,7 +125,7 @@ final class ProxyTests: XCTestCase {
         let options = ProbeOptions(
             timeout: .seconds(2), proxy: .http(try ProxyAddress.parse("127.0.0.1:\(freePort())")))
         XCTAssertThrowsError(
-            try Probe.handshake(with: ProbeTarget(host: "127.0.0.1", port: target.port), options: options)
+            try Probe.handshake(with: ProbeTarget(host: "127.0.0.1", port: target.tcpPort), options: options)
         ) { e in
             let e = e as! ProbeError
             XCTAssertEqual(e.kind, .connectionRefused, e.message)

@@ -14,23 +14,10 @@ enum Shell {
         var text: String { String(decoding: stdout, as: UTF8.self) }
     }
 
-    /// Runs `command` with `/bin/sh -c`.
+    /// Runs `command` with `/bin/sh -c` (SuiteFixtures' runner, which drains both outputs at once).
     static func run(_ command: String) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read before waiting so a large output cannot fill the pipe and block the child.
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitForExit()
-        return Result(
-            status: process.terminationStatus, stdout: Array(stdout),
-            stderr: String(decoding: stderr, as: UTF8.self))
+        let r = try ProcessRunner.shell(command)
+        return Result(status: r.status, stdout: Array(r.stdout), stderr: r.err)
     }
 
     /// Runs `command` and returns its standard output, failing the test on a non-zero exit.

@@ -49,19 +49,11 @@ final class SystemTrustStoreTests: XCTestCase {
 
     @discardableResult
     func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitForExit()
-        guard process.terminationStatus == 0 else {
-            throw XCTSkip("\(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        let r = try ProcessRunner.run("/usr/bin/env", arguments)
+        guard r.status == 0 else {
+            throw XCTSkip("\(arguments.joined(separator: " ")) exited \(r.status)")
         }
-        return String(decoding: data, as: UTF8.self)
+        return r.out
     }
 
     func write(_ certs: [Certificate], to path: String) throws {

@@ -43,7 +43,7 @@ struct ExportChain {
     }
 }
 
-/// Runs programs for the tests, capturing output through files (a full pipe would block).
+/// Runs programs for the tests through SuiteFixtures' runner, which drains both outputs at once.
 enum Run {
     struct Result {
         var status: Int32
@@ -54,31 +54,8 @@ enum Run {
     static func program(_ path: String, _ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws
         -> Result
     {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "trustx-export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appendingPathComponent("out")
-        let errURL = scratch.appendingPathComponent("err")
-        let inURL = scratch.appendingPathComponent("in")
-        for url in [outURL, errURL] { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
-        _ = FileManager.default.createFile(atPath: inURL.path, contents: Data((stdin ?? "").utf8))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let outHandle = try FileHandle(forWritingTo: outURL)
-        let errHandle = try FileHandle(forWritingTo: errURL)
-        process.standardInput = try FileHandle(forReadingFrom: inURL)
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        try process.run()
-        process.waitForExit()
-        try outHandle.close()
-        try errHandle.close()
-        return Result(
-            status: process.terminationStatus, out: try String(contentsOf: outURL, encoding: .utf8),
-            err: try String(contentsOf: errURL, encoding: .utf8))
+        let r = try ProcessRunner.run(path, arguments, in: directory, stdin: stdin.map { Data($0.utf8) })
+        return Result(status: r.status, out: r.out, err: r.err)
     }
 
     /// A scratch directory removed by the caller.

@@ -238,18 +238,7 @@ enum Shell {
     /// Runs `command` with `/bin/sh -c`, standard input from /dev/null unless the command says
     /// otherwise, standard error merged into the output.
     static func run(_ command: String) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "{ \(command)\n} 2>&1"]
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        let out = try ChildLaunch.run {
-            let out = Pipe()
-            process.standardOutput = out
-            try process.run()
-            return out
-        }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitForExit()
-        return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        let r = try ProcessRunner.shell("{ \(command)\n} 2>&1")
+        return Result(status: r.status, output: r.out)
     }
 }

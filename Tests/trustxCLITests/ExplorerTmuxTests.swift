@@ -1,4 +1,5 @@
 import Foundation
+import SuiteFixtures
 import Testing
 
 /// The built trustx under a real terminal: tmux runs it, keys are sent, the screen is captured.

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteFixtures
 import Testing
 
 /// `l` under a real terminal: the explorer watches an openssl s_server once a second, the server

@@ -12,69 +12,9 @@ import XCTest
 func runCommand(_ args: [String], cwd: String? = nil, stdin: String? = nil) throws -> (
     status: Int32, out: String, err: String
 ) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = args
-    if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
-    let (out, err, input) = try ChildLaunch.run {
-        let pipes = (Pipe(), Pipe(), Pipe())
-        p.standardOutput = pipes.0
-        p.standardError = pipes.1
-        p.standardInput = pipes.2
-        try p.run()
-        return pipes
-    }
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try input.fileHandleForWriting.close()
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    let e = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitForExit()
-    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-}
-
-/// `openssl s_server -www` on a loopback port 0; the port comes from its `ACCEPT` line.
-final class OpenSSLServer {
-    let process = Process()
-    let port: UInt16
-
-    init(_ args: [String], ipv6: Bool = false, cwd: String) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["s_server", "-accept", ipv6 ? "[::1]:0" : "127.0.0.1:0", "-www"] + args
-        process.currentDirectoryURL = URL(fileURLWithPath: cwd)
-        // Output goes to a file: a pipe nobody drains would block s_server once full.
-        let log = cwd + "/s_server-\(UUID().uuidString).log"
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        let process = self.process
-        try ChildLaunch.run { try process.run() }
-        try handle.close()
-        // Wait for the ACCEPT line (s_server flushes it), at most 5 s.
-        let end = Date().addingTimeInterval(5)
-        var found: UInt16?
-        var text = ""
-        while found == nil && Date() < end && process.isRunning {
-            text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            for line in text.split(separator: "\n") where line.hasPrefix("ACCEPT") {
-                found = line.split(separator: ":").last.flatMap { UInt16($0.trimmingCharacters(in: .whitespaces)) }
-            }
-            if found == nil { usleep(5000) }
-        }
-        guard let found else {
-            if process.isRunning { process.terminate() }
-            text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            throw NSError(
-                domain: "s_server", code: 1, userInfo: [NSLocalizedDescriptionKey: "s_server did not start: \(text)"])
-        }
-        port = found
-    }
-
-    deinit {
-        process.terminate()
-        process.waitForExit()
-    }
+    let r = try ProcessRunner.run(
+        "/usr/bin/env", args, in: cwd.map { URL(fileURLWithPath: $0) }, stdin: stdin.map { Data($0.utf8) })
+    return (r.status, r.out, r.err)
 }
 
 /// A loopback TCP server in this process; each connection is handled on its own thread.

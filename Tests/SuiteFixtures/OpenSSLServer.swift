@@ -1,33 +1,38 @@
 import Foundation
-import SuiteFixtures
-import Testing
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// `openssl s_server -www` in a subprocess, listening on a loopback port the kernel picks: an
-/// outside TLS implementation for the walkthrough tests to connect to.
+/// outside TLS implementation for the tests to connect to (the tests' one s_server runner).
 ///
 /// s_server is started on port 0. OpenSSL 3 prints `ACCEPT 127.0.0.1:PORT` (`ACCEPT [::1]:PORT`)
 /// with the bound port once the socket listens (apps/lib/s_socket.c, `do_server`), so the port is
 /// read from that line: no port is guessed, and no other process can take it in between.
-final class OpenSSLServer {
-    struct Failure: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+public final class OpenSSLServer {
+    /// Why the server did not start, with what it printed.
+    public struct Failure: Error, CustomStringConvertible {
+        /// The message.
+        public var message: String
+        /// The message.
+        public var description: String { message }
     }
 
-    let process = Process()
+    /// The s_server process.
+    public let process = Process()
     /// The port the server listens on.
-    let port: Int
+    public let port: Int
     /// Where s_server's output goes (a file: a pipe nobody drains would block s_server once full).
-    let log: URL
+    public let log: URL
+
+    /// `port` as a socket API takes it.
+    public var tcpPort: UInt16 { UInt16(port) }
 
     /// Starts `openssl s_server -www -accept HOST:PORT ARGUMENTS` in `directory` and returns once it
     /// listens. `host` is a loopback address, `127.0.0.1` or `::1`; `port` 0 lets the kernel pick,
     /// another port is one an earlier server of the test had (to restart a server in place).
-    init(_ arguments: [String], host: String = "127.0.0.1", port requested: Int = 0, in directory: URL) throws {
+    public init(_ arguments: [String], host: String = "127.0.0.1", port requested: Int = 0, in directory: URL) throws {
         precondition(host == "127.0.0.1" || host == "::1", "tests serve on loopback only")
         let accept = host.contains(":") ? "[\(host)]:\(requested)" : "\(host):\(requested)"
         log = directory.appendingPathComponent("s_server-\(UUID().uuidString).log")
@@ -63,7 +68,7 @@ final class OpenSSLServer {
     }
 
     /// The port of s_server's `ACCEPT host:port` line, nil until it is printed.
-    static func acceptedPort(in output: String) -> Int? {
+    public static func acceptedPort(in output: String) -> Int? {
         for line in output.split(separator: "\n") where line.hasPrefix("ACCEPT ") {
             if let last = line.split(separator: ":").last, let port = Int(last), port > 0 { return port }
         }
@@ -71,15 +76,20 @@ final class OpenSSLServer {
     }
 
     /// Terminates the server and waits for it; calling it again does nothing.
-    func stop() {
+    public func stop() {
         if process.isRunning { process.terminate() }
         process.waitForExit()
+    }
+
+    /// `openssl s_server ARGUMENTS` in the directory `cwd`, on 127.0.0.1, or on ::1 when `ipv6`.
+    public convenience init(_ arguments: [String], ipv6: Bool = false, cwd: String) throws {
+        try self.init(arguments, host: ipv6 ? "::1" : "127.0.0.1", in: URL(fileURLWithPath: cwd))
     }
 
     deinit { stop() }
 
     /// Whether a TCP socket can be bound to [::1] on this machine (IPv6 may be disabled).
-    static func canBindIPv6Loopback() -> Bool {
+    public static func canBindIPv6Loopback() -> Bool {
         let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
