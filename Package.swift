@@ -138,8 +138,9 @@ let package = Package(
                 "TLSProbe", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL",
                 "SuiteFixtures",
             ]),
-        // What the test targets share: suite set-up and tear-down, test threads, starting children (D280).
-        .target(name: "SuiteFixtures", dependencies: ["TrustLab"], path: "Tests/SuiteFixtures"),
+        // What the test targets share: suite set-up and tear-down, test threads, starting children (D280),
+        // the one process runner, s_server runner and PKI on disk (D345).
+        .target(name: "SuiteFixtures", dependencies: ["TrustLab", "TrustX509"], path: "Tests/SuiteFixtures"),
         // Runs the command line in process through TrustCLI, and the built trustx executable where the
         // process itself is the subject (signals, descriptors, terminals); unit-tests TrustCore's reports.
         .testTarget(

@@ -66,3 +66,73 @@ final class ModuleSizeTests: XCTestCase {
         for module in Self.caps.keys { XCTAssertTrue(modules.contains(module), "a cap for \(module), which is gone") }
     }
 }
+
+/// docs/ARCHITECTURE.md's list of what each module depends on is Package.swift's, module by
+/// module, so the map cannot drift from the build.
+final class ModuleMapTests: XCTestCase {
+    static let root = ModuleSizeTests.sourcesDirectory.deletingLastPathComponent()
+
+    /// Each non-test target of Package.swift with the targets it names as dependencies.
+    func packageDependencies() throws -> [String: Set<String>] {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        var out: [String: Set<String>] = [:]
+        // Each target declaration up to the next one; the package has well under 100.
+        let pieces = text.components(separatedBy: ".target(") + text.components(separatedBy: ".executableTarget(")
+        for piece in pieces.dropFirst().prefix(200) {
+            let declaration = piece.components(separatedBy: ".testTarget(")[0]
+                .components(separatedBy: ".target(")[0].components(separatedBy: ".executableTarget(")[0]
+            guard let name = Self.quoted(after: "name:", in: declaration).first else { continue }
+            guard let range = declaration.range(of: "dependencies: [") else {
+                out[name] = []
+                continue
+            }
+            let list = declaration[range.upperBound...].prefix { $0 != "]" }
+            out[name] = Set(Self.quoted(after: "", in: String(list)))
+        }
+        return out
+    }
+
+    /// The quoted strings of `text` after `marker` (every one when `marker` is empty; the first
+    /// only otherwise).
+    static func quoted(after marker: String, in text: String) -> [String] {
+        let start = marker.isEmpty ? text.startIndex : (text.range(of: marker)?.upperBound ?? text.endIndex)
+        let parts = text[start...].split(separator: "\"", omittingEmptySubsequences: false)
+        let strings = stride(from: 1, to: parts.count, by: 2).map { String(parts[$0]) }
+        return marker.isEmpty ? strings : Array(strings.prefix(1))
+    }
+
+    /// The `Module -> A, B (note), C` lines of docs/ARCHITECTURE.md's dependency list.
+    func documentedDependencies() throws -> [String: Set<String>] {
+        let text = try String(
+            contentsOf: Self.root.appendingPathComponent("docs/ARCHITECTURE.md"), encoding: .utf8)
+        var out: [String: Set<String>] = [:]
+        for line in text.split(separator: "\n").prefix(2_000) {
+            for entry in line.split(separator: ";") where entry.contains(" -> ") {
+                let sides = entry.components(separatedBy: " -> ")
+                let name = sides[0].trimmingCharacters(in: .whitespaces)
+                guard !name.contains(" ") else { continue }
+                // Notes in brackets say why, not what.
+                var list = sides[1]
+                while let open = list.firstIndex(of: "("), let close = list[open...].firstIndex(of: ")") {
+                    list.removeSubrange(open...close)
+                }
+                out[name] = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            }
+        }
+        return out
+    }
+
+    func testTheArchitecturePageListsEveryModulesDependencies() throws {
+        let package = try packageDependencies()
+        let documented = try documentedDependencies()
+        XCTAssertGreaterThan(package.count, 15, "Package.swift's targets were not read: \(package.keys.sorted())")
+        for (module, dependencies) in package.sorted(by: { $0.key < $1.key }) where !dependencies.isEmpty {
+            XCTAssertEqual(
+                documented[module], dependencies,
+                "docs/ARCHITECTURE.md's dependencies of \(module) are not Package.swift's")
+        }
+        for module in documented.keys {
+            XCTAssertNotNil(package[module], "docs/ARCHITECTURE.md lists \(module), which Package.swift does not build")
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import ATSModel
 import Foundation
+import SuiteFixtures
 import TrustX509
 import XCTest
 

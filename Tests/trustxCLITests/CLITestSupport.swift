@@ -174,91 +174,9 @@ enum Shell {
     }
 }
 
-/// A small PKI made with the openssl command line in a temporary directory: a root CA
-/// (`ca.pem`), a leaf for IP 127.0.0.1 with a matching SAN (`leaf.pem`), valid from now, and a
-/// hashed directory `store/` holding the CA, to stand in for the system trust store.
-struct TestPKI: Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
-    }
-
-    let directory: URL
-
-    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-
-    /// Writes a CRL, made by `openssl ca -gencrl` with the test CA, that lists the leaf's serial
-    /// (0x1234) as revoked, into `dir`; returns its path.
-    func crlRevokingTheLeaf(in dir: URL) throws -> String {
-        try
-            "[ca]\ndefault_ca = d\n[d]\ndatabase = index.txt\ncrlnumber = crlnumber\ndefault_md = sha256\ndefault_crl_days = 30\n"
-            .write(to: dir.appendingPathComponent("ca.cnf"), atomically: true, encoding: .utf8)
-        try "R\t300101000000Z\t250101000000Z\t1234\tunknown\t/CN=127.0.0.1\n".write(
-            to: dir.appendingPathComponent("index.txt"), atomically: true, encoding: .utf8)
-        try "01\n".write(to: dir.appendingPathComponent("crlnumber"), atomically: true, encoding: .utf8)
-        try Shell.openssl(
-            [
-                "ca", "-gencrl", "-batch", "-config", "ca.cnf", "-keyfile", path("ca.key"), "-cert", path("ca.pem"),
-                "-out", "crl.pem",
-            ],
-            in: dir)
-        return dir.appendingPathComponent("crl.pem").path
-    }
-
-    /// Made once per test process; the files are only read afterwards.
-    static let shared: Result<TestPKI, Error> = Result { try TestPKI.make() }
-
-    static func get() throws -> TestPKI { try shared.get() }
-
-    static func make() throws -> TestPKI {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-cli-pki-\(getpid())")
-        try? FileManager.default.removeItem(at: dir)
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
-        try Shell.openssl(
-            ["req", "-x509"] + ec + [
-                "-keyout", "ca.key", "-out", "ca.pem", "-days", "3650", "-subj", "/CN=trustx Test CA",
-                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
-            ], in: dir)
-        try Shell.openssl(
-            ["req"] + ec + ["-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=127.0.0.1"], in: dir)
-        try """
-        basicConstraints=CA:FALSE
-        keyUsage=critical,digitalSignature
-        extendedKeyUsage=serverAuth
-        subjectAltName=IP:127.0.0.1
-
-        """.write(to: dir.appendingPathComponent("leaf.ext"), atomically: true, encoding: .utf8)
-        try Shell.openssl(
-            [
-                "x509", "-req", "-in", "leaf.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial", "4660",
-                "-days", "365", "-extfile", "leaf.ext", "-out", "leaf.pem",
-            ], in: dir)
-        // A self-signed certificate whose subject carries an ANSI escape, a bidi override and a
-        // C1 CSI: what a hostile server could present.
-        let hostile = "/CN=evil\u{1B}[31mred\u{202E}moc.elgoog\u{9B}2J"
-        try Shell.openssl(
-            ["req", "-x509"] + ec + [
-                "-utf8", "-keyout", "hostile.key", "-out", "hostile.pem", "-days", "30", "-subj", hostile,
-            ], in: dir)
-        // The CA in the other formats --anchor accepts, and the leaf with its chain as PKCS#12.
-        try Shell.openssl(["x509", "-in", "ca.pem", "-outform", "DER", "-out", "ca.der"], in: dir)
-        try Shell.openssl(["crl2pkcs7", "-nocrl", "-certfile", "ca.pem", "-outform", "DER", "-out", "ca.p7b"], in: dir)
-        try Shell.openssl(
-            [
-                "pkcs12", "-export", "-in", "leaf.pem", "-inkey", "leaf.key", "-certfile", "ca.pem",
-                "-passout", "pass:secret", "-out", "leaf.p12",
-            ], in: dir)
-        // A system trust store holding only the test CA, in OpenSSL's hashed-directory layout.
-        let store = dir.appendingPathComponent("store")
-        try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            at: dir.appendingPathComponent("ca.pem"), to: store.appendingPathComponent("ca.pem"))
-        try Shell.openssl(["rehash", store.path], in: dir)
-        try "not a certificate\n".write(
-            to: dir.appendingPathComponent("garbage.pem"), atomically: true, encoding: .utf8)
-        return TestPKI(directory: dir)
-    }
+extension TestPKI {
+    /// The command line's files (SuiteFixtures' `TestPKI.cli`), made once per test process.
+    static func get() throws -> TestPKI { try cli.get() }
 }
 
 /// A loopback listener whose connections are handled by `handle` on their own threads.

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteFixtures
 import Testing
 
 /// The explorer's file writes under a real terminal: `x` refuses a file that exists, as `w`

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteFixtures
 import Testing
 
 /// `V` under a real terminal: a chain trusted without revocation information (Apple fails open)

@@ -17,6 +17,11 @@ func runCommand(_ args: [String], cwd: String? = nil, stdin: String? = nil) thro
     return (r.status, r.out, r.err)
 }
 
+extension TestPKI {
+    /// The probe's files (SuiteFixtures' `TestPKI.probe`), made once per test process.
+    static func get() throws -> TestPKI { try probe.get() }
+}
+
 /// A loopback TCP server in this process; each connection is handled on its own thread.
 final class TCPServer: @unchecked Sendable {  // fd/port immutable; isStopped guarded by the lock
     let fd: Int32
