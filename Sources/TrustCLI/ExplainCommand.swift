@@ -10,7 +10,7 @@ enum ExplainCommand {
         commandPath: "trustx explain",
         abstract: "Explain the TLS error codes in text pasted from Xcode's console or a log.",
         discussion:
-            "Finds every OSStatus (errSec..., -67xxx, -25xxx), SecureTransport and ATS code (-98xx) and URLError (-1xxx) in the text, with Xcode's pairs ('-1202 [3:-9813]', '_kCFStreamErrorCodeKey=-9802') and the host of a failing URL, and gives for each its name and meaning from Apple's headers, the trustx steps that produce it, the lab scenario that shows it and the command to run next. Exit status: 0 every code found is known, 1 a code is unknown or none was found, 64 usage error.",
+            "Finds every OSStatus (errSec..., -67xxx, -25xxx), SecureTransport and ATS code (-98xx) and URLError (-1xxx) in the text, with Xcode's pairs ('-1202 [3:-9813]', '_kCFStreamErrorCodeKey=-9802') and the host of a failing URL, and gives for each its name and meaning from Apple's headers, the trustx steps that produce it, the lab scenario that shows it and the command to run next. Exit status: 0 every code found is known, 1 a code is unknown or none was found, 64 usage error, 66 standard input cannot be read.",
         arguments: [
             ArgumentSpec(
                 valueName: "text", help: "Codes, names or pasted console lines; - reads standard input.",

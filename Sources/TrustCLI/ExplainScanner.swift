@@ -192,7 +192,7 @@ enum ExplainScanner {
 
     static func contains(_ bytes: [UInt8], _ marker: String) -> Bool { firstIndex(of: marker, in: bytes) != nil }
 
-    /// Where `marker` first starts in `bytes` (bytes, not String search, which would bring the
+    /// Where `marker` first starts in `bytes` (bytes, not String matching, which would bring the
     /// string-processing runtime into start-up).
     static func firstIndex(of marker: String, in bytes: [UInt8]) -> Int? {
         let needle = Array(marker.utf8)
