@@ -14,8 +14,18 @@ struct ExplainEntry {
     var code: Int?
     /// The causes, most common first.
     var causes: [ExplainCause] = []
-    /// Lab scenarios that end with this code: name, lesson.
-    var scenarios: [(name: String, lesson: String)] = []
+    /// Lab scenarios that end with this code.
+    var scenarios: [ExplainScenario] = []
+}
+
+/// A lab scenario that shows a code.
+struct ExplainScenario {
+    /// The scenario's name (`trustx lab --scenario NAME`).
+    var name: String
+    /// Its lesson.
+    var lesson: String
+    /// When only a variation or ATS case of it ends with the code: what that one changes.
+    var when: String?
 }
 
 /// What `trustx explain` prints, built once from the scan.
@@ -71,7 +81,7 @@ struct ExplainReport {
 
     /// The lab's scenarios whose expectation (then whose variations and ATS cases) end with the
     /// code, in catalogue order.
-    static func scenarios(_ record: AppleErrorCode) -> [(name: String, lesson: String)] {
+    static func scenarios(_ record: AppleErrorCode) -> [ExplainScenario] {
         let matches: (LabExpectation) -> Bool
         switch record.domain {
         case .urlLoading:
@@ -84,13 +94,17 @@ struct ExplainReport {
             }
         }
         let available = LabScenario.all.filter { $0.unavailable == nil }
-        let first = available.filter { matches($0.expectation) }
-        let then = available.filter { s in
-            !matches(s.expectation)
-                && (s.variations.contains { matches($0.expectation) }
-                    || s.atsCases.contains { matches($0.expectation) })
+        let first = available.filter { matches($0.expectation) }.map {
+            ExplainScenario(name: $0.name, lesson: $0.lesson, when: nil)
         }
-        return (first + then).prefix(maximumScenarios).map { ($0.name, $0.lesson) }
+        // A variation's or ATS case's code shows only with its settings: say which.
+        let then: [ExplainScenario] = available.filter { !matches($0.expectation) }.compactMap { s in
+            let when =
+                s.variations.first { matches($0.expectation) }?.why
+                ?? s.atsCases.first { matches($0.expectation) }.map { "\($0.label): \($0.why)" }
+            return when.map { ExplainScenario(name: s.name, lesson: s.lesson, when: $0) }
+        }
+        return Array((first + then).prefix(maximumScenarios))
     }
 
     /// The commands to run next for an entry.
@@ -157,6 +171,7 @@ struct ExplainReport {
             }
             for scenario in entry.scenarios {
                 out += "  In the lab: \(scenario.name): \(scenario.lesson)\n"
+                if let when = scenario.when { out += "    (with its variation: \(when))\n" }
             }
             for command in next(entry) { out += "  Next: \(safe(command))\n" }
             out += "\n"
@@ -198,6 +213,7 @@ struct ExplainReport {
                         entry.scenarios.map {
                             .object([
                                 ("name", .string($0.name)), ("lesson", .string($0.lesson)),
+                                ("variation", .string($0.when)),
                                 ("command", .string("trustx lab --scenario \($0.name)")),
                             ])
                         })

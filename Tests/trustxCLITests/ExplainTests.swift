@@ -155,6 +155,8 @@ import Testing
         #expect(causes.first?["check"] as? String == "SSLHostname")
         let scenarios = (found[0]["scenarios"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
         #expect(scenarios?.first == "wrong-host")
+        // wrong-host's own expectation is -67602, not one of its variations'.
+        #expect((found[0]["scenarios"] as? [[String: Any]])?.first?["variation"] is NSNull)
         #expect(found[0]["next"] as? [String] == ["trustx lab --scenario wrong-host"])
     }
 
@@ -211,6 +213,8 @@ import Testing
         let cause = try #require((found[0]["causes"] as? [[String: Any]])?.first)
         #expect(Set(cause.keys) == ["rank", "step", "check", "osstatus", "text"])
         #expect(cause["rank"] as? Int == 1)
+        let scenario = try #require((found[0]["scenarios"] as? [[String: Any]])?.first)
+        #expect(Set(scenario.keys) == ["name", "lesson", "variation", "command"])
         #expect(Set(found[1].keys) == ["input", "known", "code", "message"])
         #expect(found[1]["known"] as? Bool == false)
     }
