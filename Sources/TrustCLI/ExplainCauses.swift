@@ -153,6 +153,15 @@ enum ExplainCauses {
         -9885: [ExplainCause(.atsSignatureHash, nil, "ATS: a CA certificate is signed with a hash below SHA-256")],
     ]
 
+    /// Each Apple check key the causes name, with the OSStatus it gives (one each).
+    static let checkCodes: [String: Int] = {
+        var out: [String: Int] = [:]
+        for (code, causes) in osstatus {
+            for cause in causes { if let check = cause.check { out[check] = code } }
+        }
+        return out
+    }()
+
     /// Codes the engine names but reports as another: the steps that meet the same fault.
     static let reportedAsAnother: [Int: [ExplainCause]] = [
         -67819: [

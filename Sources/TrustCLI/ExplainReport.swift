@@ -62,6 +62,10 @@ struct ExplainReport {
         case .name(let name):
             text = name
             records = AppleErrorCatalogue.record(named: name).map { [$0] } ?? []
+        case .check(let key, let n):
+            text = key
+            code = n
+            records = AppleErrorCatalogue.records(code: n).filter { $0.domain == .security }
         }
         if records.isEmpty { return [ExplainEntry(input: text, record: nil, code: code)] }
         return records.map { record in

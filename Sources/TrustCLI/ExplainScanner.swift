@@ -12,6 +12,9 @@ struct ExplainInput {
         case streamError(Int)
         /// A constant's name: `errSecHostNameMismatch`, `NSURLErrorCancelled`, `kCFURLErrorTimedOut`.
         case name(String)
+        /// An Apple check key of trustd's failure line (`Trust evaluate failure: [leaf SSLHostname]`)
+        /// and the OSStatus that check gives.
+        case check(String, Int)
     }
 
     /// The mentions, each once, in order of first appearance, at most `ExplainScanner.maximumCodes`.
@@ -41,7 +44,8 @@ enum ExplainScanner {
         func add(_ mention: ExplainInput.Mention) {
             // `-1200 [3:-9836]` and `_kCFStreamErrorCodeKey=-9836` are one code, reported once.
             switch mention {
-            case .number(let n), .streamError(let n): guard numbers.insert(n).inserted else { return }
+            case .number(let n), .streamError(let n), .check(_, let n):
+                guard numbers.insert(n).inserted else { return }
             case .name: break
             }
             guard seen.insert(mention).inserted else { return }
@@ -64,6 +68,13 @@ enum ExplainScanner {
             if b == UInt8(ascii: "["), let (domain, code, end) = bracketPair(bytes, from: i) {
                 // Xcode's `[3:-9813]`: only domain 3 (SSL) carries a SecureTransport code.
                 if domain == 3 { add(.streamError(code)) }
+                i = end
+                continue
+            }
+            if b == UInt8(ascii: "["), let (keys, end) = failedChecks(bytes, from: i) {
+                for key in keys {
+                    if let code = ExplainCauses.checkCodes[key] { add(.check(key, code)) }
+                }
                 i = end
                 continue
             }
@@ -102,7 +113,7 @@ enum ExplainScanner {
                 } else if word == "https" || word == "http", input.host == nil, let host = urlHost(bytes, from: j) {
                     input.host = host
                     input.cleartext = word == "http"
-                } else if word == "boringssl_context_handle_fatal_alert" {
+                } else if word == "boringssl_context_handle_fatal_alert", input.notes.count < 8 {
                     note(&input, alertNote(bytes, from: j))
                 }
                 while j < n, isWordByte(bytes[j]) { j += 1 }
@@ -171,6 +182,20 @@ enum ExplainScanner {
         }
         guard j > digitsStart, j < bytes.count, bytes[j] == UInt8(ascii: "]") else { return nil }
         return (domain, negative ? -code : code, j + 1)
+    }
+
+    /// trustd's `[leaf SSLHostname]`, `[ca1 TemporalValidity AnchorTrusted]`, `[root AnchorTrusted]`
+    /// at `start`: the check keys and the index after `]`.
+    static func failedChecks(_ bytes: [UInt8], from start: Int) -> ([String], Int)? {
+        var end = start + 1
+        while end < bytes.count, bytes[end] != UInt8(ascii: "]"), bytes[end] != 0x0A, end - start < 256 { end += 1 }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "]") else { return nil }
+        let words = bytes[(start + 1)..<end].split(separator: 0x20).map { String(decoding: $0, as: UTF8.self) }
+        guard let position = words.first, words.count > 1,
+            position == "leaf" || position == "root"
+                || (position.hasPrefix("ca") && position.utf8.dropFirst(2).allSatisfy(isDigit))
+        else { return nil }
+        return (Array(words.dropFirst()), end + 1)
     }
 
     /// The host (and `:port`) after `://`, when `from` points at `://`.

@@ -160,6 +160,18 @@ import Testing
         #expect(found[0]["next"] as? [String] == ["trustx lab --scenario wrong-host"])
     }
 
+    @Test func trustdsFailedChecksAreExplainedAsTheirCodes() throws {
+        let paste = """
+            App[4242:99300] [com.apple.network:boringssl] Trust evaluate failure: [leaf TemporalValidity] [root AnchorTrusted]
+            App[4242:99300] [C3.1.1:2] [ca1 TemporalValidity]
+            """
+        let found = try codes(try CLI.run(["explain", "--format", "json", paste]))
+        // trustd's TemporalValidity gives errSecCertificateExpired (-67818), AnchorTrusted errSecNotTrusted (-67843).
+        #expect(found.map { $0["input"] as? String } == ["TemporalValidity", "AnchorTrusted"])
+        #expect(found.map { $0["code"] as? Int } == [-67818, -67843])
+        #expect(found.map { $0["name"] as? String } == ["errSecCertificateExpired", "errSecNotTrusted"])
+    }
+
     @Test func namesAreExplainedAsTheirCodes() throws {
         let found = try codes(try CLI.run(["explain", "--format", "json", "errSecNotTrusted kCFURLErrorTimedOut"]))
         // SecBase.h: errSecNotTrusted = -67843; NSURLError.h: NSURLErrorTimedOut = -1001.
