@@ -36,6 +36,12 @@ enum ExplainScanner {
     static let maximumCodes = 32
     /// The longest constant name or host read.
     static let maximumWord = 128
+    /// The most BoringSSL alert lines read (each up to 512 bytes): a paste of millions must not
+    /// cost millions of line reads, and the notes keep room for the other lines recognised.
+    static let maximumAlertLines = 4
+    /// The first bytes of the words the scan reads: e(rr...), N(SURLError...), k(CFURLError...),
+    /// h(ttp...), b(oringssl...).
+    static let wordStarts: Set<UInt8> = Set("eNkhb".utf8)
 
     static func scan(_ bytes: [UInt8]) -> ExplainInput {
         var input = ExplainInput()
@@ -60,6 +66,7 @@ enum ExplainScanner {
                 numbers.removeAll(keepingCapacity: true)
             }
         }
+        var alertLinesRead = 0
         var i = 0
         let n = bytes.count
         while i < n {
@@ -99,6 +106,13 @@ enum ExplainScanner {
             if isLetter(b), !isWordByte(previous) {
                 var j = i
                 while j < n, isWordByte(bytes[j]), j - i < maximumWord { j += 1 }
+                // Only words starting as a name, a URL or BoringSSL's function can matter: no
+                // String is made for the others.
+                guard wordStarts.contains(b) else {
+                    while j < n, isWordByte(bytes[j]) { j += 1 }
+                    i = j
+                    continue
+                }
                 let word = String(decoding: bytes[i..<j], as: UTF8.self)
                 if word.hasPrefix("errSec") || word.hasPrefix("errSSL") || word.hasPrefix("NSURLError")
                     || word.hasPrefix("kCFURLError")
@@ -113,7 +127,8 @@ enum ExplainScanner {
                 } else if word == "https" || word == "http", input.host == nil, let host = urlHost(bytes, from: j) {
                     input.host = host
                     input.cleartext = word == "http"
-                } else if word == "boringssl_context_handle_fatal_alert", input.notes.count < 8 {
+                } else if word == "boringssl_context_handle_fatal_alert", alertLinesRead < maximumAlertLines {
+                    alertLinesRead += 1
                     note(&input, alertNote(bytes, from: j))
                 }
                 while j < n, isWordByte(bytes[j]) { j += 1 }

@@ -238,6 +238,13 @@ import Testing
         #expect(json["leftOut"] as? Int == 40 - ExplainScanner.maximumCodes)
     }
 
+    @Test func alertLinesAreReadAFewTimesOnly() {
+        let lines = (0..<100).map { "boringssl_context_handle_fatal_alert read alert, description: alert \($0)" }
+        let input = ExplainScanner.scan(Array(lines.joined(separator: "\n").utf8))
+        #expect(input.notes.count == ExplainScanner.maximumAlertLines)
+        #expect(input.notes.last?.contains("(alert \(ExplainScanner.maximumAlertLines - 1))") == true)
+    }
+
     @Test func datesAndOffsetsAreNotCodes() {
         let input = ExplainScanner.scan(Array("2026-03-01 10:12:44.512301+0100 -0700 x-1234 v1.-500 -1.5".utf8))
         #expect(input.mentions.isEmpty)
