@@ -67,6 +67,7 @@ enum ExplainScanner {
             }
         }
         var alertLinesRead = 0
+        var streamKeysRead = 0
         var i = 0
         let n = bytes.count
         while i < n {
@@ -99,7 +100,23 @@ enum ExplainScanner {
                 // Three to six digits and not a decimal: -999 to -999999 covers every family
                 // (-1xxx, -98xx, -25xxx, -67xxx) without taking dates' or offsets' fragments.
                 let decimal = j < n && (bytes[j] == UInt8(ascii: ".") && j + 1 < n && isDigit(bytes[j + 1]))
-                if (3...6).contains(digits), !(j < n && isDigit(bytes[j])), !decimal { add(.number(-value)) }
+                if (3...6).contains(digits), !(j < n && isDigit(bytes[j])), !decimal {
+                    // `_kCFStreamErrorCodeKey=-2102` beside `_kCFStreamErrorDomainKey=4` is an HTTP
+                    // stream error, no code of Apple's trust headers; with domain 3 it is SSL's.
+                    if endsWith(bytes, at: i, streamCodeKey), streamKeysRead < maximumCodes {
+                        streamKeysRead += 1
+                        switch streamDomain(bytes, around: i) {
+                        case 3?, nil: add(.streamError(-value))
+                        case let other?:
+                            note(
+                                &input,
+                                "_kCFStreamErrorCodeKey=\(-value) is in CFStream error domain \(other), not SSL (3): not a TLS code."
+                            )
+                        }
+                    } else {
+                        add(.number(-value))
+                    }
+                }
                 i = j
                 continue
             }
@@ -197,6 +214,27 @@ enum ExplainScanner {
         }
         guard j > digitsStart, j < bytes.count, bytes[j] == UInt8(ascii: "]") else { return nil }
         return (domain, negative ? -code : code, j + 1)
+    }
+
+    static let streamCodeKey = Array("_kCFStreamErrorCodeKey=".utf8)
+    static let streamDomainKey = "_kCFStreamErrorDomainKey="
+
+    /// Whether the bytes just before `index` are `suffix`.
+    static func endsWith(_ bytes: [UInt8], at index: Int, _ suffix: [UInt8]) -> Bool {
+        index >= suffix.count && bytes[(index - suffix.count)..<index].elementsEqual(suffix)
+    }
+
+    /// The value of `_kCFStreamErrorDomainKey=` on the line around `index` (at most 1 KiB either
+    /// side), nil when the line has none.
+    static func streamDomain(_ bytes: [UInt8], around index: Int) -> Int? {
+        var start = index
+        while start > 0, bytes[start - 1] != 0x0A, index - start < 1024 { start -= 1 }
+        var end = index
+        while end < bytes.count, bytes[end] != 0x0A, end - index < 1024 { end += 1 }
+        let line = Array(bytes[start..<end])
+        guard let at = firstIndex(of: streamDomainKey, in: line) else { return nil }
+        let digits = line[(at + streamDomainKey.utf8.count)...].prefix { isDigit($0) }.prefix(4)
+        return digits.isEmpty ? nil : digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
     /// trustd's `[leaf SSLHostname]`, `[ca1 TemporalValidity AnchorTrusted]`, `[root AnchorTrusted]`

@@ -245,6 +245,18 @@ import Testing
         #expect(input.notes.last?.contains("(alert \(ExplainScanner.maximumAlertLines - 1))") == true)
     }
 
+    @Test func aStreamErrorOfAnotherDomainIsNotATLSCode() throws {
+        let paste = """
+            Error Domain=NSURLErrorDomain Code=-1001 "The request timed out." UserInfo={_kCFStreamErrorCodeKey=-2102, NSErrorFailingURLKey=https://slow.example.com/, _kCFStreamErrorDomainKey=4}
+            """
+        let result = try CLI.run(["explain", "--format", "json", paste])
+        #expect(result.status == 0)
+        // NSURLError.h: NSURLErrorTimedOut = -1001; -2102 is CFStream domain 4's (HTTP), not SSL's.
+        #expect(try codes(result).map { $0["code"] as? Int } == [-1001])
+        let notes = try #require(try result.json()["notes"] as? [String])
+        #expect(notes.contains { $0.contains("-2102 is in CFStream error domain 4") })
+    }
+
     @Test func datesAndOffsetsAreNotCodes() {
         let input = ExplainScanner.scan(Array("2026-03-01 10:12:44.512301+0100 -0700 x-1234 v1.-500 -1.5".utf8))
         #expect(input.mentions.isEmpty)
