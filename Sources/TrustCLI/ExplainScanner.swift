@@ -103,7 +103,13 @@ enum ExplainScanner {
                 if (3...6).contains(digits), !(j < n && isDigit(bytes[j])), !decimal {
                     // `_kCFStreamErrorCodeKey=-2102` beside `_kCFStreamErrorDomainKey=4` is an HTTP
                     // stream error, no code of Apple's trust headers; with domain 3 it is SSL's.
-                    if endsWith(bytes, at: i, streamCodeKey), streamKeysRead < maximumCodes {
+                    if endsWith(bytes, at: i, streamCodeKey) {
+                        // Past the first keys their lines are not read again, and their codes
+                        // are left out rather than taken for Security's.
+                        guard streamKeysRead < maximumCodes else {
+                            i = j
+                            continue
+                        }
                         streamKeysRead += 1
                         switch streamDomain(bytes, around: i) {
                         case 3?, nil: add(.streamError(-value))
