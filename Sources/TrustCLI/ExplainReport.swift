@@ -162,7 +162,8 @@ struct ExplainReport {
                 continue
             }
             let shown = entry.input == String(record.code) ? "" : "\(safe(entry.input)) -> "
-            out += "\(shown)\(record.code) \(record.name) (\(Self.family(record.domain)))\n"
+            let alias = record.aliasOf.map { ", a deprecated name of \($0)" } ?? ""
+            out += "\(shown)\(record.code) \(record.name) (\(Self.family(record.domain))\(alias))\n"
             let meaning = AppleErrorCatalogue.meaning(record)
             out += "  \(meaning.isEmpty ? "(the header gives no description)" : meaning)\n"
             if entry.causes.isEmpty {
@@ -199,6 +200,7 @@ struct ExplainReport {
             return .object([
                 ("input", .string(entry.input)), ("known", .bool(true)), ("code", .int(record.code)),
                 ("domain", .string(record.domain.rawValue)), ("name", .string(record.name)),
+                ("aliasOf", .string(record.aliasOf)),
                 ("meaning", .string(AppleErrorCatalogue.meaning(record))),
                 (
                     "causes",

@@ -179,6 +179,14 @@ import Testing
         #expect(found.map { $0["name"] as? String } == ["errSecNotTrusted", "NSURLErrorTimedOut"])
     }
 
+    @Test func aDeprecatedNameIsExplainedAsItsTarget() throws {
+        // SecBase.h: errSecDskFull is declared `= errSecDiskFull`, which is -34, "The disk is full."
+        let found = try codes(try CLI.run(["explain", "--format", "json", "errSecDskFull"]))
+        #expect(found.first?["code"] as? Int == -34)
+        #expect(found.first?["aliasOf"] as? String == "errSecDiskFull")
+        #expect(found.first?["meaning"] as? String == "The disk is full.")
+    }
+
     @Test func anUnknownCodeGetsALineAndExitStatusOne() throws {
         let result = try CLI.run(["explain", "-12345"])
         #expect(result.status == 1)
@@ -219,7 +227,7 @@ import Testing
         let found = try #require(json["codes"] as? [[String: Any]])
         #expect(
             Set(found[0].keys) == [
-                "input", "known", "code", "domain", "name", "meaning", "causes", "scenarios", "next",
+                "input", "known", "code", "domain", "name", "aliasOf", "meaning", "causes", "scenarios", "next",
             ])
         #expect(found[0]["known"] as? Bool == true)
         let cause = try #require((found[0]["causes"] as? [[String: Any]])?.first)
