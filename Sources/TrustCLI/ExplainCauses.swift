@@ -220,7 +220,7 @@ enum ExplainCauses {
         var out: [ExplainCause] = []
         switch code {
         case -1202:
-            out = commonTrustFailures.flatMap { related($0) }
+            out = related(commonTrustFailures)
             out.append(
                 ExplainCause(
                     .anchor, nil,
@@ -245,7 +245,7 @@ enum ExplainCauses {
         case -1022:
             out = [ExplainCause(.atsTLSVersion, nil, "ATS refused an http:// URL before connecting")]
         case -1201, -1204: out = related(-67818)
-        case -1203: out = related(-25318) + related(-67843)
+        case -1203: out = related([-25318, -67843])
         default: break
         }
         let kinds = ConnectionReport.Failure.Kind.allCases.filter { $0.urlError == code }
@@ -263,10 +263,18 @@ enum ExplainCauses {
         }
     }
 
+    /// The causes of several OSStatus codes, ranked: each code's most common cause first (in the
+    /// order of `codes`), then the others, so a rare cause of the first code (the budget) does
+    /// not outrank the common cause of the next.
+    static func related(_ codes: [Int]) -> [ExplainCause] {
+        let each = codes.map { related($0) }
+        return each.compactMap(\.first) + each.flatMap { $0.dropFirst() }
+    }
+
     /// The causes of a SecureTransport (stream) code.
     static func streamCauses(_ code: Int) -> [ExplainCause] {
         var out = osstatus[code] ?? []
-        out += (streamRelated[code] ?? []).flatMap { related($0) }
+        out += related(streamRelated[code] ?? [])
         if code == -9802 { out += urlCauses(-1200).filter { $0.step != "connection" } }
         if let kinds = streamConnection[code] { out.append(ExplainCause(connection: kinds)) }
         return out

@@ -141,7 +141,12 @@ import Testing
         #expect(out.contains("this client sent a fatal TLS alert (bad certificate)"))
         #expect(out.contains("\"ATS failed system trust\""))
         #expect(out.contains("Next: trustx check self-signed.badssl.com\n"))
-        // -9813 (no root) stands for a missing intermediate or an untrusted root.
+        // -9813 (no root) stands for a missing intermediate or an untrusted root, before the
+        // budget's rarer -25318.
+        let causes = out.split(separator: "\n").filter { $0.hasPrefix("    ") }.map(String.init)
+        let anchor = try #require(causes.firstIndex { $0.contains("anchor, AnchorTrusted") })
+        let budget = try #require(causes.firstIndex { $0.contains("budget,") })
+        #expect(anchor < budget)
         #expect(out.contains("chain, MissingIntermediate (-25318 errSecCreateChainFailed)"))
         #expect(out.contains("anchor, AnchorTrusted (-67843 errSecNotTrusted)"))
     }
