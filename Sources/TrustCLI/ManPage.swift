@@ -62,11 +62,11 @@ enum ManPage {
         let statuses: [(ExitStatus, String)] = [
             (
                 .success,
-                "Trusted (check); both sides' verdicts and leaf keys the same (diff); done (the other commands); help and version."
+                "Trusted (check); both sides' verdicts and leaf keys the same (diff); every code known (explain); done (the other commands); help and version."
             ),
             (
                 .notTrusted,
-                "Not trusted (check, ats); findings (lint); the sides' verdicts or leaf keys differ (diff); no root matches (store show)."
+                "Not trusted (check, ats); findings (lint); the sides' verdicts or leaf keys differ (diff); no root matches (store show); a code unknown or none found (explain)."
             ),
             (
                 .usage,

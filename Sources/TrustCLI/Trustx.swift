@@ -41,6 +41,7 @@ public enum Trustx {
     static let commands: [CommandSpec] = [
         CheckCommand.spec, ExploreCommand.spec, PinCommand.spec, LabCommand.spec, ATSCommand.spec,
         ExportCommand.spec, LintCommand.spec, CompletionsCommand.spec, StoreCommand.spec, DiffCommand.spec,
+        ExplainCommand.spec,
     ]
 
     static let spec = CommandSpec(
@@ -73,6 +74,7 @@ public enum Trustx {
         case CompletionsCommand.name: return CompletionsCommand.run(rest)
         case StoreCommand.name: return StoreCommand.run(rest)
         case DiffCommand.name: return DiffCommand.run(rest, now: now, environment: environment)
+        case ExplainCommand.name: return ExplainCommand.run(rest, environment: environment)
         case "help": return help(for: rest)
         default: break
         }

@@ -118,7 +118,7 @@ import Testing
         #expect(r.status == 64)
         #expect(
             r.err
-                == "Error: Unknown subcommand 'frobnicate'; the subcommands are check, explore, pin, lab, ats, export, lint, completions, store, diff\nSee 'trustx --help' for more information.\n"
+                == "Error: Unknown subcommand 'frobnicate'; the subcommands are check, explore, pin, lab, ats, export, lint, completions, store, diff, explain\nSee 'trustx --help' for more information.\n"
         )
         #expect(help.status == 64)
         #expect(help.err == r.err)

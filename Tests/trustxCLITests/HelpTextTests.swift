@@ -46,6 +46,8 @@ import TrustX509
                                   compare it with this machine's store.
           diff                    Compare two servers, or a server and a chain file,
                                   certificate by certificate.
+          explain                 Explain the TLS error codes in text pasted from
+                                  Xcode's console or a log.
 
           See 'trustx help <subcommand>' for detailed help.
 

@@ -355,7 +355,7 @@ import Testing
             contentsOf: Self.repository.appendingPathComponent("docs/trustx.1"), encoding: .utf8)
         #expect(r.out == shipped, "docs/trustx.1 is stale: regenerate with trustx help --man > docs/trustx.1")
         // Every option of every command is in it.
-        for command in ["check", "explore", "export", "pin", "lab", "ats", "lint", "completions", "diff"] {
+        for command in ["check", "explore", "export", "pin", "lab", "ats", "lint", "completions", "diff", "explain"] {
             #expect(shipped.contains(".SS \"trustx \(command)\""), "\(command)")
         }
         #expect(shipped.contains("\\fB\\-\\-policy\\fR \\fIpolicy\\fR"))
