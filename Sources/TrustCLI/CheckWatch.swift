@@ -87,8 +87,11 @@ enum CheckWatch {
             (interval, rounds) = try schedule(p)
             var base = p
             base.occurrences.removeAll { optionNames.contains($0.name) }
-            if ReportFormat(base) == .markdown {
-                throw UsageError(message: "--watch prints text, or JSON with --format json, not Markdown")
+            if ReportFormat(base) == .markdown || ReportFormat(base) == .junit {
+                throw UsageError(
+                    message:
+                        "--watch prints text, or JSON with --format json, not \(ReportFormat(base) == .junit ? "JUnit" : "Markdown")"
+                )
             }
             jobs = try FleetCheck.jobCount(base)
             fleet = FleetCheck.applies(base)

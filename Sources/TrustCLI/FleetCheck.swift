@@ -83,6 +83,7 @@ enum FleetCheck {
             return Trustx.fail("\(error)", .usage)
         }
         let format = ReportFormat(p)
+        let (started, runStart) = (currentTime(), ContinuousClock.now)
         var shared = requests.map(\.1)
         if let failure = readAnchorsOnce(&shared) { return failure.report() }
         let outcomes = runAll(shared, jobs: jobs, environment: environment)
@@ -92,6 +93,14 @@ enum FleetCheck {
         switch format {
         case .json: Output.out(json(outcomes))
         case .markdown: Output.out(FleetTable.markdown(labels: labels, outcomes: outcomes))
+        case .junit:
+            let cases = zip(zip(requests, labels), outcomes).map { pair, outcome in
+                JUnitReport.Case(label: pair.1, address: JUnitReport.address(pair.0.1, outcome), outcome: outcome)
+            }
+            Output.out(
+                JUnitReport.render(
+                    cases, settings: shared[0].settings, started: started, seconds: JUnitReport.seconds(since: runStart)
+                ))
         case .text:
             Output.out(FleetTable.text(labels: labels, outcomes: outcomes))
             // Errors that are not a server's answer (an unreadable --anchor file) go where a
@@ -241,12 +250,21 @@ enum FleetCheck {
     /// What one check gave: its exit status and the evaluation or the failure.
     struct Outcome {
         var result: Result<Evaluation, Trustx.Failure>
+        /// How long the check took, for `--format junit`'s `time`.
+        var seconds: Double = 0
 
         var status: ExitStatus {
             switch result {
             case .success(let e): return e.verdict.trusted ? .success : .notTrusted
             case .failure(let f): return f.status
             }
+        }
+
+        /// The outcome of `check`, timed.
+        static func timed(_ check: () -> Result<Evaluation, Trustx.Failure>) -> Outcome {
+            let start = ContinuousClock.now
+            let result = check()
+            return Outcome(result: result, seconds: JUnitReport.seconds(since: start))
         }
 
         /// The evaluation to show, also for a connection that failed after the chain arrived.
@@ -276,15 +294,13 @@ enum FleetCheck {
         for _ in 0..<min(jobs, requests.count) {
             let thread = try? POSIXThread(
                 RunStreams.bound {
-                    while let i = slots.claim() {
-                        slots.store(i, Outcome(result: work.check(i)))
-                    }
+                    while let i = slots.claim() { slots.store(i, work.timed(i)) }
                 })
             if let thread { threads.append(thread) }
         }
         // Should no thread start at all, the checks run here, one at a time.
         if threads.isEmpty {
-            while let i = slots.claim() { slots.store(i, Outcome(result: work.check(i))) }
+            while let i = slots.claim() { slots.store(i, work.timed(i)) }
         }
         for t in threads { t.join() }
         return slots.results()
@@ -304,6 +320,9 @@ enum FleetCheck {
         func check(_ i: Int) -> Result<Evaluation, Trustx.Failure> {
             CheckCommand.evaluateServer(requests[i], environment: environment)
         }
+
+        /// The check of request `i`, with how long it took.
+        func timed(_ i: Int) -> Outcome { Outcome.timed { check(i) } }
     }
 
     /// One slot per check, each written by the one thread that claimed its index.

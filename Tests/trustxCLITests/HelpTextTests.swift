@@ -116,8 +116,8 @@ import TrustX509
           --profile <profile>     The rule set: Apple's SecTrust or RFC 5280 with the
                                   CA/Browser Forum rules. (values: apple, webpki;
                                   default: apple)
-          --format <format>       The report format. (values: text, json, markdown;
-                                  default: text)
+          --format <format>       The report format. (values: text, json, markdown,
+                                  junit; default: text)
           --connect-to <address>  Connect to this host[:port] instead, keeping the
                                   target's name for SNI and the host check; several
                                   addresses separated by commas
