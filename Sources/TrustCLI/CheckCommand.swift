@@ -24,15 +24,15 @@ enum CheckCommand {
         } catch {
             return Trustx.usageError(error, spec)
         }
-        if request.format == .junit { return runJUnit(request, environment: environment) }
+        if request.format == .junit || request.quiet { return runCollected(request, environment: environment) }
         if request.allAddresses { return runEachAddress(request, environment: environment) }
         return runOne(request, environment: environment)
     }
 
-    /// `--format junit` for one target, its `--all-addresses`, or `--chain` files: one testcase
-    /// per address (D410). An error in the run's own input (a file that cannot be read) is
-    /// reported as without the format, before any document is printed.
-    static func runJUnit(_ request: Request, environment: Environment) -> ExitStatus {
+    /// `--format junit` and `--quiet` for one target, its `--all-addresses`, or `--chain` files:
+    /// one testcase or line per address (D410, D411). An error in the run's own input (a file
+    /// that cannot be read) is reported as without them, before anything is printed.
+    static func runCollected(_ request: Request, environment: Environment) -> ExitStatus {
         let (started, runStart) = (currentTime(), ContinuousClock.now)
         var requests = [request]
         if request.allAddresses, let c = request.connection {
@@ -59,9 +59,14 @@ enum CheckCommand {
             if FleetCheck.rank(outcome.status) > FleetCheck.rank(worst) { worst = outcome.status }
             cases.append(JUnitReport.Case(label: label, address: JUnitReport.address(one, outcome), outcome: outcome))
         }
-        Output.out(
-            JUnitReport.render(
-                cases, settings: request.settings, started: started, seconds: JUnitReport.seconds(since: runStart)))
+        if request.quiet {
+            Output.out(
+                cases.map { CheckQuiet.line(label: $0.label, address: $0.address, outcome: $0.outcome) }.joined())
+        } else {
+            Output.out(
+                JUnitReport.render(
+                    cases, settings: request.settings, started: started, seconds: JUnitReport.seconds(since: runStart)))
+        }
         return worst
     }
 

@@ -50,6 +50,7 @@ extension CheckCommand {
     static let ownOptions: [String: [OptionSpec]] = [
         "profile": [
             ReportFormat.option(ReportFormat.allCases, help: "The report format."),
+            CheckQuiet.option,
             OptionSpec(
                 name: "connect-to", valueName: "address", arity: .one,
                 help:
@@ -129,6 +130,8 @@ extension CheckCommand {
         var format: ReportFormat
         var connection: Connection?
         var allAddresses = false
+        /// --quiet: one line per target and address (D411).
+        var quiet = false
         /// The target as typed (the explorer shows it and its copied command repeats it).
         var targetText: String?
         /// --timeout: the deadline of the whole run, files included (a server's is also in
@@ -200,6 +203,11 @@ extension CheckCommand {
             settings: settings, now: now, format: ReportFormat(p), connection: connection,
             allAddresses: p.has("all-addresses"), targetText: targetText, timeout: timeout)
         request.ct = try validateCT(p)
+        request.quiet = p.has("quiet")
+        if request.quiet && request.format != .text {
+            throw UsageError(
+                message: "--quiet prints its own lines; it does not combine with --format \(request.format)")
+        }
         return request
     }
 

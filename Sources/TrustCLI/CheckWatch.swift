@@ -108,6 +108,9 @@ enum CheckWatch {
         for i in watched.indices { watched[i].request = requests[i] }
         let format = ReportFormat(p)
         let single = !fleet && !watched[0].eachAddress
+        let quiet = watched[0].request.quiet
+        // --quiet: the line last printed for each target and address, of the previous round only.
+        var lastQuiet: [String: String] = [:]
 
         // Blocked before any thread starts, so every thread inherits the mask and the waits
         // below are the only place a stop signal arrives: the watch ends between lines.
@@ -142,7 +145,13 @@ enum CheckWatch {
             last = result.time
             // Counted as printed: the changes of one address seen at once share a line (D304).
             if round > 0 { changeCount += WatchChange.textLines(changes).count }
-            if round == 0 {
+            if quiet {
+                if round == 0, let failure = ownInputFailure(result) { return failure }
+                let lines = quietLines(result, watched)
+                let text = lines.filter { lastQuiet[$0.key] != $0.line }.map(\.line).joined()
+                lastQuiet = Dictionary(lines.map { ($0.key, $0.line) }, uniquingKeysWith: { _, last in last })
+                if !text.isEmpty && (!emit(text) || Output.stopped) { return result.status }
+            } else if round == 0 {
                 if let failure = printFirst(result, watched, single: single, format: format, environment: environment) {
                     return failure
                 }
@@ -162,7 +171,7 @@ enum CheckWatch {
             round += 1
         }
         // What the night came to, for whoever scrolls back: the rounds, their span, the changes.
-        if format != .json, round > 1, let first, let last {
+        if format != .json, !quiet, round > 1, let first, let last {
             let plural = changeCount == 1 ? "change" : "changes"
             Output.err("Watched \(round) rounds from \(first.rfc3339) to \(last.rfc3339): \(changeCount) \(plural).\n")
         }
@@ -346,17 +355,40 @@ enum CheckWatch {
         return .failed(f.message)
     }
 
+    /// The failure of the run's own input (an unreadable file) among the round's, which ends the
+    /// watch before it starts.
+    static func ownInputFailure(_ r: Round) -> ExitStatus? {
+        for o in r.outcomes {
+            if case .failure(let f) = o.result, FleetCheck.rank(f.status) > FleetCheck.rank(.unavailable) {
+                return f.report()
+            }
+        }
+        return nil
+    }
+
+    /// The round's `--quiet` lines, each with its target and address as the key a later round's
+    /// line is compared under.
+    static func quietLines(_ r: Round, _ watched: [Watched]) -> [(key: String, line: String)] {
+        var out: [(key: String, line: String)] = []
+        for (check, outcome) in zip(r.checks, r.outcomes) {
+            let label = watched[check.watched].label
+            let address = address(check, outcome)
+            out.append(
+                (label + "\u{0}" + (address ?? ""), CheckQuiet.line(label: label, address: address, outcome: outcome)))
+        }
+        for (i, _) in r.unresolved {
+            out.append((watched[i].label + "\u{0}", CheckQuiet.unresolved(label: watched[i].label)))
+        }
+        return out
+    }
+
     /// Prints the first round: the report of one target or the table of several (text), or one
     /// `initial` JSON line per check with its full report. Returns a status when the run's own
     /// input is at fault (an unreadable file), which ends the watch before it starts.
     static func printFirst(
         _ r: Round, _ watched: [Watched], single: Bool, format: ReportFormat, environment: Environment
     ) -> ExitStatus? {
-        for o in r.outcomes {
-            if case .failure(let f) = o.result, FleetCheck.rank(f.status) > FleetCheck.rank(.unavailable) {
-                return f.report()
-            }
-        }
+        if let failure = ownInputFailure(r) { return failure }
         let labels = r.checks.map { watched[$0.watched].label }
         if format == .json {
             var text = ""

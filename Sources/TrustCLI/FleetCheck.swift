@@ -46,7 +46,7 @@ enum FleetCheck {
         defaultText: "\(defaultJobs)")
 
     /// The options only `check` takes, which `explore` and `export` leave out.
-    static let optionNames = [targetsOption.name, jobsOption.name] + CheckWatch.optionNames
+    static let optionNames = [targetsOption.name, jobsOption.name, CheckQuiet.option.name] + CheckWatch.optionNames
 
     /// Whether `option` is one of `optionNames`.
     static func owns(_ option: OptionSpec) -> Bool { optionNames.contains(option.name) }
@@ -102,7 +102,15 @@ enum FleetCheck {
                     cases, settings: shared[0].settings, started: started, seconds: JUnitReport.seconds(since: runStart)
                 ))
         case .text:
-            Output.out(FleetTable.text(labels: labels, outcomes: outcomes))
+            if shared[0].quiet {
+                Output.out(
+                    zip(zip(requests, labels), outcomes).map { pair, outcome in
+                        CheckQuiet.line(
+                            label: pair.1, address: JUnitReport.address(pair.0.1, outcome), outcome: outcome)
+                    }.joined())
+            } else {
+                Output.out(FleetTable.text(labels: labels, outcomes: outcomes))
+            }
             // Errors that are not a server's answer (an unreadable --anchor file) go where a
             // single check puts them.
             for (label, outcome) in zip(labels, outcomes) {

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// `check --quiet`, `--watch --until-change` and `--include-pem`, for scripts, against
+/// `openssl s_server`. The expected codes are the rules': a certificate for another name fails
+/// the hostname step with errSecHostNameMismatch (-67602) and, as the app that sets anchors
+/// decides trust in its delegate, URLSession reports NSURLErrorCancelled (-999); a closed port
+/// is NSURLErrorCannotConnectToHost (-1004).
+@Suite(.serialized)
+struct ScriptOptionsTests {
+    let pki: TestPKI
+
+    init() throws { pki = try TestPKI.get() }
+
+    func leafServer() throws -> OpenSSLServer {
+        try OpenSSLServer(["-cert", pki.path("leaf.pem"), "-key", pki.path("leaf.key")], in: pki.directory)
+    }
+
+    // MARK: --quiet
+
+    @Test func testQuietIsOneLineForACertificateForAnotherName() throws {
+        let server = try leafServer()
+        defer { server.stop() }
+        let target = "https://other.trustx.test:\(server.port)"
+        let run = try CLI.run([
+            "check", target, "--connect-to", "127.0.0.1", "--anchor", pki.path("ca.pem"), "--quiet",
+        ])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.out == "\(target)\t127.0.0.1:\(server.port)\tnot-trusted\t-67602\t-999\n")
+        #expect(run.err == "")
+    }
+
+    @Test func testQuietWithSeveralTargetsIsOneLineEachAndKeepsTheWorstStatus() throws {
+        let good = try leafServer()
+        defer { good.stop() }
+        let closed = try leafServer()
+        closed.stop()
+        let run = try CLI.run([
+            "check", "127.0.0.1:\(good.port)", "127.0.0.1:\(closed.port)", "--anchor", pki.path("ca.pem"), "--quiet",
+        ])
+        #expect(run.status == 69, "\(run.err)")
+        #expect(
+            run.out
+                == "127.0.0.1:\(good.port)\t127.0.0.1:\(good.port)\ttrusted\t0\t-\n"
+                + "127.0.0.1:\(closed.port)\t-\tfailed\t-\t-1004\n")
+        #expect(run.err == "")
+    }
+
+    @Test func testQuietWithATargetsFileNamesEachLineByItsLabel() throws {
+        let good = try leafServer()
+        defer { good.stop() }
+        let file = pki.path("quiet-targets-\(UUID().uuidString).txt")
+        try "wrong=https://other.trustx.test:\(good.port) --connect-to 127.0.0.1\nright=127.0.0.1:\(good.port)\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let run = try CLI.run(["check", "--targets", file, "--anchor", pki.path("ca.pem"), "--quiet"])
+        #expect(run.status == 1, "\(run.err)")
+        let lines = run.out.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        #expect(lines.map(\.first) == ["wrong", "right"], "\(run.out)")
+        #expect(lines.first.map { Array($0.dropFirst(2)) } == ["not-trusted", "-67602", "-999"])
+        #expect(lines.last.map { Array($0.dropFirst(2)) } == ["trusted", "0", "-"])
+    }
+
+    @Test func testQuietUnderWatchPrintsALineOnlyWhenItChanges() throws {
+        let server = try leafServer()
+        defer { server.stop() }
+        let run = try CLI.run([
+            "check", "127.0.0.1:\(server.port)", "--anchor", pki.path("ca.pem"), "--quiet", "--watch", "1",
+            "--watch-count", "2",
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        // The second round is the same: no line, and no note on standard error either.
+        #expect(run.out == "127.0.0.1:\(server.port)\t127.0.0.1:\(server.port)\ttrusted\t0\t-\n")
+        #expect(run.err == "")
+    }
+
+    @Test func testQuietWithAnotherFormatIsAUsageError() throws {
+        let run = try CLI.run(["check", "--chain", pki.path("leaf.pem"), "--quiet", "--format", "json"])
+        #expect(run.status == 64, "\(run.err)")
+        #expect(run.out == "")
+    }
+}
