@@ -96,6 +96,7 @@ extension CheckCommand {
             FleetCheck.jobsOption,
             CheckWatch.watchOption,
             CheckWatch.countOption,
+            CheckWatch.untilChangeOption,
         ],
     ]
 

@@ -37,8 +37,15 @@ enum CheckWatch {
             "With --watch: stop after this many rounds, the first included (1 to \(maximumRounds)); the exit status is the last round's worst."
     )
 
+    /// `--until-change`.
+    static let untilChangeOption = OptionSpec(
+        name: "until-change", arity: .flag,
+        help:
+            "With --watch: stop at the first round that finds a change, with that round's exit status (the worst of its checks)."
+    )
+
     /// The options only `check` takes.
-    static let optionNames = [watchOption.name, countOption.name]
+    static let optionNames = [watchOption.name, countOption.name, untilChangeOption.name]
 
     /// Whether the command line asks for a watch.
     static func applies(_ p: ParsedArguments) -> Bool { optionNames.contains { p.has($0) } }
@@ -109,6 +116,7 @@ enum CheckWatch {
         let format = ReportFormat(p)
         let single = !fleet && !watched[0].eachAddress
         let quiet = watched[0].request.quiet
+        let untilChange = p.has(untilChangeOption.name)
         // --quiet: the line last printed for each target and address, of the previous round only.
         var lastQuiet: [String: String] = [:]
 
@@ -169,6 +177,8 @@ enum CheckWatch {
             }
             status = result.status
             round += 1
+            // --until-change: the first change ends the watch with its round's status (D412).
+            if untilChange && round > 1 && !changes.isEmpty { break }
         }
         // What the night came to, for whoever scrolls back: the rounds, their span, the changes.
         if format != .json, !quiet, round > 1, let first, let last {
@@ -187,6 +197,9 @@ enum CheckWatch {
     /// `--watch` and `--watch-count`, checked.
     static func schedule(_ p: ParsedArguments) throws(UsageError) -> (interval: Int, rounds: Int?) {
         guard let text = p.value("watch") else {
+            if !p.has("watch-count") {
+                throw UsageError(message: "--until-change ends a --watch at its first change; give --watch SECONDS too")
+            }
             throw UsageError(message: "--watch-count counts the rounds of --watch SECONDS; give --watch too")
         }
         guard let interval = Int(text), interval >= 1, interval <= maximumInterval else {

@@ -59,7 +59,7 @@ import TrustX509
         trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection
         failed.
 
-        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--quiet] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--store <store>] [--ct-logs <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>] [--watch <seconds>] [--watch-count <rounds>]
+        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--quiet] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--store <store>] [--ct-logs <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>] [--watch <seconds>] [--watch-count <rounds>] [--until-change]
 
         ARGUMENTS:
           <target>                A server to connect to: host, host:port,
@@ -188,6 +188,9 @@ import TrustX509
           --watch-count <rounds>  With --watch: stop after this many rounds, the first
                                   included (1 to 1000000); the exit status is the last
                                   round's worst.
+          --until-change          With --watch: stop at the first round that finds a
+                                  change, with that round's exit status (the worst of
+                                  its checks).
           --version               Show the version.
           -h, --help              Show help information.
 

@@ -78,4 +78,53 @@ struct ScriptOptionsTests {
         #expect(run.status == 64, "\(run.err)")
         #expect(run.out == "")
     }
+
+    // MARK: --watch --until-change
+
+    /// Stops `server` after `seconds`, while the watch runs on this thread.
+    func stop(_ server: OpenSSLServer, after seconds: Double) {
+        // The server is only stopped on the other thread; the test reads its port before.
+        nonisolated(unsafe) let server = server
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: seconds)
+            server.stop()
+        }
+    }
+
+    @Test func testUntilChangeEndsTheWatchAtTheFirstChangeWithThatRoundsStatus() throws {
+        let server = try leafServer()
+        // The server goes between round 0 and round 1: round 1's failure is the first change.
+        stop(server, after: 0.5)
+        let start = Date()
+        let run = try CLI.run([
+            "check", "127.0.0.1:\(server.port)", "--anchor", pki.path("ca.pem"), "--watch", "1", "--watch-count",
+            "30", "--until-change",
+        ])
+        // A connection refused: 69, the status of the round that changed, as docs/cli.md gives it.
+        #expect(run.status == 69, "\(run.out)\(run.err)")
+        #expect(Date().timeIntervalSince(start) < 15, "the watch went on past the change")
+        let lines = run.out.split(separator: "\n")
+        #expect(lines.last?.contains("failure:") ?? false, "\(run.out)")
+        #expect(lines.last?.contains("(-1004)") ?? false, "\(run.out)")
+    }
+
+    @Test func testUntilChangeUnderQuietPrintsTheChangedLineAndExits() throws {
+        let server = try leafServer()
+        stop(server, after: 0.5)
+        let run = try CLI.run([
+            "check", "127.0.0.1:\(server.port)", "--anchor", pki.path("ca.pem"), "--watch", "1", "--watch-count",
+            "30", "--until-change", "--quiet",
+        ])
+        #expect(run.status == 69, "\(run.err)")
+        #expect(
+            run.out
+                == "127.0.0.1:\(server.port)\t127.0.0.1:\(server.port)\ttrusted\t0\t-\n"
+                + "127.0.0.1:\(server.port)\t-\tfailed\t-\t-1004\n")
+    }
+
+    @Test func testUntilChangeWithoutWatchIsAUsageError() throws {
+        let run = try CLI.run(["check", "127.0.0.1:1", "--until-change"])
+        #expect(run.status == 64)
+        #expect(run.err.contains("--until-change"), "\(run.err)")
+    }
 }
