@@ -112,7 +112,7 @@ enum CheckCommand {
         case .failure(let failure):
             switch failure.detail {
             case .evaluation(let partial):
-                render(partial, format: request.format, environment: environment)
+                render(partial, format: request.format, environment: environment, includePEM: request.includePEM)
                 return .unavailable
             case .connection(let connection, let settings):
                 switch request.format {
@@ -127,7 +127,7 @@ enum CheckCommand {
             case .message, .usage: return failure.report()
             }
         }
-        render(evaluation, format: request.format, environment: environment)
+        render(evaluation, format: request.format, environment: environment, includePEM: request.includePEM)
         return evaluation.verdict.trusted ? .success : .notTrusted
     }
 
@@ -138,9 +138,11 @@ enum CheckCommand {
         return f.message + code
     }
 
-    static func render(_ evaluation: Evaluation, format: ReportFormat, environment: Environment) {
+    static func render(
+        _ evaluation: Evaluation, format: ReportFormat, environment: Environment, includePEM: Bool = false
+    ) {
         switch format {
-        case .json: Output.out(JSONReport.render(evaluation))
+        case .json: Output.out(JSONReport.render(evaluation, includePEM: includePEM))
         case .markdown: Output.out(MarkdownReport.render(evaluation))
         // JUnit has its own run (runJUnit): a watch refuses it, so only text is left here.
         case .text, .junit: Output.out(TextReport.render(evaluation, options: environment.textOptions))

@@ -52,6 +52,11 @@ extension CheckCommand {
             ReportFormat.option(ReportFormat.allCases, help: "The report format."),
             CheckQuiet.option,
             OptionSpec(
+                name: "include-pem", arity: .flag,
+                help:
+                    "With --format json: add each certificate's PEM to the report, in presented (the chain as sent) and path."
+            ),
+            OptionSpec(
                 name: "connect-to", valueName: "address", arity: .one,
                 help:
                     "Connect to this host[:port] instead, keeping the target's name for SNI and the host check; several addresses separated by commas (127.0.0.1,127.0.0.2:8443) are checked one report each, a pool named without DNS."
@@ -133,6 +138,8 @@ extension CheckCommand {
         var allAddresses = false
         /// --quiet: one line per target and address (D411).
         var quiet = false
+        /// --include-pem: each certificate's PEM in the JSON report (D413).
+        var includePEM = false
         /// The target as typed (the explorer shows it and its copied command repeats it).
         var targetText: String?
         /// --timeout: the deadline of the whole run, files included (a server's is also in
@@ -205,6 +212,10 @@ extension CheckCommand {
             allAddresses: p.has("all-addresses"), targetText: targetText, timeout: timeout)
         request.ct = try validateCT(p)
         request.quiet = p.has("quiet")
+        request.includePEM = p.has("include-pem")
+        if request.includePEM && request.format != .json {
+            throw UsageError(message: "--include-pem adds the certificates' PEM to the JSON report; give --format json")
+        }
         if request.quiet && request.format != .text {
             throw UsageError(
                 message: "--quiet prints its own lines; it does not combine with --format \(request.format)")

@@ -408,7 +408,9 @@ enum CheckWatch {
             for ((check, outcome), label) in zip(zip(r.checks, r.outcomes), labels) {
                 text += initialLine(
                     r.time, target: label, address: address(check, outcome),
-                    report: report(outcome, single: single, timeout: check.request.timeout))
+                    report: report(
+                        outcome, single: single, timeout: check.request.timeout,
+                        includePEM: check.request.includePEM))
             }
             for (i, message) in r.unresolved {
                 let error: JSONValue = .object([
@@ -454,15 +456,18 @@ enum CheckWatch {
 
     /// The report `check --format json` prints for this outcome (with the store comparison
     /// only for one target, as there).
-    static func report(_ outcome: FleetCheck.Outcome, single: Bool, timeout: Duration) -> JSONValue {
+    static func report(
+        _ outcome: FleetCheck.Outcome, single: Bool, timeout: Duration, includePEM: Bool = false
+    ) -> JSONValue {
         switch outcome.result {
         case .success(let e):
             // The comparison of a watch's first report has its own --timeout, as a round does.
             return JSONReport.document(
-                single ? withStoreComparison(e, deadline: EvaluationDeadline(after: timeout)) : e)
+                single ? withStoreComparison(e, deadline: EvaluationDeadline(after: timeout)) : e,
+                includePEM: includePEM)
         case .failure(let f):
             switch f.detail {
-            case .evaluation(let e): return JSONReport.document(e)
+            case .evaluation(let e): return JSONReport.document(e, includePEM: includePEM)
             case .connection(let c, let settings): return JSONReport.connectionFailureDocument(c, settings: settings)
             case .message, .usage:
                 return .object([("schema", .int(JSONReport.schemaVersion)), ("error", .string(f.message))])

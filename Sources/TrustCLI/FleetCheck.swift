@@ -46,7 +46,8 @@ enum FleetCheck {
         defaultText: "\(defaultJobs)")
 
     /// The options only `check` takes, which `explore` and `export` leave out.
-    static let optionNames = [targetsOption.name, jobsOption.name, CheckQuiet.option.name] + CheckWatch.optionNames
+    static let optionNames =
+        [targetsOption.name, jobsOption.name, CheckQuiet.option.name, "include-pem"] + CheckWatch.optionNames
 
     /// Whether `option` is one of `optionNames`.
     static func owns(_ option: OptionSpec) -> Bool { optionNames.contains(option.name) }
@@ -91,7 +92,7 @@ enum FleetCheck {
         for outcome in outcomes where rank(outcome.status) > rank(worst) { worst = outcome.status }
         let labels = requests.map(\.0.label)
         switch format {
-        case .json: Output.out(json(outcomes))
+        case .json: Output.out(json(outcomes, includePEM: shared[0].includePEM))
         case .markdown: Output.out(FleetTable.markdown(labels: labels, outcomes: outcomes))
         case .junit:
             let cases = zip(zip(requests, labels), outcomes).map { pair, outcome in
@@ -368,14 +369,14 @@ enum FleetCheck {
     }
 
     /// The array of reports, each the object a single `check --format json` prints.
-    static func json(_ outcomes: [Outcome]) -> String {
+    static func json(_ outcomes: [Outcome], includePEM: Bool = false) -> String {
         let documents = outcomes.map { outcome -> String in
             var text: String
             switch outcome.result {
-            case .success(let e): text = JSONReport.render(e)
+            case .success(let e): text = JSONReport.render(e, includePEM: includePEM)
             case .failure(let f):
                 switch f.detail {
-                case .evaluation(let e): text = JSONReport.render(e)
+                case .evaluation(let e): text = JSONReport.render(e, includePEM: includePEM)
                 case .connection(let c, let settings): text = JSONReport.renderConnectionFailure(c, settings: settings)
                 case .message, .usage:
                     text = JSONWriter.serialize(

@@ -59,7 +59,7 @@ import TrustX509
         trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection
         failed.
 
-        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--quiet] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--store <store>] [--ct-logs <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>] [--watch <seconds>] [--watch-count <rounds>] [--until-change]
+        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--quiet] [--include-pem] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--store <store>] [--ct-logs <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>] [--watch <seconds>] [--watch-count <rounds>] [--until-change]
 
         ARGUMENTS:
           <target>                A server to connect to: host, host:port,
@@ -123,6 +123,8 @@ import TrustX509
                                   failed, the OSStatus and the URLError, separated by
                                   tabs ('-' where none); also with --watch (a line when
                                   it changes). The exit status is unchanged.
+          --include-pem           With --format json: add each certificate's PEM to the
+                                  report, in presented (the chain as sent) and path.
           --connect-to <address>  Connect to this host[:port] instead, keeping the
                                   target's name for SNI and the host check; several
                                   addresses separated by commas

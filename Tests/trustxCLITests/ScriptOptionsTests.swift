@@ -127,4 +127,83 @@ struct ScriptOptionsTests {
         #expect(run.status == 64)
         #expect(run.err.contains("--until-change"), "\(run.err)")
     }
+
+    // MARK: --include-pem
+
+    /// The repository's docs/json-report.md.
+    static let jsonReportDoc = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/json-report.md")
+
+    /// The keys of the table under `## heading` in docs/json-report.md: the first column's
+    /// backquoted names (a row may name several).
+    func documentedKeys(_ heading: String) throws -> Set<String> {
+        let doc = try String(contentsOf: Self.jsonReportDoc, encoding: .utf8)
+        let section = try #require(doc.components(separatedBy: "\n## " + heading + "\n").dropFirst().first)
+        var keys: Set<String> = []
+        for line in section.split(separator: "\n").prefix(100) {
+            if line.hasPrefix("## ") { break }
+            guard line.hasPrefix("| `"), let cell = line.split(separator: "|").first else { continue }
+            for part in cell.split(separator: ",") {
+                keys.insert(
+                    part.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`")))
+            }
+        }
+        return keys
+    }
+
+    @Test func testIncludePEMPutsEachCertificatesPEMInPresentedAndPathAsOpenSSLWritesIt() throws {
+        let run = try CLI.run([
+            "check", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem"), "--format", "json",
+            "--include-pem",
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        let report = try run.json()
+        let presented = try #require(report["presented"] as? [[String: Any]])
+        let path = try #require(report["path"] as? [[String: Any]])
+        // openssl's own PEM of each certificate, not our encoder's.
+        func pem(_ file: String) throws -> String {
+            try Shell.run(URL(fileURLWithPath: "/usr/bin/env"), ["openssl", "x509", "-in", pki.path(file)]).out
+        }
+        #expect(presented.map { $0["pem"] as? String } == [try pem("leaf.pem")])
+        // The path's anchor came from --anchor, not from the server: its PEM is there too.
+        #expect(path.map { $0["pem"] as? String } == [try pem("leaf.pem"), try pem("ca.pem")])
+        // docs/json-report.md documents every key of both, pem included.
+        let presentedKeys = Set(try #require(presented.first).keys)
+        let pathKeys = Set(try #require(path.first).keys)
+        #expect(presentedKeys.contains("pem") && pathKeys.contains("pem"))
+        #expect(presentedKeys.subtracting(try documentedKeys("`presented[]`")).isEmpty)
+        #expect(pathKeys.subtracting(try documentedKeys("`path[]`")).isEmpty)
+    }
+
+    @Test func testWithoutIncludePEMTheReportHasNoPEM() throws {
+        let run = try CLI.run([
+            "check", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("ca.pem"), "--format", "json",
+        ])
+        let report = try run.json()
+        let presented = try #require(report["presented"] as? [[String: Any]])
+        let path = try #require(report["path"] as? [[String: Any]])
+        #expect(!(presented + path).contains { $0["pem"] != nil })
+    }
+
+    @Test func testIncludePEMReachesEveryReportOfSeveralTargets() throws {
+        let server = try leafServer()
+        defer { server.stop() }
+        let run = try CLI.run([
+            "check", "127.0.0.1:\(server.port)", "127.0.0.1:\(server.port)", "--anchor", pki.path("ca.pem"),
+            "--format", "json", "--include-pem",
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        let reports = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [[String: Any]])
+        let leaf = try Shell.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["openssl", "x509", "-in", pki.path("leaf.pem")]
+        ).out
+        #expect(
+            reports.map { (($0["presented"] as? [[String: Any]])?.first?["pem"] as? String) } == [leaf, leaf])
+    }
+
+    @Test func testIncludePEMWithoutJSONIsAUsageError() throws {
+        let run = try CLI.run(["check", "--chain", pki.path("leaf.pem"), "--include-pem"])
+        #expect(run.status == 64)
+        #expect(run.err.contains("--format json"), "\(run.err)")
+    }
 }
