@@ -65,7 +65,9 @@ enum CheckCommand {
         } else {
             Output.out(
                 JUnitReport.render(
-                    cases, settings: request.settings, started: started, seconds: JUnitReport.seconds(since: runStart)))
+                    cases, settings: request.settings,
+                    context: SettingContext(isServer: request.connection != nil, targetHost: request.targetHost),
+                    started: started, seconds: JUnitReport.seconds(since: runStart)))
         }
         return worst
     }

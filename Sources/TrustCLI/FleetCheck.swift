@@ -1,6 +1,7 @@
 import Synchronization
 import TLSProbe
 import TrustCore
+import TrustOptions
 import TrustReport
 import TrustSupport
 import TrustX509
@@ -100,7 +101,9 @@ enum FleetCheck {
             }
             Output.out(
                 JUnitReport.render(
-                    cases, settings: shared[0].settings, started: started, seconds: JUnitReport.seconds(since: runStart)
+                    cases, settings: shared[0].settings,
+                    context: SettingContext(isServer: true, targetHost: shared[0].targetHost), started: started,
+                    seconds: JUnitReport.seconds(since: runStart)
                 ))
         case .text:
             if shared[0].quiet {

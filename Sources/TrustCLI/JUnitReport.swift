@@ -22,9 +22,11 @@ enum JUnitReport {
     /// a certificate's name can be long, a CI page need not show all of it.
     static let maximumText = 2000
 
-    /// The document for `cases`, run at `started` under `settings` and taking `seconds`.
+    /// The document for `cases`, run at `started` under `settings` (for a target like `context`'s)
+    /// and taking `seconds`.
     static func render(
-        _ cases: [Case], settings: CheckSettings, started: Timestamp, seconds: Double, hostname: String = "localhost"
+        _ cases: [Case], settings: CheckSettings, context: SettingContext, started: Timestamp, seconds: Double,
+        hostname: String = "localhost"
     ) -> String {
         let failures = cases.filter { $0.outcome.status == .notTrusted }.count
         let errors = cases.filter { $0.outcome.status != .notTrusted && $0.outcome.status != .success }.count
@@ -35,7 +37,7 @@ enum JUnitReport {
             "<testsuite name=\"trustx check\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\""
             + " timestamp=\"\(stamp)\" hostname=\"\(attribute(hostname))\" time=\"\(decimal(seconds))\">\n"
         xml += "  <properties>\n"
-        for (name, value) in properties(settings, started: started) {
+        for (name, value) in properties(settings, context: context, started: started) {
             xml += "    <property name=\"\(attribute(name))\" value=\"\(attribute(value))\"/>\n"
         }
         xml += "  </properties>\n"
@@ -44,26 +46,17 @@ enum JUnitReport {
         return xml
     }
 
-    /// The run's settings, for whoever reads why a check failed in CI.
-    static func properties(_ s: CheckSettings, started: Timestamp) -> [(String, String)] {
-        let store: String =
-            switch s.store {
-            case .apple: "apple"
-            case .openssl: "openssl"
-            case .path(let p): p
-            }
-        return [
-            ("trustx.policy", s.policyWords(targetHost: "")),
-            ("trustx.host", s.heldHost(targetHost: "")),
-            ("trustx.profile", s.profile.rawValue),
-            ("trustx.store", store),
-            ("trustx.at", s.time.map { $0.rfc3339 } ?? "now (\(started.rfc3339))"),
-            ("trustx.pins", "\(s.pins.count)"),
-            ("trustx.aia", s.fetchAIA ? "on" : "off"),
-            ("trustx.revocation", s.fetchRevocation ? "fetched" : "off"),
-            ("trustx.requireRevocation", s.requireRevocation ? "on" : "off"),
-            ("trustx.timezone", "UTC"),
-        ]
+    /// The run's settings, for whoever reads why a check failed in CI: one property per setting,
+    /// named after its first option and valued with the options that give it as the copied command
+    /// writes them (`default` for the default), so a setting added to `CheckSettings` appears here
+    /// without being named (D380), then the evaluation time.
+    static func properties(_ s: CheckSettings, context: SettingContext, started: Timestamp) -> [(String, String)] {
+        var out: [(String, String)] = CheckSetting.all.map { setting in
+            let arguments = setting.arguments(s, context)
+            return ("trustx.\(setting.option.name)", arguments.isEmpty ? "default" : arguments.joined(separator: " "))
+        }
+        out.append(("trustx.evaluationTime", (s.time ?? started).rfc3339))
+        return out
     }
 
     static func testCase(_ c: Case) -> String {

@@ -77,7 +77,10 @@ struct JUnitFormatTests {
         #expect(failure["type"] == "errSecHostNameMismatch")
         #expect((failure["text"] ?? "").contains("-67602"))
         let properties = try #require(doc["properties"] as? [String: String])
-        #expect(properties["trustx.profile"] == "apple" && properties["trustx.store"] == "apple", "\(properties)")
+        // One property per setting, valued with the options that give it: the defaults but --anchor's.
+        #expect(properties["trustx.profile"] == "default" && properties["trustx.store"] == "default", "\(properties)")
+        #expect(properties["trustx.policy"] == "default", "\(properties)")
+        #expect(properties["trustx.evaluationTime"]?.hasSuffix("Z") ?? false, "\(properties)")
     }
 
     @Test func testSeveralTargetsCountFailuresAndUnreachableErrorsAndEscapeAHostileName() throws {
