@@ -126,6 +126,37 @@ struct JUnitFormatTests {
         #expect(names == ["127.0.0.1:\(server.port)", "127.0.0.1:\(server.port)"])
     }
 
+    @Test func testAllAddressesIsOneTestcasePerAddressOfTheName() throws {
+        let server = try leafServer()
+        defer { server.stop() }
+        // localhost resolves to 127.0.0.1 (and ::1 on some hosts, which s_server does not listen
+        // on: an error); the leaf names only IP 127.0.0.1, so the name fails the hostname step.
+        let run = try CLI.run([
+            "check", "localhost:\(server.port)", "--all-addresses", "--anchor", pki.path("ca.pem"), "--format", "junit",
+        ])
+        #expect(run.status == 1 || run.status == 69, "\(run.err)")
+        let doc = try parse(run.stdout)
+        let suite = try #require(doc["suite"] as? [String: String])
+        let cases = try #require(doc["cases"] as? [[String: Any]])
+        #expect(suite["tests"] == "\(cases.count)" && suite["failures"] == "1", "\(suite)")
+        let v4 = try #require(cases.first { $0["name"] as? String == "127.0.0.1:\(server.port)" }, "\(cases)")
+        #expect(v4["classname"] as? String == "localhost:\(server.port)")
+        let failure = try #require(v4["failure"] as? [String: String])
+        #expect(
+            (failure["message"] ?? "").contains("step hostname failed") && (failure["message"] ?? "").contains("-67602")
+        )
+    }
+
+    @Test func testTheCompletionsOfferJUnitAndTheNewOptions() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let run = try CLI.run(["completions", shell])
+            // Each script names the options without their dashes in some of its forms (fish's -l).
+            for word in ["junit", "quiet", "include-pem", "until-change"] {
+                #expect(run.out.contains(word), "\(shell): \(word)")
+            }
+        }
+    }
+
     @Test func testJUnitUnderWatchIsAUsageError() throws {
         let run = try CLI.run(["check", "127.0.0.1:1", "--watch", "5", "--format", "junit"])
         #expect(run.status == 64, "\(run.err)")
