@@ -2,6 +2,12 @@ import TrustCore
 import TrustOptions
 import TrustSupport
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `check --format junit`: one `<testsuite>` for the run, one `<testcase>` per target and address,
 /// for CI systems that read JUnit XML (D410). A chain that is not trusted is a `<failure>` naming
 /// the decisive step and the OSStatus and URLError; a target that could not be reached is an
@@ -26,7 +32,7 @@ enum JUnitReport {
     /// and taking `seconds`.
     static func render(
         _ cases: [Case], settings: CheckSettings, context: SettingContext, started: Timestamp, seconds: Double,
-        hostname: String = "localhost"
+        hostname: String = machineName()
     ) -> String {
         let failures = cases.filter { $0.outcome.status == .notTrusted }.count
         let errors = cases.filter { $0.outcome.status != .notTrusted && $0.outcome.status != .success }.count
@@ -105,6 +111,15 @@ enum JUnitReport {
         }
     }
 
+    /// This machine's name, the suite's `hostname` (the schema requires one); `localhost` when
+    /// the system gives none.
+    static func machineName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        let name = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return name.isEmpty ? "localhost" : name
+    }
+
     /// The address a check went to, as the watch names it: the one it was told to connect to,
     /// else the one it reached; nil for files and for a connection that reached none.
     static func address(_ request: CheckCommand.Request, _ outcome: FleetCheck.Outcome) -> String? {
@@ -129,9 +144,19 @@ enum JUnitReport {
     /// `text` as element content.
     static func element(_ text: String) -> String { escape(text, attribute: false) }
 
+    /// Whether `scalar` is a format character (a bidi override or isolate, a zero-width one) or a
+    /// line or paragraph separator: legal XML that makes a CI page show other text than is there.
+    static func reorders(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .format, .lineSeparator, .paragraphSeparator: return true
+        default: return false
+        }
+    }
+
     /// Escapes `text`, cut to `maximumText` characters. XML 1.0 allows tab, line feed and carriage
     /// return below U+0020 and nothing else, and not U+FFFE or U+FFFF; the C1 controls it allows
-    /// are escaped too, as a terminal showing the CI log would act on them.
+    /// are escaped too, as a terminal showing the CI log would act on them, and so are the format
+    /// characters that reorder or hide text.
     static func escape(_ text: String, attribute: Bool) -> String {
         var out = ""
         var count = 0
@@ -151,7 +176,7 @@ enum JUnitReport {
                 out += attribute ? "&#\(scalar.value);" : String(scalar)
             default:
                 let v = scalar.value
-                if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0xFFFE || v == 0xFFFF {
+                if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0xFFFE || v == 0xFFFF || reorders(scalar) {
                     out += "\\u{" + String(v, radix: 16) + "}"
                 } else {
                     out.unicodeScalars.append(scalar)

@@ -95,8 +95,8 @@ struct JUnitFormatTests {
         let run = try CLI.run(["check"] + targets + ["--anchor", pki.path("ca.pem"), "--format", "junit"])
         // The worst: a server that could not be reached.
         #expect(run.status == 69, "\(run.err)")
-        // The hostile subject's escapes never reach the document as bytes.
-        #expect(!run.stdout.contains(0x1B) && !run.stdout.contains(0x9B), "\(run.out)")
+        // The hostile subject's escapes and its bidi override never reach the document as such.
+        #expect(!run.out.unicodeScalars.contains { [0x1B, 0x9B, 0x202E].contains($0.value) }, "\(run.out)")
         let doc = try parse(run.stdout)
         #expect((doc["missing"] as? [String]) == [])
         let suite = try #require(doc["suite"] as? [String: String])
@@ -107,6 +107,8 @@ struct JUnitFormatTests {
         // A self-signed leaf under --anchor has no path to the anchor: errSecNotTrusted (-67843).
         let failure = try #require(cases[1]["failure"] as? [String: String], "\(cases[1])")
         #expect((failure["message"] ?? "").contains("-67843"), "\(failure)")
+        // The hostile name is there, escaped: the escaping was exercised, not avoided.
+        #expect((failure["text"] ?? "").contains("evil\\u{1b}[31mred"), "\(failure)")
         let error = try #require(cases[2]["error"] as? [String: String], "\(cases[2])")
         #expect(error["type"] == "NSURLErrorCannotConnectToHost" && (error["message"] ?? "").contains("-1004"))
     }
