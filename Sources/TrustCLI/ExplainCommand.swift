@@ -63,7 +63,7 @@ enum ExplainCommand {
         let report = ExplainReport(ExplainScanner.scan(bytes))
         switch ReportFormat(p) {
         case .json: Output.out(report.json())
-        case .text, .markdown: Output.out(report.text(asciiOnly: !environment.textOptions.unicode))
+        case .text, .markdown, .junit: Output.out(report.text(asciiOnly: !environment.textOptions.unicode))
         }
         return report.allKnown ? .success : .notTrusted
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteFixtures
 import Testing
 
 /// `check --format junit`, read back by a real XML parser (python3's xml.etree.ElementTree, run as

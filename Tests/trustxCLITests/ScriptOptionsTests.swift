@@ -1,4 +1,5 @@
 import Foundation
+import SuiteFixtures
 import Testing
 
 /// `check --quiet`, `--watch --until-change` and `--include-pem`, for scripts, against
