@@ -45,7 +45,8 @@ final class AppleDateConstraintDataTests: XCTestCase {
         }
         let announced = AppleDateConstraints.entries.filter { $0.source.contains("support.apple.com/121668") }
         XCTAssertEqual(announced.count, 11)
-        XCTAssertEqual(announced.filter { !$0.confirmed }.map(\.name), ["AffirmTrust Premium", "AffirmTrust Premium ECC"])
+        XCTAssertEqual(
+            announced.filter { !$0.confirmed }.map(\.name), ["AffirmTrust Premium", "AffirmTrust Premium ECC"])
         for entry in announced {
             XCTAssertTrue(entry.inStore && digests.contains(entry.sha256), entry.name)
             XCTAssertEqual(entry.cutoffDate, "2024-11-15", entry.name)

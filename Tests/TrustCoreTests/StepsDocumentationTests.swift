@@ -187,6 +187,23 @@ final class StepsDocumentationTests: XCTestCase {
         Finding(ChainFinding.noAnchor),
         Finding(ChainFinding.signatureKeyRefused(reason: "")),
         Finding(ChainFinding.removedRoot(name: "", note: "")),
+        Finding(ChainFinding.anchoredAtConstrainedRoot(anchorClass: .system, name: "", constraint: sampleConstraint)),
+        Finding(
+            DateConstraintFinding.issuedWithinDateConstraint(
+                constraint: sampleConstraint, issued: Timestamp(secondsSinceEpoch: 0))),
+        Finding(
+            DateConstraintFinding.issuedOutsideDateConstraint(
+                constraint: sampleConstraint, issued: Timestamp(secondsSinceEpoch: 0))),
+        Finding(
+            DateConstraintFinding.issuedOutsideOverridableDateConstraint(
+                constraint: sampleConstraint, issued: Timestamp(secondsSinceEpoch: 0))),
+        Finding(
+            DateConstraintFinding.pathIssuedAfterCutoff(
+                constraint: sampleConstraint, issued: Timestamp(secondsSinceEpoch: 0), fromSCT: false)),
+        Finding(
+            DateConstraintFinding.pathIssuedAfterOverridableCutoff(
+                constraint: sampleConstraint, issued: Timestamp(secondsSinceEpoch: 0), fromSCT: false)),
+        Finding(DateConstraintFinding.ctRequiredByDateConstraint(constraint: sampleConstraint)),
         Finding(ComplianceFinding.nonCompliant(detail: "")),
         Finding(ExtendedKeyUsageFinding.ekuServerAuth),
         Finding(ExtendedKeyUsageFinding.ekuMissingRequired(anchorClass: .system)),
@@ -289,7 +306,7 @@ final class StepsDocumentationTests: XCTestCase {
         switch d {
         case .chainComplete, .chainEndsSelfSigned, .issuerNotFound, .depthExceeded, .signatureValid, .signatureInvalid,
             .signatureUnsupported, .anchorSignatureNotChecked, .anchoredAt,
-            .selfSignedNotTrusted, .noAnchor, .signatureKeyRefused, .removedRoot:
+            .selfSignedNotTrusted, .noAnchor, .signatureKeyRefused, .removedRoot, .anchoredAtConstrainedRoot:
             break
         }
         switch e {
@@ -343,6 +360,17 @@ final class StepsDocumentationTests: XCTestCase {
         }
         switch r {
         case .notConsulted, .noEntry, .leafMatched, .leafNotMatched, .caMatched, .caNotMatched: break
+        }
+    }
+
+    static let sampleConstraint = DateConstraint(sha256: "", name: "", cutoffDate: "", source: "")
+
+    /// Does nothing; it stops compiling when the date-constraint finding gains a case `everyFinding` lacks.
+    static func dateConstraintCoverage(_ s: DateConstraintFinding) {
+        switch s {
+        case .issuedWithinDateConstraint, .issuedOutsideDateConstraint, .issuedOutsideOverridableDateConstraint,
+            .pathIssuedAfterCutoff, .pathIssuedAfterOverridableCutoff, .ctRequiredByDateConstraint:
+            break
         }
     }
 

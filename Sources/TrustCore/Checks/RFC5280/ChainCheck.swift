@@ -1,3 +1,4 @@
+import TrustSupport
 import TrustX509
 
 /// `chain`, `signature` and `anchor`: what path building established.
@@ -57,8 +58,20 @@ struct ChainCheck: PathCheck {
             }
         }
         if let cls = c.path.anchorClass {
-            steps.append(
-                Step(.anchor, last, .passed, ChainFinding.anchoredAt(anchorClass: cls, name: lastCert.displayName)))
+            // trustd's Valid database keys constraints by the CA's SHA-256, whatever anchors it.
+            let constraint =
+                c.settings.profile == .apple && last > 0
+                ? (c.settings.dateConstraints ?? DateConstraint.apple)[hexString(lastCert.sha256).uppercased()] : nil
+            if let constraint {
+                steps.append(
+                    Step(
+                        .anchor, last, .passed,
+                        ChainFinding.anchoredAtConstrainedRoot(
+                            anchorClass: cls, name: lastCert.displayName, constraint: constraint)))
+            } else {
+                steps.append(
+                    Step(.anchor, last, .passed, ChainFinding.anchoredAt(anchorClass: cls, name: lastCert.displayName)))
+            }
         } else if c.path.endsSelfSigned, let note = c.settings.systemStore?.removalNote(for: lastCert) {
             steps.append(Step(.anchor, last, .failed, ChainFinding.removedRoot(name: lastCert.displayName, note: note)))
         } else if c.path.endsSelfSigned {
