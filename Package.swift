@@ -58,14 +58,15 @@ let package = Package(
         // Certificates and the bytes under them: DER, X.509, CRLs, OCSP, file formats, digests and signatures.
         .target(name: "TrustX509", dependencies: ["TrustSupport", "COpenSSL", "AppleTrustData"]),
         // Info.plist in, ATS settings out: the bounded property-list reader, NSAppTransportSecurity
-        // decoding with its notes, the host policy and TLS versions.
+        // decoding with its notes, the host policy and TLS versions; what the ATS steps find, the
+        // NSPinnedDomains entries a host matches and the advice on a pin set (D344).
         .target(name: "ATSModel", dependencies: ["TrustSupport"]),
         // The pure rules of path validation, free of the engine's vocabulary: host names (Apple's
         // and RFC 6125's matching, the public suffix list), name constraints, certificate
         // policies (RFC 5280 6.1.3) and Apple's pinned-host lookup.
         .target(name: "PathRules", dependencies: ["TrustX509", "TrustSupport", "AppleTrustData"]),
         // Certificate Transparency's logs and evidence: Apple's log list, --ct-logs files, SCT
-        // evidence and the policy's eras as values.
+        // evidence, the policy's eras as values, and trustd's CT policy itself (D343).
         .target(name: "CTModel", dependencies: ["TrustX509", "ATSModel", "TrustSupport", "AppleTrustData"]),
         // RFC 5280 6.3's CRL processing, below the engine: the evaluation lends it its budget and
         // signature cache as TrustX509's `SignatureWork` (D342).

@@ -154,4 +154,37 @@ public final class KeyPair: @unchecked Sendable {
         guard signed == 1 else { throw BuilderError.openssl("EVP_DigestSign") }
         return Array(signature.prefix(length))
     }
+
+    /// This key and `certificate` as PKCS#12, in the format every client still imports:
+    /// 3DES-encrypted key and certificate with a SHA-1 MAC (OpenSSL 3's default AES/PBKDF2/SHA-256
+    /// files are refused by older macOS and iOS keychains).
+    /// - Throws: `BuilderError.openssl` when OpenSSL refuses the certificate or the file.
+    public func pkcs12(certificate: Certificate, password: String, friendlyName: String) throws(BuilderError)
+        -> [UInt8]
+    {
+        defer { ERR_clear_error() }
+        let x: OpaquePointer? = certificate.der.withUnsafeBufferPointer { buf in
+            var p: UnsafePointer<UInt8>? = buf.baseAddress
+            return d2i_X509(nil, &p, buf.count)
+        }
+        guard let x else { throw BuilderError.openssl("d2i_X509") }
+        defer { X509_free(x) }
+        let nid = NID_pbe_WithSHA1And3_Key_TripleDES_CBC
+        // mac_iter -1 writes no MAC, so that PKCS12_set_mac can add the SHA-1 one.
+        guard let p12 = PKCS12_create(password, friendlyName, pkey, x, nil, nid, nid, 0, -1, 0) else {
+            throw BuilderError.openssl("PKCS12_create")
+        }
+        defer { PKCS12_free(p12) }
+        guard PKCS12_set_mac(p12, password, -1, nil, 0, 2048, EVP_sha1()) == 1 else {
+            throw BuilderError.openssl("PKCS12_set_mac")
+        }
+        let length = i2d_PKCS12(p12, nil)
+        guard length > 0 else { throw BuilderError.openssl("i2d_PKCS12") }
+        var out = [UInt8](repeating: 0, count: Int(length))
+        out.withUnsafeMutableBufferPointer { buf in
+            var p: UnsafeMutablePointer<UInt8>? = buf.baseAddress
+            _ = i2d_PKCS12(p12, &p)
+        }
+        return out
+    }
 }

@@ -9,7 +9,7 @@ import TrustSupport
 /// pitfall (the host-name mismatch), and the lab stopped again.
 enum LabTour {
     /// The scenario whose full report is shown: the host-name mismatch, docs/lab.md's first lesson.
-    static let featured = "wrong-host"
+    static let featured = LabScenario.all.first(where: \.featuredInTour)?.name ?? ""
 
     /// Runs the tour; nil when the lab cannot start (then the caller shows help instead).
     static func render(now: Timestamp, environment: Environment) -> String? {

@@ -8,17 +8,23 @@ import TrustX509
 /// (three run by one operator, one by another) written as the lab's own log list for
 /// `--ct-logs`, and one leaf per scenario with the SCTs the scenario teaches.
 struct CTPKI: Sendable {
-    /// What each CT scenario sends.
-    var served: [String: LabServedChain]
-    /// The root the lessons use as a system root.
-    var root: Certificate
+    /// The root the lessons use as a system root, and its key.
+    var root: LabIssued
+    /// Three logs run by one operator.
+    var sameOperator: [CTTestLog]
+    /// One log each of two other operators.
+    var others: [CTTestLog]
+    /// The lab's addresses, after the host in every leaf's subjectAltName.
+    var ips: [GeneralName]
+    var now: Timestamp
+
     /// The lab's log list, in Apple's JSON format (schema v5).
-    var logListJSON: String
+    var logListJSON: String { CTPKI.logList(sameOperator + others) }
 
     /// The file name of the log list in the lab folder.
     static let logListFileName = "ct-logs.json"
 
-    /// Builds the root, the logs and a leaf for each CT scenario.
+    /// Builds the root and the logs.
     /// - Parameters:
     ///   - serverIPs: the leaves' subjectAltName addresses, as the lab's other leaves have them.
     static func build(now: Timestamp, serverIPs: [String]) throws(BuilderError) -> CTPKI {
@@ -29,7 +35,7 @@ struct CTPKI: Sendable {
             notBefore: now.adding(seconds: -30 * day), notAfter: now.adding(seconds: 3650 * day))
         b.basicConstraints = .init(isCA: true)
         b.keyUsage = .init([.keyCertSign, .cRLSign])
-        let root = try b.selfSign(key: rootKey)
+        let root = LabIssued(certificate: try b.selfSign(key: rootKey), key: rootKey)
 
         let sameOperator = try (1...3).map { i throws(BuilderError) in
             try CTTestLog("Lab Log A\(i)", operatorName: "Lab Operator A")
@@ -38,34 +44,30 @@ struct CTPKI: Sendable {
             CTTestLog("Lab Log B1", operatorName: "Lab Operator B"),
             CTTestLog("Lab Log C1", operatorName: "Lab Operator C"),
         ]
-        let logs = sameOperator + others
-
         let ips = try serverIPs.map { ip throws(BuilderError) in try GeneralName.ip(ip) }
+        return CTPKI(root: root, sameOperator: sameOperator, others: others, ips: ips, now: now)
+    }
+
+    /// A leaf of the root for `host`, sent alone, with SCTs embedded from `logs` (none when empty).
+    func chain(host: String, logs: [CTTestLog]) throws(BuilderError) -> LabServedChain {
         // Issued a day ago, for 397 days: within the 398 days Apple allows below a system root
         // (docs/steps.md, validity-period-maximum), and over 180 days, so 3 logs are needed.
-        let start = now.adding(seconds: -day)
-        var served: [String: LabServedChain] = [:]
-        let embedded: [String: [CTTestLog]] = [
-            "ct-one-operator": sameOperator, "ct-valid": [sameOperator[0], others[0], others[1]],
-        ]
-        for scenario in LabScenario.certificateTransparency {
-            let scts = embedded[scenario.name] ?? []
-            let leafKey = try KeyPair.generate(.ecP256)
-            var leaf = CertificateBuilder(
-                subject: NameBuilder(commonName: scenario.host), publicKey: leafKey, notBefore: start,
-                notAfter: start.adding(seconds: 397 * day))
-            leaf.basicConstraints = .init(isCA: false, critical: false)
-            leaf.keyUsage = .init([.digitalSignature])
-            leaf.extendedKeyUsage = .init([.serverAuth])
-            leaf.subjectAltNames = .init([.dnsName(scenario.host)] + ips)
-            let certificate =
-                scts.isEmpty
-                ? try leaf.sign(issuerKey: rootKey, issuer: root)
-                : try leaf.signWithEmbeddedSCTs(
-                    scts.map { EmbeddedSCTRequest($0, at: start) }, issuerKey: rootKey, issuer: root)
-            served[scenario.name] = LabServedChain(chain: [certificate], key: leafKey)
-        }
-        return CTPKI(served: served, root: root, logListJSON: logList(logs))
+        let start = now.adding(seconds: -LabPKI.day)
+        let leafKey = try KeyPair.generate(.ecP256)
+        var leaf = CertificateBuilder(
+            subject: NameBuilder(commonName: host), publicKey: leafKey, notBefore: start,
+            notAfter: start.adding(seconds: 397 * LabPKI.day))
+        leaf.basicConstraints = .init(isCA: false, critical: false)
+        leaf.keyUsage = .init([.digitalSignature])
+        leaf.extendedKeyUsage = .init([.serverAuth])
+        leaf.subjectAltNames = .init([.dnsName(host)] + ips)
+        let certificate =
+            logs.isEmpty
+            ? try leaf.sign(issuerKey: root.key, issuer: root.certificate)
+            : try leaf.signWithEmbeddedSCTs(
+                logs.map { EmbeddedSCTRequest($0, at: start) }, issuerKey: root.key,
+                issuer: root.certificate)
+        return LabServedChain(chain: [certificate], key: leafKey)
     }
 
     /// The logs as Apple's JSON log list: one operator entry per operator, every log usable.

@@ -9,13 +9,15 @@ import TrustX509
 /// with the one key the proxy uses for all its leaves. The server sends the leaf alone, so a
 /// device that has not installed the root cannot even build a path.
 struct InspectionPKI: Sendable {
-    /// What each inspection scenario sends.
-    var served: [String: LabServedChain]
-    /// The proxy's root.
-    var root: Certificate
+    /// The proxy's root and its key.
+    var root: LabIssued
+    /// The one key the proxy uses for all its leaves.
+    var leafKey: KeyPair
+    /// The lab's addresses, after the host in every leaf's subjectAltName.
+    var ips: [GeneralName]
+    var now: Timestamp
 
-    /// Builds the root and a leaf for every scenario of the inspection group, named after the
-    /// scenario's host.
+    /// Builds the root and the proxy's leaf key.
     /// - Parameters:
     ///   - serverIPs: appended to every leaf's subjectAltName after the host, as the lab's other
     ///     named leaves do, for clients that dial an address.
@@ -27,25 +29,24 @@ struct InspectionPKI: Sendable {
             notBefore: now.adding(seconds: -30 * day), notAfter: now.adding(seconds: 3650 * day))
         b.basicConstraints = .init(isCA: true)
         b.keyUsage = .init([.keyCertSign, .cRLSign])
-        let root = try b.selfSign(key: rootKey)
-
+        let root = LabIssued(certificate: try b.selfSign(key: rootKey), key: rootKey)
         let ips = try serverIPs.map { ip throws(BuilderError) in try GeneralName.ip(ip) }
-        let leafKey = try KeyPair.generate(.ecP256)
-        var served: [String: LabServedChain] = [:]
-        for scenario in LabScenario.inspection {
-            // A lifetime within what Apple allows below a root the user installed (docs/steps.md,
-            // validity-period-maximum), so the only thing a device can refuse is the root itself.
-            let start = now.adding(seconds: -day)
-            var leaf = CertificateBuilder(
-                subject: NameBuilder(commonName: scenario.host), publicKey: leafKey, notBefore: start,
-                notAfter: start.adding(seconds: 397 * day))
-            leaf.basicConstraints = .init(isCA: false, critical: false)
-            leaf.keyUsage = .init([.digitalSignature])
-            leaf.extendedKeyUsage = .init([.serverAuth])
-            leaf.subjectAltNames = .init([.dnsName(scenario.host)] + ips)
-            served[scenario.name] = LabServedChain(
-                chain: [try leaf.sign(issuerKey: rootKey, issuer: root)], key: leafKey)
-        }
-        return InspectionPKI(served: served, root: root)
+        return InspectionPKI(root: root, leafKey: try KeyPair.generate(.ecP256), ips: ips, now: now)
+    }
+
+    /// The proxy's leaf for `host`, sent alone.
+    func chain(host: String) throws(BuilderError) -> LabServedChain {
+        // A lifetime within what Apple allows below a root the user installed (docs/steps.md,
+        // validity-period-maximum), so the only thing a device can refuse is the root itself.
+        let start = now.adding(seconds: -LabPKI.day)
+        var leaf = CertificateBuilder(
+            subject: NameBuilder(commonName: host), publicKey: leafKey, notBefore: start,
+            notAfter: start.adding(seconds: 397 * LabPKI.day))
+        leaf.basicConstraints = .init(isCA: false, critical: false)
+        leaf.keyUsage = .init([.digitalSignature])
+        leaf.extendedKeyUsage = .init([.serverAuth])
+        leaf.subjectAltNames = .init([.dnsName(host)] + ips)
+        return LabServedChain(
+            chain: [try leaf.sign(issuerKey: root.key, issuer: root.certificate)], key: leafKey)
     }
 }

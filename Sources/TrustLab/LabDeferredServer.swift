@@ -84,11 +84,11 @@ final class LabDeferredServer: Sendable {
 }
 
 extension Lab {
-    /// A scenario whose chain `make` builds for its first client: its entry (the chain file is
-    /// written then, and `served` stays empty) and the server waiting on its port.
+    /// A scenario whose chain and TLS settings `make` builds for its first client: its entry (the
+    /// chain file is written then, and `served` stays empty) and the server waiting on its port.
     static func deferredScenario(
         _ scenario: LabScenario, listener: LabListener,
-        make: @escaping @Sendable () throws(BuilderError) -> LabServedChain, urlHost: String,
+        make: @escaping @Sendable () throws(BuilderError) -> (LabServedChain, LabTLSConfiguration), urlHost: String,
         directory: LabDirectory, anchorPath: String, options: LabOptions
     ) throws(LabError) -> (RunningScenario, LabDeferredServer) {
         var entry = RunningScenario(
@@ -105,9 +105,8 @@ extension Lab {
                 readTimeout: options.readTimeout, connectionsPerPort: options.connectionsPerPort,
                 connectionsPerPeer: options.connectionsPerPeer)
         ) {
-            let served = try make()
+            let (served, tls) = try make()
             _ = try directory.write("\(name).chain.pem", served.chain.map { PEM.encode($0.der) }.joined())
-            let tls = LabTLSConfiguration(chain: served.chain, privateKeyPEM: served.key.privateKeyPEM())
             return LabEndpoint(name: name, port: listener.port, service: .https(tls, page: page))
         }
         return (entry, server)

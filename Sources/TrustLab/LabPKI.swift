@@ -16,10 +16,22 @@ struct LabServedChain: Sendable {
     var key: KeyPair
     /// The OCSP response the server staples, if any.
     var ocspResponse: [UInt8]?
+    /// A pool's chains, one per node in node order (this one first); empty for one server.
+    var nodes: [LabServedChain] = []
+    /// A rotating server's chains in turn order (this one first); empty for one that does not rotate.
+    var rotation: [LabServedChain] = []
 }
 
-/// Every certificate and key of one lab run, built in process: every certificate and EC key
-/// fresh, the RSA keys from the lab's key cache (`LabKeyCache`, D148).
+extension LabServedChain {
+    /// `leaf` followed by `rest`, on the leaf's key.
+    init(_ leaf: LabIssued, _ rest: [Certificate] = []) {
+        self.init(chain: [leaf.certificate] + rest, key: leaf.key)
+    }
+}
+
+/// The lab's own CAs and the keys and leaves several lessons share, built in process: every
+/// certificate and EC key fresh, the RSA keys from the lab's key cache (`LabKeyCache`, D148).
+/// Each lesson's own leaf is its recipe (`LabScenario.chain`), made with `leaf` and `namedLeaf`.
 ///
 /// The PKI of the private-CA walkthrough in docs/lab.md: "Library Test CA" (P-256,
 /// basicConstraints CA:TRUE and no keyUsage, as `openssl req -x509` without an extension file
@@ -31,19 +43,39 @@ struct LabPKI: Sendable {
     var untrustedRoot: LabIssued
     var clientCA: LabIssued
     var clientIdentity: LabIssued
-    /// The intermediate the AIA server hands out (missing-intermediate-aia's issuer).
-    var aiaIntermediate: Certificate
     /// That intermediate with its key (the pool's node without its intermediate is issued by it too).
     var libraryIntermediate: LabIssued
-    var served: [String: LabServedChain]
+    /// The intermediate the AIA server hands out (missing-intermediate-aia's issuer).
+    var aiaIntermediate: Certificate { libraryIntermediate.certificate }
+    /// The walkthrough's leaf, which the good server and the lessons that change only what is
+    /// around it (host, protocol, handshake) present.
+    var good: LabIssued
+    /// The RSA-2048 leaf of the lessons' RSA pin.
+    var rsa2048: LabIssued
+    /// The self-signed leaf, which is also an anchor file.
+    var selfSigned: LabIssued
+    /// The RSA-2048 key of the static-RSA lesson, which badssl.com's TLS servers share too.
+    var staticRSAKey: KeyPair
     var anchors: [LabAnchor: Certificate]
     /// SPKI SHA-256 of each lesson key.
     var pins: [LabPin: [UInt8]]
+    /// The reference time.
+    var now: Timestamp
+    /// The iPAddress SAN entries of every leaf.
+    var serverIPs: [String]
+    /// The caIssuers URL of a leaf whose intermediate the AIA server hands out.
+    var aiaURL: String
+    /// Where the RSA leaves' keys come from.
+    var keys: LabKeyCache
 
     static let day: Int64 = 86_400
 
-    /// Builds the PKI for `scenarios` (all of them are built: a run takes well under a second,
-    /// and pins and anchors then never depend on the selection).
+    /// The key-cache roles of the shared RSA keys: the lessons they were first cached for (kept).
+    static let rsa2048Role = "rsa-2048"
+    static let staticRSARole = "no-forward-secrecy"
+
+    /// Builds the shared CAs, keys and leaves (all of them: a run takes well under a second, and
+    /// pins and anchors then never depend on the selection).
     /// - Parameters:
     ///   - now: the reference time for validity periods.
     ///   - serverIPs: the iPAddress SAN entries of every leaf (127.0.0.1, plus a classroom address).
@@ -64,49 +96,6 @@ struct LabPKI: Sendable {
             if keyUsage { b.keyUsage = .init([.keyCertSign, .cRLSign]) }
             return LabIssued(certificate: try b.selfSign(key: key), key: key)
         }
-        func intermediate(
-            _ cn: String, issuer: LabIssued, pathLength: Int? = nil,
-            configure: (inout CertificateBuilder) throws(BuilderError) -> Void = { _ in }
-        ) throws(BuilderError)
-            -> LabIssued
-        {
-            let key = try KeyPair.generate(.ecP256)
-            var b = CertificateBuilder(
-                subject: NameBuilder(commonName: cn), publicKey: key, notBefore: caStart,
-                notAfter: now.adding(seconds: 1825 * day))
-            b.basicConstraints = .init(isCA: true, pathLength: pathLength)
-            b.keyUsage = .init([.keyCertSign, .cRLSign])
-            try configure(&b)
-            return LabIssued(certificate: try b.sign(issuerKey: issuer.key, issuer: issuer.certificate), key: key)
-        }
-        let sans = try serverIPs.map { ip throws(BuilderError) in try GeneralName.ip(ip) }
-        func leafBuilder(_ key: KeyPair, notBefore: Timestamp? = nil, days: Int64 = 397) -> CertificateBuilder {
-            let start = notBefore ?? now.adding(seconds: -day)
-            var b = CertificateBuilder(
-                subject: NameBuilder(commonName: serverIPs[0]), publicKey: key,
-                notBefore: start, notAfter: start.adding(seconds: days * day))
-            b.keyUsage = .init([.digitalSignature])
-            b.extendedKeyUsage = .init([.serverAuth])
-            b.subjectAltNames = .init(sans)
-            return b
-        }
-        // An RSA key costs a generation of tens to hundreds of milliseconds, an EC key
-        // microseconds: only the RSA ones are worth keeping between starts.
-        func leafKey(_ kind: KeyKind, role: String) throws(BuilderError) -> KeyPair {
-            if case .rsa = kind { return try keys.key(kind, role: role) }
-            return try KeyPair.generate(kind)
-        }
-        func leaf(
-            issuer: LabIssued, kind: KeyKind = .ecP256, role: String = "",
-            configure: (inout CertificateBuilder) throws(BuilderError) -> Void = { _ in }
-        ) throws(BuilderError)
-            -> LabIssued
-        {
-            let key = try leafKey(kind, role: role)
-            var b = leafBuilder(key)
-            try configure(&b)
-            return LabIssued(certificate: try b.sign(issuerKey: issuer.key, issuer: issuer.certificate), key: key)
-        }
 
         // A CA made by `openssl req -x509` with no extension file, as in that walkthrough: no
         // keyUsage (Apple checks an issuer's keyUsage only when present).
@@ -114,99 +103,6 @@ struct LabPKI: Sendable {
         let rogue = try root("Rogue CA", keyUsage: false)
         let otherRoot = try root("Untrusted Root CA")
         let clientCA = try root("Library Test Client CA")
-
-        var served: [String: LabServedChain] = [:]
-        func serve(_ name: String, _ leaf: LabIssued, _ rest: [Certificate] = []) {
-            served[name] = LabServedChain(chain: [leaf.certificate] + rest, key: leaf.key)
-        }
-
-        // good, wrong-host, tls12-only, mtls-required and smtp-starttls present the same
-        // certificate: what differs is the host, the protocol or the handshake around it.
-        let good = try leaf(issuer: library)
-        for name in ["good", "wrong-host", "tls12-only", "mtls-required", "smtp-starttls"] { serve(name, good) }
-
-        serve("rogue-ca", try leaf(issuer: rogue))
-        serve(
-            "expired",
-            try leaf(issuer: library) { b in
-                b.notBefore = now.adding(seconds: -400 * day)
-                b.notAfter = now.adding(seconds: -30 * day)
-            })
-        serve(
-            "not-yet-valid",
-            try leaf(issuer: library) { b in
-                b.notBefore = now.adding(seconds: 30 * day)
-                b.notAfter = now.adding(seconds: 395 * day)
-            })
-        let selfKey = try KeyPair.generate(.ecP256)
-        let selfSigned = LabIssued(certificate: try leafBuilder(selfKey).selfSign(key: selfKey), key: selfKey)
-        serve("self-signed", selfSigned)
-
-        let libraryIntermediate = try intermediate("Library Test Intermediate CA", issuer: library)
-        serve("missing-intermediate", try leaf(issuer: libraryIntermediate))
-        serve("missing-intermediate-aia", try leaf(issuer: libraryIntermediate) { $0.caIssuersURLs = [aiaURL] })
-
-        // wrong-order: root -> intermediate -> issuing CA -> leaf, sent as leaf, intermediate,
-        // issuing CA (the issuing CA should come first).
-        let issuing = try LabPKI.issuingCA(intermediate: libraryIntermediate, now: now, caStart: caStart)
-        serve("wrong-order", try leaf(issuer: issuing), [libraryIntermediate.certificate, issuing.certificate])
-
-        let otherIntermediate = try LabPKI.issuingCA(
-            intermediate: otherRoot, now: now, caStart: caStart, name: "Untrusted Intermediate CA")
-        serve(
-            "untrusted-root", try leaf(issuer: otherIntermediate),
-            [otherIntermediate.certificate, otherRoot.certificate])
-
-        serve("cn-only", try leaf(issuer: library) { $0.subjectAltNames = nil })
-        serve("client-auth-eku", try leaf(issuer: library) { $0.extendedKeyUsage = .init([.clientAuth]) })
-        serve("rsa-1024", try leaf(issuer: library, kind: .rsa(bits: 1024), role: "rsa-1024"))
-        serve("sha1-signature", try leaf(issuer: library) { $0.signatureAlgorithm = .ecdsaWithSHA1 })
-        serve(
-            "long-validity",
-            try leaf(issuer: library) { b in b.notAfter = b.notBefore.adding(seconds: 900 * day) })
-
-        let limited = try intermediate("Library Test Intermediate CA (pathLen 0)", issuer: library, pathLength: 0)
-        let belowLimit = try LabPKI.issuingCA(intermediate: limited, now: now, caStart: caStart)
-        serve("path-length", try leaf(issuer: belowLimit), [belowLimit.certificate, limited.certificate])
-
-        let constrained = try intermediate("Library Test Constrained CA", issuer: library) { b throws(BuilderError) in
-            b.nameConstraints = .init(permitted: [.dnsName("example.com"), try GeneralName.ipSubnet("10.0.0.0/8")])
-        }
-        serve("name-constraints", try leaf(issuer: constrained), [constrained.certificate])
-
-        let rsa2048 = try leaf(issuer: library, kind: .rsa(bits: 2048), role: "rsa-2048")
-        serve("rsa-2048", rsa2048)
-
-        // key-rotated: the lesson's pin was taken from the old leaf; the server now has a new key.
-        let oldKey = try KeyPair.generate(.ecP256)
-        serve("key-rotated", try leaf(issuer: library))
-
-        // revoked-ocsp: the CA revoked this leaf a day ago, and the server staples the CA's own
-        // OCSP response saying so, current for a week.
-        let revoked = try leaf(issuer: library)
-        serve("revoked-ocsp", revoked)
-        served["revoked-ocsp"]?.ocspResponse = try OCSPResponseBuilder(
-            status: .revoked(now.adding(seconds: -day)), thisUpdate: now.adding(seconds: -3600),
-            nextUpdate: now.adding(seconds: 7 * day)
-        ).sign(certificate: revoked.certificate, issuer: library.certificate, key: library.key)
-
-        // The ATS lessons' servers are named by DNS (ATS exempts loopback addresses): the name
-        // comes first in the SAN, the addresses stay for clients that dial them directly.
-        func namedLeaf(_ scenario: String, kind: KeyKind = .ecP256) throws(BuilderError) -> LabIssued {
-            let host = LabScenario.named(scenario)?.host ?? scenario
-            return try leaf(issuer: library, kind: kind, role: scenario) { b in
-                b.subject = NameBuilder(commonName: host)
-                b.subjectAltNames = .init([.dnsName(host)] + sans)
-                // RSA key exchange encrypts the premaster secret to the leaf's key (RFC 5246 7.4.7.1).
-                if case .rsa = kind { b.keyUsage = .init([.digitalSignature, .keyEncipherment]) }
-            }
-        }
-        serve("tls11-only", try namedLeaf("tls11-only"))
-        serve("no-forward-secrecy", try namedLeaf("no-forward-secrecy", kind: .rsa(bits: 2048)))
-        // pin-rotated: the app's NSPinnedDomains leaf identity was taken from a key the server
-        // no longer uses.
-        let pinRotatedOldKey = try KeyPair.generate(.ecP256)
-        serve("pin-rotated", try namedLeaf("pin-rotated"))
 
         // The learner's identity for mtls-required: EKU clientAuth, issued by the client CA.
         let clientKey = try KeyPair.generate(.ecP256)
@@ -218,30 +114,114 @@ struct LabPKI: Sendable {
         let clientIdentity = LabIssued(
             certificate: try client.sign(issuerKey: clientCA.key, issuer: clientCA.certificate), key: clientKey)
 
-        return LabPKI(
+        let placeholder = LabIssued(certificate: library.certificate, key: library.key)
+        var pki = LabPKI(
             libraryCA: library, rogueCA: rogue, untrustedRoot: otherRoot, clientCA: clientCA,
-            clientIdentity: clientIdentity, aiaIntermediate: libraryIntermediate.certificate,
-            libraryIntermediate: libraryIntermediate, served: served,
-            anchors: [
-                .libraryTestCA: library.certificate, .rogueCA: rogue.certificate,
-                .untrustedRoot: otherRoot.certificate, .selfSigned: selfSigned.certificate,
-            ],
-            pins: [
-                .goodLeaf: good.certificate.spkiSHA256, .rsa2048Leaf: rsa2048.certificate.spkiSHA256,
-                .rotatedAwayLeaf: Digest.sha256(oldKey.spkiDER), .libraryTestCA: library.certificate.spkiSHA256,
-                .pinRotatedOldLeaf: Digest.sha256(pinRotatedOldKey.spkiDER),
-            ])
+            clientIdentity: clientIdentity, libraryIntermediate: placeholder,
+            good: placeholder, rsa2048: placeholder, selfSigned: placeholder, staticRSAKey: library.key,
+            anchors: [:], pins: [:], now: now, serverIPs: serverIPs, aiaURL: aiaURL, keys: keys)
+        pki.libraryIntermediate = try pki.intermediate("Library Test Intermediate CA", issuer: library)
+        pki.good = try pki.leaf(issuer: library)
+        pki.rsa2048 = try pki.leaf(issuer: library, kind: .rsa(bits: 2048), role: rsa2048Role)
+        pki.staticRSAKey = try keys.key(.rsa(bits: 2048), role: staticRSARole)
+        let selfKey = try KeyPair.generate(.ecP256)
+        pki.selfSigned = LabIssued(certificate: try pki.leafBuilder(selfKey).selfSign(key: selfKey), key: selfKey)
+
+        // key-rotated: the lesson's pin was taken from the old leaf; the server now has a new key.
+        let oldKey = try KeyPair.generate(.ecP256)
+        // pin-rotated: the app's NSPinnedDomains leaf identity was taken from a key the server
+        // no longer uses.
+        let pinRotatedOldKey = try KeyPair.generate(.ecP256)
+        pki.anchors = [
+            .libraryTestCA: library.certificate, .rogueCA: rogue.certificate,
+            .untrustedRoot: otherRoot.certificate, .selfSigned: pki.selfSigned.certificate,
+        ]
+        pki.pins = [
+            .goodLeaf: pki.good.certificate.spkiSHA256, .rsa2048Leaf: pki.rsa2048.certificate.spkiSHA256,
+            .rotatedAwayLeaf: Digest.sha256(oldKey.spkiDER), .libraryTestCA: library.certificate.spkiSHA256,
+            .pinRotatedOldLeaf: Digest.sha256(pinRotatedOldKey.spkiDER),
+        ]
+        return pki
+    }
+
+    /// When the CAs' validity starts.
+    var caStart: Timestamp { now.adding(seconds: -30 * LabPKI.day) }
+
+    /// The SAN entries of every leaf: the lab's addresses.
+    func sans() throws(BuilderError) -> [GeneralName] {
+        try serverIPs.map { ip throws(BuilderError) in try GeneralName.ip(ip) }
+    }
+
+    /// A CA below `issuer`, valid five years.
+    func intermediate(
+        _ cn: String, issuer: LabIssued, pathLength: Int? = nil,
+        configure: (inout CertificateBuilder) throws(BuilderError) -> Void = { _ in }
+    ) throws(BuilderError) -> LabIssued {
+        let key = try KeyPair.generate(.ecP256)
+        var b = CertificateBuilder(
+            subject: NameBuilder(commonName: cn), publicKey: key, notBefore: caStart,
+            notAfter: now.adding(seconds: 1825 * LabPKI.day))
+        b.basicConstraints = .init(isCA: true, pathLength: pathLength)
+        b.keyUsage = .init([.keyCertSign, .cRLSign])
+        try configure(&b)
+        return LabIssued(certificate: try b.sign(issuerKey: issuer.key, issuer: issuer.certificate), key: key)
+    }
+
+    /// The walkthrough's leaf for `key`, not yet signed.
+    func leafBuilder(_ key: KeyPair) throws(BuilderError) -> CertificateBuilder {
+        let start = now.adding(seconds: -LabPKI.day)
+        var b = CertificateBuilder(
+            subject: NameBuilder(commonName: serverIPs[0]), publicKey: key,
+            notBefore: start, notAfter: start.adding(seconds: 397 * LabPKI.day))
+        b.keyUsage = .init([.digitalSignature])
+        b.extendedKeyUsage = .init([.serverAuth])
+        b.subjectAltNames = .init(try sans())
+        return b
+    }
+
+    /// The walkthrough's leaf, changed by `configure`, signed by `issuer`.
+    /// - Parameters:
+    ///   - role: the key-cache role of an RSA key (an RSA key costs tens to hundreds of
+    ///     milliseconds, an EC key microseconds: only the RSA ones are worth keeping between starts).
+    func leaf(
+        issuer: LabIssued, kind: KeyKind = .ecP256, role: String = "",
+        configure: (inout CertificateBuilder) throws(BuilderError) -> Void = { _ in }
+    ) throws(BuilderError) -> LabIssued {
+        let key: KeyPair
+        if case .rsa = kind { key = try keys.key(kind, role: role) } else { key = try KeyPair.generate(kind) }
+        return try leaf(issuer: issuer, key: key, configure: configure)
+    }
+
+    /// The walkthrough's leaf on `key`, changed by `configure`, signed by `issuer`.
+    func leaf(
+        issuer: LabIssued, key: KeyPair, configure: (inout CertificateBuilder) throws(BuilderError) -> Void = { _ in }
+    ) throws(BuilderError) -> LabIssued {
+        var b = try leafBuilder(key)
+        try configure(&b)
+        return LabIssued(certificate: try b.sign(issuerKey: issuer.key, issuer: issuer.certificate), key: key)
+    }
+
+    /// A leaf of Library Test CA for `host`, a DNS name (the ATS lessons' servers: ATS exempts
+    /// loopback addresses): the name comes first in the SAN, the addresses stay for clients
+    /// that dial them directly.
+    func namedLeaf(host: String, key: KeyPair) throws(BuilderError) -> LabIssued {
+        let sans = try sans()
+        return try leaf(issuer: libraryCA, key: key) { b in
+            b.subject = NameBuilder(commonName: host)
+            b.subjectAltNames = .init([.dnsName(host)] + sans)
+            // RSA key exchange encrypts the premaster secret to the leaf's key (RFC 5246 7.4.7.1).
+            if case .rsa = key.kind { b.keyUsage = .init([.digitalSignature, .keyEncipherment]) }
+        }
     }
 
     /// A CA below `intermediate`, used where a path needs two CAs under the root.
-    static func issuingCA(
-        intermediate: LabIssued, now: Timestamp, caStart: Timestamp,
-        name: String = "Library Test Issuing CA"
+    func issuingCA(
+        intermediate: LabIssued, name: String = "Library Test Issuing CA"
     ) throws(BuilderError) -> LabIssued {
         let key = try KeyPair.generate(.ecP256)
         var b = CertificateBuilder(
             subject: NameBuilder(commonName: name), publicKey: key, notBefore: caStart,
-            notAfter: now.adding(seconds: 1825 * day))
+            notAfter: now.adding(seconds: 1825 * LabPKI.day))
         b.basicConstraints = .init(isCA: true)
         b.keyUsage = .init([.keyCertSign, .cRLSign])
         return LabIssued(

@@ -1,9 +1,10 @@
 import ATSModel
+import TrustBuilder
 
 extension LabScenarioGroup {
     /// App Transport Security lessons: servers named under `trustx.test` (ATS exempts loopback
     /// addresses and local names), each with Info.plists to try.
-    public static let ats = LabScenarioGroup(id: "ats", title: "App Transport Security")
+    public static let ats = LabScenarioGroup(id: "ats", title: "App Transport Security", firstPortOffset: 23)
 }
 
 extension LabScenario {
@@ -23,7 +24,10 @@ extension LabScenario {
                 LabVariation(
                     [.minimumTLS(.tls1_1)], .trusted,
                     "offering TLS 1.1 completes the handshake, and the chain is as good as good's")
-            ], serviceProtocol: .https, portOffset: 23,
+            ], serviceProtocol: .https,
+            chain: LabChain { p, s throws(BuilderError) in
+                LabServedChain(try p.lab.namedLeaf(host: s.host, key: try KeyPair.generate(.ecP256)))
+            },
             atsCases: [
                 LabATSCase(
                     "ats-default", LabExpectation(trusted: false, osstatus: nil, urlError: -1200),
@@ -38,7 +42,8 @@ extension LabScenario {
                     "tls-1.1-misspelt", minimumTLSVersion: "TLSV1.1",
                     LabExpectation(trusted: false, osstatus: nil, urlError: -1200),
                     "ATS honours only the exact spellings: TLSV1.1 is ignored and the floor stays TLS 1.2"),
-            ]),
+            ],
+            serverTLS: LabServerTLS(.tls1_1, .tls1_1)),
         LabScenario(
             group: .ats, name: "no-forward-secrecy",
             lesson: "A TLS 1.2 server with RSA key exchange only: no forward secrecy, refused by ATS.",
@@ -50,7 +55,10 @@ extension LabScenario {
                 "without ATS the RSA key exchange is accepted, and any custom anchor is trusted (docs/steps.md#anchor)",
             networkOnly:
                 "the key exchange: under ATS the handshake fails (-1200) unless NSExceptionRequiresForwardSecrecy is NO",
-            variations: [], serviceProtocol: .https, portOffset: 24,
+            variations: [], serviceProtocol: .https,
+            chain: LabChain { p, s throws(BuilderError) in
+                LabServedChain(try p.lab.namedLeaf(host: s.host, key: p.lab.staticRSAKey))
+            },
             atsCases: [
                 LabATSCase(
                     "ats-default", LabExpectation(trusted: false, osstatus: nil, urlError: -1200),
@@ -62,7 +70,11 @@ extension LabScenario {
                     "tls-1.0", minimumTLSVersion: "TLSv1.0",
                     LabExpectation(trusted: false, osstatus: nil, urlError: -1200),
                     "a version exception does not add cipher suites: still no suite in common"),
-            ]),
+            ],
+            // RSA key exchange only; TLS 1.3 always has forward secrecy, so it is off.
+            serverTLS: LabServerTLS(
+                .tls1_2, .tls1_2,
+                cipherList: "AES256-GCM-SHA384:AES128-GCM-SHA256:AES256-SHA:AES128-SHA:@SECLEVEL=0")),
         LabScenario(
             group: .ats, name: "pin-rotated",
             lesson: "NSPinnedDomains after the server's key rotated: the old leaf pin fails, the CA pin survives.",
@@ -71,7 +83,10 @@ extension LabScenario {
             expectation: .trusted,
             rule:
                 "any custom anchor is trusted; NSPinnedDomains then needs a leaf identity matching the leaf and a CA identity matching an issuer of the built path (docs/ats.md)",
-            networkOnly: nil, variations: [], serviceProtocol: .https, portOffset: 25,
+            networkOnly: nil, variations: [], serviceProtocol: .https,
+            chain: LabChain { p, s throws(BuilderError) in
+                LabServedChain(try p.lab.namedLeaf(host: s.host, key: try KeyPair.generate(.ecP256)))
+            },
             atsCases: [
                 LabATSCase(
                     "old-leaf-pin", leafPins: [.pinRotatedOldLeaf], anchorClass: .device,

@@ -3,7 +3,8 @@ import TrustCore
 extension LabScenarioGroup {
     /// badssl.com's client-certificate cases (its domains/client folder); `client` itself is the
     /// lab's mtls-required lesson.
-    public static let badsslClient = LabScenarioGroup(id: "badssl-client", title: "badssl.com: client")
+    public static let badsslClient = LabScenarioGroup(
+        id: "badssl-client", title: "badssl.com: client", firstPortOffset: 140)
 }
 
 extension LabScenario {
@@ -22,6 +23,7 @@ extension LabScenario {
                     [.clientIdentity], LabExpectation(trusted: false, osstatus: 0, urlError: -1205),
                     "the learner's identity is from another CA: the server refuses it (alert unknown_ca), URLError -1205"
                 )
-            ], portOffset: 140)
+            ],
+            serverTLS: LabServerTLS(.tls1_2, .tls1_3, requiredClientCA: .unused))
     ]
 }

@@ -3,11 +3,13 @@ import ATSModel
 extension LabScenarioGroup {
     /// badssl.com's cipher-suite folder: servers that differ only in the suites they accept.
     public static let badsslCipherSuites = LabScenarioGroup(
-        id: "badssl-cipher-suites", title: "badssl.com: cipher suites")
+        id: "badssl-cipher-suites", title: "badssl.com: cipher suites", firstPortOffset: 150)
     /// badssl.com's key-exchange folder: DHE with weak or malformed groups, and RSA key exchange.
-    public static let badsslKeyExchange = LabScenarioGroup(id: "badssl-key-exchange", title: "badssl.com: key exchange")
+    public static let badsslKeyExchange = LabScenarioGroup(
+        id: "badssl-key-exchange", title: "badssl.com: key exchange", firstPortOffset: 160)
     /// badssl.com's protocol folder: one protocol version per server.
-    public static let badsslProtocols = LabScenarioGroup(id: "badssl-protocols", title: "badssl.com: protocols")
+    public static let badsslProtocols = LabScenarioGroup(
+        id: "badssl-protocols", title: "badssl.com: protocols", firstPortOffset: 170)
 }
 
 extension LabScenario {
@@ -27,14 +29,15 @@ extension LabScenario {
 
     /// A badssl TLS scenario: host `NAME.badssl.trustx.test`, Library Test CA, HTTPS.
     static func badssl(
-        _ group: LabScenarioGroup, _ name: String, offset: Int, lesson: String, tls: LabServerTLS?,
+        _ group: LabScenarioGroup, _ name: String, lesson: String, tls: LabServerTLS?,
         expectation: LabExpectation, rule: String, networkOnly: String?, variations: [LabVariation] = [],
         ats: [LabATSCase], legacy: LabLegacyServer? = nil
     ) -> LabScenario {
         LabScenario(
             group: group, name: name, lesson: lesson, host: "\(name).badssl.trustx.test",
             anchor: .libraryTestCA, expectation: expectation, rule: rule, networkOnly: networkOnly,
-            variations: variations, serviceProtocol: .https, portOffset: offset, atsCases: ats, badssl: name,
+            variations: variations, serviceProtocol: .https, chain: LabChain { p, _ in p.badssl.tlsWildcard },
+            atsCases: ats, badssl: name,
             serverTLS: tls, legacyServer: legacy)
     }
 
@@ -69,7 +72,7 @@ extension LabScenario {
 
     static let badsslCipherSuites: [LabScenario] = [
         badssl(
-            .badsslCipherSuites, "cbc", offset: 150,
+            .badsslCipherSuites, "cbc",
             lesson: "Only AES-CBC suites, no GCM: old-fashioned, and still offered by Apple's stack.",
             tls: LabServerTLS(
                 .tls1_1, .tls1_2,
@@ -82,7 +85,7 @@ extension LabScenario {
                     "ATS's suites include ECDHE with AES-CBC-SHA, which this server accepts: the connection succeeds")
             ]),
         badssl(
-            .badsslCipherSuites, "mozilla-modern", offset: 151,
+            .badsslCipherSuites, "mozilla-modern",
             lesson: "Mozilla's modern profile (2016): TLS 1.2, ECDHE with AEAD first: what ATS asks for.",
             tls: LabServerTLS(
                 .tls1_2, .tls1_2,
@@ -92,7 +95,7 @@ extension LabScenario {
             expectation: .trusted, rule: goodChainRule, networkOnly: nil,
             ats: [atsDefault(.trusted, "TLS 1.2 with ECDHE and AES-GCM: inside ATS's defaults")]),
         badssl(
-            .badsslCipherSuites, "mozilla-intermediate", offset: 152,
+            .badsslCipherSuites, "mozilla-intermediate",
             lesson: "Mozilla's intermediate profile: TLS 1.0 to 1.2, ECDHE first, legacy suites kept for old clients.",
             tls: LabServerTLS(
                 .tls1_0, .tls1_2,
@@ -105,7 +108,7 @@ extension LabScenario {
                     .trusted, "the server also speaks TLS 1.2 with ECDHE-GCM, which is what an ATS client negotiates")
             ]),
         badssl(
-            .badsslCipherSuites, "mozilla-old", offset: 153,
+            .badsslCipherSuites, "mozilla-old",
             lesson:
                 "Mozilla's old profile: everything back to TLS 1.0 (SSLv3 too on the web); a modern client still gets ECDHE.",
             tls: LabServerTLS(
@@ -118,7 +121,7 @@ extension LabScenario {
                 "SSLv3: badssl's server also accepts it; this OpenSSL has no SSLv3, so the lab serves TLS 1.0 to 1.2",
             ats: [atsDefault(.trusted, "what the server allows does not matter: it agrees to TLS 1.2 with ECDHE-GCM")]),
         badssl(
-            .badsslCipherSuites, "null", offset: 154,
+            .badsslCipherSuites, "null",
             lesson: "NULL and anonymous suites only: no encryption or no authentication; no client offers them.",
             tls: LabServerTLS(
                 .tls1_1, .tls1_2, cipherList: "NULL:aNULL:eNULL:!RC4:!EXPORT:!DES:!CBC:!3DES:!MD5:!PSK:@SECLEVEL=0"),
@@ -128,20 +131,20 @@ extension LabScenario {
             networkOnly: "the cipher suite: the handshake fails before any certificate is sent",
             ats: [atsDefault(handshakeFails, noATSSuite)]),
         badssl(
-            .badsslCipherSuites, "3des", offset: 155,
+            .badsslCipherSuites, "3des",
             lesson:
                 "Only 3DES suites (Sweet32): Apple's stack offers them only in its compatibility group, never under ATS.",
             tls: nil, expectation: handshakeFails, rule: refusedSuites("3DES"),
             networkOnly: refusedBeforeCertificate,
             ats: [atsDefault(handshakeFails, noATSSuite + "; the server's alert says so")], legacy: .tripleDES),
         badssl(
-            .badsslCipherSuites, "rc4", offset: 156,
+            .badsslCipherSuites, "rc4",
             lesson: "Only RC4 suites: banned by RFC 7465, offered by no current Apple system.",
             tls: nil, expectation: handshakeFails, rule: refusedSuites("RC4"),
             networkOnly: refusedBeforeCertificate,
             ats: [atsDefault(handshakeFails, noATSSuite + "; the server's alert says so")], legacy: .rc4),
         badssl(
-            .badsslCipherSuites, "rc4-md5", offset: 157,
+            .badsslCipherSuites, "rc4-md5",
             lesson: "RC4 with an MD5 MAC only: banned by RFC 7465, offered by no current Apple system.",
             tls: nil, expectation: handshakeFails, rule: refusedSuites("RC4 with MD5"),
             networkOnly: refusedBeforeCertificate,
@@ -159,7 +162,7 @@ extension LabScenario {
 
     static let badsslKeyExchange: [LabScenario] = [
         badssl(
-            .badsslKeyExchange, "dh480", offset: 160,
+            .badsslKeyExchange, "dh480",
             lesson: "DHE with a 480-bit prime: broken in hours; Apple's stack never offers DHE.",
             tls: dheOnly(.dh480), expectation: handshakeFails,
             rule:
@@ -167,7 +170,7 @@ extension LabScenario {
             networkOnly: "the key exchange: decided in the handshake, before any certificate is judged",
             ats: [atsDefault(handshakeFails, noDHE)]),
         badssl(
-            .badsslKeyExchange, "dh512", offset: 161,
+            .badsslKeyExchange, "dh512",
             lesson: "DHE with a 512-bit prime (Logjam): refused by OpenSSL's client, never offered by Apple's stack.",
             tls: dheOnly(.dh512), expectation: handshakeFails,
             rule:
@@ -175,7 +178,7 @@ extension LabScenario {
             networkOnly: "the key exchange: decided in the handshake, before any certificate is judged",
             ats: [atsDefault(handshakeFails, noDHE)]),
         badssl(
-            .badsslKeyExchange, "dh1024", offset: 162,
+            .badsslKeyExchange, "dh1024",
             lesson: "DHE with a 1,024-bit prime: within reach of a state; Apple's stack never offers DHE.",
             tls: dheOnly(.dh1024), expectation: .trusted,
             rule:
@@ -183,14 +186,14 @@ extension LabScenario {
             networkOnly: "the key exchange: an ATS client offers no DHE suite and fails (-1200)",
             ats: [atsDefault(handshakeFails, noDHE)]),
         badssl(
-            .badsslKeyExchange, "dh2048", offset: 163,
+            .badsslKeyExchange, "dh2048",
             lesson: "DHE with RFC 7919's 2,048-bit group: sound, yet refused by ATS, which wants ECDHE.",
             tls: dheOnly(.ffdhe2048), expectation: .trusted,
             rule: "DHE with a sound group; the chain is good (docs/connecting.md)",
             networkOnly: "the key exchange: an ATS client offers no DHE suite and fails (-1200)",
             ats: [atsDefault(handshakeFails, noDHE)]),
         badssl(
-            .badsslKeyExchange, "dh-composite", offset: 164,
+            .badsslKeyExchange, "dh-composite",
             lesson:
                 "DHE over a composite modulus: the discrete log is easy; clients that do not test the prime accept it.",
             tls: dheOnly(.composite), expectation: .trusted,
@@ -199,7 +202,7 @@ extension LabScenario {
             networkOnly: "the key exchange: an ATS client offers no DHE suite and fails (-1200)",
             ats: [atsDefault(handshakeFails, noDHE)]),
         badssl(
-            .badsslKeyExchange, "dh-small-subgroup", offset: 165,
+            .badsslKeyExchange, "dh-small-subgroup",
             lesson: "DHE whose generator lies in a small subgroup: the shared secret takes few values.",
             tls: dheOnly(.smallSubgroup), expectation: .trusted,
             rule:
@@ -207,7 +210,7 @@ extension LabScenario {
             networkOnly: "the key exchange: an ATS client offers no DHE suite and fails (-1200)",
             ats: [atsDefault(handshakeFails, noDHE)]),
         badssl(
-            .badsslKeyExchange, "static-rsa", offset: 166,
+            .badsslKeyExchange, "static-rsa",
             lesson: "RSA key exchange only (kRSA): no forward secrecy; ATS refuses it unless the app opts out.",
             tls: LabServerTLS(.tls1_1, .tls1_2, cipherList: "kRSA:@SECLEVEL=0"), expectation: .trusted,
             rule: "without ATS the RSA key exchange is accepted; the chain is good (docs/ats.md)",
@@ -224,7 +227,7 @@ extension LabScenario {
 
     static let badsslProtocols: [LabScenario] = [
         badssl(
-            .badsslProtocols, "tls-v1-0", offset: 170,
+            .badsslProtocols, "tls-v1-0",
             lesson: "TLS 1.0 only: URLSession's floor is TLS 1.2, so the handshake fails unless the app lowers it.",
             tls: LabServerTLS(.tls1_0, .tls1_0), expectation: handshakeFails,
             rule: "URLSession requires TLS 1.2 or later by default: no common version (-1200; docs/ats-diagnostics.md)",
@@ -242,8 +245,7 @@ extension LabScenario {
                     "NSExceptionMinimumTLSVersion TLSv1.0 lowers the floor for this host"),
             ]),
         badssl(
-            .badsslProtocols, "tls-v1-1", offset: 171,
-            lesson: "TLS 1.1 only: below URLSession's floor of TLS 1.2.",
+            .badsslProtocols, "tls-v1-1", lesson: "TLS 1.1 only: below URLSession's floor of TLS 1.2.",
             tls: LabServerTLS(.tls1_1, .tls1_1), expectation: handshakeFails,
             rule: "URLSession requires TLS 1.2 or later by default: no common version (-1200; docs/ats-diagnostics.md)",
             networkOnly: "the protocol version: the served chain is trusted; only the handshake fails (-1200)",
@@ -260,15 +262,13 @@ extension LabScenario {
                     "NSExceptionMinimumTLSVersion TLSv1.1 lowers the floor for this host"),
             ]),
         badssl(
-            .badsslProtocols, "tls-v1-2", offset: 172,
-            lesson: "TLS 1.2 only: exactly URLSession's and ATS's floor; fine today.",
+            .badsslProtocols, "tls-v1-2", lesson: "TLS 1.2 only: exactly URLSession's and ATS's floor; fine today.",
             tls: LabServerTLS(.tls1_2, .tls1_2), expectation: .trusted,
             rule: "TLS 1.2 meets the default minimum; the chain is good (docs/connecting.md)",
             networkOnly: "the protocol version: with --tls-min 1.3 the handshake fails (-1200)",
             ats: [atsDefault(.trusted, "TLS 1.2 with ECDHE: inside ATS's defaults")]),
         badssl(
-            .badsslProtocols, "ssl-v3", offset: 173,
-            lesson: "SSLv3 only (POODLE): Apple's TLS API has no SSLv3 version to ask for.",
+            .badsslProtocols, "ssl-v3", lesson: "SSLv3 only (POODLE): Apple's TLS API has no SSLv3 version to ask for.",
             tls: nil, expectation: handshakeFails,
             rule:
                 "the server answers with an SSL 3.0 ServerHello, which a client of TLS 1.2 and later refuses (a protocol_version alert), or, to a client offering none of SSL 3.0's suites, with a handshake_failure alert: the handshake fails (-1200; docs/lab.md#badsslcom-tls)",
@@ -281,7 +281,7 @@ extension LabScenario {
                 )
             ], legacy: .ssl3),
         badssl(
-            .badsslProtocols, "ssl-v2", offset: 174,
+            .badsslProtocols, "ssl-v2",
             lesson: "SSLv2 only (DROWN): neither Apple's TLS API nor OpenSSL has it any more.",
             tls: nil, expectation: handshakeFails,
             rule:

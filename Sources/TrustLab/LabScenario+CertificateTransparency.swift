@@ -1,20 +1,23 @@
+import TrustBuilder
 import TrustCore
 
 extension LabScenarioGroup {
     /// A lab root installed among the system roots, where Apple requires Certificate Transparency.
-    public static let certificateTransparency = LabScenarioGroup(id: "ct", title: "Certificate Transparency")
+    public static let certificateTransparency = LabScenarioGroup(
+        id: "ct", title: "Certificate Transparency", firstPortOffset: 210)
 }
 
 extension LabScenario {
     /// A leaf of "Lab CT Root", served alone, for `NAME.trustx.test` (reached with `--connect-to`).
     static func ctLesson(
-        _ name: String, _ lesson: String, rule: String, variations: [LabVariation], portOffset: Int
+        _ name: String, _ lesson: String, rule: String, variations: [LabVariation],
+        logs: @escaping @Sendable (CTPKI) -> [CTTestLog] = { _ in [] }
     ) -> LabScenario {
         LabScenario(
             group: .certificateTransparency, name: name, lesson: lesson, host: "\(name).trustx.test",
             anchor: .ctLabRoot,
             expectation: .trusted, rule: rule, networkOnly: nil, variations: variations, serviceProtocol: .https,
-            portOffset: portOffset)
+            chain: LabChain { p, s throws(BuilderError) in try p.ct.chain(host: s.host, logs: logs(p.ct)) })
     }
 
     /// The lab root as the whole system store, and the lab's log list as the logs Apple trusts.
@@ -32,7 +35,7 @@ extension LabScenario {
                     ctSystemRoot, .rejectedByDefault(-67825),
                     "the root installed as a system root with the lab's logs: no SCT at all, so the leaf is not CT-qualified, URLSession refuses (-1202)"
                 )
-            ], portOffset: 210),
+            ]),
         ctLesson(
             "ct-one-operator",
             "A leaf with SCTs from three logs that one company runs: trustd counts logs, not operators, so it is trusted at a system root.",
@@ -47,7 +50,8 @@ extension LabScenario {
                     [.noScenarioAnchor, .store(.ctLabRoot)], .rejectedByDefault(-67825),
                     "the root installed as a system root, Apple's own log list: none of the SCTs' logs is in it, URLSession refuses (-1202)"
                 ),
-            ], portOffset: 211),
+            ],
+            logs: { $0.sameOperator }),
         ctLesson(
             "ct-valid",
             "A leaf with SCTs from three logs of three companies: Certificate Transparency as Apple wants it, trusted at a system root.",
@@ -62,6 +66,7 @@ extension LabScenario {
                     [.noScenarioAnchor, .store(.ctLabRoot)], .rejectedByDefault(-67825),
                     "the root installed as a system root, Apple's own log list: a log the device does not trust proves nothing, URLSession refuses (-1202)"
                 ),
-            ], portOffset: 212),
+            ],
+            logs: { [$0.sameOperator[0], $0.others[0], $0.others[1]] }),
     ]
 }

@@ -1,9 +1,10 @@
+import TrustBuilder
 import TrustCore
 
 extension LabScenarioGroup {
     /// A staging fleet: one name served by several servers, and a server whose certificate
     /// changes while it is watched.
-    public static let fleet = LabScenarioGroup(id: "fleet", title: "Staging fleet")
+    public static let fleet = LabScenarioGroup(id: "fleet", title: "Staging fleet", firstPortOffset: 220)
 }
 
 extension LabScenario {
@@ -43,7 +44,13 @@ extension LabScenario {
                 "one report per node, the worst decides: 127.0.0.1 is trusted, 127.0.0.2 fails Apple TemporalValidity (Expired, -67818), 127.0.0.3 fails Apple MissingIntermediate (Trust, -25318; docs/steps.md#validity, docs/steps.md#chain)",
             networkOnly:
                 "which node answers: a client is sent to one of the three addresses and sees only that node's certificate",
-            variations: [], serviceProtocol: .https, portOffset: 220, nodes: poolNodes),
+            variations: [], serviceProtocol: .https,
+            chain: LabChain { p, s throws(BuilderError) in
+                let nodes = try p.fleet.nodes(host: s.host)
+                var first = nodes[0]
+                first.nodes = nodes
+                return first
+            }, nodes: poolNodes),
         LabScenario(
             group: .fleet, name: "rotating",
             lesson:
@@ -68,6 +75,11 @@ extension LabScenario {
                 LabVariation(
                     [.pin(.rotatingFirstLeaf), .pin(.libraryTestCA)], .trusted,
                     "a backup pin on the CA's key matches both leaves: it survives the rotation"),
-            ], serviceProtocol: .https, portOffset: 223, rotates: true),
+            ], serviceProtocol: .https,
+            chain: LabChain { p, _ in
+                var first = p.fleet.rotating[0]
+                first.rotation = p.fleet.rotating
+                return first
+            }, rotates: true),
     ]
 }

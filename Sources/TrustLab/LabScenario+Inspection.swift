@@ -1,9 +1,11 @@
+import TrustBuilder
 import TrustCore
 
 extension LabScenarioGroup {
     /// A TLS-inspection proxy whose root the device has installed: every host works through it
     /// except the ones Apple pins to its own CAs.
-    public static let inspection = LabScenarioGroup(id: "inspection", title: "TLS inspection and Apple's pinned hosts")
+    public static let inspection = LabScenarioGroup(
+        id: "inspection", title: "TLS inspection and Apple's pinned hosts", firstPortOffset: 200)
 }
 
 extension LabScenario {
@@ -13,12 +15,13 @@ extension LabScenario {
     /// anchor, as everywhere in the lab).
     static func inspected(
         _ name: String, host: String, _ lesson: String, _ expectation: LabExpectation, rule: String,
-        variations: [LabVariation], portOffset: Int
+        variations: [LabVariation]
     ) -> LabScenario {
         LabScenario(
             group: .inspection, name: name, lesson: lesson, host: host, anchor: .libraryTestCA,
             expectation: expectation, rule: rule, networkOnly: nil, variations: variations,
-            serviceProtocol: .https, portOffset: portOffset, namesRealHost: true)
+            serviceProtocol: .https,
+            chain: LabChain { p, s throws(BuilderError) in try p.inspection.chain(host: s.host) }, namesRealHost: true)
     }
 
     /// The proxy's root installed by a profile and trusted in Settings, the app setting nothing.
@@ -49,7 +52,7 @@ extension LabScenario {
                     [.anchor(.inspectionProxyRoot)], .rejectedByDelegate(-67612),
                     "the app trusts the proxy's root itself: Apple's pinning holds for any anchor, the delegate cancels (-999)"
                 ),
-            ], portOffset: 200),
+            ]),
         inspected(
             "inspection-example", host: "www.example.com",
             "The same proxy's certificate for www.example.com: with its root installed, every host Apple does not pin is trusted, and the proxy reads it.",
@@ -69,6 +72,6 @@ extension LabScenario {
                     LabExpectation(trusted: false, osstatus: 0, urlError: -999),
                     "an app that pins its server's CA key (Library Test CA's here): the proxy's chain evaluates (0), the pin matches none of its keys, the delegate cancels (-999)"
                 ),
-            ], portOffset: 201),
+            ]),
     ]
 }

@@ -1,8 +1,10 @@
+import TrustBuilder
 import TrustCore
+import TrustX509
 
 extension LabScenarioGroup {
     /// The lab's own lessons: the walkthrough's server on 127.0.0.1 with one thing broken at a time.
-    public static let lessons = LabScenarioGroup(id: "lessons", title: "The lab's lessons")
+    public static let lessons = LabScenarioGroup(id: "lessons", title: "The lab's lessons", firstPortOffset: 0)
 }
 
 extension LabScenario {
@@ -24,7 +26,7 @@ extension LabScenario {
                 LabVariation(
                     [.noScenarioAnchor], .rejectedByDefault(-25318),
                     "without the anchor only system roots are trusted and Library Test CA is not one of them"),
-            ], serviceProtocol: .https, portOffset: 0),
+            ], serviceProtocol: .https, chain: .good),
         LabScenario(
             group: .lessons, name: "wrong-host",
             lesson: "The same server reached as localhost: the certificate names only 127.0.0.1.",
@@ -41,7 +43,7 @@ extension LabScenario {
                 LabVariation(
                     [.policy(.ssl(host: nil))], .trusted,
                     "SecPolicyCreateSSL(true, nil) skips the hostname check"),
-            ], serviceProtocol: .https, portOffset: 1),
+            ], serviceProtocol: .https, chain: .good, featuredInTour: true),
         LabScenario(
             group: .lessons, name: "tls12-only",
             lesson: "A server stuck at TLS 1.2: fine today, refused by a client requiring TLS 1.3.",
@@ -57,7 +59,8 @@ extension LabScenario {
                     [.minimumTLS(.tls1_3)],
                     LabExpectation(trusted: false, osstatus: nil, urlError: -1200),
                     "no common protocol version: the handshake fails, URLError -1200")
-            ], serviceProtocol: .https, portOffset: 2),
+            ], serviceProtocol: .https, chain: .good,
+            serverTLS: LabServerTLS(.tls1_2, .tls1_2)),
         LabScenario(
             group: .lessons, name: "rogue-ca",
             lesson: "A server whose certificate comes from another CA: the anchor decides, not the name.",
@@ -76,14 +79,18 @@ extension LabScenario {
                     [.anchor(.rogueCA), .pin(.goodLeaf)],
                     LabExpectation(trusted: false, osstatus: 0, urlError: -999),
                     "evaluation passes, but the test server's pin does not match: the delegate cancels"),
-            ], serviceProtocol: .https, portOffset: 3),
+            ], serviceProtocol: .https, chain: .leaf(of: \.rogueCA)),
         LabScenario(
             group: .lessons, name: "expired", lesson: "A leaf whose notAfter has passed.",
             host: "127.0.0.1", anchor: .libraryTestCA,
             // TemporalValidity: outside notBefore..notAfter -> errSecCertificateExpired.
             expectation: .rejectedByDelegate(-67818),
             rule: "Apple TemporalValidity: outside notBefore..notAfter (Expired, -67818; docs/steps.md#validity)",
-            networkOnly: nil, variations: [], serviceProtocol: .https, portOffset: 4,
+            networkOnly: nil, variations: [], serviceProtocol: .https,
+            chain: .leaf { b, pki in
+                b.notBefore = pki.now.adding(seconds: -400 * LabPKI.day)
+                b.notAfter = pki.now.adding(seconds: -30 * LabPKI.day)
+            },
             badssl: "expired"),
         LabScenario(
             group: .lessons, name: "not-yet-valid",
@@ -93,7 +100,11 @@ extension LabScenario {
             expectation: .rejectedByDelegate(-67818),
             rule:
                 "Apple TemporalValidity: not yet valid reads as expired (Expired, -67818, not -67819; docs/steps.md#validity)",
-            networkOnly: nil, variations: [], serviceProtocol: .https, portOffset: 5),
+            networkOnly: nil, variations: [], serviceProtocol: .https,
+            chain: .leaf { b, pki in
+                b.notBefore = pki.now.adding(seconds: 30 * LabPKI.day)
+                b.notAfter = pki.now.adding(seconds: 395 * LabPKI.day)
+            }),
         LabScenario(
             group: .lessons, name: "self-signed",
             lesson: "A self-signed leaf: trusted only when that very certificate is the anchor.",
@@ -106,7 +117,7 @@ extension LabScenario {
                 LabVariation(
                     [.noScenarioAnchor, .anchor(.selfSigned)], .trusted,
                     "a self-signed leaf set as anchor is accepted, still subject to hostname, EKU and lifetime")
-            ], serviceProtocol: .https, portOffset: 6,
+            ], serviceProtocol: .https, chain: LabChain { p, _ in LabServedChain(p.lab.selfSigned) },
             badssl: "self-signed"),
         LabScenario(
             group: .lessons, name: "missing-intermediate",
@@ -116,7 +127,7 @@ extension LabScenario {
             expectation: .rejectedByDelegate(-25318),
             rule:
                 "Apple MissingIntermediate: an issuer that is neither presented nor an anchor (Trust, -25318; docs/steps.md#chain)",
-            networkOnly: nil, variations: [], serviceProtocol: .https, portOffset: 7),
+            networkOnly: nil, variations: [], serviceProtocol: .https, chain: .leaf(of: \.libraryIntermediate)),
         LabScenario(
             group: .lessons, name: "missing-intermediate-aia",
             lesson: "The server forgets its intermediate, but the leaf's AIA URL lets an iPhone fetch it.",
@@ -132,8 +143,9 @@ extension LabScenario {
                 LabVariation(
                     [.noAIA], .rejectedByDelegate(-25318),
                     "without the fetch the issuer is missing, as OpenSSL and curl users see it")
-            ], serviceProtocol: .https, portOffset: 8,
-            badssl: "incomplete-chain"),
+            ], serviceProtocol: .https,
+            chain: .leaf(of: \.libraryIntermediate) { b, pki in b.caIssuersURLs = [pki.aiaURL] },
+            badssl: "incomplete-chain", extraServers: [.aiaIntermediate]),
         LabScenario(
             group: .lessons, name: "wrong-order",
             lesson: "Intermediates sent in the wrong order: Apple builds the path anyway.",
@@ -142,7 +154,14 @@ extension LabScenario {
             // any order (RFC 8446 4.4.2 allows it), so the path is complete and trusted.
             expectation: .trusted,
             rule: "path building ignores presentation order; any custom anchor is trusted (docs/steps.md#chain)",
-            networkOnly: nil, variations: [], serviceProtocol: .https, portOffset: 9),
+            networkOnly: nil, variations: [], serviceProtocol: .https,
+            chain: LabChain { p, _ throws(BuilderError) in
+                // root -> intermediate -> issuing CA -> leaf, sent as leaf, intermediate, issuing
+                // CA (the issuing CA should come first).
+                let issuing = try p.lab.issuingCA(intermediate: p.lab.libraryIntermediate)
+                return LabServedChain(
+                    try p.lab.leaf(issuer: issuing), [p.lab.libraryIntermediate.certificate, issuing.certificate])
+            }),
         LabScenario(
             group: .lessons, name: "untrusted-root", lesson: "A complete chain up to a root the client does not trust.",
             host: "127.0.0.1", anchor: .libraryTestCA,
@@ -155,7 +174,12 @@ extension LabScenario {
                 LabVariation(
                     [.anchor(.untrustedRoot)], .trusted,
                     "trusting the root makes the same chain trusted: the anchor set is the whole difference")
-            ], serviceProtocol: .https, portOffset: 10,
+            ], serviceProtocol: .https,
+            chain: LabChain { p, _ throws(BuilderError) in
+                let other = try p.lab.issuingCA(intermediate: p.lab.untrustedRoot, name: "Untrusted Intermediate CA")
+                return LabServedChain(
+                    try p.lab.leaf(issuer: other), [other.certificate, p.lab.untrustedRoot.certificate])
+            },
             badssl: "untrusted-root"),
         LabScenario(
             group: .lessons, name: "cn-only", lesson: "The host is only in the Common Name: Apple never reads the CN.",
@@ -168,7 +192,7 @@ extension LabScenario {
                 LabVariation(
                     [.policy(.basicX509)], .trusted,
                     "Basic X.509 checks no name at all")
-            ], serviceProtocol: .https, portOffset: 11),
+            ], serviceProtocol: .https, chain: .leaf { b, _ in b.subjectAltNames = nil }),
         LabScenario(
             group: .lessons, name: "client-auth-eku",
             lesson: "A client certificate used as a server certificate: EKU clientAuth only.",
@@ -181,7 +205,7 @@ extension LabScenario {
             networkOnly: nil,
             variations: [
                 LabVariation([.policy(.basicX509)], .trusted, "Basic X.509 has no EKU check")
-            ], serviceProtocol: .https, portOffset: 12),
+            ], serviceProtocol: .https, chain: .leaf { b, _ in b.extendedKeyUsage = .init([.clientAuth]) }),
         LabScenario(
             group: .lessons, name: "rsa-1024",
             lesson: "An RSA-1024 leaf: too small for TLS since 2017, custom anchor or not.",
@@ -194,7 +218,10 @@ extension LabScenario {
                 LabVariation(
                     [.policy(.basicX509)], .trusted,
                     "Basic X.509 only refuses RSA < 1024 (WeakKeySize)")
-            ], serviceProtocol: .https, portOffset: 13),
+            ], serviceProtocol: .https,
+            chain: LabChain { p, s throws(BuilderError) in
+                LabServedChain(try p.lab.leaf(issuer: p.lab.libraryCA, kind: .rsa(bits: 1024), role: s.name))
+            }),
         LabScenario(
             group: .lessons, name: "sha1-signature", lesson: "A leaf signed with SHA-1: refused under the SSL policy.",
             host: "127.0.0.1", anchor: .libraryTestCA,
@@ -208,7 +235,7 @@ extension LabScenario {
                 LabVariation(
                     [.policy(.basicX509)], .trusted,
                     "Basic X.509 only bans MD2/4/5")
-            ], serviceProtocol: .https, portOffset: 14),
+            ], serviceProtocol: .https, chain: .leaf { b, _ in b.signatureAlgorithm = .ecdsaWithSHA1 }),
         LabScenario(
             group: .lessons, name: "long-validity",
             lesson: "A 900-day leaf: over the 825-day maximum, even under a private CA.",
@@ -223,7 +250,8 @@ extension LabScenario {
                 LabVariation(
                     [.policy(.basicX509)], .trusted,
                     "Basic X.509 has no validity-period maximum")
-            ], serviceProtocol: .https, portOffset: 15),
+            ], serviceProtocol: .https,
+            chain: .leaf { b, _ in b.notAfter = b.notBefore.adding(seconds: 900 * LabPKI.day) }),
         LabScenario(
             group: .lessons, name: "path-length", lesson: "An intermediate limited to pathLen 0 signs another CA.",
             host: "127.0.0.1", anchor: .libraryTestCA,
@@ -232,7 +260,14 @@ extension LabScenario {
             expectation: .rejectedByDelegate(-67611),
             rule:
                 "Apple BasicConstraintsPathLen: a CA below a pathLenConstraint 0 issuer (Compliance, -67611; docs/steps.md#basic-constraints)",
-            networkOnly: nil, variations: [], serviceProtocol: .https, portOffset: 16),
+            networkOnly: nil, variations: [], serviceProtocol: .https,
+            chain: LabChain { p, _ throws(BuilderError) in
+                let limited = try p.lab.intermediate(
+                    "Library Test Intermediate CA (pathLen 0)", issuer: p.lab.libraryCA, pathLength: 0)
+                let belowLimit = try p.lab.issuingCA(intermediate: limited)
+                return LabServedChain(
+                    try p.lab.leaf(issuer: belowLimit), [belowLimit.certificate, limited.certificate])
+            }),
         LabScenario(
             group: .lessons, name: "name-constraints",
             lesson: "An intermediate constrained to example.com and 10.0.0.0/8 issues for 127.0.0.1.",
@@ -242,7 +277,16 @@ extension LabScenario {
             expectation: .rejectedByDelegate(-67689),
             rule:
                 "Apple NameConstraints: the leaf's address is outside the permitted subtrees (Compliance, -67689; docs/steps.md#name-constraints)",
-            networkOnly: nil, variations: [], serviceProtocol: .https, portOffset: 17),
+            networkOnly: nil, variations: [], serviceProtocol: .https,
+            chain: LabChain { p, _ throws(BuilderError) in
+                let constrained = try p.lab.intermediate("Library Test Constrained CA", issuer: p.lab.libraryCA) {
+                    b throws(BuilderError) in
+                    b.nameConstraints = .init(permitted: [
+                        .dnsName("example.com"), try GeneralName.ipSubnet("10.0.0.0/8"),
+                    ])
+                }
+                return LabServedChain(try p.lab.leaf(issuer: constrained), [constrained.certificate])
+            }),
         LabScenario(
             group: .lessons, name: "rsa-2048", lesson: "An RSA-2048 leaf for the exercise's RSA pin.",
             host: "127.0.0.1", anchor: .libraryTestCA,
@@ -258,7 +302,7 @@ extension LabScenario {
                     [.pin(.goodLeaf)],
                     LabExpectation(trusted: false, osstatus: 0, urlError: -999),
                     "the good server's pin is another key: evaluation passes, the delegate cancels"),
-            ], serviceProtocol: .https, portOffset: 18),
+            ], serviceProtocol: .https, chain: LabChain { p, _ in LabServedChain(p.lab.rsa2048) }),
         LabScenario(
             group: .lessons, name: "mtls-required",
             lesson: "A server that requires a client certificate from the lab's client CA.",
@@ -274,8 +318,8 @@ extension LabScenario {
                 LabVariation(
                     [.clientIdentity],
                     .trusted, "with the lab's learner identity the server accepts the connection")
-            ], serviceProtocol: .https, portOffset: 19,
-            badssl: "client"),
+            ], serviceProtocol: .https, chain: .good,
+            badssl: "client", serverTLS: LabServerTLS(.tls1_2, .tls1_3, requiredClientCA: .learners)),
         LabScenario(
             group: .lessons, name: "smtp-starttls",
             lesson: "A mail server upgrading to TLS with STARTTLS: the same trust rules.",
@@ -284,7 +328,7 @@ extension LabScenario {
             expectation: .trusted,
             rule:
                 "any custom anchor is trusted, and the SAN iPAddress matches the host (docs/steps.md#anchor, docs/steps.md#hostname)",
-            networkOnly: nil, variations: [], serviceProtocol: .smtpStartTLS, portOffset: 20),
+            networkOnly: nil, variations: [], serviceProtocol: .smtpStartTLS, chain: .good),
         LabScenario(
             group: .lessons, name: "key-rotated",
             lesson: "The server's key changed since the lesson's pin was taken: why backup pins exist.",
@@ -303,7 +347,7 @@ extension LabScenario {
                 LabVariation(
                     [.pin(.rotatedAwayLeaf), .pin(.libraryTestCA)],
                     .trusted, "a backup pin on the CA's key survives the rotation"),
-            ], serviceProtocol: .https, portOffset: 21),
+            ], serviceProtocol: .https, chain: .leaf()),
         LabScenario(
             group: .lessons, name: "revoked-ocsp",
             lesson: "A revoked certificate whose server staples the CA's OCSP response saying so.",
@@ -315,7 +359,18 @@ extension LabScenario {
                 "Apple Revocation: the stapled OCSP response, signed by the issuer, says revoked (Revoked, -67820, fatal; docs/steps.md#revocation)",
             networkOnly:
                 "the stapled OCSP response: the served chain alone is trusted; the staple in the handshake revokes it",
-            variations: [], serviceProtocol: .https, portOffset: 22,
+            variations: [], serviceProtocol: .https,
+            chain: LabChain { p, _ throws(BuilderError) in
+                // The CA revoked this leaf a day ago, and the server staples the CA's own OCSP
+                // response saying so, current for a week.
+                let revoked = try p.lab.leaf(issuer: p.lab.libraryCA)
+                var served = LabServedChain(revoked)
+                served.ocspResponse = try OCSPResponseBuilder(
+                    status: .revoked(p.lab.now.adding(seconds: -LabPKI.day)),
+                    thisUpdate: p.lab.now.adding(seconds: -3600), nextUpdate: p.lab.now.adding(seconds: 7 * LabPKI.day)
+                ).sign(certificate: revoked.certificate, issuer: p.lab.libraryCA.certificate, key: p.lab.libraryCA.key)
+                return served
+            },
             badssl: "revoked"),
     ]
 }

@@ -26,9 +26,8 @@ public struct LabScenario: Hashable, Sendable, Identifiable {
     public var variations: [LabVariation]
     /// Plain HTTPS or SMTP with STARTTLS.
     public var serviceProtocol: LabProtocol
-    /// The scenario's port is the port base plus this offset (stable across `--scenario` selections,
-    /// so handouts keep their ports).
-    public var portOffset: Int
+    /// How the server comes by the chain it sends: the scenario's PKI recipe.
+    var chain: LabChain
     /// ATS configurations the lesson tries (empty for lessons without ATS).
     public var atsCases: [LabATSCase] = []
     /// The badssl.com subdomain this scenario re-enacts (`expired`, `wrong.host`), when it does.
@@ -53,6 +52,15 @@ public struct LabScenario: Hashable, Sendable, Identifiable {
     /// Whether the server takes turns with two leaves of different keys on a wall-clock
     /// schedule (`LabOptions.rotateSeconds`, `LabLeafRotation`).
     public var rotates: Bool = false
+    /// Servers the scenario needs beside its own (the AIA server); each is started once for
+    /// every scenario that names it.
+    public var extraServers: [LabExtraServer] = []
+    /// Whether plain `trustx`'s tour of the lab shows this scenario's full report (one does).
+    public var featuredInTour: Bool = false
+    /// The scenario's port is the port base plus this offset (stable across `--scenario`
+    /// selections, so handouts keep their ports): assigned in catalogue order from its group's
+    /// `firstPortOffset`, never written by hand.
+    public internal(set) var portOffset: Int = 0
 
     /// Whether clients reach the server with `--connect-to`: the URL's host is a DNS name that
     /// does not resolve (ATS exempts loopback addresses and local names, so its lessons name the
@@ -65,6 +73,13 @@ public struct LabScenario: Hashable, Sendable, Identifiable {
 
     /// The name.
     public var id: String { name }
+
+    /// Whether `a` and `b` are the same catalogue entry: names are unique in the catalogue
+    /// (`ScenarioExpectationTests`), and a recipe cannot be compared.
+    public static func == (a: LabScenario, b: LabScenario) -> Bool { a.name == b.name }
+
+    /// Hashes the name, the entry's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
 extension LabScenario {
@@ -73,17 +88,30 @@ extension LabScenario {
 
     /// Every scenario, in teaching order: each group's scenarios, one line per group (a group is
     /// declared in its own `LabScenario+NAME.swift`).
-    public static let all: [LabScenario] = [
-        lessons,
-        ats,
-        badsslCertificates,
-        badsslKnownBad,
-        badsslClient,
-        inspection,
-        certificateTransparency,
-        badsslTLS,
-        fleet,
-    ].flatMap { $0 }
+    public static let all: [LabScenario] = assigningPorts(
+        [
+            lessons,
+            ats,
+            badsslCertificates,
+            badsslKnownBad,
+            badsslClient,
+            inspection,
+            certificateTransparency,
+            badsslTLS,
+            fleet,
+        ].flatMap { $0 })
+
+    /// `scenarios` with their port offsets: each group's scenarios take consecutive offsets
+    /// from the group's `firstPortOffset` in declaration order, a pool one per node.
+    static func assigningPorts(_ scenarios: [LabScenario]) -> [LabScenario] {
+        var next: [LabScenarioGroup: Int] = [:]
+        return scenarios.map { scenario in
+            var s = scenario
+            s.portOffset = next[s.group] ?? s.group.firstPortOffset
+            next[s.group] = s.portOffset + s.portOffsets.count
+            return s
+        }
+    }
 
     /// The groups, in teaching order.
     public static var groups: [LabScenarioGroup] {

@@ -7,11 +7,15 @@ public struct LabScenarioGroup: Hashable, Sendable, Identifiable, CustomStringCo
     public var id: String
     /// What the group teaches, as a heading.
     public var title: String
+    /// The port offset of the group's first scenario; the others follow in declaration order
+    /// (`LabScenario.assigningPorts`).
+    public var firstPortOffset: Int
 
     /// Creates a group.
-    public init(id: String, title: String) {
+    public init(id: String, title: String, firstPortOffset: Int) {
         self.id = id
         self.title = title
+        self.firstPortOffset = firstPortOffset
     }
 
     /// The id.

@@ -51,19 +51,10 @@ extension LabServer {
                 guard case .tls(let context, let smtp, _) = handlers[c.endpoint] else {
                     return .finished(served: false)
                 }
-                if c.ssl == nil {
-                    guard let ssl = SSL_new(context.context) else { return .finished(served: false) }
-                    c.ssl = ssl
-                    // Partial writes: a non-blocking write resumes where the socket had no room.
-                    // Released buffers: thousands of waiting connections keep no 16 KiB record
-                    // buffers each.
-                    let modes = SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER
-                    _ = SSL_ctrl(ssl, SSL_CTRL_MODE, Int(modes | SSL_MODE_RELEASE_BUFFERS), nil)
-                    guard SSL_set_fd(ssl, c.fd) == 1 else { return .finished(served: false) }
-                }
-                let result = SSL_accept(c.ssl)
-                guard result == 1 else { return waitOrFail(c.ssl!, result) }
-                c.facts = connectionFacts(c.ssl!)
+                guard c.startTLS(context) else { return .finished(served: false) }
+                let result = c.tlsAccept()
+                guard result == 1 else { return waitOrFail(c, result) }
+                c.facts = c.tlsFacts()
                 c.expect(smtp ? .smtpOverTLS : .httpsRequest, within: stageTime, now: now)
             case .httpsRequest:
                 let before = c.input.count
@@ -114,10 +105,8 @@ extension LabServer {
                 }
             case .sendTLS(let next):
                 while c.sent < c.output.count {
-                    let n = c.output.withUnsafeBytes { buffer in
-                        SSL_write(c.ssl, buffer.baseAddress! + c.sent, Int32(buffer.count - c.sent))
-                    }
-                    guard n > 0 else { return waitOrFail(c.ssl!, n) }
+                    let n = c.tlsWrite()
+                    guard n > 0 else { return waitOrFail(c, n) }
                     c.sent += Int(n)
                 }
                 c.output = []
@@ -152,7 +141,7 @@ extension LabServer {
                     c.expect(.sendPlain(then: .done(served: false)), within: stageTime, now: now)
                 }
             case .done(let served):
-                if let ssl = c.ssl { _ = SSL_shutdown(ssl) }
+                c.tlsShutdown()
                 // Closing with unread input would send a reset, which can destroy the answer
                 // before the client reads it: end our side, and read theirs away for a moment.
                 // Counted before the client can see our end, so a client that has read its
@@ -181,8 +170,8 @@ extension LabServer {
     }
 
     /// What a TLS read or handshake call that did not succeed means: wait, or give up.
-    private func waitOrFail(_ ssl: OpaquePointer, _ result: Int32) -> Outcome {
-        switch SSL_get_error(ssl, result) {
+    private func waitOrFail(_ c: Connection, _ result: Int32) -> Outcome {
+        switch c.tlsError(result) {
         case SSL_ERROR_WANT_READ: .read
         case SSL_ERROR_WANT_WRITE: .write
         default: .finished(served: false)
@@ -210,9 +199,9 @@ extension LabServer {
         let room = limit - c.input.count
         guard room > 0 else { return .end }
         var buffer = [UInt8](repeating: 0, count: min(room, 4096))
-        let n = buffer.withUnsafeMutableBytes { SSL_read(c.ssl, $0.baseAddress, Int32($0.count)) }
+        let n = c.tlsRead(into: &buffer)
         guard n > 0 else {
-            switch SSL_get_error(c.ssl, n) {
+            switch c.tlsError(n) {
             case SSL_ERROR_WANT_READ: return .wait(.read)
             case SSL_ERROR_WANT_WRITE: return .wait(.write)
             case SSL_ERROR_ZERO_RETURN: return .end
@@ -339,21 +328,5 @@ extension LabServer {
         let head =
             "HTTP/1.1 200 OK\r\nContent-Type: \(file.contentType)\r\nContent-Length: \(file.body.count)\r\nConnection: close\r\n\r\n"
         return (Array(head.utf8) + (parts[0] == "HEAD" ? [] : file.body), true)
-    }
-
-    /// Protocol, cipher and client certificate, for the answer page.
-    private func connectionFacts(_ ssl: OpaquePointer) -> String {
-        var lines: [String] = []
-        if let version = SSL_get_version(ssl) { lines.append("Protocol: \(String(cString: version))") }
-        if let cipher = SSL_get_current_cipher(ssl), let name = SSL_CIPHER_get_name(cipher) {
-            lines.append("Cipher: \(String(cString: name))")
-        }
-        if let peer = SSL_get0_peer_certificate(ssl), let name = X509_get_subject_name(peer),
-            let text = X509_NAME_oneline(name, nil, 0)
-        {
-            lines.append("Client certificate: \(String(cString: text))")
-            CRYPTO_free(text, nil, 0)
-        }
-        return lines.joined(separator: "\n") + "\n"
     }
 }

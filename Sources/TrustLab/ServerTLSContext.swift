@@ -59,9 +59,10 @@ final class ServerTLSContext: @unchecked Sendable {
     private var staple: UnsafeMutablePointer<COpenSSL_Staple>?
     private var stapleBytes: UnsafeMutableBufferPointer<UInt8>?
 
-    /// The context for a handshake starting now (`LabLeafRotation.index(unixTime:period:count:)`).
-    var context: OpaquePointer {
-        contexts[LabLeafRotation.index(unixTime: Int64(time(nil)), period: period, count: contexts.count)]
+    /// A new SSL object of the context for a handshake starting now
+    /// (`LabLeafRotation.index(unixTime:period:count:)`), owned by the caller (`Connection`).
+    func makeSSL() -> OpaquePointer? {
+        SSL_new(contexts[LabLeafRotation.index(unixTime: Int64(time(nil)), period: period, count: contexts.count)])
     }
 
     /// Configures a server context from `configuration` (one per leaf of its rotation).
@@ -192,16 +193,19 @@ public struct LabServerTLS: Hashable, Sendable {
     public var cipherList: String?
     /// The DHE group (nil: no DHE suite can be chosen).
     public var dhParameters: LabDHParameters?
+    /// The CA whose client certificates the server requires (nil: it asks for none).
+    public var requiredClientCA: LabClientCA?
 
     /// Creates settings.
     public init(
         _ minimumVersion: TLSVersion, _ maximumVersion: TLSVersion, cipherList: String? = nil,
-        dhParameters: LabDHParameters? = nil
+        dhParameters: LabDHParameters? = nil, requiredClientCA: LabClientCA? = nil
     ) {
         self.minimumVersion = minimumVersion
         self.maximumVersion = maximumVersion
         self.cipherList = cipherList
         self.dhParameters = dhParameters
+        self.requiredClientCA = requiredClientCA
     }
 
     /// Applies the settings to `configuration`.
@@ -216,7 +220,7 @@ public struct LabServerTLS: Hashable, Sendable {
 /// An OpenSSL `EVP_PKEY` holding only domain parameters (`DH PARAMETERS`), read from PEM; freed
 /// in deinit unless `release()` handed it to OpenSSL.
 final class ParametersObject {
-    private(set) var pointer: OpaquePointer
+    fileprivate let pointer: OpaquePointer
     private var owned = true
 
     init(pem: String) throws(LabError) {
@@ -238,7 +242,7 @@ final class ParametersObject {
 
 /// An OpenSSL `X509`, decoded from DER; freed in deinit.
 final class X509Object {
-    let pointer: OpaquePointer
+    fileprivate let pointer: OpaquePointer
 
     init(der: [UInt8]) throws(LabError) {
         let x: OpaquePointer? = der.withUnsafeBufferPointer { buf in
@@ -254,7 +258,7 @@ final class X509Object {
 
 /// An OpenSSL `EVP_PKEY` read from PEM; freed in deinit.
 final class PrivateKeyObject {
-    let pointer: OpaquePointer
+    fileprivate let pointer: OpaquePointer
 
     init(pem: String) throws(LabError) {
         let bytes = Array(pem.utf8)
@@ -268,32 +272,4 @@ final class PrivateKeyObject {
     }
 
     deinit { EVP_PKEY_free(pointer) }
-}
-
-/// A learner's client identity as PKCS#12, in the format every client still imports:
-/// 3DES-encrypted key and certificate with a SHA-1 MAC (OpenSSL 3's default AES/PBKDF2/SHA-256
-/// files are refused by older macOS and iOS keychains).
-func makePKCS12(certificate: Certificate, privateKeyPEM: String, password: String, friendlyName: String)
-    throws(LabError) -> [UInt8]
-{
-    defer { ERR_clear_error() }
-    let x = try X509Object(der: certificate.der)
-    let key = try PrivateKeyObject(pem: privateKeyPEM)
-    let nid = NID_pbe_WithSHA1And3_Key_TripleDES_CBC
-    // mac_iter -1 writes no MAC, so that PKCS12_set_mac can add the SHA-1 one.
-    guard let p12 = PKCS12_create(password, friendlyName, key.pointer, x.pointer, nil, nid, nid, 0, -1, 0) else {
-        throw LabError.openssl("PKCS12_create")
-    }
-    defer { PKCS12_free(p12) }
-    guard PKCS12_set_mac(p12, password, -1, nil, 0, 2048, EVP_sha1()) == 1 else {
-        throw LabError.openssl("PKCS12_set_mac")
-    }
-    let length = i2d_PKCS12(p12, nil)
-    guard length > 0 else { throw LabError.openssl("i2d_PKCS12") }
-    var out = [UInt8](repeating: 0, count: Int(length))
-    out.withUnsafeMutableBufferPointer { buf in
-        var p: UnsafeMutablePointer<UInt8>? = buf.baseAddress
-        _ = i2d_PKCS12(p12, &p)
-    }
-    return out
 }

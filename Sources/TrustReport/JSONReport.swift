@@ -1,3 +1,4 @@
+import ATSModel
 import TrustCore
 import TrustSupport
 import TrustX509

@@ -6,7 +6,7 @@ import XCTest
 /// (D340).
 final class ModuleSizeTests: XCTestCase {
     /// The line cap of each module, where it differs from `defaultCap`.
-    static let caps: [String: Int] = ["TrustCore": 6_000]
+    static let caps: [String: Int] = ["TrustCore": 5_000]
     /// The cap of every other module.
     static let defaultCap = 6_000
     /// The cap of one file.

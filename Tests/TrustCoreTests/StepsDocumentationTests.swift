@@ -1,3 +1,4 @@
+import ATSModel
 import Foundation
 import TrustSupport
 import XCTest

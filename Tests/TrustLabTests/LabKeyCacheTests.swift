@@ -185,13 +185,17 @@ import TrustX509
         let cache = LabKeyCache.shared.enabled ? LabKeyCache.shared : LabKeyCache(directory: directory)
         let now = Timestamp(secondsSinceEpoch: Int64(time(nil)))
         let later = now.adding(seconds: 3600)
-        let first = try LabPKI.build(
+        let first = try LabParts.build(
             now: now, serverIPs: ["127.0.0.1"], aiaURL: "http://127.0.0.1:1/i.der", keys: cache)
-        let second = try LabPKI.build(
+        let second = try LabParts.build(
             now: later, serverIPs: ["127.0.0.1"], aiaURL: "http://127.0.0.1:1/i.der", keys: cache)
+        func served(_ parts: LabParts, _ name: String) throws -> LabServedChain {
+            let scenario = try #require(LabScenario.named(name))
+            return try scenario.chain.make(parts, scenario)
+        }
         for name in ["rsa-1024", "rsa-2048", "no-forward-secrecy"] {
-            let a = try #require(first.served[name])
-            let b = try #require(second.served[name])
+            let a = try served(first, name)
+            let b = try served(second, name)
             #expect(a.key.spkiDER == b.key.spkiDER, "\(name)")
             // The certificate is made afresh, its validity from the start time.
             #expect((a.chain[0].der) != (b.chain[0].der), "\(name)")
@@ -199,10 +203,10 @@ import TrustX509
                 (b.chain[0].notBefore.secondsSinceEpoch - a.chain[0].notBefore.secondsSinceEpoch) == 3600, "\(name)")
         }
         #expect(
-            (first.served["rsa-2048"]?.key.spkiDER) != (first.served["no-forward-secrecy"]?.key.spkiDER),
+            (try served(first, "rsa-2048").key.spkiDER) != (try served(first, "no-forward-secrecy").key.spkiDER),
             "two lessons never share a key")
-        #expect((first.served["good"]?.key.spkiDER) != (second.served["good"]?.key.spkiDER))
-        #expect(first.libraryCA.key.spkiDER != second.libraryCA.key.spkiDER)
+        #expect((try served(first, "good").key.spkiDER) != (try served(second, "good").key.spkiDER))
+        #expect(first.lab.libraryCA.key.spkiDER != second.lab.libraryCA.key.spkiDER)
         #expect(first.pins[.rotatedAwayLeaf] != second.pins[.rotatedAwayLeaf])
         #expect(first.pins[.rsa2048Leaf] == second.pins[.rsa2048Leaf])
     }

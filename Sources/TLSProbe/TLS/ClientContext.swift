@@ -6,7 +6,7 @@ import TrustX509
 /// TLS 1.0/1.1 and broken chains complete the handshake and are judged by the evaluator instead.
 /// One per probe; freed in deinit.
 final class ClientContext {
-    let ctx: OpaquePointer
+    private let ctx: OpaquePointer
 
     init(options: ProbeOptions) throws(ProbeError) {
         guard let ctx = SSL_CTX_new(TLS_client_method()) else {
@@ -49,6 +49,9 @@ final class ClientContext {
     }
 
     deinit { SSL_CTX_free(ctx) }
+
+    /// A new SSL object of this context, owned by the caller from here on (`TLSSession` frees it).
+    func makeSSL() -> OpaquePointer? { SSL_new(ctx) }
 
     private func fail(_ file: String, _ why: String) -> ProbeError {
         ProbeError(.invalidOption, "client certificate \(file): \(why)", details: OpenSSLError.drain().map(\.text))

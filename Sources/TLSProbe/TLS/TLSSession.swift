@@ -14,9 +14,10 @@ import TrustSupport
 /// every received byte is counted against the input bound, and the first bytes are kept to
 /// recognise a plaintext server. Freed in deinit; used on one thread.
 final class TLSSession {
-    let ssl: OpaquePointer
-    let rbio: OpaquePointer
-    let wbio: OpaquePointer
+    private let ssl: OpaquePointer
+    /// The memory BIOs, owned by `ssl` (SSL_set_bio) and freed with it.
+    private let rbio: OpaquePointer
+    private let wbio: OpaquePointer
     let observer: HandshakeObserver
     let options: ProbeOptions
     let serverName: String?
@@ -28,7 +29,12 @@ final class TLSSession {
         self.options = options
         self.serverName = serverName
         observer = HandshakeObserver(maximumChainLength: options.maximumChainLength)
-        guard let ssl = SSL_new(context.ctx), let rbio = BIO_new(BIO_s_mem()), let wbio = BIO_new(BIO_s_mem()) else {
+        let made = (context.makeSSL(), BIO_new(BIO_s_mem()), BIO_new(BIO_s_mem()))
+        guard let ssl = made.0, let rbio = made.1, let wbio = made.2 else {
+            // Whichever was made is freed again (each free takes NULL).
+            SSL_free(made.0)
+            BIO_free(made.1)
+            BIO_free(made.2)
             throw ProbeError(
                 .invalidOption, "OpenSSL could not create a TLS connection", details: OpenSSLError.drain().map(\.text))
         }

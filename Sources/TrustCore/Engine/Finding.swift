@@ -1,3 +1,5 @@
+import ATSModel
+
 /// What a step found, as a value: a public struct over the finding of the rule that made it
 /// (each check owns one, beside the check, with its codes and text), as swift-certificates'
 /// VerificationDiagnostic wraps its internal storage. Text is rendered only when someone reads

@@ -311,7 +311,7 @@ final class ECKeyPool: Sendable {
 /// Unchecked Sendable: the pool hands each key to one verification at a time and takes it back
 /// only when that verification is done, so no two threads use the EC_KEY together.
 final class PooledECKey: @unchecked Sendable {
-    let key: OpaquePointer
+    fileprivate let key: OpaquePointer
     let curve: Int32
 
     init?(curve: Int32) {

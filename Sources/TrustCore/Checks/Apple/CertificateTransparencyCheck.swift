@@ -1,3 +1,4 @@
+import CTModel
 import TrustSupport
 import TrustX509
 
@@ -27,7 +28,11 @@ struct CertificateTransparencyCheck: PathCheck {
     ]
 
     func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
-        let ct = CTPolicy.assess(certificates: c.certificates, settings: c.settings, cache: c.cache, budget: &budget)
+        var work = EvaluationWork(cache: c.cache, budget: budget)
+        let ct = CTPolicy.assess(
+            certificates: c.certificates, ctLogs: c.settings.ctLogs, presentedSCTs: c.settings.presentedSCTs,
+            stapledOCSPResponse: c.settings.stapledOCSPResponse, time: c.settings.time, work: &work)
+        budget = work.budget
         func notEnforced(_ status: StepStatus, _ reason: String) {
             steps.append(
                 Step(

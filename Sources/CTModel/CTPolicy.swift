@@ -1,4 +1,3 @@
-import CTModel
 import TrustSupport
 import TrustX509
 
@@ -6,17 +5,22 @@ import TrustX509
 /// which SCTs a path has, which of them verify against the trusted logs, and whether they make
 /// the path CT-qualified. Run for every path, whatever the policy and anchor, as SecPVCPathChecks
 /// runs SecPolicyCheckCT; whether a failure matters is `CertificateTransparencyCheck`'s question.
-enum CTPolicy {
+/// The evaluation lends its budget and signature cache as `SignatureWork` (D342).
+package enum CTPolicy {
     /// 2021-04-21T00:00:00Z: leaves issued from then on follow the second table.
     static let april2021 = Timestamp(year: 2021, month: 4, day: 21)!
 
-    static func assess(
-        certificates: [Certificate], settings: TrustSettings, cache: SignatureCache, budget: inout WorkMeter
+    /// The path's CT assessment at `time`: the SCTs embedded in the leaf, those the server
+    /// delivered in the TLS extension and in its stapled OCSP response, against `ctLogs` (Apple's
+    /// list when nil).
+    package static func assess(
+        certificates: [Certificate], ctLogs: CTLogList?, presentedSCTs: [[UInt8]], stapledOCSPResponse: [UInt8]?,
+        time: Timestamp, work: inout some SignatureWork
     ) -> CTAssessment {
         let leaf = certificates[0]
         let issuer = certificates.count >= 2 ? certificates[1] : nil
         var a = CTAssessment()
-        a.logListSource = settings.ctLogs?.source ?? CTLogList.appleSource
+        a.logListSource = ctLogs?.source ?? CTLogList.appleSource
         a.era = leaf.notBefore < april2021 ? .beforeApril2021 : .fromApril2021
         a.requiredEmbedded = requiredEmbedded(leaf, era: a.era)
 
@@ -24,11 +28,11 @@ enum CTPolicy {
         // delivered ones over the certificate.
         var batches: [(SCTEvidence.Source, [[UInt8]])] = [(.embedded, embeddedSCTs(leaf))]
         batches.append(
-            (.tlsExtension, Array(settings.presentedSCTs.prefix(SignedCertificateTimestampList.maximumEntries))))
-        if let issuer { batches.append((.ocspResponse, ocspSCTs(settings.stapledOCSPResponse, leaf, issuer))) }
+            (.tlsExtension, Array(presentedSCTs.prefix(SignedCertificateTimestampList.maximumEntries))))
+        if let issuer { batches.append((.ocspResponse, ocspSCTs(stapledOCSPResponse, leaf, issuer))) }
         // Most paths have no SCTs at all: the entries are built only for SCTs that need them.
         guard batches.contains(where: { !$0.1.isEmpty }) else { return a }
-        let logs = settings.ctLogs ?? .apple
+        let logs = ctLogs ?? .apple
         // The entries are built on a cache miss only: a warm re-evaluation finds each SCT's result
         // by a digest of the SCT and the names of what it covers.
         var precertificate: CTLogEntry??
@@ -43,7 +47,7 @@ enum CTPolicy {
             }
             return precertificate ?? nil
         }
-        let verifyMilliseconds = UInt64(max(0, settings.time.secondsSinceEpoch)) * 1000
+        let verifyMilliseconds = UInt64(max(0, time.secondsSinceEpoch)) * 1000
         // Per log ID, the earliest verified SCT time: embedded (any log), and current (any source,
         // logs not retired).
         var embeddedLogs: [[UInt8]: (log: CTLog, time: Timestamp)] = [:]
@@ -57,7 +61,7 @@ enum CTPolicy {
             for bytes in scts {
                 var e = evidence(
                     bytes, source: source, entryName: entryName, entry: { entry(source) }, leaf: leaf, logs: logs,
-                    verifyMilliseconds: verifyMilliseconds, cache: cache, budget: &budget)
+                    verifyMilliseconds: verifyMilliseconds, work: &work)
                 if e.outcome.isVerified, let log = logs.log(withID: e.logID), let time = e.timestamp {
                     func keepEarliest(_ d: inout [[UInt8]: (log: CTLog, time: Timestamp)]) {
                         if let old = d[log.logID], old.time <= time { return }
@@ -91,7 +95,7 @@ enum CTPolicy {
         }
         guard currentEmbedded else { return a }
         // The issuance time: the earliest current SCT, no later than the evaluation time.
-        let issuance = min(settings.time, currentLogs.values.map(\.time).min() ?? settings.time)
+        let issuance = min(time, currentLogs.values.map(\.time).min() ?? time)
         var counted: [CTLog] = []
         for (_, v) in embeddedLogs {
             guard let retired = v.log.retiredFrom else {
@@ -196,7 +200,7 @@ enum CTPolicy {
     /// One SCT through trustd's getSCTValidatingLog, in its order of questions.
     static func evidence(
         _ bytes: [UInt8], source: SCTEvidence.Source, entryName: [UInt8]?, entry: () -> CTLogEntry?,
-        leaf: Certificate, logs: CTLogList, verifyMilliseconds: UInt64, cache: SignatureCache, budget: inout WorkMeter
+        leaf: Certificate, logs: CTLogList, verifyMilliseconds: UInt64, work: inout some SignatureWork
     ) -> SCTEvidence {
         let sct: SignedCertificateTimestamp
         switch SignedCertificateTimestamp.parse(bytes) {
@@ -232,7 +236,7 @@ enum CTPolicy {
         // give a log ID another list gives another key).
         let identity = DigestKey(Digest.sha256(sct.encoded + entryName))
         let keyIdentity = DigestKey(Digest.sha256(log.key))
-        if let known = cache.result(of: identity, signedBy: keyIdentity) { return result(known) }
+        if let known = work.cachedResult(of: identity, signedBy: keyIdentity) { return result(known) }
         let key: PublicKeyInfo
         do {
             key = try PublicKeyInfo(spkiDER: log.key)
@@ -245,10 +249,10 @@ enum CTPolicy {
                     "hash \(sct.hashAlgorithm) with signature \(sct.signatureAlgorithm) is not one trustd accepts"))
         }
         guard let entry = entry() else { return outcome(.noPrecertificate) }
-        guard budget.chargeRevocationSignature(object: identity, key: keyIdentity) else { return outcome(.notChecked) }
+        guard work.charge(object: identity, key: keyIdentity) else { return outcome(.notChecked) }
         let object = DetachedSignature.over(
             ArraySlice(sct.signedData(over: entry)), identity: identity, algorithm: algorithm, signature: sct.signature)
-        return result(cache.check(object, signedBy: key, keyIdentity: keyIdentity, isRevocation: false))
+        return result(work.check(object, signedBy: key, keyIdentity: keyIdentity, isRevocation: false))
     }
 }
 
