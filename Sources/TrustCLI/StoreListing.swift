@@ -1,4 +1,4 @@
-import TrustCore
+import PathRules
 import TrustReport
 import TrustSupport
 import TrustX509

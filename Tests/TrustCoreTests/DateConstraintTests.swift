@@ -1,3 +1,4 @@
+import PathRules
 import TrustSupport
 import XCTest
 

@@ -1,5 +1,6 @@
 import ATSModel
 import Foundation
+import PathRules
 import TrustSupport
 import XCTest
 
@@ -189,22 +190,12 @@ final class StepsDocumentationTests: XCTestCase {
         Finding(ChainFinding.signatureKeyRefused(reason: "")),
         Finding(ChainFinding.removedRoot(name: "", note: "")),
         Finding(ChainFinding.anchoredAtConstrainedRoot(anchorClass: .system, name: "", constraint: sampleConstraint)),
-        Finding(
-            DateConstraintFinding.issuedWithinDateConstraint(
-                constraint: sampleConstraint, issued: Timestamp(secondsSinceEpoch: 0))),
-        Finding(
-            DateConstraintFinding.issuedOutsideDateConstraint(
-                constraint: sampleConstraint, issued: Timestamp(secondsSinceEpoch: 0))),
-        Finding(
-            DateConstraintFinding.issuedOutsideOverridableDateConstraint(
-                constraint: sampleConstraint, issued: Timestamp(secondsSinceEpoch: 0))),
-        Finding(
-            DateConstraintFinding.pathIssuedAfterCutoff(
-                constraint: sampleConstraint, issued: Timestamp(secondsSinceEpoch: 0), fromSCT: false)),
-        Finding(
-            DateConstraintFinding.pathIssuedAfterOverridableCutoff(
-                constraint: sampleConstraint, issued: Timestamp(secondsSinceEpoch: 0), fromSCT: false)),
-        Finding(DateConstraintFinding.ctRequiredByDateConstraint(constraint: sampleConstraint)),
+        Finding(DateConstraintFinding.issuedWithinDateConstraint(sampleOutcome)),
+        Finding(DateConstraintFinding.issuedOutsideDateConstraint(sampleOutcome)),
+        Finding(DateConstraintFinding.issuedOutsideOverridableDateConstraint(sampleOutcome)),
+        Finding(DateConstraintFinding.pathIssuedAfterCutoff(sampleOutcome)),
+        Finding(DateConstraintFinding.pathIssuedAfterOverridableCutoff(sampleOutcome)),
+        Finding(DateConstraintFinding.ctRequiredByDateConstraint(sampleOutcome)),
         Finding(ComplianceFinding.nonCompliant(detail: "")),
         Finding(ExtendedKeyUsageFinding.ekuServerAuth),
         Finding(ExtendedKeyUsageFinding.ekuMissingRequired(anchorClass: .system)),
@@ -365,6 +356,8 @@ final class StepsDocumentationTests: XCTestCase {
     }
 
     static let sampleConstraint = DateConstraint(sha256: "", name: "", cutoffDate: "", source: "")
+    static let sampleOutcome = DateConstraintRules.Outcome(
+        index: 0, constraint: sampleConstraint, kind: .within, issued: Timestamp(secondsSinceEpoch: 0))
 
     /// Does nothing; it stops compiling when the date-constraint finding gains a case `everyFinding` lacks.
     static func dateConstraintCoverage(_ s: DateConstraintFinding) {

@@ -82,9 +82,7 @@ public struct TrustSettings: Sendable {
     /// The Extended Validation table: root SHA-256 (uppercase hex) -> the EV policy OIDs it may
     /// assert; nil for Apple's EVRoots.json (kSecTrustExtendedValidation, docs/steps.md).
     public var evRoots: [String: [String]]?
-    /// The date constraints of trustd's Valid database: CA SHA-256 (uppercase hex) -> the range
-    /// its certificates must have been issued in; nil for Apple's as compiled in
-    /// (`DateConstraint.apple`, docs/apple-trust-data.md).
+    /// trustd's Valid date constraints by CA SHA-256 (uppercase hex); nil for `DateConstraint.apple`.
     public var dateConstraints: [String: DateConstraint]?
 
     /// Creates settings; by default SSL without host, system anchors, the `apple` profile.

@@ -1,3 +1,5 @@
+import PathRules
+
 /// What the `chain`, `signature` and `anchor` steps found (ChainCheck: what path building established).
 enum ChainFinding: RuleFinding {
     case chainComplete(length: Int)
@@ -16,8 +18,7 @@ enum ChainFinding: RuleFinding {
     case signatureKeyRefused(reason: String)
     /// The path ends at a root the system store's maker took out of its store (Apple's removed roots).
     case removedRoot(name: String, note: String)
-    /// The path ends at an anchor trustd's Valid database constrains by issuance date (Apple
-    /// profile only): the `revocation` step applies the constraint.
+    /// The anchor is a CA trustd's Valid database constrains by issuance date (`revocation` applies it).
     case anchoredAtConstrainedRoot(anchorClass: AnchorClass, name: String, constraint: DateConstraint)
 
     var storage: Finding.Storage { .chain(self) }

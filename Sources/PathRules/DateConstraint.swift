@@ -1,5 +1,6 @@
 import AppleTrustData
 import TrustSupport
+import TrustX509
 
 /// A CA whose certificates Apple trusts only when issued within a range: one entry of trustd's
 /// Valid database date constraints (docs/apple-trust-data.md), keyed by the CA certificate's
@@ -71,6 +72,11 @@ public struct DateConstraint: Hashable, Sendable {
             sha256: entry.sha256, name: entry.name, notBefore: notBefore ?? nil, notAfter: notAfter ?? nil,
             cutoffDate: entry.cutoffDate, overridable: entry.overridable, source: entry.source,
             confirmed: entry.confirmed)
+    }
+
+    /// The constraint `table` holds for `ca`, looked up by its SHA-256 as trustd does, whatever anchors it.
+    public static func of(_ ca: Certificate, in table: [String: DateConstraint]) -> DateConstraint? {
+        table.isEmpty ? nil : table[hexString(ca.sha256).uppercased()]
     }
 
     /// Apple's constraints as compiled in, by CA SHA-256.
