@@ -1,7 +1,10 @@
 import PathRules
 import TrustSupport
+import TrustX509
 import XCTest
 
+@testable import CTModel
+@testable import TrustBuilder
 @testable import TrustCore
 
 /// Roots Apple trusts only for certificates issued before a date (docs/steps.md, `revocation`).
@@ -168,5 +171,44 @@ final class DateConstraintTests: XCTestCase {
             XCTAssertFalse(c.isOverridable)
             XCTAssertEqual(c.rule, "issued after 2024-11-15: not trusted")
         }
+    }
+
+    // MARK: - A system root with Certificate Transparency, as on a device
+
+    /// A leaf of CertificateTransparencyTests' root with three embedded SCTs dated `sctTime`, and
+    /// SSL settings trusting that root as a system root, its logs, and the root constrained.
+    func ctChain(notBefore: Timestamp, sctTime: Timestamp) throws -> (Certificate, TrustSettings) {
+        let logs = Array(CertificateTransparencyTests.logs[0..<3])
+        let root = CertificateTransparencyTests.root
+        let b = TestPKI.leafBuilder(
+            TestPKI.host, key: try TestPKI.sharedKey(.ecP256), notBefore: notBefore, lifetime: .days(365)
+        ) { _ in }
+        let leaf = try b.signWithEmbeddedSCTs(
+            logs.map { EmbeddedSCTRequest($0, at: sctTime) }, issuerKey: root.key, issuer: root.certificate)
+        var s = settings(TestPKI.ssl(system: [root.certificate]), [constraint(on: root)])
+        s.ctLogs = CTLogList(
+            source: "test logs",
+            logs: logs.map { CTLog(key: $0.key.spkiDER, operatorName: $0.operatorName, description: $0.description) })
+        return (leaf, s)
+    }
+
+    /// support.apple.com/121668: certificates issued on or before the date keep working until they
+    /// expire; with its SCTs the chain is CT-qualified, so nothing else is required.
+    func testSystemRootLeafIssuedBeforeTheCutoffWithSCTsIsTrusted() throws {
+        let (leaf, s) = try ctChain(notBefore: TestPKI.date(2024, 11, 1), sctTime: TestPKI.date(2024, 11, 1))
+        let e = try evaluate([leaf], s)
+        assertVerdict(e, trusted: true, osstatus: 0, urlError: nil)
+        XCTAssertEqual(e.step(.revocation, 0)?.status, .passed)
+    }
+
+    /// trustd's issuance time is the earliest embedded SCT when one verifies: a leaf dated before the
+    /// cut-off but logged after it is issued after it (BlackListedLeaf, -67820).
+    func testLeafBackdatedBeforeTheCutoffButLoggedAfterItFails() throws {
+        let (leaf, s) = try ctChain(notBefore: TestPKI.date(2024, 11, 10), sctTime: TestPKI.date(2024, 11, 20))
+        let e = try evaluate([leaf], s)
+        XCTAssertEqual(e.failureSummaries, ["revocation@0:failed(-67820)"])
+        XCTAssertEqual(e.failures.first?.appleFailure?.check, "BlackListedLeaf")
+        XCTAssertTrue(e.failures.first?.detail.contains("earliest embedded SCT") ?? false)
+        assertVerdict(e, trusted: false, osstatus: -67820, urlError: -1202, resultType: .fatalTrustFailure)
     }
 }
