@@ -93,7 +93,7 @@ let package = Package(
             name: "TrustCLI",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "Explorer",
-                "ExplorerState", "TrustExport", "CTModel", "TermUI", "TrustOptions", "AppleTrustData",
+                "ExplorerState", "TrustExport", "CTModel", "TermUI", "TrustOptions", "AppleTrustData", "PathRules",
             ]),
         // `main` only: the process's streams, clock and exit; the linker settings below.
         .executableTarget(
