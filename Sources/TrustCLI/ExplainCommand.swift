@@ -1,4 +1,5 @@
 import AppleTrustData
+import TrustExplain
 import TrustSupport
 
 /// `trustx explain`: what an error code a developer pasted means, what causes it and what to run
