@@ -8,6 +8,9 @@ import TrustX509
 public struct DateConstraint: Hashable, Sendable {
     /// SHA-256 (uppercase hex) of the constrained CA's certificate.
     public var sha256: String
+    /// `sha256` as the key a certificate's `identity` is looked up by: no hex text is made per
+    /// evaluation, which reads the table for every CA of every path.
+    public var key: DigestKey
     /// The CA's name as Apple gives it.
     public var name: String
     /// Issued before this: not trusted (applied to a leaf the CA issued only); nil for no bound.
@@ -29,6 +32,7 @@ public struct DateConstraint: Hashable, Sendable {
         overridable: Bool? = nil, source: String, confirmed: Bool = true
     ) {
         self.sha256 = sha256.uppercased()
+        self.key = DigestKey(Self.bytes(hex: sha256))
         self.name = name
         self.notBefore = notBefore
         self.notAfter = notAfter
@@ -75,12 +79,34 @@ public struct DateConstraint: Hashable, Sendable {
     }
 
     /// The constraint `table` holds for `ca`, looked up by its SHA-256 as trustd does, whatever anchors it.
-    public static func of(_ ca: Certificate, in table: [String: DateConstraint]) -> DateConstraint? {
-        table.isEmpty ? nil : table[hexString(ca.sha256).uppercased()]
+    public static func of(_ ca: Certificate, in table: [DigestKey: DateConstraint]) -> DateConstraint? {
+        table.isEmpty ? nil : table[ca.identity]
     }
 
     /// Apple's constraints as compiled in, by CA SHA-256.
-    public static let apple: [String: DateConstraint] = Dictionary(
-        AppleDateConstraints.entries.compactMap { DateConstraint($0) }.map { ($0.sha256, $0) },
-        uniquingKeysWith: { first, _ in first })
+    public static let apple: [DigestKey: DateConstraint] = table(
+        AppleDateConstraints.entries.compactMap { DateConstraint($0) })
+
+    /// `constraints` by their CA's SHA-256 (the first of two for one CA).
+    public static func table(_ constraints: [DateConstraint]) -> [DigestKey: DateConstraint] {
+        Dictionary(constraints.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Apple's constraint for the CA whose SHA-256 is `hex` (either case), for listings.
+    public static func apple(sha256 hex: String) -> DateConstraint? { apple[DigestKey(bytes(hex: hex))] }
+
+    /// The bytes of a hex string; a pair that is not hex reads as 0, which no digest of the table
+    /// can then match by accident (the generated table and tests give well-formed hex).
+    static func bytes(hex: String) -> [UInt8] {
+        let digits = Array(hex.utf8)
+        func value(_ c: UInt8) -> UInt8 {
+            switch c {
+            case 0x30...0x39: c - 0x30
+            case 0x41...0x46: c - 0x37
+            case 0x61...0x66: c - 0x57
+            default: 0
+            }
+        }
+        return stride(from: 0, to: digits.count - 1, by: 2).map { value(digits[$0]) << 4 | value(digits[$0 + 1]) }
+    }
 }

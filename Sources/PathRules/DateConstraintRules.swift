@@ -41,12 +41,12 @@ public enum DateConstraintRules {
     /// The outcomes for `path` (leaf first) under `table`; empty when no CA of the path is in it.
     /// `earliestSCT` is the earliest verified embedded SCT from a trusted, not retired log.
     public static func apply(
-        path: [Certificate], table: [String: DateConstraint], ssl: Bool, earliestSCT: Timestamp?, ctQualified: Bool,
+        path: [Certificate], table: [DigestKey: DateConstraint], ssl: Bool, earliestSCT: Timestamp?, ctQualified: Bool,
         time: Timestamp
     ) -> [Outcome] {
         guard path.count > 1, !table.isEmpty else { return [] }
         let constrained = (0..<(path.count - 1)).compactMap { i in
-            table[hexString(path[i + 1].sha256).uppercased()].map { (i, $0) }
+            table[path[i + 1].identity].map { (i, $0) }
         }
         var out: [Outcome] = constrained.map { i, c in
             let issued = path[i].notBefore

@@ -28,7 +28,7 @@ enum StoreListing {
 
     /// The date constraint trustd's Valid database holds for the root, as compiled in.
     static func dateConstraint(_ e: StoreCommand.Entry) -> DateConstraint? {
-        DateConstraint.apple[e.sha256.uppercased()]
+        DateConstraint.apple(sha256: e.sha256)
     }
 
     /// `issued after 2024-11-15: not trusted`, marked when the entry is inferred.

@@ -32,7 +32,7 @@ final class DateConstraintTests: XCTestCase {
         _ base: TrustSettings, _ constraints: [DateConstraint]
     ) -> TrustSettings {
         var s = base
-        s.dateConstraints = Dictionary(uniqueKeysWithValues: constraints.map { ($0.sha256, $0) })
+        s.dateConstraints = DateConstraint.table(constraints)
         return s
     }
 
@@ -165,7 +165,7 @@ final class DateConstraintTests: XCTestCase {
             "43DF5774B03E7FEF5FE40D931A7BEDF1BB2E6B42738C4E6D3841103D3AA7F339",
             "0376AB1D54C5F9803CE4B2E201A0EE7EEF7B57B636E8A93C9B8D4860C96F5FA7",
         ] {
-            let c = try XCTUnwrap(DateConstraint.apple[digest])
+            let c = try XCTUnwrap(DateConstraint.apple(sha256: digest))
             XCTAssertEqual(c.notAfter, Self.cutoff)
             XCTAssertNil(c.notBefore)
             XCTAssertFalse(c.isOverridable)

@@ -1,7 +1,7 @@
 import PathRules
 
-/// What the date-constraint `revocation` steps found (DateConstraintRules); each names the constraint.
-enum DateConstraintFinding: RuleFinding {
+/// The date-constraint `revocation` steps' findings, each naming its constraint; boxed so no Step widens (D361).
+indirect enum DateConstraintFinding: RuleFinding {
     case issuedWithinDateConstraint(DateConstraintRules.Outcome)
     case issuedOutsideDateConstraint(DateConstraintRules.Outcome)
     case issuedOutsideOverridableDateConstraint(DateConstraintRules.Outcome)

@@ -18,8 +18,8 @@ enum ChainFinding: RuleFinding {
     case signatureKeyRefused(reason: String)
     /// The path ends at a root the system store's maker took out of its store (Apple's removed roots).
     case removedRoot(name: String, note: String)
-    /// The anchor is a CA trustd's Valid database constrains by issuance date (`revocation` applies it).
-    case anchoredAtConstrainedRoot(anchorClass: AnchorClass, name: String, constraint: DateConstraint)
+    /// The anchor is a CA Apple constrains by issuance date (`revocation` applies it); boxed (D361).
+    indirect case anchoredAtConstrainedRoot(anchorClass: AnchorClass, name: String, constraint: DateConstraint)
 
     var storage: Finding.Storage { .chain(self) }
 
