@@ -87,13 +87,19 @@ let package = Package(
             name: "TrustReport", dependencies: ["TrustCore", "CTModel", "ATSModel", "TrustX509", "TrustSupport"]),
         // Keys, certificates, CRLs and OCSP responses made in process: for the lab and the tests only.
         .target(name: "TrustBuilder", dependencies: ["TrustX509", "TrustSupport", "COpenSSL"]),
+        // `trustx explain`: the codes found in pasted text, their meanings from Apple's headers, their
+        // causes (docs/steps.md's findings) and the lab scenarios that show them (D390-D393).
+        .target(
+            name: "TrustExplain",
+            dependencies: ["TrustCore", "TrustLab", "TrustReport", "AppleTrustData", "TrustSupport"]),
         // The command line as a library: its parser, subcommands, help, man page and completions, run
         // in process through `Trustx.run` by the executable and by trustxCLITests (docs/cli.md).
         .target(
             name: "TrustCLI",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "Explorer",
-                "ExplorerState", "TrustExport", "CTModel", "TermUI", "TrustOptions", "AppleTrustData",
+                "ExplorerState", "TrustExport", "CTModel", "TermUI", "TrustOptions", "AppleTrustData", "PathRules",
+                "TrustExplain",
             ]),
         // `main` only: the process's streams, clock and exit; the linker settings below.
         .executableTarget(
@@ -150,7 +156,7 @@ let package = Package(
             name: "trustxCLITests",
             dependencies: [
                 "TrustCLI", "TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab", "TrustBuilder",
-                "SuiteFixtures", "TrustOptions",
+                "SuiteFixtures", "TrustOptions", "TrustExplain",
             ]),
         .target(
             name: "TrustLab",

@@ -24,8 +24,52 @@ enum CheckCommand {
         } catch {
             return Trustx.usageError(error, spec)
         }
+        if request.format == .junit || request.quiet { return runCollected(request, environment: environment) }
         if request.allAddresses { return runEachAddress(request, environment: environment) }
         return runOne(request, environment: environment)
+    }
+
+    /// `--format junit` and `--quiet` for one target, its `--all-addresses`, or `--chain` files:
+    /// one testcase or line per address (D410, D411). An error in the run's own input (a file
+    /// that cannot be read) is reported as without them, before anything is printed.
+    static func runCollected(_ request: Request, environment: Environment) -> ExitStatus {
+        let (started, runStart) = (currentTime(), ContinuousClock.now)
+        var requests = [request]
+        if request.allAddresses, let c = request.connection {
+            do {
+                requests = try Probe.addresses(of: c.target.host, timeout: c.options.timeout).map { address in
+                    var one = request
+                    one.connection?.target.connectTo = Endpoint(host: address, port: c.target.port)
+                    return one
+                }
+            } catch {
+                return Trustx.fail(error.message, .unavailable)
+            }
+        }
+        var cases: [JUnitReport.Case] = []
+        var worst = ExitStatus.success
+        let label = request.targetText ?? request.chainFiles.joined(separator: " ")
+        for one in requests {
+            let outcome = FleetCheck.Outcome.timed {
+                one.connection == nil ? evaluate(one) : evaluateServer(one, environment: environment)
+            }
+            if case .failure(let f) = outcome.result, FleetCheck.rank(f.status) > FleetCheck.rank(.unavailable) {
+                return f.report()
+            }
+            if FleetCheck.rank(outcome.status) > FleetCheck.rank(worst) { worst = outcome.status }
+            cases.append(JUnitReport.Case(label: label, address: JUnitReport.address(one, outcome), outcome: outcome))
+        }
+        if request.quiet {
+            Output.out(
+                cases.map { CheckQuiet.line(label: $0.label, address: $0.address, outcome: $0.outcome) }.joined())
+        } else {
+            Output.out(
+                JUnitReport.render(
+                    cases, settings: request.settings,
+                    context: SettingContext(isServer: request.connection != nil, targetHost: request.targetHost),
+                    started: started, seconds: JUnitReport.seconds(since: runStart)))
+        }
+        return worst
     }
 
     /// `--all-addresses`: one report per address the name resolves to, separated by a heading in
@@ -47,7 +91,7 @@ enum CheckCommand {
             switch request.format {
             case .json: if i > 0 { Output.out(",\n") }
             case .markdown: Output.out("\(i == 0 ? "" : "\n")## \(c.target.host) at \(address)\n\n")
-            case .text:
+            case .text, .junit:
                 Output.out(
                     "\(i == 0 ? "" : "\n")== \(c.target.host) at \(address) (\(i + 1) of \(addresses.count)) ==\n")
             }
@@ -70,13 +114,13 @@ enum CheckCommand {
         case .failure(let failure):
             switch failure.detail {
             case .evaluation(let partial):
-                render(partial, format: request.format, environment: environment)
+                render(partial, format: request.format, environment: environment, includePEM: request.includePEM)
                 return .unavailable
             case .connection(let connection, let settings):
                 switch request.format {
                 case .json: Output.out(JSONReport.renderConnectionFailure(connection, settings: settings))
                 case .markdown: Output.out(MarkdownReport.renderConnectionFailure(connection))
-                case .text:
+                case .text, .junit:
                     // Nothing was evaluated, so there is no report: one line on standard error, as
                     // for any other error (the JSON and Markdown reports carry the details).
                     return Trustx.fail(connectionFailureLine(connection), .unavailable)
@@ -85,7 +129,7 @@ enum CheckCommand {
             case .message, .usage: return failure.report()
             }
         }
-        render(evaluation, format: request.format, environment: environment)
+        render(evaluation, format: request.format, environment: environment, includePEM: request.includePEM)
         return evaluation.verdict.trusted ? .success : .notTrusted
     }
 
@@ -96,11 +140,14 @@ enum CheckCommand {
         return f.message + code
     }
 
-    static func render(_ evaluation: Evaluation, format: ReportFormat, environment: Environment) {
+    static func render(
+        _ evaluation: Evaluation, format: ReportFormat, environment: Environment, includePEM: Bool = false
+    ) {
         switch format {
-        case .json: Output.out(JSONReport.render(evaluation))
+        case .json: Output.out(JSONReport.render(evaluation, includePEM: includePEM))
         case .markdown: Output.out(MarkdownReport.render(evaluation))
-        case .text: Output.out(TextReport.render(evaluation, options: environment.textOptions))
+        // JUnit has its own run (runJUnit): a watch refuses it, so only text is left here.
+        case .text, .junit: Output.out(TextReport.render(evaluation, options: environment.textOptions))
         }
     }
 

@@ -50,6 +50,12 @@ extension CheckCommand {
     static let ownOptions: [String: [OptionSpec]] = [
         "profile": [
             ReportFormat.option(ReportFormat.allCases, help: "The report format."),
+            CheckQuiet.option,
+            OptionSpec(
+                name: "include-pem", arity: .flag,
+                help:
+                    "With --format json: add each certificate's PEM to the report, in presented (the chain as sent) and path."
+            ),
             OptionSpec(
                 name: "connect-to", valueName: "address", arity: .one,
                 help:
@@ -95,6 +101,7 @@ extension CheckCommand {
             FleetCheck.jobsOption,
             CheckWatch.watchOption,
             CheckWatch.countOption,
+            CheckWatch.untilChangeOption,
         ],
     ]
 
@@ -129,6 +136,10 @@ extension CheckCommand {
         var format: ReportFormat
         var connection: Connection?
         var allAddresses = false
+        /// --quiet: one line per target and address (D411).
+        var quiet = false
+        /// --include-pem: each certificate's PEM in the JSON report (D413).
+        var includePEM = false
         /// The target as typed (the explorer shows it and its copied command repeats it).
         var targetText: String?
         /// --timeout: the deadline of the whole run, files included (a server's is also in
@@ -200,6 +211,15 @@ extension CheckCommand {
             settings: settings, now: now, format: ReportFormat(p), connection: connection,
             allAddresses: p.has("all-addresses"), targetText: targetText, timeout: timeout)
         request.ct = try validateCT(p)
+        request.quiet = p.has("quiet")
+        request.includePEM = p.has("include-pem")
+        if request.includePEM && request.format != .json {
+            throw UsageError(message: "--include-pem adds the certificates' PEM to the JSON report; give --format json")
+        }
+        if request.quiet && request.format != .text {
+            throw UsageError(
+                message: "--quiet prints its own lines; it does not combine with --format \(request.format)")
+        }
         return request
     }
 

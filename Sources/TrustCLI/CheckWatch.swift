@@ -37,8 +37,15 @@ enum CheckWatch {
             "With --watch: stop after this many rounds, the first included (1 to \(maximumRounds)); the exit status is the last round's worst."
     )
 
+    /// `--until-change`.
+    static let untilChangeOption = OptionSpec(
+        name: "until-change", arity: .flag,
+        help:
+            "With --watch: stop at the first round that finds a change, with that round's exit status (the worst of its checks)."
+    )
+
     /// The options only `check` takes.
-    static let optionNames = [watchOption.name, countOption.name]
+    static let optionNames = [watchOption.name, countOption.name, untilChangeOption.name]
 
     /// Whether the command line asks for a watch.
     static func applies(_ p: ParsedArguments) -> Bool { optionNames.contains { p.has($0) } }
@@ -87,8 +94,11 @@ enum CheckWatch {
             (interval, rounds) = try schedule(p)
             var base = p
             base.occurrences.removeAll { optionNames.contains($0.name) }
-            if ReportFormat(base) == .markdown {
-                throw UsageError(message: "--watch prints text, or JSON with --format json, not Markdown")
+            if ReportFormat(base) == .markdown || ReportFormat(base) == .junit {
+                throw UsageError(
+                    message:
+                        "--watch prints text, or JSON with --format json, not \(ReportFormat(base) == .junit ? "JUnit" : "Markdown")"
+                )
             }
             jobs = try FleetCheck.jobCount(base)
             fleet = FleetCheck.applies(base)
@@ -105,6 +115,10 @@ enum CheckWatch {
         for i in watched.indices { watched[i].request = requests[i] }
         let format = ReportFormat(p)
         let single = !fleet && !watched[0].eachAddress
+        let quiet = watched[0].request.quiet
+        let untilChange = p.has(untilChangeOption.name)
+        // --quiet: the line last printed for each target and address, of the previous round only.
+        var lastQuiet: [String: String] = [:]
 
         // Blocked before any thread starts, so every thread inherits the mask and the waits
         // below are the only place a stop signal arrives: the watch ends between lines.
@@ -139,7 +153,13 @@ enum CheckWatch {
             last = result.time
             // Counted as printed: the changes of one address seen at once share a line (D304).
             if round > 0 { changeCount += WatchChange.textLines(changes).count }
-            if round == 0 {
+            if quiet {
+                if round == 0, let failure = ownInputFailure(result) { return failure }
+                let lines = quietLines(result, watched)
+                let text = lines.filter { lastQuiet[$0.key] != $0.line }.map(\.line).joined()
+                lastQuiet = Dictionary(lines.map { ($0.key, $0.line) }, uniquingKeysWith: { _, last in last })
+                if !text.isEmpty && (!emit(text) || Output.stopped) { return result.status }
+            } else if round == 0 {
                 if let failure = printFirst(result, watched, single: single, format: format, environment: environment) {
                     return failure
                 }
@@ -157,9 +177,11 @@ enum CheckWatch {
             }
             status = result.status
             round += 1
+            // --until-change: the first change ends the watch with its round's status (D412).
+            if untilChange && round > 1 && !changes.isEmpty { break }
         }
         // What the night came to, for whoever scrolls back: the rounds, their span, the changes.
-        if format != .json, round > 1, let first, let last {
+        if format != .json, !quiet, round > 1, let first, let last {
             let plural = changeCount == 1 ? "change" : "changes"
             Output.err("Watched \(round) rounds from \(first.rfc3339) to \(last.rfc3339): \(changeCount) \(plural).\n")
         }
@@ -175,6 +197,9 @@ enum CheckWatch {
     /// `--watch` and `--watch-count`, checked.
     static func schedule(_ p: ParsedArguments) throws(UsageError) -> (interval: Int, rounds: Int?) {
         guard let text = p.value("watch") else {
+            if !p.has("watch-count") {
+                throw UsageError(message: "--until-change ends a --watch at its first change; give --watch SECONDS too")
+            }
             throw UsageError(message: "--watch-count counts the rounds of --watch SECONDS; give --watch too")
         }
         guard let interval = Int(text), interval >= 1, interval <= maximumInterval else {
@@ -343,24 +368,49 @@ enum CheckWatch {
         return .failed(f.message)
     }
 
+    /// The failure of the run's own input (an unreadable file) among the round's, which ends the
+    /// watch before it starts.
+    static func ownInputFailure(_ r: Round) -> ExitStatus? {
+        for o in r.outcomes {
+            if case .failure(let f) = o.result, FleetCheck.rank(f.status) > FleetCheck.rank(.unavailable) {
+                return f.report()
+            }
+        }
+        return nil
+    }
+
+    /// The round's `--quiet` lines, each with its target and address as the key a later round's
+    /// line is compared under.
+    static func quietLines(_ r: Round, _ watched: [Watched]) -> [(key: String, line: String)] {
+        var out: [(key: String, line: String)] = []
+        for (check, outcome) in zip(r.checks, r.outcomes) {
+            let label = watched[check.watched].label
+            let address = address(check, outcome)
+            out.append(
+                (label + "\u{0}" + (address ?? ""), CheckQuiet.line(label: label, address: address, outcome: outcome)))
+        }
+        for (i, _) in r.unresolved {
+            out.append((watched[i].label + "\u{0}", CheckQuiet.unresolved(label: watched[i].label)))
+        }
+        return out
+    }
+
     /// Prints the first round: the report of one target or the table of several (text), or one
     /// `initial` JSON line per check with its full report. Returns a status when the run's own
     /// input is at fault (an unreadable file), which ends the watch before it starts.
     static func printFirst(
         _ r: Round, _ watched: [Watched], single: Bool, format: ReportFormat, environment: Environment
     ) -> ExitStatus? {
-        for o in r.outcomes {
-            if case .failure(let f) = o.result, FleetCheck.rank(f.status) > FleetCheck.rank(.unavailable) {
-                return f.report()
-            }
-        }
+        if let failure = ownInputFailure(r) { return failure }
         let labels = r.checks.map { watched[$0.watched].label }
         if format == .json {
             var text = ""
             for ((check, outcome), label) in zip(zip(r.checks, r.outcomes), labels) {
                 text += initialLine(
                     r.time, target: label, address: address(check, outcome),
-                    report: report(outcome, single: single, timeout: check.request.timeout))
+                    report: report(
+                        outcome, single: single, timeout: check.request.timeout,
+                        includePEM: check.request.includePEM))
             }
             for (i, message) in r.unresolved {
                 let error: JSONValue = .object([
@@ -406,15 +456,18 @@ enum CheckWatch {
 
     /// The report `check --format json` prints for this outcome (with the store comparison
     /// only for one target, as there).
-    static func report(_ outcome: FleetCheck.Outcome, single: Bool, timeout: Duration) -> JSONValue {
+    static func report(
+        _ outcome: FleetCheck.Outcome, single: Bool, timeout: Duration, includePEM: Bool = false
+    ) -> JSONValue {
         switch outcome.result {
         case .success(let e):
             // The comparison of a watch's first report has its own --timeout, as a round does.
             return JSONReport.document(
-                single ? withStoreComparison(e, deadline: EvaluationDeadline(after: timeout)) : e)
+                single ? withStoreComparison(e, deadline: EvaluationDeadline(after: timeout)) : e,
+                includePEM: includePEM)
         case .failure(let f):
             switch f.detail {
-            case .evaluation(let e): return JSONReport.document(e)
+            case .evaluation(let e): return JSONReport.document(e, includePEM: includePEM)
             case .connection(let c, let settings): return JSONReport.connectionFailureDocument(c, settings: settings)
             case .message, .usage:
                 return .object([("schema", .int(JSONReport.schemaVersion)), ("error", .string(f.message))])

@@ -73,7 +73,7 @@ enum DiffCommand {
         let comparison = ChainComparison(a: evaluations[0], b: evaluations[1], labels: (labels[0], labels[1]))
         switch ReportFormat(parsed) {
         case .json: Output.out(JSONWriter.serialize(comparison.json))
-        case .text, .markdown: Output.out(comparison.text)
+        case .text, .markdown, .junit: Output.out(comparison.text)
         }
         return comparison.same ? .success : .notTrusted
     }

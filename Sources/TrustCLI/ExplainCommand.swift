@@ -1,4 +1,5 @@
 import AppleTrustData
+import TrustExplain
 import TrustSupport
 
 /// `trustx explain`: what an error code a developer pasted means, what causes it and what to run
@@ -63,7 +64,7 @@ enum ExplainCommand {
         let report = ExplainReport(ExplainScanner.scan(bytes))
         switch ReportFormat(p) {
         case .json: Output.out(report.json())
-        case .text, .markdown: Output.out(report.text(asciiOnly: !environment.textOptions.unicode))
+        case .text, .markdown, .junit: Output.out(report.text(asciiOnly: !environment.textOptions.unicode))
         }
         return report.allKnown ? .success : .notTrusted
     }

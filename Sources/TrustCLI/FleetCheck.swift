@@ -1,6 +1,7 @@
 import Synchronization
 import TLSProbe
 import TrustCore
+import TrustOptions
 import TrustReport
 import TrustSupport
 import TrustX509
@@ -46,7 +47,8 @@ enum FleetCheck {
         defaultText: "\(defaultJobs)")
 
     /// The options only `check` takes, which `explore` and `export` leave out.
-    static let optionNames = [targetsOption.name, jobsOption.name] + CheckWatch.optionNames
+    static let optionNames =
+        [targetsOption.name, jobsOption.name, CheckQuiet.option.name, "include-pem"] + CheckWatch.optionNames
 
     /// Whether `option` is one of `optionNames`.
     static func owns(_ option: OptionSpec) -> Bool { optionNames.contains(option.name) }
@@ -83,6 +85,7 @@ enum FleetCheck {
             return Trustx.fail("\(error)", .usage)
         }
         let format = ReportFormat(p)
+        let (started, runStart) = (currentTime(), ContinuousClock.now)
         var shared = requests.map(\.1)
         if let failure = readAnchorsOnce(&shared) { return failure.report() }
         let outcomes = runAll(shared, jobs: jobs, environment: environment)
@@ -90,10 +93,28 @@ enum FleetCheck {
         for outcome in outcomes where rank(outcome.status) > rank(worst) { worst = outcome.status }
         let labels = requests.map(\.0.label)
         switch format {
-        case .json: Output.out(json(outcomes))
+        case .json: Output.out(json(outcomes, includePEM: shared[0].includePEM))
         case .markdown: Output.out(FleetTable.markdown(labels: labels, outcomes: outcomes))
+        case .junit:
+            let cases = zip(zip(requests, labels), outcomes).map { pair, outcome in
+                JUnitReport.Case(label: pair.1, address: JUnitReport.address(pair.0.1, outcome), outcome: outcome)
+            }
+            Output.out(
+                JUnitReport.render(
+                    cases, settings: shared[0].settings,
+                    context: SettingContext(isServer: true, targetHost: shared[0].targetHost), started: started,
+                    seconds: JUnitReport.seconds(since: runStart)
+                ))
         case .text:
-            Output.out(FleetTable.text(labels: labels, outcomes: outcomes))
+            if shared[0].quiet {
+                Output.out(
+                    zip(zip(requests, labels), outcomes).map { pair, outcome in
+                        CheckQuiet.line(
+                            label: pair.1, address: JUnitReport.address(pair.0.1, outcome), outcome: outcome)
+                    }.joined())
+            } else {
+                Output.out(FleetTable.text(labels: labels, outcomes: outcomes))
+            }
             // Errors that are not a server's answer (an unreadable --anchor file) go where a
             // single check puts them.
             for (label, outcome) in zip(labels, outcomes) {
@@ -241,12 +262,21 @@ enum FleetCheck {
     /// What one check gave: its exit status and the evaluation or the failure.
     struct Outcome {
         var result: Result<Evaluation, Trustx.Failure>
+        /// How long the check took, for `--format junit`'s `time`.
+        var seconds: Double = 0
 
         var status: ExitStatus {
             switch result {
             case .success(let e): return e.verdict.trusted ? .success : .notTrusted
             case .failure(let f): return f.status
             }
+        }
+
+        /// The outcome of `check`, timed.
+        static func timed(_ check: () -> Result<Evaluation, Trustx.Failure>) -> Outcome {
+            let start = ContinuousClock.now
+            let result = check()
+            return Outcome(result: result, seconds: JUnitReport.seconds(since: start))
         }
 
         /// The evaluation to show, also for a connection that failed after the chain arrived.
@@ -276,15 +306,13 @@ enum FleetCheck {
         for _ in 0..<min(jobs, requests.count) {
             let thread = try? POSIXThread(
                 RunStreams.bound {
-                    while let i = slots.claim() {
-                        slots.store(i, Outcome(result: work.check(i)))
-                    }
+                    while let i = slots.claim() { slots.store(i, work.timed(i)) }
                 })
             if let thread { threads.append(thread) }
         }
         // Should no thread start at all, the checks run here, one at a time.
         if threads.isEmpty {
-            while let i = slots.claim() { slots.store(i, Outcome(result: work.check(i))) }
+            while let i = slots.claim() { slots.store(i, work.timed(i)) }
         }
         for t in threads { t.join() }
         return slots.results()
@@ -304,6 +332,9 @@ enum FleetCheck {
         func check(_ i: Int) -> Result<Evaluation, Trustx.Failure> {
             CheckCommand.evaluateServer(requests[i], environment: environment)
         }
+
+        /// The check of request `i`, with how long it took.
+        func timed(_ i: Int) -> Outcome { Outcome.timed { check(i) } }
     }
 
     /// One slot per check, each written by the one thread that claimed its index.
@@ -341,14 +372,14 @@ enum FleetCheck {
     }
 
     /// The array of reports, each the object a single `check --format json` prints.
-    static func json(_ outcomes: [Outcome]) -> String {
+    static func json(_ outcomes: [Outcome], includePEM: Bool = false) -> String {
         let documents = outcomes.map { outcome -> String in
             var text: String
             switch outcome.result {
-            case .success(let e): text = JSONReport.render(e)
+            case .success(let e): text = JSONReport.render(e, includePEM: includePEM)
             case .failure(let f):
                 switch f.detail {
-                case .evaluation(let e): text = JSONReport.render(e)
+                case .evaluation(let e): text = JSONReport.render(e, includePEM: includePEM)
                 case .connection(let c, let settings): text = JSONReport.renderConnectionFailure(c, settings: settings)
                 case .message, .usage:
                     text = JSONWriter.serialize(

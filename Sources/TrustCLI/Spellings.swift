@@ -13,6 +13,8 @@ enum ReportFormat: String, CaseIterable, Sendable {
     case json
     /// For a pull request or a wiki page: check's Markdown.
     case markdown
+    /// For a CI system: check's JUnit XML, one testcase per target and address (D410).
+    case junit
 
     /// What the commands other than check print: text or JSON.
     static let textOrJSON: [ReportFormat] = [.text, .json]

@@ -1,3 +1,4 @@
+import PathRules
 import TrustReport
 import TrustSupport
 import TrustX509
@@ -25,6 +26,16 @@ enum StoreListing {
             .joined(separator: ", ")
     }
 
+    /// The date constraint trustd's Valid database holds for the root, as compiled in.
+    static func dateConstraint(_ e: StoreCommand.Entry) -> DateConstraint? {
+        DateConstraint.apple[e.sha256.uppercased()]
+    }
+
+    /// `issued after 2024-11-15: not trusted`, marked when the entry is inferred.
+    static func dateConstraintSummary(_ c: DateConstraint) -> String {
+        c.rule + (c.confirmed ? "" : " (unconfirmed)")
+    }
+
     static func table(_ entries: [StoreCommand.Entry], machine: SystemTrustStore) -> String {
         let store = AppleRootStore.shared
         var out = "Apple's root store, \(store.tag): \(entries.count) roots"
@@ -38,6 +49,7 @@ enum StoreListing {
             line += "  [\(ReportFormatting.keyDescription(e.certificate.publicKey))]"
             let constraints = constraintsSummary(e)
             if !constraints.isEmpty { line += "  constraints: \(constraints)" }
+            if let date = dateConstraint(e) { line += "  \(dateConstraintSummary(date))" }
             out += line + "\n"
         }
         return out
@@ -68,6 +80,13 @@ enum StoreListing {
             lines.append(
                 "               (trustd applies them only in its constrained anchor source; see docs/steps.md)")
         }
+        if let date = dateConstraint(e) {
+            lines.append("  issuance     \(dateConstraintSummary(date))")
+            lines.append("               \(TerminalSanitizer.sanitize(date.provenance))")
+            lines.append("               (trustd's Valid database; see docs/apple-trust-data.md)")
+        } else {
+            lines.append("  issuance     no date constraint announced")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -91,7 +110,20 @@ enum StoreListing {
                     })
             ),
             ("evPolicies", .array(store.evPolicies(ofSHA256: c.sha256).map { .string($0) })),
+            ("dateConstraint", dateConstraint(e).map(dateConstraintJSON) ?? .null),
             ("onMachine", .bool(e.onMachine)),
+        ])
+    }
+
+    static func dateConstraintJSON(_ c: DateConstraint) -> JSONValue {
+        .object([
+            ("rule", .string(c.rule)),
+            ("cutoffDate", .string(c.cutoffDate)),
+            ("notBefore", c.notBefore.map { .string($0.rfc3339) } ?? .null),
+            ("notAfter", c.notAfter.map { .string($0.rfc3339) } ?? .null),
+            ("overridable", c.overridable.map { .bool($0) } ?? .null),
+            ("source", .string(c.source)),
+            ("confirmed", .bool(c.confirmed)),
         ])
     }
 

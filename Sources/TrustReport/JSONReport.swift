@@ -15,14 +15,17 @@ public enum JSONReport {
     /// The whole document, ending in a newline.
     /// - Parameter evaluation: The evaluation to render.
     /// - Returns: Pretty-printed JSON.
-    public static func render(_ evaluation: Evaluation) -> String {
-        JSONWriter.serialize(document(evaluation))
+    public static func render(_ evaluation: Evaluation, includePEM: Bool = false) -> String {
+        JSONWriter.serialize(document(evaluation, includePEM: includePEM))
     }
 
     /// The document as a value, for callers that embed it.
-    /// - Parameter e: The evaluation to render.
+    /// - Parameters:
+    ///   - e: The evaluation to render.
+    ///   - includePEM: Whether each certificate of `presented` and `path` carries its PEM
+    ///     (`check --include-pem`); without it the key is left out, not null (D413).
     /// - Returns: The top-level object.
-    public static func document(_ e: Evaluation) -> JSONValue {
+    public static func document(_ e: Evaluation, includePEM: Bool = false) -> JSONValue {
         .object([
             ("schema", .int(schemaVersion)),
             ("target", e.connection?.targetJSON() ?? .null),
@@ -31,12 +34,12 @@ public enum JSONReport {
                 "presented",
                 .array(
                     e.presented.enumerated().map {
-                        certificate($0.element, index: $0.offset, source: e.presentedSource)
+                        certificate($0.element, index: $0.offset, source: e.presentedSource, includePEM: includePEM)
                     })
             ),
             ("unreadable", .array(e.unreadable.map { .string($0) })),
             ("warnings", .array(ReportFormatting.warnings(e).map { .string($0) })),
-            ("path", .array(pathEntries(e))),
+            ("path", .array(pathEntries(e, includePEM: includePEM))),
             ("candidatePaths", .int(e.candidatePaths)),
             ("settings", settings(e.settings)),
             ("steps", .array(e.steps.map(step))),
@@ -95,28 +98,37 @@ public enum JSONReport {
         ])
     }
 
-    static func certificate(_ c: Certificate, index: Int, source: CertificateSource) -> JSONValue {
-        .object([
-            ("index", .int(index)),
-            ("subject", .string(c.subject.description)),
-            ("issuer", .string(c.issuer.description)),
-            ("serial", .string(ReportFormatting.hex(c.serialNumber))),
-            ("notBefore", .string(c.notBefore.rfc3339)),
-            ("notAfter", .string(c.notAfter.rfc3339)),
-            (
-                "san",
-                .array(
-                    (c.subjectAltNames ?? []).map {
-                        .object([("type", .string($0.typeName)), ("value", .string($0.valueText))])
-                    })
-            ),
-            ("key", key(c.publicKey)),
-            ("signatureAlgorithm", .string(c.signatureAlgorithm.name)),
-            ("selfIssued", .bool(c.isSelfIssued)),
-            ("sha256", .string(ReportFormatting.hex(c.sha256))),
-            ("spkiSha256", .string(c.spkiPin)),
-            ("source", .string(source.rawValue)),
-        ])
+    static func certificate(_ c: Certificate, index: Int, source: CertificateSource, includePEM: Bool = false)
+        -> JSONValue
+    {
+        withPEM(
+            c, includePEM,
+            [
+                ("index", .int(index)),
+                ("subject", .string(c.subject.description)),
+                ("issuer", .string(c.issuer.description)),
+                ("serial", .string(ReportFormatting.hex(c.serialNumber))),
+                ("notBefore", .string(c.notBefore.rfc3339)),
+                ("notAfter", .string(c.notAfter.rfc3339)),
+                (
+                    "san",
+                    .array(
+                        (c.subjectAltNames ?? []).map {
+                            .object([("type", .string($0.typeName)), ("value", .string($0.valueText))])
+                        })
+                ),
+                ("key", key(c.publicKey)),
+                ("signatureAlgorithm", .string(c.signatureAlgorithm.name)),
+                ("selfIssued", .bool(c.isSelfIssued)),
+                ("sha256", .string(ReportFormatting.hex(c.sha256))),
+                ("spkiSha256", .string(c.spkiPin)),
+                ("source", .string(source.rawValue)),
+            ])
+    }
+
+    /// `members` as an object, with the certificate's PEM last when asked for.
+    static func withPEM(_ c: Certificate, _ includePEM: Bool, _ members: [(String, JSONValue)]) -> JSONValue {
+        .object(includePEM ? members + [("pem", .string(PEM.encode(c.der)))] : members)
     }
 
     static func key(_ k: PublicKeyInfo) -> JSONValue {
@@ -125,7 +137,7 @@ public enum JSONReport {
         return .object(members)
     }
 
-    static func pathEntries(_ e: Evaluation) -> [JSONValue] {
+    static func pathEntries(_ e: Evaluation, includePEM: Bool = false) -> [JSONValue] {
         let path = e.path
         let last = path.certificates.count - 1
         return path.certificates.enumerated().map { i, c in
@@ -133,17 +145,19 @@ public enum JSONReport {
             var source = i < path.sources.count ? path.sources[i] : .presented
             if source == .presented { source = e.presentedSource }
             let anchorClass: AnchorClass? = i == last ? path.anchorClass : nil
-            return .object([
-                ("index", .int(i)),
-                ("presented", .int(presentedIndex)),
-                ("subject", .string(c.subject.description)),
-                ("sha256", .string(ReportFormatting.hex(c.sha256))),
-                ("source", .string(source.rawValue)),
-                // `anchor` keeps its two values (a device-trusted anchor is a custom one);
-                // `anchorClass` tells app from device.
-                ("anchor", .string(anchorClass.map { $0 == .system ? "system" : "custom" })),
-                ("anchorClass", .string(anchorClass.map(jsonAnchorClass))),
-            ])
+            return withPEM(
+                c, includePEM,
+                [
+                    ("index", .int(i)),
+                    ("presented", .int(presentedIndex)),
+                    ("subject", .string(c.subject.description)),
+                    ("sha256", .string(ReportFormatting.hex(c.sha256))),
+                    ("source", .string(source.rawValue)),
+                    // `anchor` keeps its two values (a device-trusted anchor is a custom one);
+                    // `anchorClass` tells app from device.
+                    ("anchor", .string(anchorClass.map { $0 == .system ? "system" : "custom" })),
+                    ("anchorClass", .string(anchorClass.map(jsonAnchorClass))),
+                ])
         }
     }
 

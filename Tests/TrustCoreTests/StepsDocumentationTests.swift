@@ -1,5 +1,6 @@
 import ATSModel
 import Foundation
+import PathRules
 import TrustSupport
 import XCTest
 
@@ -188,6 +189,13 @@ final class StepsDocumentationTests: XCTestCase {
         Finding(ChainFinding.noAnchor),
         Finding(ChainFinding.signatureKeyRefused(reason: "")),
         Finding(ChainFinding.removedRoot(name: "", note: "")),
+        Finding(ChainFinding.anchoredAtConstrainedRoot(anchorClass: .system, name: "", constraint: sampleConstraint)),
+        Finding(DateConstraintFinding.issuedWithinDateConstraint(sampleOutcome)),
+        Finding(DateConstraintFinding.issuedOutsideDateConstraint(sampleOutcome)),
+        Finding(DateConstraintFinding.issuedOutsideOverridableDateConstraint(sampleOutcome)),
+        Finding(DateConstraintFinding.pathIssuedAfterCutoff(sampleOutcome)),
+        Finding(DateConstraintFinding.pathIssuedAfterOverridableCutoff(sampleOutcome)),
+        Finding(DateConstraintFinding.ctRequiredByDateConstraint(sampleOutcome)),
         Finding(ComplianceFinding.nonCompliant(detail: "")),
         Finding(ExtendedKeyUsageFinding.ekuServerAuth),
         Finding(ExtendedKeyUsageFinding.ekuMissingRequired(anchorClass: .system)),
@@ -290,7 +298,7 @@ final class StepsDocumentationTests: XCTestCase {
         switch d {
         case .chainComplete, .chainEndsSelfSigned, .issuerNotFound, .depthExceeded, .signatureValid, .signatureInvalid,
             .signatureUnsupported, .anchorSignatureNotChecked, .anchoredAt,
-            .selfSignedNotTrusted, .noAnchor, .signatureKeyRefused, .removedRoot:
+            .selfSignedNotTrusted, .noAnchor, .signatureKeyRefused, .removedRoot, .anchoredAtConstrainedRoot:
             break
         }
         switch e {
@@ -344,6 +352,19 @@ final class StepsDocumentationTests: XCTestCase {
         }
         switch r {
         case .notConsulted, .noEntry, .leafMatched, .leafNotMatched, .caMatched, .caNotMatched: break
+        }
+    }
+
+    static let sampleConstraint = DateConstraint(sha256: "", name: "", cutoffDate: "", source: "")
+    static let sampleOutcome = DateConstraintRules.Outcome(
+        index: 0, constraint: sampleConstraint, kind: .within, issued: Timestamp(secondsSinceEpoch: 0))
+
+    /// Does nothing; it stops compiling when the date-constraint finding gains a case `everyFinding` lacks.
+    static func dateConstraintCoverage(_ s: DateConstraintFinding) {
+        switch s {
+        case .issuedWithinDateConstraint, .issuedOutsideDateConstraint, .issuedOutsideOverridableDateConstraint,
+            .pathIssuedAfterCutoff, .pathIssuedAfterOverridableCutoff, .ctRequiredByDateConstraint:
+            break
         }
     }
 

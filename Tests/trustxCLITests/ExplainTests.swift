@@ -4,6 +4,7 @@ import Testing
 
 @testable import TrustCLI
 @testable import TrustCore
+@testable import TrustExplain
 
 /// `trustx explain`: codes and pasted console blocks, against Apple's header values (written here
 /// by hand), docs/steps.md's findings tables and the engine's own code tables.

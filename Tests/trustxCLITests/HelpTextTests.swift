@@ -61,7 +61,7 @@ import TrustX509
         trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection
         failed.
 
-        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--store <store>] [--ct-logs <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>] [--watch <seconds>] [--watch-count <rounds>]
+        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--quiet] [--include-pem] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--store <store>] [--ct-logs <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>] [--watch <seconds>] [--watch-count <rounds>] [--until-change]
 
         ARGUMENTS:
           <target>                A server to connect to: host, host:port,
@@ -118,8 +118,15 @@ import TrustX509
           --profile <profile>     The rule set: Apple's SecTrust or RFC 5280 with the
                                   CA/Browser Forum rules. (values: apple, webpki;
                                   default: apple)
-          --format <format>       The report format. (values: text, json, markdown;
-                                  default: text)
+          --format <format>       The report format. (values: text, json, markdown,
+                                  junit; default: text)
+          --quiet                 Print one line per target and address and nothing
+                                  else: the target, the address, trusted, not-trusted or
+                                  failed, the OSStatus and the URLError, separated by
+                                  tabs ('-' where none); also with --watch (a line when
+                                  it changes). The exit status is unchanged.
+          --include-pem           With --format json: add each certificate's PEM to the
+                                  report, in presented (the chain as sent) and path.
           --connect-to <address>  Connect to this host[:port] instead, keeping the
                                   target's name for SNI and the host check; several
                                   addresses separated by commas
@@ -185,6 +192,9 @@ import TrustX509
           --watch-count <rounds>  With --watch: stop after this many rounds, the first
                                   included (1 to 1000000); the exit status is the last
                                   round's worst.
+          --until-change          With --watch: stop at the first round that finds a
+                                  change, with that round's exit status (the worst of
+                                  its checks).
           --version               Show the version.
           -h, --help              Show help information.
 

@@ -181,6 +181,33 @@ import TrustX509
         #expect(none.err.contains("no root of Apple's store matches"), "\(none.err)")
     }
 
+    /// support.apple.com/121668: TLS certificates issued after 2024-11-15 by Entrust Root
+    /// Certification Authority - G2 and AffirmTrust Commercial are not trusted; `store show`
+    /// says so in text and JSON, `store list` on the root's line.
+    @Test func testStoreShowNamesTheAnnouncedCutoffOfEntrustG2AndAffirmTrustCommercial() throws {
+        let names = ["Entrust Root Certification Authority - G2", "AffirmTrust Commercial"]
+        let runs = try CLI.runAll(
+            names.flatMap { [["store", "show", $0], ["store", "show", $0, "--format", "json"]] } + [["store", "list"]]
+        ).map { try $0.get() }
+        for (i, name) in names.enumerated() {
+            let text = runs[2 * i]
+            #expect(text.status == 0, "\(text.err)")
+            #expect(text.out.contains("issuance     issued after 2024-11-15: not trusted"), "\(text.out)")
+            #expect(text.out.contains("support.apple.com/121668"), "\(text.out)")
+            let roots = try #require(try runs[2 * i + 1].json()["roots"] as? [[String: Any]])
+            let root = try #require(roots.first { $0["name"] as? String == name })
+            let constraint = try #require(root["dateConstraint"] as? [String: Any])
+            #expect(constraint["cutoffDate"] as? String == "2024-11-15")
+            #expect(constraint["confirmed"] as? Bool == true)
+            let line = runs[4].out.split(separator: "\n").first {
+                $0.hasSuffix("issued after 2024-11-15: not trusted") && $0.contains(name)
+            }
+            #expect(line != nil, "store list has no line for \(name) with its cut-off")
+        }
+        // A root Apple announced nothing for carries none.
+        #expect(runs[4].out.split(separator: "\n").filter { $0.contains("issued after") }.count == 11)
+    }
+
     /// An argument that is not UTF-8 is quoted as typed, its bad bytes as `\xNN` (docs/cli.md),
     /// not as U+FFFD. The shell passes the bytes: Foundation's arguments are Strings.
     @Test func testStoreShowWithANonUTF8ArgumentPrintsItsBytesAsEscapes() throws {

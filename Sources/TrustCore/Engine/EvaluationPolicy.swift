@@ -128,6 +128,8 @@ struct PolicyBuilder: Hashable, Sendable {
             CertificateTransparencyCheck(required: appleSSL),
             RevocationCheck(unusableInformationFails: webpki),
         ]
+        // trustd's Valid database date constraints; another root program's profile has none.
+        if apple { checks.append(DateConstraintCheck(sslRules: ssl)) }
         // Apple's system pins are looked up by its SSL policy only; the other policies have no
         // such step at all.
         if appleSSL { checks.append(SystemPinningCheck()) }

@@ -29,6 +29,7 @@ public struct Finding: Hashable, Sendable {
         case ats(ATSFinding)
         case pinnedDomains(PinnedDomainsFinding)
         case systemPinning(SystemPinningFinding)
+        case dateConstraint(DateConstraintFinding)
 
         /// The rule's finding.
         var value: any RuleFinding {
@@ -53,6 +54,7 @@ public struct Finding: Hashable, Sendable {
             case .ats(let f): f
             case .pinnedDomains(let f): f
             case .systemPinning(let f): f
+            case .dateConstraint(let f): f
             }
         }
     }

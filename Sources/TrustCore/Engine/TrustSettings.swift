@@ -82,6 +82,8 @@ public struct TrustSettings: Sendable {
     /// The Extended Validation table: root SHA-256 (uppercase hex) -> the EV policy OIDs it may
     /// assert; nil for Apple's EVRoots.json (kSecTrustExtendedValidation, docs/steps.md).
     public var evRoots: [String: [String]]?
+    /// trustd's Valid date constraints by CA SHA-256 (uppercase hex); nil for `DateConstraint.apple`.
+    public var dateConstraints: [String: DateConstraint]?
 
     /// Creates settings; by default SSL without host, system anchors, the `apple` profile.
     public init(

@@ -1,3 +1,4 @@
+import PathRules
 import TrustX509
 
 /// `chain`, `signature` and `anchor`: what path building established.
@@ -57,8 +58,13 @@ struct ChainCheck: PathCheck {
             }
         }
         if let cls = c.path.anchorClass {
-            steps.append(
-                Step(.anchor, last, .passed, ChainFinding.anchoredAt(anchorClass: cls, name: lastCert.displayName)))
+            let table =
+                c.settings.profile == .apple && last > 0 ? c.settings.dateConstraints ?? DateConstraint.apple : [:]
+            let name = lastCert.displayName
+            let finding = DateConstraint.of(lastCert, in: table).map {
+                ChainFinding.anchoredAtConstrainedRoot(anchorClass: cls, name: name, constraint: $0)
+            }
+            steps.append(Step(.anchor, last, .passed, finding ?? ChainFinding.anchoredAt(anchorClass: cls, name: name)))
         } else if c.path.endsSelfSigned, let note = c.settings.systemStore?.removalNote(for: lastCert) {
             steps.append(Step(.anchor, last, .failed, ChainFinding.removedRoot(name: lastCert.displayName, note: note)))
         } else if c.path.endsSelfSigned {

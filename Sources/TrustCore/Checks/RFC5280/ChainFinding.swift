@@ -1,3 +1,5 @@
+import PathRules
+
 /// What the `chain`, `signature` and `anchor` steps found (ChainCheck: what path building established).
 enum ChainFinding: RuleFinding {
     case chainComplete(length: Int)
@@ -16,6 +18,8 @@ enum ChainFinding: RuleFinding {
     case signatureKeyRefused(reason: String)
     /// The path ends at a root the system store's maker took out of its store (Apple's removed roots).
     case removedRoot(name: String, note: String)
+    /// The anchor is a CA trustd's Valid database constrains by issuance date (`revocation` applies it).
+    case anchoredAtConstrainedRoot(anchorClass: AnchorClass, name: String, constraint: DateConstraint)
 
     var storage: Finding.Storage { .chain(self) }
 
@@ -49,6 +53,8 @@ enum ChainFinding: RuleFinding {
         case .noAnchor: "No trusted anchor reached"
         case .signatureKeyRefused: "Candidate issuer's key refused before verification"
         case .removedRoot(_, let note): "Root not trusted: \(note)"
+        case .anchoredAtConstrainedRoot(let cls, let name, let constraint):
+            "\(ChainFinding.anchoredAt(anchorClass: cls, name: name).title), trusted only by issuance date (\(constraint.rule))"
         }
     }
 
@@ -89,6 +95,8 @@ enum ChainFinding: RuleFinding {
             "\(reason). The key is refused without verifying, so that a certificate set cannot make each signature check expensive; the path through this issuer is discarded."
         case .removedRoot(let name, let note):
             "The path ends at the self-signed \(name), \(note): it is not a system root there, so the chain is not trusted (Apple AnchorTrusted, errSecNotTrusted)."
+        case .anchoredAtConstrainedRoot(let cls, let name, let constraint):
+            "\(ChainFinding.anchoredAt(anchorClass: cls, name: name).detail) Apple trusts the certificates it issues only within a date constraint of trustd's Valid database (\(constraint.rule): \(constraint.provenance)); the revocation step applies it."
         }
     }
 }

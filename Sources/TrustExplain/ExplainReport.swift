@@ -29,7 +29,7 @@ struct ExplainScenario {
 }
 
 /// What `trustx explain` prints, built once from the scan.
-struct ExplainReport {
+package struct ExplainReport {
     /// The most lab scenarios named per code.
     static let maximumScenarios = 3
 
@@ -37,9 +37,9 @@ struct ExplainReport {
     var input: ExplainInput
 
     /// Whether every mention was a known code, and there was at least one: exit status 0.
-    var allKnown: Bool { !entries.isEmpty && entries.allSatisfy { $0.record != nil } }
+    package var allKnown: Bool { !entries.isEmpty && entries.allSatisfy { $0.record != nil } }
 
-    init(_ input: ExplainInput) {
+    package init(_ input: ExplainInput) {
         self.input = input
         for mention in input.mentions {
             entries += Self.explain(mention)
@@ -149,7 +149,7 @@ struct ExplainReport {
     }
 
     /// The text report; everything taken from the input goes through the terminal sanitiser.
-    func text(asciiOnly: Bool) -> String {
+    package func text(asciiOnly: Bool) -> String {
         func safe(_ s: String) -> String { TerminalSanitizer.sanitize(InputExcerpt.quote(s), asciiOnly: asciiOnly) }
         var out = ""
         if let host = input.host { out += "Host in the text: \(safe(host))\n" }
@@ -189,7 +189,7 @@ struct ExplainReport {
     }
 
     /// The JSON report (docs/cli.md, explain).
-    func json() -> String {
+    package func json() -> String {
         let codes: [JSONValue] = entries.map { entry in
             guard let record = entry.record else {
                 return .object([

@@ -3,7 +3,7 @@
 
 /// What `trustx explain` found in its input: the codes in the order they first appear, and what
 /// the surrounding lines say about them.
-struct ExplainInput {
+package struct ExplainInput {
     /// One code as it appeared: a number, or a constant's name.
     enum Mention: Hashable {
         /// A number: `-1202`, `Code=-1200`, `_kCFStreamErrorCodeKey=-9802`.
@@ -31,7 +31,7 @@ struct ExplainInput {
 }
 
 /// The scanner: one pass over the bytes, every loop bounded by the input's length.
-enum ExplainScanner {
+package enum ExplainScanner {
     /// The most codes one explain reports; a log with more is summarised by its first ones.
     static let maximumCodes = 32
     /// The longest constant name or host read.
@@ -43,7 +43,7 @@ enum ExplainScanner {
     /// h(ttp...), b(oringssl...).
     static let wordStarts: Set<UInt8> = Set("eNkhb".utf8)
 
-    static func scan(_ bytes: [UInt8]) -> ExplainInput {
+    package static func scan(_ bytes: [UInt8]) -> ExplainInput {
         var input = ExplainInput()
         var seen = Set<ExplainInput.Mention>()
         var numbers = Set<Int>()

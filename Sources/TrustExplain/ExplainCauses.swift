@@ -46,7 +46,17 @@ enum ExplainCauses {
         ],
         -67843: [
             ExplainCause(
-                .anchor, "AnchorTrusted", "the chain ends at a root that is not trusted (self-signed or private CA)")
+                .anchor, "AnchorTrusted", "the chain ends at a root that is not trusted (self-signed or private CA)"),
+            ExplainCause(
+                .revocation, "GrayListedKey",
+                "a CA Apple trusts only for certificates issued within dates issued this one outside them (overridable entry)"
+            ),
+            ExplainCause(
+                .revocation, "GrayListedLeaf",
+                "an SSL chain was issued after the cut-off date of a CA Apple constrains (overridable entry)"),
+            ExplainCause(
+                .revocation, "CTRequired",
+                "a CA's date constraint has passed, so Apple requires Certificate Transparency, and the chain has none"),
         ],
         -67602: [ExplainCause(.hostname, "SSLHostname", "the host matches no subjectAltName entry of the leaf")],
         -67818: [
@@ -119,7 +129,16 @@ enum ExplainCauses {
             ExplainCause(
                 .compliance, "IdLinkage", "an authorityKeyIdentifier does not match its issuer's subjectKeyIdentifier")
         ],
-        -67820: [ExplainCause(.revocation, "Revocation", "a certificate is revoked (OCSP or CRL)")],
+        -67820: [
+            ExplainCause(
+                .revocation, "Revocation",
+                "a certificate is revoked (OCSP or CRL), or a CA Apple trusts only for certificates issued within dates issued it outside them"
+            ),
+            ExplainCause(
+                .revocation, "BlackListedLeaf",
+                "an SSL chain was issued after the cut-off date of a root Apple distrusts by issuance date (Entrust, AffirmTrust and Camerfirma after 2024-11-15)"
+            ),
+        ],
         -67635: [
             ExplainCause(
                 .revocation, "RevocationResponseRequired", "revocation was required and no positive answer came")
