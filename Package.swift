@@ -145,8 +145,11 @@ let package = Package(
                 "SuiteFixtures",
             ]),
         // What the test targets share: suite set-up and tear-down, test threads, starting children (D280),
-        // the one process runner, s_server runner and PKI on disk (D345).
-        .target(name: "SuiteFixtures", dependencies: ["TrustLab", "TrustX509"], path: "Tests/SuiteFixtures"),
+        // the one process runner, s_server runner and test PKI, in memory and on disk (D345, D347).
+        .target(
+            name: "SuiteFixtures",
+            dependencies: ["TrustLab", "TrustCore", "TrustBuilder", "TrustSupport", "TrustX509"],
+            path: "Tests/SuiteFixtures"),
         // Runs the command line in process through TrustCLI, and the built trustx executable where the
         // process itself is the subject (signals, descriptors, terminals); unit-tests TrustCore's reports.
         .testTarget(

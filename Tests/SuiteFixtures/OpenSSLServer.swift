@@ -20,7 +20,7 @@ public final class OpenSSLServer {
     }
 
     /// The s_server process.
-    public let process = Process()
+    public let process: StartedChild
     /// The port the server listens on.
     public let port: Int
     /// Where s_server's output goes (a file: a pipe nobody drains would block s_server once full).
@@ -39,14 +39,10 @@ public final class OpenSSLServer {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "s_server", "-www", "-accept", accept] + arguments
-        process.currentDirectoryURL = directory
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = handle
-        process.standardError = handle
-        let process = self.process
-        try ChildLaunch.run { try process.run() }
+        let process = try StartedChild(
+            URL(fileURLWithPath: "/usr/bin/env"), ["openssl", "s_server", "-www", "-accept", accept] + arguments,
+            in: directory, stdout: handle, stderr: handle)
+        self.process = process
         // Startup takes milliseconds; the bound only keeps a broken openssl from hanging the run.
         let giveUp = Date().addingTimeInterval(30)
         var found: Int?
@@ -58,7 +54,7 @@ public final class OpenSSLServer {
         }
         guard let found else {
             if process.isRunning {
-                process.terminate()
+                process.signal(SIGTERM)
                 process.waitForExit()
             }
             let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
@@ -77,7 +73,7 @@ public final class OpenSSLServer {
 
     /// Terminates the server and waits for it; calling it again does nothing.
     public func stop() {
-        if process.isRunning { process.terminate() }
+        if process.isRunning { process.signal(SIGTERM) }
         process.waitForExit()
     }
 

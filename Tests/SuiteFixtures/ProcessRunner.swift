@@ -10,6 +10,13 @@ public struct ProcessOutput: Sendable {
     /// Everything written to standard error.
     public var stderr: Data
 
+    /// What a run produced, for runners that capture it another way (in process).
+    public init(status: Int32, stdout: Data, stderr: Data) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
     /// Standard output as text.
     public var out: String { String(decoding: stdout, as: UTF8.self) }
     /// Standard error as text.
@@ -23,10 +30,11 @@ public struct ProcessOutput: Sendable {
 public enum ProcessRunner {
     /// Runs `executable` with `arguments` in `directory` (the test's own when nil), with
     /// `environment` (the test process's when nil) and `stdin` as its standard input (empty when
-    /// nil), and returns once it has exited and both outputs are closed.
+    /// nil), and returns once it has exited and both outputs are closed. A child still running
+    /// `timeout` seconds after it started is killed (SIGKILL; its status is then the signal's).
     public static func run(
         _ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
-        stdin: Data? = nil
+        stdin: Data? = nil, timeout: Double? = nil
     ) throws -> ProcessOutput {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -48,6 +56,13 @@ public enum ProcessRunner {
             try? writer.close()
         }
         feeder.start()
+        let watchdog = timeout.map { seconds in
+            let pid = process.processIdentifier
+            let item = DispatchWorkItem { kill(pid, SIGKILL) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item)
+            return item
+        }
+        defer { watchdog?.cancel() }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = errors.wait()
         process.waitForExit()

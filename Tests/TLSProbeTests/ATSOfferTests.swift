@@ -193,8 +193,7 @@ import TrustX509
         // Nothing listens on a port the kernel just gave and took back.
         let listener = try OpenSSLServer(["-cert", "leaf.pem", "-key", "leaf.key"], cwd: pki.dir)
         let port = listener.tcpPort
-        listener.process.terminate()
-        listener.process.waitForExit()
+        listener.stop()
         let r = try connect(port, ats: ATSHostPolicy())
         #expect(r.failure?.kind == .connectionRefused)
         #expect(r.atsHandshakeFailure == nil)

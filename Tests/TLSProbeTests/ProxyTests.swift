@@ -12,7 +12,7 @@ import XCTest
 final class ProxyTests: XCTestCase {
     var pki: TestPKI!
     var target: OpenSSLServer!
-    var proxy: Process?
+    var proxy: StartedChild?
     var proxyPort: UInt16 = 0
 
     override func setUpWithError() throws {
@@ -25,7 +25,7 @@ final class ProxyTests: XCTestCase {
     }
 
     override func tearDown() {
-        proxy?.terminate()
+        proxy?.signal(SIGTERM)
         proxy?.waitForExit()
         proxy = nil
         target = nil
@@ -56,13 +56,7 @@ final class ProxyTests: XCTestCase {
 
             """
         try conf.write(toFile: dir + "/tinyproxy.conf", atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/tinyproxy")
-        p.arguments = ["-d", "-c", dir + "/tinyproxy.conf"]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        proxy = p
+        proxy = try StartedChild(URL(fileURLWithPath: "/usr/bin/tinyproxy"), ["-d", "-c", dir + "/tinyproxy.conf"])
         // Ready when it accepts a connection.
         let end = Date().addingTimeInterval(5)
         while Date() < end {

@@ -1,3 +1,4 @@
+import SuiteFixtures
 import TrustBuilder
 import XCTest
 

@@ -1,4 +1,5 @@
 import Dispatch
+import SuiteFixtures
 import Synchronization
 import TrustSupport
 import XCTest

@@ -1,4 +1,5 @@
 import AppleTrustData
+import SuiteFixtures
 import TrustSupport
 import XCTest
 

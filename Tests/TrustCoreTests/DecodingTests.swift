@@ -1,4 +1,5 @@
 import Foundation
+import SuiteFixtures
 import TrustSupport
 import XCTest
 

@@ -1,3 +1,4 @@
+import SuiteFixtures
 import TrustReport
 import XCTest
 

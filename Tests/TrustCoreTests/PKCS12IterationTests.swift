@@ -1,4 +1,5 @@
 import COpenSSL
+import SuiteFixtures
 import XCTest
 
 @testable import TrustCore

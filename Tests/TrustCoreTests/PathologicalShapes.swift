@@ -1,3 +1,5 @@
+import SuiteFixtures
+
 @testable import TrustBuilder
 @testable import TrustCore
 @testable import TrustX509

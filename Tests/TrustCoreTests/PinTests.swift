@@ -1,3 +1,4 @@
+import SuiteFixtures
 import TrustSupport
 import XCTest
 

@@ -25,4 +25,18 @@ final class ProcessRunnerTests: XCTestCase {
         XCTAssertEqual(r.status, 0)
         XCTAssertEqual(r.stdout, input)
     }
+
+    func testAChildStillRunningAtTheTimeoutIsKilled() throws {
+        // `sleep` itself, not a shell around it: a shell's child would keep the pipes open.
+        let start = Date()
+        let r = try ProcessRunner.run("/bin/sleep", ["30"], timeout: 0.3)
+        XCTAssertEqual(r.status, SIGKILL, "the status of a child a signal ended is the signal's number")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10, "the runner waited for the child's own end")
+    }
+
+    func testAChildThatEndsBeforeTheTimeoutIsLeftAlone() throws {
+        let r = try ProcessRunner.run("/bin/sh", ["-c", "echo ok"], timeout: 30)
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(r.out, "ok\n")
+    }
 }

@@ -1,3 +1,4 @@
+import SuiteFixtures
 import XCTest
 
 @testable import TrustCore

@@ -4,15 +4,11 @@ import Synchronization
 import Testing
 import TrustCLI
 
-/// What one run of the command line produced, in process (`CLI.run`) or as a child (`CLI.spawn`).
-struct RunResult {
-    var status: Int32
-    var stdout: Data
-    var stderr: Data
+/// What one run of the command line produced, in process (`CLI.run`) or as a child (`CLI.spawn`):
+/// SuiteFixtures' one record of a run.
+typealias RunResult = ProcessOutput
 
-    var out: String { String(decoding: stdout, as: UTF8.self) }
-    var err: String { String(decoding: stderr, as: UTF8.self) }
-
+extension ProcessOutput {
     /// Standard output parsed as a JSON object.
     func json(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
         let value = try JSONSerialization.jsonObject(with: stdout)
@@ -133,36 +129,12 @@ enum CLI {
 }
 
 enum Shell {
-    /// Runs an executable to completion, capturing both streams through files (pipes could
-    /// fill up and deadlock while the other one is being read).
+    /// Runs an executable to completion through SuiteFixtures' one runner, standard input empty.
     static func run(
         _ executable: URL, _ arguments: [String], in directory: URL? = nil,
         environment: [String: String]? = nil
     ) throws -> RunResult {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appendingPathComponent("stdout")
-        let errURL = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: outURL)
-        let errHandle = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        if let environment { process.environment = environment }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        try ChildLaunch.run { try process.run() }
-        process.waitForExit()
-        try outHandle.close()
-        try errHandle.close()
-        return RunResult(
-            status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
-            stderr: try Data(contentsOf: errURL))
+        try ProcessRunner.run(executable.path, arguments, in: directory, environment: environment)
     }
 
     /// Runs `openssl` with `arguments`, failing the test with its message when it fails.

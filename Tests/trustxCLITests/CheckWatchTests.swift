@@ -93,7 +93,7 @@ final class CheckWatchTests {
                 ["-cert", pki.path("watch-leaf2.pem"), "-key", pki.path("watch-leaf2.key")], port: port,
                 in: pki.directory)
         }
-        for run in [json, text] { kill(run.process.processIdentifier, SIGCONT) }
+        for run in [json, text] { run.process.signal(SIGCONT) }
         Self.rotating = try restarted.get()
         try assertNewLeafChange(json.finish(), port: port)
         try assertFailureLine(text.finish(), summary: summary, steady: steady.port, stopping: stopping.port)
@@ -170,15 +170,11 @@ final class CheckWatchTests {
         let pipe = Pipe()
         // The smallest a pipe can be (a page): the table cannot fit.
         _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, 1031 /* F_SETPIPE_SZ */, 4096)
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["check", "127.0.0.1", "--connect-to", list, "--watch", "1"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = pipe.fileHandleForWriting
-        process.standardError = FileHandle.nullDevice
-        try ChildLaunch.run { try process.run() }
+        let process = try StartedChild(
+            CLI.binary, ["check", "127.0.0.1", "--connect-to", list, "--watch", "1"],
+            stdout: pipe.fileHandleForWriting)
         try pipe.fileHandleForWriting.close()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        defer { if process.isRunning { process.signal(SIGKILL) } }
         // Wait until the pipe is full: the watch is then blocked writing its first table.
         let reader = pipe.fileHandleForReading.fileDescriptor
         var buffered: Int32 = 0
@@ -188,16 +184,16 @@ final class CheckWatchTests {
             usleep(50_000)
         }
         #expect(buffered >= 4096, "the watch never filled its pipe")
-        kill(process.processIdentifier, SIGTERM)
+        process.signal(SIGTERM)
         // Generous: the watch polls every 20 ms; only a watch that ignores SIGTERM reaches it.
         for _ in 0..<400 where process.isRunning { usleep(50_000) }
         let ended = !process.isRunning
-        if !ended { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        if !ended { process.signal(SIGKILL) }
+        process.waitForExit()
         #expect(ended, "the watch ran on after SIGTERM until SIGKILL")
-        #expect(process.terminationReason == .exit)
+        #expect(process.exited)
         // Every address was refused: the round's worst is 69, as for any watch stopped after it.
-        #expect(process.terminationStatus == 69)
+        #expect(process.status == 69)
     }
 
     @Test func testWatchingChainFilesIsAUsageError() throws {
@@ -210,7 +206,7 @@ final class CheckWatchTests {
 
 /// trustx running in the background, its output in files the test polls.
 final class WatchRun {
-    let process = Process()
+    let process: StartedChild
     let scratch: URL
     let outURL: URL
     let errURL: URL
@@ -225,10 +221,6 @@ final class WatchRun {
         var env = ProcessInfo.processInfo.environment
         for key in ["NO_COLOR", "LC_ALL", "LC_CTYPE", "TERM"] { env.removeValue(forKey: key) }
         env["LANG"] = "C.UTF-8"
-        process.executableURL = CLI.binary
-        process.arguments = arguments
-        process.environment = env
-        process.standardInput = FileHandle.nullDevice
         let outHandle = try FileHandle(forWritingTo: outURL)
         let errHandle = try FileHandle(forWritingTo: errURL)
         // The child has its own descriptors once it runs.
@@ -236,13 +228,11 @@ final class WatchRun {
             try? outHandle.close()
             try? errHandle.close()
         }
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        try ChildLaunch.run { try process.run() }
+        process = try StartedChild(CLI.binary, arguments, environment: env, stdout: outHandle, stderr: errHandle)
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        if process.isRunning { process.signal(SIGTERM) }
         process.waitForExit()
         try? FileManager.default.removeItem(at: scratch)
     }
@@ -271,7 +261,7 @@ final class WatchRun {
         while Date() < giveUp && zip(held, ended).contains(where: { !$0 && !$1 }) {
             for (i, (run, done)) in runs.enumerated() where !held[i] && !ended[i] {
                 if done(run.out) {
-                    kill(run.process.processIdentifier, SIGSTOP)
+                    run.process.signal(SIGSTOP)
                     held[i] = true
                 } else if !run.process.isRunning {
                     ended[i] = true
@@ -286,10 +276,10 @@ final class WatchRun {
     func finish() -> RunResult {
         let giveUp = Date().addingTimeInterval(20)
         while process.isRunning && Date() < giveUp { usleep(2_000) }
-        if process.isRunning { process.terminate() }
+        if process.isRunning { process.signal(SIGTERM) }
         process.waitForExit()
         return RunResult(
-            status: process.terminationStatus, stdout: (try? Data(contentsOf: outURL)) ?? Data(),
+            status: process.status, stdout: (try? Data(contentsOf: outURL)) ?? Data(),
             stderr: (try? Data(contentsOf: errURL)) ?? Data())
     }
 }

@@ -80,13 +80,10 @@ import Testing
         _ = FileManager.default.createFile(atPath: scratch, contents: nil)
         let errFile = path("lab-stderr")
         _ = FileManager.default.createFile(atPath: errFile, contents: nil)
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["lab", "--out", out, "--scenario", "good"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errFile))
-        try ChildLaunch.run { try process.run() }
+        let process = try StartedChild(
+            CLI.binary, ["lab", "--out", out, "--scenario", "good"],
+            stdout: try FileHandle(forWritingTo: URL(fileURLWithPath: scratch)),
+            stderr: try FileHandle(forWritingTo: URL(fileURLWithPath: errFile)))
         let giveUp = Date().addingTimeInterval(20)
         while Date() < giveUp && process.isRunning {
             if ((try? String(contentsOfFile: scratch, encoding: .utf8)) ?? "").contains("Serving until Ctrl-C") {
@@ -94,10 +91,10 @@ import Testing
             }
             usleep(10_000)
         }
-        kill(process.processIdentifier, SIGINT)
+        process.signal(SIGINT)
         process.waitForExit()
         let err = (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? ""
-        #expect(process.terminationStatus == 0, "\(err)")
+        #expect(process.status == 0, "\(err)")
         let files = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
         #expect(!files.isEmpty, "--out keeps the lab's files")
         #expect(err.contains("files kept in \(out)"), "\(err)")

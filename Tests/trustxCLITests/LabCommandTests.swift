@@ -11,19 +11,14 @@ import Testing
 @Suite(.serialized, .onTestThreads) final class LabCommandTests {
     /// Starts `trustx lab --format json`, waits for the JSON description, and returns the process
     /// with the parsed description.
-    func startLab(_ extra: [String] = []) throws -> (Process, [String: Any], URL) {
+    func startLab(_ extra: [String] = []) throws -> (StartedChild, [String: Any], URL) {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
             "trustx-labcmd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         let outURL = scratch.appendingPathComponent("stdout")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["lab", "--format", "json"] + extra
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = FileHandle.nullDevice
-        try ChildLaunch.run { try process.run() }
+        let process = try StartedChild(
+            CLI.binary, ["lab", "--format", "json"] + extra, stdout: try FileHandle(forWritingTo: outURL))
         // The description is printed once every server is up.
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
@@ -34,7 +29,7 @@ import Testing
             }
             usleep(10_000)
         }
-        process.terminate()
+        process.signal(SIGTERM)
         struct NoDescription: Error {}
         Issue.record("trustx lab printed no description within 20 s")
         throw NoDescription()
@@ -66,10 +61,10 @@ import Testing
         for port in ports { #expect(connects(port), "port \(port) should be served") }
         #expect(FileManager.default.fileExists(atPath: "/" + directory))
 
-        kill(process.processIdentifier, signal)
+        process.signal(signal)
         process.waitForExit()
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
+        #expect(process.exited)
+        #expect(process.status == 0)
         for port in ports { #expect(!connects(port), "port \(port) still accepts connections") }
         #expect(!(FileManager.default.fileExists(atPath: "/" + directory)), "the lab's files were left behind")
     }

@@ -106,7 +106,7 @@ import TrustX509
                 dir.appendingPathComponent("self.key").path,
             ],
             port: c, in: dir)
-        for run in [json, text] { kill(run.process.processIdentifier, SIGCONT) }
+        for run in [json, text] { run.process.signal(SIGCONT) }
 
         let result = json.finish()
         let changes = try result.out.split(separator: "\n").dropFirst(2).map {

@@ -1,51 +1,75 @@
 import Synchronization
+import TrustBuilder
+import TrustCore
 import TrustSupport
-import XCTest
+import TrustX509
 
-@testable import TrustBuilder
-@testable import TrustCore
-@testable import TrustX509
-
-/// A length of time for validity periods: `TestPKI.now - .days(30)`.
-struct Span: Sendable {
-    var seconds: Int64
-    static func days(_ n: Int) -> Span { Span(seconds: Int64(n) * 86_400) }
-    static func hours(_ n: Int) -> Span { Span(seconds: Int64(n) * 3_600) }
-    static func seconds(_ n: Int) -> Span { Span(seconds: Int64(n)) }
-    static func + (a: Span, b: Span) -> Span { Span(seconds: a.seconds + b.seconds) }
+extension TestPKI {
+    /// A length of time for validity periods: `TestPKI.now - .days(30)`.
+    public struct Span: Sendable {
+        /// The length in seconds.
+        public var seconds: Int64
+        /// `n` days.
+        public static func days(_ n: Int) -> Span { Span(seconds: Int64(n) * 86_400) }
+        /// `n` hours.
+        public static func hours(_ n: Int) -> Span { Span(seconds: Int64(n) * 3_600) }
+        /// `n` seconds.
+        public static func seconds(_ n: Int) -> Span { Span(seconds: Int64(n)) }
+        /// The two lengths one after the other.
+        public static func + (a: Span, b: Span) -> Span { Span(seconds: a.seconds + b.seconds) }
+    }
 }
 
 extension Timestamp {
-    static func + (t: Timestamp, s: Span) -> Timestamp { t.adding(seconds: s.seconds) }
-    static func - (t: Timestamp, s: Span) -> Timestamp { t.adding(seconds: -s.seconds) }
+    /// `s` later.
+    public static func + (t: Timestamp, s: TestPKI.Span) -> Timestamp { t.adding(seconds: s.seconds) }
+    /// `s` earlier.
+    public static func - (t: Timestamp, s: TestPKI.Span) -> Timestamp { t.adding(seconds: -s.seconds) }
 }
 
 /// A certificate with the key that certifies others below it.
-struct Issued: Sendable {
-    var certificate: Certificate
-    var key: KeyPair
+public struct Issued: Sendable {
+    /// The certificate.
+    public var certificate: Certificate
+    /// Its subject's key pair.
+    public var key: KeyPair
+
+    /// The certificate and its key.
+    public init(certificate: Certificate, key: KeyPair) {
+        self.certificate = certificate
+        self.key = key
+    }
 }
 
 /// A system trust store holding test roots: evaluating with it models Apple's "system root"
 /// anchor class.
-struct TestStore: IssuerSource {
-    var roots: [Certificate]
-    func certificates(withSubject name: DistinguishedName) -> [Certificate] {
+public struct TestStore: IssuerSource {
+    /// The store's roots.
+    public var roots: [Certificate]
+    /// A store holding `roots`.
+    public init(roots: [Certificate]) { self.roots = roots }
+    /// The roots whose subject is `name`.
+    public func certificates(withSubject name: DistinguishedName) -> [Certificate] {
         roots.filter { $0.subject.matches(name) }
     }
-    func contains(_ certificate: Certificate) -> Bool { roots.contains(certificate) }
-    var location: String { "test store" }
+    /// Whether `certificate` is one of the roots.
+    public func contains(_ certificate: Certificate) -> Bool { roots.contains(certificate) }
+    /// The store's name in reports.
+    public var location: String { "test store" }
 }
 
 /// Test PKI built in code, with Apple-compliant defaults: P-256 keys, CA certificates with
 /// critical basicConstraints and keyUsage, leaves with serverAuth EKU, a SAN for the host and a
-/// one-year lifetime starting after 2020-09-01, all valid at `now`.
-enum TestPKI {
+/// one-year lifetime starting after 2020-09-01, all valid at `now`. The in-memory face of the one
+/// test PKI (D347); the files on disk (`probe`, `cli`) are its other face.
+extension TestPKI {
     /// The evaluation time every test uses unless it says otherwise.
-    static let now = date(2025, 6, 1)
-    static let host = "www.example.com"
+    public static let now = date(2025, 6, 1)
+    /// The host every leaf names unless the test says otherwise.
+    public static let host = "www.example.com"
 
-    static func date(_ year: Int, _ month: Int, _ day: Int, hour: Int = 0) -> Timestamp {
+    /// Midnight (or `hour`) UTC on the day.
+    public static func date(_ year: Int, _ month: Int, _ day: Int, hour: Int = 0) -> Timestamp {
         Timestamp(year: year, month: month, day: day, hour: hour)!
     }
 
@@ -53,7 +77,7 @@ enum TestPKI {
     private static let keyCache = Mutex<[KeyKind: KeyPair]>([:])
 
     /// A key of `kind` shared by every test that asks for one.
-    static func sharedKey(_ kind: KeyKind) throws -> KeyPair {
+    public static func sharedKey(_ kind: KeyKind) throws -> KeyPair {
         if let key = keyCache.withLock({ $0[kind] }) { return key }
         let key = try KeyPair.generate(kind)
         return keyCache.withLock { cache in
@@ -63,10 +87,11 @@ enum TestPKI {
         }
     }
 
-    static func name(_ cn: String) -> NameBuilder { [.organization("trustx tests"), .commonName(cn)] }
+    /// The subject name `O=trustx tests, CN=cn`.
+    public static func name(_ cn: String) -> NameBuilder { [.organization("trustx tests"), .commonName(cn)] }
 
     /// A self-signed CA.
-    static func root(
+    public static func root(
         _ cn: String = "Test Root", key: KeyPair? = nil, notBefore: Timestamp = now - .days(365),
         notAfter: Timestamp = now + .days(3650), configure: (inout CertificateBuilder) -> Void = { _ in }
     ) throws -> Issued {
@@ -79,7 +104,7 @@ enum TestPKI {
     }
 
     /// A CA certified by `issuer`.
-    static func intermediate(
+    public static func intermediate(
         _ cn: String = "Test Intermediate", issuer: Issued, key: KeyPair? = nil,
         notBefore: Timestamp = now - .days(180), notAfter: Timestamp = now + .days(1825),
         configure: (inout CertificateBuilder) -> Void = { _ in }
@@ -93,7 +118,7 @@ enum TestPKI {
     }
 
     /// A TLS server certificate for `host` certified by `issuer`.
-    static func leaf(
+    public static func leaf(
         _ host: String = host, issuer: Issued, key: KeyPair? = nil, notBefore: Timestamp = now - .days(30),
         lifetime: Span = .days(365), configure: (inout CertificateBuilder) -> Void = { _ in }
     ) throws -> Issued {
@@ -103,7 +128,7 @@ enum TestPKI {
     }
 
     /// A self-signed TLS server certificate for `host`.
-    static func selfSignedLeaf(
+    public static func selfSignedLeaf(
         _ host: String = host, key: KeyPair? = nil, notBefore: Timestamp = now - .days(30),
         lifetime: Span = .days(365), configure: (inout CertificateBuilder) -> Void = { _ in }
     ) throws -> Issued {
@@ -112,7 +137,8 @@ enum TestPKI {
         return Issued(certificate: try b.selfSign(key: key), key: key)
     }
 
-    static func leafBuilder(
+    /// The builder of a leaf for `host`, before signing.
+    public static func leafBuilder(
         _ host: String, key: KeyPair, notBefore: Timestamp, lifetime: Span,
         configure: (inout CertificateBuilder) -> Void
     ) -> CertificateBuilder {
@@ -131,15 +157,26 @@ enum TestPKI {
     }
 
     /// Root, intermediate and leaf with every default.
-    struct Chain {
-        var root: Issued
-        var intermediate: Issued
-        var leaf: Issued
+    public struct Chain: Sendable {
+        /// The self-signed root.
+        public var root: Issued
+        /// The CA between root and leaf.
+        public var intermediate: Issued
+        /// The server certificate.
+        public var leaf: Issued
         /// What a server presents: leaf and intermediate.
-        var presented: [Certificate] { [leaf.certificate, intermediate.certificate] }
+        public var presented: [Certificate] { [leaf.certificate, intermediate.certificate] }
+
+        /// The three, as issued.
+        public init(root: Issued, intermediate: Issued, leaf: Issued) {
+            self.root = root
+            self.intermediate = intermediate
+            self.leaf = leaf
+        }
     }
 
-    static func chain(
+    /// A root, an intermediate and a leaf for `host`, the leaf configured by `configureLeaf`.
+    public static func chain(
         host: String = host, leafKey: KeyPair? = nil,
         configureLeaf: (inout CertificateBuilder) -> Void = { _ in }
     ) throws -> Chain {
@@ -152,7 +189,7 @@ enum TestPKI {
     // MARK: - Settings
 
     /// SSL policy (with `host` unless nil) and custom anchors.
-    static func ssl(
+    public static func ssl(
         _ host: String? = host, anchors: [Certificate] = [], system: [Certificate]? = nil, anchorsOnly: Bool = true,
         anchorClass: CustomAnchorClass = .app, pins: [[UInt8]] = [], time: Timestamp = now
     ) -> TrustSettings {
@@ -163,68 +200,11 @@ enum TestPKI {
     }
 
     /// Basic X.509 policy and custom anchors.
-    static func basic(anchors: [Certificate] = [], system: [Certificate]? = nil, time: Timestamp = now)
+    public static func basic(anchors: [Certificate] = [], system: [Certificate]? = nil, time: Timestamp = now)
         -> TrustSettings
     {
         TrustSettings(
             anchors: anchors, systemStore: system.map { TestStore(roots: $0) }, policy: .basicX509,
             time: time)
     }
-}
-
-/// One evaluator for the whole test run (its signature cache only remembers results).
-let sharedEvaluator = Evaluator()
-
-/// Evaluates `chain` (leaf first) under `settings`.
-func evaluate(_ chain: [Certificate], _ settings: TrustSettings, file: StaticString = #filePath, line: UInt = #line)
-    throws -> Evaluation
-{
-    try XCTUnwrap(sharedEvaluator.evaluate(chain: chain, settings: settings), "empty chain", file: file, line: line)
-}
-
-extension Step {
-    /// `id@certificate:status`, with the OSStatus of a failure: `hostname@0:failed(-67602)`.
-    var summary: String {
-        let where_ = certificate.map(String.init) ?? "-"
-        let code = osstatus.map { "(\($0))" } ?? ""
-        return "\(id.rawValue)@\(where_):\(status.identifier)\(code)"
-    }
-}
-
-extension Evaluation {
-    /// Summaries of the failed steps, in check order.
-    var failureSummaries: [String] { failures.map(\.summary) }
-    /// Summaries of every step, in check order.
-    var stepSummaries: [String] { steps.map(\.summary) }
-    /// The single step with `id` about certificate `index` (nil for path-level steps).
-    func step(_ id: StepID, _ index: Int?) -> Step? {
-        let matching = steps.filter { $0.id == id && $0.certificate == index }
-        return matching.count == 1 ? matching[0] : nil
-    }
-    /// The display names of the built path, leaf first.
-    var pathNames: [String] { path.certificates.map(\.displayName) }
-}
-
-/// Asserts the parts of a verdict that Apple's APIs expose.
-func assertVerdict(
-    _ e: Evaluation, trusted: Bool, osstatus: Int32, urlError: Int?, resultType: TrustResultType? = nil,
-    file: StaticString = #filePath, line: UInt = #line
-) {
-    XCTAssertEqual(e.verdict.trusted, trusted, "trusted; steps: \(e.failureSummaries)", file: file, line: line)
-    XCTAssertEqual(e.verdict.osstatus, osstatus, "osstatus; steps: \(e.failureSummaries)", file: file, line: line)
-    XCTAssertEqual(e.verdict.urlError, urlError, "urlError", file: file, line: line)
-    if let resultType {
-        XCTAssertEqual(e.verdict.resultType, resultType, "resultType", file: file, line: line)
-    }
-}
-
-/// `chain` evaluated under the `webpki` profile with `anchor`, the Baseline Requirements on or off
-/// (`br`): RFC 5280 alone where x509-limbo's RFC 5280 cases expect it.
-func webpki(_ chain: [Certificate], anchor: Certificate, host: String? = TestPKI.host, br: Bool = true) throws
-    -> Evaluation
-{
-    var s = TestPKI.ssl(host, anchors: [anchor])
-    s.profile = .webpki
-    s.caBrowserForumRules = br
-    return try evaluate(chain, s)
 }
