@@ -184,10 +184,11 @@ enum CheckCommand {
         return .success(loaded)
     }
 
-    /// Connects, completes the chain through AIA where Apple's SSL policy would, and evaluates.
-    static func evaluateServer(_ r: Request, environment: Environment) -> Result<Evaluation, Trustx.Failure> {
-        guard let c = r.connection else { return evaluate(r) }
-        let deadline = RunDeadline(after: c.options.timeout)
+    /// The engine's settings for `r`: its anchors read from their files (or given), the files its
+    /// settings name, the store and the CT evidence. With custom anchors Apple trusts only them
+    /// unless SecTrustSetAnchorCertificatesOnly(false); the store is a source of parent
+    /// certificates even when its roots are not trusted.
+    static func trustSettings(_ r: Request) -> Result<TrustSettings, Trustx.Failure> {
         var anchors: [Certificate] = r.anchorCertificates ?? []
         for path in r.anchorCertificates == nil ? r.anchorFiles : [] {
             switch Trustx.load(path, password: r.password, command: spec) {
@@ -203,9 +204,21 @@ enum CheckCommand {
         case .failure(let f): return .failure(f)
         }
         if case .failure(let f) = loadCT(r.ct, into: &settings) { return .failure(f) }
+        return .success(settings)
+    }
+
+    /// Connects, completes the chain through AIA where Apple's SSL policy would, and evaluates.
+    static func evaluateServer(_ r: Request, environment: Environment) -> Result<Evaluation, Trustx.Failure> {
+        guard let c = r.connection else { return evaluate(r) }
+        let deadline = RunDeadline(after: c.options.timeout)
+        var settings: TrustSettings
+        switch trustSettings(r) {
+        case .success(let made): settings = made
+        case .failure(let f): return .failure(f)
+        }
         if case .failure(let f) = chargeClientIdentity(c.options.clientIdentity) { return .failure(f) }
         // Apple's SSL policy fetches missing intermediates over the network; Basic X.509 does not.
-        let (systemStore, anchorList) = (settings.systemStore, anchors)
+        let (systemStore, anchorList) = (settings.systemStore, settings.anchors)
         // Under ATS the handshake offers what the app would (and observes when refused).
         let atsPolicy = settings.ats.map { $0.policy(forHost: c.target.host) }
         // The connection's own waits (handshake, AIA) end a quarter second after the run's
@@ -377,23 +390,11 @@ enum CheckCommand {
             }
         }
         if chain.isEmpty, let firstMalformed { return .failure(firstMalformed) }
-        var anchors: [Certificate] = r.anchorCertificates ?? []
-        for path in r.anchorCertificates == nil ? r.anchorFiles : [] {
-            switch Trustx.load(path, password: r.password, command: spec) {
-            case .success(let certs): anchors += certs
-            case .failure(let f): return .failure(f)
-            }
-        }
-        // With custom anchors Apple trusts only them unless SecTrustSetAnchorCertificatesOnly(false);
-        // the store is a source of parent certificates even when its roots are not trusted.
         var settings: TrustSettings
-        switch loadFiles(r.settings) {
-        case .success(let loaded):
-            settings = loaded.trustSettings(
-                anchors: anchors, systemStore: makeSystemStore(r.settings.store), targetHost: r.targetHost, now: r.now)
+        switch trustSettings(r) {
+        case .success(let made): settings = made
         case .failure(let f): return .failure(f)
         }
-        if case .failure(let f) = loadCT(r.ct, into: &settings) { return .failure(f) }
         guard var evaluation = Evaluator().evaluate(chain: chain, settings: settings, deadline: deadline.evaluation)
         else {
             // The loader rejects files without certificates, so this needs an empty --chain list.
