@@ -114,7 +114,9 @@ import TrustX509
         routes.lock.unlock()
         let result = RevocationFetcher(allowHost: loopbackOnly).fetch(path: [p.leaf, p.root], timeout: .seconds(5))
         #expect(result.ocspResponses.isEmpty)
-        #expect(result.revocationLists.map(\.der) == [crl.der])
+        // The attempts' outcomes name what went wrong if the list comes back empty (seen once in a
+        // clean-clone CI run, not reproduced in 200 runs alone).
+        #expect(result.revocationLists.map(\.der) == [crl.der], "\(result.attempts.map(\.outcome))")
         #expect(result.attempts.count == 2)
         #expect(result.attempts[0].outcome.hasPrefix("failed"), "\(result.attempts[0].outcome)")
     }
