@@ -416,6 +416,8 @@ import Testing
         #expect(((doc["settings"] as? [String: Any])?["revocationRequired"] as? Bool) == true)
         let verdict = try #require(doc["verdict"] as? [String: Any])
         #expect((verdict["osstatus"] as? Int) == -67635)
+        // SecBase.h's name for -67635, which the engine's name table lacked until 2026-12-06.
+        #expect((verdict["osstatusName"] as? String) == "errSecIncompleteCertRevocationCheck")
         #expect((verdict["resultType"] as? String) == "recoverableTrustFailure")
         // `openssl ca -gencrl` with nothing revoked: openssl verify -crl_check accepts the leaf,
         // and the CRL is the positive answer trustx asks for.

@@ -12,7 +12,7 @@ public enum OSStatusNames {
         -67819: "errSecCertificateNotValidYet", -67820: "errSecCertificateRevoked",
         -67825: "errSecVerifyActionFailed", -67835: "errSecInvalidPolicyIdentifiers", -67843: "errSecNotTrusted",
         -67880: "errSecMissingRequiredExtension", -67901: "errSecCertificateValidityPeriodTooLong",
-        -67903: "errSecCertificateDuplicateExtension",
+        -67903: "errSecCertificateDuplicateExtension", -67635: "errSecIncompleteCertRevocationCheck",
         -9807: "errSSLXCertChainInvalid", -9813: "errSSLNoRootCert", -9814: "errSSLCertExpired",
         -9843: "errSSLHostNameMismatch", -9880: "errSSLATSViolation", -9881: "errSSLATSMinimumVersionViolation",
         -9882: "errSSLATSCiphersuiteViolation", -9883: "errSSLATSMinimumKeySizeViolation",
