@@ -102,7 +102,7 @@ struct PolicyBuilder: Hashable, Sendable {
         // profile knows no such anchors.
         let appleSSL = apple && ssl
         var checks: [any PathCheck] = [
-            ChainCheck(),
+            ChainCheck(namesDateConstraints: apple),
             ValidityCheck(),
             BasicConstraintsCheck(leafMustNotBeCA: caBrowserForum, toleratesVersion1Issuers: apple),
             KeyUsageCheck(

@@ -3,6 +3,8 @@ import TrustX509
 
 /// `chain`, `signature` and `anchor`: what path building established.
 struct ChainCheck: PathCheck {
+    /// Whether the anchor step names a date constraint of trustd's Valid database (Apple's profile).
+    let namesDateConstraints: Bool
     func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         let last = c.count - 1
         let lastCert = c.certificates[last]
@@ -58,8 +60,7 @@ struct ChainCheck: PathCheck {
             }
         }
         if let cls = c.path.anchorClass {
-            let table =
-                c.settings.profile == .apple && last > 0 ? c.settings.dateConstraints ?? DateConstraint.apple : [:]
+            let table = namesDateConstraints && last > 0 ? c.settings.dateConstraints ?? DateConstraint.apple : [:]
             let name = lastCert.displayName
             let finding = DateConstraint.of(lastCert, in: table).map {
                 ChainFinding.anchoredAtConstrainedRoot(anchorClass: cls, name: name, constraint: $0)
