@@ -84,7 +84,8 @@ let package = Package(
             dependencies: ["TrustOptions", "TrustCore", "ATSModel", "TrustX509", "TrustSupport"]),
         // The evaluation as text for a terminal (its colours given by the caller), JSON and Markdown.
         .target(
-            name: "TrustReport", dependencies: ["TrustCore", "CTModel", "ATSModel", "TrustX509", "TrustSupport"]),
+            name: "TrustReport",
+            dependencies: ["TrustOptions", "TrustCore", "CTModel", "ATSModel", "TrustX509", "TrustSupport"]),
         // Keys, certificates, CRLs and OCSP responses made in process: for the lab and the tests only.
         .target(name: "TrustBuilder", dependencies: ["TrustX509", "TrustSupport", "COpenSSL"]),
         // `trustx explain`: the codes found in pasted text, their meanings from Apple's headers, their
