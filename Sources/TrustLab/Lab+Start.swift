@@ -1,3 +1,4 @@
+import LabServers
 import TrustBuilder
 import TrustCore
 import TrustSupport
@@ -77,12 +78,11 @@ extension Lab {
                 endpoints.append(
                     (aia, LabEndpoint(name: "aia", port: aia.port, service: .http(files: ["/intermediate.der": file]))))
             }
-            let server = try LabServer(
-                bound: endpoints,
-                options: LabServerOptions(
-                    listenAddress: options.listenAddress, workers: options.workers,
-                    connectionTimeout: options.connectionTimeout, readTimeout: options.readTimeout,
-                    connectionsPerPort: options.connectionsPerPort, connectionsPerPeer: options.connectionsPerPeer))
+            let serverOptions = LabServerOptions(
+                listenAddress: options.listenAddress, workers: options.workers,
+                connectionTimeout: options.connectionTimeout, readTimeout: options.readTimeout,
+                connectionsPerPort: options.connectionsPerPort, connectionsPerPeer: options.connectionsPerPeer)
+            let server = try LabServer.labStarted(endpoints, options: serverOptions)
             let lab = Lab(
                 scenarios: running, anchors: anchors, clientIdentity: identity,
                 pins: parts.pins.mapValues { "sha256//" + Base64.encode($0) }, files: directory,
@@ -135,11 +135,11 @@ extension Lab {
                     LabBoundScenario(scenario: scenario, listener: nodes.listeners[0], nodeListeners: nodes.listeners))
                 continue
             }
-            let listener = try LabListener.bind(address: options.listenAddress, port: port(scenario.portOffset))
+            let listener = try LabListener.labBound(address: options.listenAddress, port: port(scenario.portOffset))
             bindings.scenarios.append(LabBoundScenario(scenario: scenario, listener: listener))
         }
         if selected.contains(where: { $0.extraServers.contains(.aiaIntermediate) }) {
-            bindings.aia = try LabListener.bind(
+            bindings.aia = try LabListener.labBound(
                 address: options.listenAddress, port: port(LabScenario.aiaPortOffset))
         }
         return bindings

@@ -1,4 +1,5 @@
 import ATSModel
+import LabServers
 import TrustBuilder
 import TrustCore
 import TrustSupport

@@ -1,3 +1,5 @@
+import LabServers
+
 /// One lab server: a lesson, the host to reach it by, the anchor to pass, and what a client
 /// should conclude under the default settings.
 ///
