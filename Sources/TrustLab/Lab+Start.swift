@@ -62,6 +62,7 @@ extension Lab {
             let identity = try writeClientIdentity(parts.lab, directory)
             try directory.write("intermediate.der", parts.lab.aiaIntermediate.der)
             try directory.write(CTPKI.logListFileName, parts.ct.logListJSON)
+            try directory.write(DistrustPKI.fileName, parts.distrust.constraintsJSON)
             var running: [RunningScenario] = []
             var endpoints: [(LabListener, LabEndpoint)] = []
             for bound in bindings.scenarios {
@@ -292,7 +293,8 @@ extension LabParts {
                 inspection: try InspectionPKI.build(now: now, serverIPs: serverIPs),
                 ct: try CTPKI.build(now: now, serverIPs: serverIPs),
                 fleet: try FleetPKI.build(
-                    library: lab.libraryCA, intermediate: lab.libraryIntermediate, now: now, serverIPs: serverIPs))
+                    library: lab.libraryCA, intermediate: lab.libraryIntermediate, now: now, serverIPs: serverIPs),
+                distrust: try DistrustPKI.build(now: now, serverIPs: serverIPs))
         } catch {
             throw .pki(error)
         }
@@ -303,6 +305,7 @@ extension LabParts {
         var anchors = lab.anchors.merging(badssl.anchors) { own, _ in own }
         anchors[.inspectionProxyRoot] = inspection.root.certificate
         anchors[.ctLabRoot] = ct.root.certificate
+        anchors[.distrustedRoot] = distrust.root.certificate
         return anchors
     }
 

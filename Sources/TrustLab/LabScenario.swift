@@ -101,6 +101,7 @@ extension LabScenario {
             certificateTransparency,
             badsslTLS,
             fleet,
+            distrust,
         ].flatMap { $0 })
 
     /// `scenarios` with their port offsets: each group's scenarios take consecutive offsets
