@@ -159,15 +159,19 @@ let package = Package(
                 "TrustCLI", "TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab", "TrustBuilder",
                 "SuiteFixtures", "TrustOptions", "TrustExplain",
             ]),
+        // The lab's in-process servers on loopback (TLS, SMTP STARTTLS, HTTP, the legacy responder):
+        // they serve what they are given and know no scenario (D450).
+        .target(name: "LabServers", dependencies: ["ATSModel", "TrustX509", "TrustSupport", "COpenSSL"]),
         .target(
             name: "TrustLab",
             dependencies: [
-                "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL", "TrustOptions",
+                "LabServers", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "TrustOptions",
             ]),
         .testTarget(
             name: "TrustLabTests",
             dependencies: [
-                "TrustLab", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL",
+                "TrustLab", "LabServers", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder",
+                "COpenSSL",
                 "SuiteFixtures",
             ]),
         // Cells, buffers, layout, widgets and the curses backend (only CursesBackend.swift sees C).

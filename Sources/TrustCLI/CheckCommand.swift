@@ -204,6 +204,7 @@ enum CheckCommand {
         case .failure(let f): return .failure(f)
         }
         if case .failure(let f) = loadCT(r.ct, into: &settings) { return .failure(f) }
+        if case .failure(let f) = loadDateConstraints(r.dateConstraintsFile, into: &settings) { return .failure(f) }
         return .success(settings)
     }
 

@@ -89,6 +89,7 @@ extension CheckCommand {
         "no-aia": [allAddressesOption],
         "store": [
             ctLogsOption,
+            dateConstraintsOption,
             OptionSpec(
                 name: "sct", valueName: "file", arity: .repeated,
                 help:
@@ -147,6 +148,8 @@ extension CheckCommand {
         var timeout: Duration = .seconds(10)
         /// --ct-logs, --sct and --ocsp-response.
         var ct = CTRequest()
+        /// --date-constraints.
+        var dateConstraintsFile: String?
         /// The --anchor certificates when already read, once for several targets.
         var anchorCertificates: [Certificate]? = nil
 
@@ -211,6 +214,7 @@ extension CheckCommand {
             settings: settings, now: now, format: ReportFormat(p), connection: connection,
             allAddresses: p.has("all-addresses"), targetText: targetText, timeout: timeout)
         request.ct = try validateCT(p)
+        request.dateConstraintsFile = p.value("date-constraints")
         request.quiet = p.has("quiet")
         request.includePEM = p.has("include-pem")
         if request.includePEM && request.format != .json {
