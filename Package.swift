@@ -71,6 +71,9 @@ let package = Package(
         // RFC 5280 6.3's CRL processing, below the engine: the evaluation lends it its budget and
         // signature cache as TrustX509's `SignatureWork` (D342).
         .target(name: "RevocationRules", dependencies: ["TrustX509", "TrustSupport"]),
+        // How a chain was served against the path built from it, and the chain to serve instead
+        // (`check --write-chain`), beside the engine rather than in it (D440-D443).
+        .target(name: "ServedChain", dependencies: ["TrustCore", "TrustX509", "TrustSupport"]),
         .target(
             name: "TrustCore",
             dependencies: [
@@ -85,7 +88,7 @@ let package = Package(
         // The evaluation as text for a terminal (its colours given by the caller), JSON and Markdown.
         .target(
             name: "TrustReport",
-            dependencies: ["TrustOptions", "TrustCore", "CTModel", "ATSModel", "TrustX509", "TrustSupport"]),
+            dependencies: ["TrustOptions", "TrustCore", "CTModel", "ATSModel", "TrustX509", "TrustSupport", "ServedChain"]),
         // Keys, certificates, CRLs and OCSP responses made in process: for the lab and the tests only.
         .target(name: "TrustBuilder", dependencies: ["TrustX509", "TrustSupport", "COpenSSL"]),
         // `trustx explain`: the codes found in pasted text, their meanings from Apple's headers, their
@@ -100,7 +103,7 @@ let package = Package(
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "Explorer",
                 "ExplorerState", "TrustExport", "CTModel", "TermUI", "TrustOptions", "AppleTrustData", "PathRules",
-                "TrustExplain",
+                "TrustExplain", "ServedChain",
             ]),
         // `main` only: the process's streams, clock and exit; the linker settings below.
         .executableTarget(
@@ -127,7 +130,7 @@ let package = Package(
             name: "TrustCoreTests",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "AppleTrustData",
-                "PathRules", "CTModel", "SuiteFixtures",
+                "PathRules", "CTModel", "SuiteFixtures", "ServedChain",
             ]),
         // The settings as code and configuration (Swift, plist, curl, openssl) and the Info.plist lint.
         .target(
@@ -185,7 +188,7 @@ let package = Package(
             name: "ExplorerState",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "TermUI",
-                "TrustExport", "CTModel", "TrustOptions", "TrustExplain",
+                "TrustExport", "CTModel", "TrustOptions", "TrustExplain", "ServedChain",
             ]),
         // The interactive explorer around that state: views and themes, the effect executor and the
         // watch runner (threads and I/O), the driver and the terminal loop.
@@ -193,7 +196,7 @@ let package = Package(
             name: "Explorer",
             dependencies: [
                 "ExplorerState", "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe",
-                "TrustLab", "TermUI", "TrustOptions",
+                "TrustLab", "TermUI", "TrustOptions", "ServedChain",
             ]),
         .testTarget(
             name: "ExplorerTests",

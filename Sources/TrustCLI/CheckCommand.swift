@@ -16,6 +16,12 @@ enum CheckCommand {
         case .success(let p): parsed = p
         case .failure(let exit): return exit.status
         }
+        if parsed.has("write-chain") && (CheckWatch.applies(parsed) || FleetCheck.applies(parsed)) {
+            return Trustx.usageError(
+                UsageError(
+                    message: "--write-chain writes one chain: give one target or --chain files, without --watch"),
+                spec)
+        }
         if CheckWatch.applies(parsed) { return CheckWatch.run(parsed, now: now, environment: environment) }
         if FleetCheck.applies(parsed) { return FleetCheck.run(parsed, now: now, environment: environment) }
         let request: Request
@@ -129,8 +135,13 @@ enum CheckCommand {
             case .message, .usage: return failure.report()
             }
         }
-        render(evaluation, format: request.format, environment: environment, includePEM: request.includePEM)
-        return evaluation.verdict.trusted ? .success : .notTrusted
+        // `--write-chain -` puts the chain where the report would go.
+        if request.writeChain != "-" {
+            render(evaluation, format: request.format, environment: environment, includePEM: request.includePEM)
+        }
+        let status: ExitStatus = evaluation.verdict.trusted ? .success : .notTrusted
+        guard let path = request.writeChain else { return status }
+        return CheckWriteChain.finish(evaluation, to: path, status: status, deadline: deadline)
     }
 
     /// Why a connection failed and what URLSession would report, in one line.

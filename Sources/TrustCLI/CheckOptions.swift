@@ -26,7 +26,7 @@ extension CheckCommand {
         commandPath: "trustx check",
         abstract: "Evaluate a certificate chain the way Apple's SecTrust does and report every step.",
         discussion:
-            "Give a server to connect to, or --chain files. Exit status: 0 trusted, 1 not trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection failed.",
+            "Give a server to connect to, or --chain files. Exit status: 0 trusted, 1 not trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection failed, 73 the --write-chain file not written.",
         arguments: [
             FleetCheck.targetsArgument
         ],
@@ -56,6 +56,7 @@ extension CheckCommand {
                 help:
                     "With --format json: add each certificate's PEM to the report, in presented (the chain as sent) and path."
             ),
+            CheckWriteChain.option,
             OptionSpec(
                 name: "connect-to", valueName: "address", arity: .one,
                 help:
@@ -141,6 +142,8 @@ extension CheckCommand {
         var quiet = false
         /// --include-pem: each certificate's PEM in the JSON report (D413).
         var includePEM = false
+        /// --write-chain: where the chain to serve goes, `-` for standard output (D442).
+        var writeChain: String?
         /// The target as typed (the explorer shows it and its copied command repeats it).
         var targetText: String?
         /// --timeout: the deadline of the whole run, files included (a server's is also in
@@ -217,6 +220,8 @@ extension CheckCommand {
         request.dateConstraintsFile = p.value("date-constraints")
         request.quiet = p.has("quiet")
         request.includePEM = p.has("include-pem")
+        try CheckWriteChain.validate(p)
+        request.writeChain = p.value("write-chain")
         if request.includePEM && request.format != .json {
             throw UsageError(message: "--include-pem adds the certificates' PEM to the JSON report; give --format json")
         }

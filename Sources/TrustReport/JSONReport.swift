@@ -41,6 +41,7 @@ public enum JSONReport {
             ("unreadable", .array(e.unreadable.map { .string($0) })),
             ("warnings", .array(ReportFormatting.warnings(e).map { .string($0) })),
             ("path", .array(pathEntries(e, includePEM: includePEM))),
+            ("served", served(e)),
             ("candidatePaths", .int(e.candidatePaths)),
             ("settings", settings(e.settings)),
             ("steps", .array(e.steps.map(step))),

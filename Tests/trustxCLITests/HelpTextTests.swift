@@ -59,9 +59,9 @@ import TrustX509
 
         Give a server to connect to, or --chain files. Exit status: 0 trusted, 1 not
         trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection
-        failed.
+        failed, 73 the --write-chain file not written.
 
-        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--quiet] [--include-pem] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--store <store>] [--ct-logs <file>] [--date-constraints <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>] [--watch <seconds>] [--watch-count <rounds>] [--until-change]
+        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--quiet] [--include-pem] [--write-chain <file>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--store <store>] [--ct-logs <file>] [--date-constraints <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>] [--watch <seconds>] [--watch-count <rounds>] [--until-change]
 
         ARGUMENTS:
           <target>                A server to connect to: host, host:port,
@@ -127,6 +127,11 @@ import TrustX509
                                   it changes). The exit status is unchanged.
           --include-pem           With --format json: add each certificate's PEM to the
                                   report, in presented (the chain as sent) and path.
+          --write-chain <file>    Write the chain to serve, the built path's leaf and
+                                  intermediates in order without the anchor, as PEM to
+                                  this file (- for standard output instead of the
+                                  report), once that chain alone and without AIA
+                                  evaluates to the same verdict.
           --connect-to <address>  Connect to this host[:port] instead, keeping the
                                   target's name for SNI and the host check; several
                                   addresses separated by commas

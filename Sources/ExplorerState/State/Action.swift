@@ -92,6 +92,8 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case explain
     /// Export the current report to a file (prompts for the path; the extension picks the format).
     case exportReport
+    /// Write the chain to serve instead: the path's leaf and intermediates (prompts for the path).
+    case writeServedChain
     /// Export the settings as code: a Swift delegate, an NSPinnedDomains plist, curl or openssl
     /// commands (prompts for the format).
     case exportCode

@@ -372,6 +372,11 @@ public struct Keymap: Sendable {
             [.char("x")], .exportReport, hint: "export",
             help: "Export the report to a file: .json, .md, or text for any other name.", inBar: false),
         KeyBinding(
+            [.char("S")], .writeServedChain, hint: "serve chain",
+            help:
+                "Write the chain to serve (the path's leaf and intermediates, no anchor) to a new file, if alone it evaluates the same.",
+            inBar: false),
+        KeyBinding(
             [.char("X")], .exportCode, hint: "export code",
             help:
                 "Export these settings as code: a Swift URLSessionDelegate, an NSPinnedDomains plist, a curl command, or the openssl commands that recompute the pins; written to a file and copied.",

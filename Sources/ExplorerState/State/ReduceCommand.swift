@@ -232,6 +232,12 @@ extension AppState {
                 return
             }
             open(.exportReport, &effects, text: "trustx-report-\(AppState.fileName(for: target?.name ?? "chain")).txt")
+        case .writeServedChain:
+            guard let e = evaluation else {
+                message = "no chain to write yet: no evaluation"
+                return
+            }
+            open(.writeServedChain, &effects, text: AppState.fileName(for: e.presented[0]) + "-chain.pem")
         case .exportCode:
             guard let target, target.unavailable == nil else {
                 message = target.map { "\($0.name) is not served: nothing to export" } ?? "nothing to export yet"
