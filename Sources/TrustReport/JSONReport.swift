@@ -196,6 +196,7 @@ public enum JSONReport {
                 .object([("mode", .string(s.timeMode.rawValue)), ("at", .string(s.time.rfc3339))])
             ),
             ("profile", .string(s.profile.rawValue)),
+            ("client", .string(s.client.rawValue)),
             ("revocationFetched", .bool(s.revocationFetched)),
             ("revocationRequired", .bool(s.requireRevocation)),
             ("store", .string(s.systemStore?.storeName)),
