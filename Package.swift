@@ -81,7 +81,8 @@ let package = Package(
             ]),
         // The settings `trustx check` takes as one value, each with its command-line spelling
         // declared once: the CLI parses into it, the explorer wraps it, exports and the lab read it.
-        .target(name: "TrustOptions", dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport"]),
+        .target(
+            name: "TrustOptions", dependencies: ["TrustCore", "ATSModel", "PathRules", "TrustX509", "TrustSupport"]),
         .testTarget(
             name: "TrustOptionsTests",
             dependencies: ["TrustOptions", "TrustCore", "ATSModel", "TrustX509", "TrustSupport"]),

@@ -61,7 +61,7 @@ import TrustX509
         trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection
         failed, 73 the --write-chain file not written.
 
-        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--quiet] [--include-pem] [--write-chain <file>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--store <store>] [--ct-logs <file>] [--date-constraints <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>] [--watch <seconds>] [--watch-count <rounds>] [--until-change]
+        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--client <client>] [--profile <profile>] [--format <format>] [--quiet] [--include-pem] [--write-chain <file>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--store <store>] [--ct-logs <file>] [--date-constraints <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>] [--watch <seconds>] [--watch-count <rounds>] [--until-change]
 
         ARGUMENTS:
           <target>                A server to connect to: host, host:port,
@@ -115,6 +115,10 @@ import TrustX509
                                   at most 8 fetches).
           --at <time>             The evaluation time in RFC 3339, e.g.
                                   2027-01-01T00:00:00Z. (default: now)
+          --client <client>       Who evaluates: an app, or Safari and Apple's other
+                                  programs, for which trustd expires a system or app-set
+                                  root 60 days early (an Apple-internal rule in
+                                  Security-61901). (values: app, safari; default: app)
           --profile <profile>     The rule set: Apple's SecTrust or RFC 5280 with the
                                   CA/Browser Forum rules. (values: apple, webpki;
                                   default: apple)

@@ -86,6 +86,8 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case toggleRevocationFetching
     /// Require a positive revocation answer for every certificate below the anchor, or stop.
     case toggleRevocationRequired
+    /// Switch who evaluates between an app and Safari (Apple's own programs: early anchor expiry).
+    case toggleClient
     /// Copy the `trustx check` command that reproduces the current state.
     case copyCommand
     /// Explain an error code or a pasted console line, or this verdict's codes (prompts).

@@ -354,6 +354,11 @@ public struct Keymap: Sendable {
             help:
                 "Require a positive, verified revocation answer (OCSP or CRLs) for every certificate below the anchor, or stop, as kSecRevocationRequirePositiveResponse does.",
             inBar: false),
+        KeyBinding(
+            [.char("b")], .toggleClient, hint: "app/Safari",
+            help:
+                "Who evaluates: an app, or Safari and Apple's other programs, for which trustd expires a root 60 days early (an Apple-internal rule in Security-61901).",
+            inBar: false),
         KeyBinding([.char("u")], .undo, hint: "undo", help: "Undo the last setting change."),
         KeyBinding([.char("U")], .redo, hint: "redo", help: "Redo the last undone setting change.", inBar: false),
         KeyBinding(

@@ -220,6 +220,9 @@ extension AppState {
         case .toggleRevocationRequired:
             let on = !toggles.requireRevocation
             change("revocation required -> \(on ? "on" : "off")", &effects) { $0.requireRevocation = on }
+        case .toggleClient:
+            let next = toggles.client.cycled()
+            change("client -> \(next.rawValue)", &effects) { $0.client = next }
         case .toggleATSPlatform:
             let next: ATSPlatform = toggles.ats.platform == .ios17 ? .ios16 : .ios17
             let note = toggles.ats.enabled ? "" : " (ATS is off: i applies it)"
