@@ -59,10 +59,9 @@ public enum ServerAnswerReader {
         // Each pass consumes a whole record of at least five bytes: bounded by the input.
         while offset < received.count {
             let rest = received.count - offset
+            // Before its ServerHello a server sends handshake records or an alert, nothing else.
             let type = received[offset]
-            if rest >= 1 && !(type == 0x15 || type == 0x16) {
-                return .malformed(notTLS(received, at: offset))
-            }
+            guard type == 0x15 || type == 0x16 else { return .malformed(notTLS(received, at: offset)) }
             guard rest >= 5 else { break }
             guard received[offset + 1] == 3 else { return .malformed(notTLS(received, at: offset)) }
             let length = Int(received[offset + 3]) << 8 | Int(received[offset + 4])

@@ -78,7 +78,7 @@ extension ConnectionReport {
         }
         for f in aiaFetches { out.append(("aia", "\(f.url): \(f.outcome)")) }
         if let refusal = atsRefusal { out.append(("ats offer", refusal)) }
-        if let hello = appleClientHello { out.append(("ios 26 hello", hello.summary)) }
+        if let hello = appleClientHello { out.append(("apple hello", hello.summary)) }
         if let f = failure {
             out.append(("error", "\(f.message) [\(f.kind)]"))
         }

@@ -25,7 +25,7 @@ import Testing
         #expect(((report["verdict"] as? [String: Any])?["trusted"] as? Bool) == true, "\(run.out)")
 
         let text = try CLI.run(["check", "127.0.0.1:\(server.port)", "--anchor", pki.path("ca.pem")])
-        #expect(text.out.contains("ios 26 hello"), "\(text.out)")
+        #expect(text.out.contains("  apple hello iOS 26's "), "\(text.out)")
 
         let without = try CLI.run([
             "check", "127.0.0.1:\(server.port)", "--anchor", pki.path("ca.pem"), "--format", "json",
