@@ -51,6 +51,8 @@ let package = Package(
         .target(name: "TrustSupport"),
         // iOS 26's ClientHello as bytes and the server's first answer read back; no sockets (D430).
         .target(name: "AppleHello"),
+        // TCP fronts that judge a ClientHello before a TLS server: the Apple hello's middleboxes (D434).
+        .target(name: "HelloFront", dependencies: ["AppleHello", "TrustSupport"]),
         .testTarget(name: "TrustSupportTests", dependencies: ["TrustSupport"]),
         // The compiled-in Apple data against its recorded tag and digests, and Apple's root store.
         .testTarget(name: "AppleTrustDataTests", dependencies: ["AppleTrustData", "TrustX509", "TrustSupport"]),
@@ -150,7 +152,7 @@ let package = Package(
             name: "TLSProbeTests",
             dependencies: [
                 "TLSProbe", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL",
-                "SuiteFixtures", "AppleHello",
+                "SuiteFixtures", "AppleHello", "HelloFront",
             ]),
         // What the test targets share: suite set-up and tear-down, test threads, starting children (D280),
         // the one process runner, s_server runner and test PKI, in memory and on disk (D345, D347).
