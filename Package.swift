@@ -126,7 +126,9 @@ let package = Package(
         .executableTarget(
             name: "trustx-fuzz",
             // TLSProbe for the parsers of what servers send (HTTP replies, STARTTLS, handshake messages).
-            dependencies: ["TrustCore", "TLSProbe", "ATSModel", "PathRules", "TrustX509", "TrustSupport"],
+            dependencies: [
+                "TrustCore", "TLSProbe", "ATSModel", "PathRules", "TrustX509", "TrustSupport", "AppleHello",
+            ],
             // Inputs the fuzzer starts from, not sources.
             exclude: ["seeds"]
         ),

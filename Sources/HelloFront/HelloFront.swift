@@ -22,15 +22,18 @@ public final class HelloFront: Sendable {
     /// The longest a connection is served: a front outlives no client that stopped talking.
     public static let connectionLifetime: Int32 = 30_000
 
-    /// Listens on 127.0.0.1, a port the kernel picks, before the server at `upstreamPort`.
+    /// Listens on 127.0.0.1 before the server at `upstreamPort`.
     /// - Parameters:
     ///   - rule: What to do with each client's first record.
+    ///   - port: The port to listen on; 0 lets the kernel pick (tests), a lab gives its scenario's.
     ///   - upstreamPort: The TLS server's port on 127.0.0.1.
     /// - Throws: `HelloFrontError` when no socket could listen.
-    public init(rule: FrontRule, upstreamPort: UInt16) throws(HelloFrontError) {
+    public init(rule: FrontRule, port requested: UInt16 = 0, upstreamPort: UInt16) throws(HelloFrontError) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw HelloFrontError(what: "socket", errno: errno) }
-        var address = Self.loopback(port: 0)
+        var one: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = Self.loopback(port: requested)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
