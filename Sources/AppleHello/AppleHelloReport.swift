@@ -101,13 +101,19 @@ public struct AppleHelloReport: Sendable, Equatable {
                 return "\(hello): a ServerHello choosing X25519MLKEM768 (\(facts)): the server would negotiate "
                     + "the post-quantum hybrid with iOS 26 (not completed here: this machine cannot do ML-KEM)"
             }
+            guard Self.sharedGroups.contains(group) else {
+                return "\(hello): a ServerHello choosing \(group) (\(facts)), a group it sent no share for: "
+                    + "iOS 26 aborts with illegal_parameter (RFC 8446 4.2.8) and fails to connect"
+            }
             return "\(hello): a ServerHello choosing \(group) (\(facts)): iOS 26 connects without the "
                 + "post-quantum group"
         case .helloRetryRequest:
-            if let group,
-                [AppleClientHello.x25519, AppleClientHello.x25519MLKEM768].map(TLSNames.group).contains(group)
-            {
+            if let group, Self.sharedGroups.contains(group) {
                 return "\(hello): a HelloRetryRequest for \(group), whose share it already sent: iOS 26 aborts with "
+                    + "illegal_parameter (RFC 8446 4.2.8) and fails to connect"
+            }
+            if let group, !AppleClientHello.groups.map(TLSNames.group).contains(group) {
+                return "\(hello): a HelloRetryRequest for \(group), a group it does not offer: iOS 26 aborts with "
                     + "illegal_parameter (RFC 8446 4.2.8) and fails to connect"
             }
             return "\(hello): a HelloRetryRequest for \(group ?? "no group") (\(version ?? "?")): iOS 26 sends "
@@ -130,6 +136,10 @@ public struct AppleHelloReport: Sendable, Equatable {
             return "iOS 26's ClientHello was not sent: \(reason ?? "no connection")"
         }
     }
+
+    /// The groups the hello sent shares for (GREASE aside): a server must pick one of them in a
+    /// ServerHello and none of them in a HelloRetryRequest (RFC 8446 4.2.8).
+    static let sharedGroups = [AppleClientHello.x25519MLKEM768, AppleClientHello.x25519].map(TLSNames.group)
 
     private var receivedText: String { bytesReceived == 0 ? "" : " (after \(bytesReceived) bytes)" }
 

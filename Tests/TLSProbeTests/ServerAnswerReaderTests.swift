@@ -71,6 +71,24 @@ final class ServerAnswerReaderTests: XCTestCase {
         XCTAssertTrue(report.summary.contains("illegal_parameter"), report.summary)
     }
 
+    func testAServerHelloOrRetryForAGroupNotSharedIsFatalForTheClient() {
+        // RFC 8446 4.2.8: a ServerHello's share must be in a group the client sent a share for, and
+        // a HelloRetryRequest must name a group of supported_groups; otherwise illegal_parameter.
+        let hello = Self.serverHello(
+            random: [UInt8](repeating: 1, count: 32), extensions: Self.tls13 + Self.keyShare(group: 0x17, keyBytes: 65))
+        let chosen = AppleHelloReport(
+            answer: ServerAnswerReader.answer(in: Self.record(22, Self.handshake(hello)))!, helloBytes: 1700,
+            bytesReceived: 0, milliseconds: nil)
+        XCTAssertEqual(chosen.group, "secp256r1")
+        XCTAssertTrue(chosen.summary.contains("no share for"), chosen.summary)
+        let retry = Self.serverHello(random: Self.hrrRandom, extensions: Self.tls13 + [0x00, 0x33, 0, 2, 0x01, 0x00])
+        let asked = AppleHelloReport(
+            answer: ServerAnswerReader.answer(in: Self.record(22, Self.handshake(retry)))!, helloBytes: 1700,
+            bytesReceived: 0, milliseconds: nil)
+        XCTAssertEqual(asked.group, "ffdhe2048")
+        XCTAssertTrue(asked.summary.contains("does not offer"), asked.summary)
+    }
+
     func testATLS12ServerHelloHasNoGroupYet() {
         let body = Self.serverHello(random: [UInt8](repeating: 1, count: 32), suite: 0xC02F, extensions: [])
         XCTAssertEqual(
