@@ -49,6 +49,10 @@ let package = Package(
         ),
         // Threads, time values and the small byte and text helpers every other module uses.
         .target(name: "TrustSupport"),
+        // iOS 26's ClientHello as bytes and the server's first answer read back; no sockets (D430).
+        .target(name: "AppleHello"),
+        // TCP fronts that judge a ClientHello before a TLS server: the Apple hello's middleboxes (D434).
+        .target(name: "HelloFront", dependencies: ["AppleHello", "TrustSupport"]),
         .testTarget(name: "TrustSupportTests", dependencies: ["TrustSupport"]),
         // The compiled-in Apple data against its recorded tag and digests, and Apple's root store.
         .testTarget(name: "AppleTrustDataTests", dependencies: ["AppleTrustData", "TrustX509", "TrustSupport"]),
@@ -78,6 +82,7 @@ let package = Package(
             name: "TrustCore",
             dependencies: [
                 "PathRules", "CTModel", "RevocationRules", "TrustX509", "ATSModel", "TrustSupport", "AppleTrustData",
+                "AppleHello",
             ]),
         // The settings `trustx check` takes as one value, each with its command-line spelling
         // declared once: the CLI parses into it, the explorer wraps it, exports and the lab read it.
@@ -89,7 +94,9 @@ let package = Package(
         // The evaluation as text for a terminal (its colours given by the caller), JSON and Markdown.
         .target(
             name: "TrustReport",
-            dependencies: ["TrustOptions", "TrustCore", "CTModel", "ATSModel", "TrustX509", "TrustSupport", "ServedChain"]),
+            dependencies: [
+                "TrustOptions", "TrustCore", "CTModel", "ATSModel", "TrustX509", "TrustSupport", "ServedChain", "AppleHello",
+            ]),
         // Keys, certificates, CRLs and OCSP responses made in process: for the lab and the tests only.
         .target(name: "TrustBuilder", dependencies: ["TrustX509", "TrustSupport", "COpenSSL"]),
         // `trustx explain`: the codes found in pasted text, their meanings from Apple's headers, their
@@ -123,7 +130,9 @@ let package = Package(
         .executableTarget(
             name: "trustx-fuzz",
             // TLSProbe for the parsers of what servers send (HTTP replies, STARTTLS, handshake messages).
-            dependencies: ["TrustCore", "TLSProbe", "ATSModel", "PathRules", "TrustX509", "TrustSupport"],
+            dependencies: [
+                "TrustCore", "TLSProbe", "ATSModel", "PathRules", "TrustX509", "TrustSupport", "AppleHello",
+            ],
             // Inputs the fuzzer starts from, not sources.
             exclude: ["seeds"]
         ),
@@ -142,12 +151,14 @@ let package = Package(
             dependencies: [
                 "TrustExport", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "SuiteFixtures",
             ]),
-        .target(name: "TLSProbe", dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport", "COpenSSL"]),
+        .target(
+            name: "TLSProbe",
+            dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport", "COpenSSL", "AppleHello"]),
         .testTarget(
             name: "TLSProbeTests",
             dependencies: [
                 "TLSProbe", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL",
-                "SuiteFixtures",
+                "SuiteFixtures", "AppleHello", "HelloFront",
             ]),
         // What the test targets share: suite set-up and tear-down, test threads, starting children (D280),
         // the one process runner, s_server runner and test PKI, in memory and on disk (D345, D347).

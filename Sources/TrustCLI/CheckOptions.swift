@@ -87,7 +87,7 @@ extension CheckCommand {
                 help: "Tunnel through this HTTP CONNECT proxy (http://host:port).",
                 defaultText: "https_proxy or HTTPS_PROXY, honouring no_proxy"),
         ],
-        "no-aia": [allAddressesOption],
+        "no-aia": [allAddressesOption, noAppleHelloOption],
         "store": [
             ctLogsOption,
             dateConstraintsOption,
@@ -112,10 +112,17 @@ extension CheckCommand {
         name: "all-addresses", arity: .flag,
         help: "Check every address the server's name resolves to, one report each, to find the odd node of a pool.")
 
+    /// `--no-apple-hello`: a connection option, not a setting; it changes no evaluation (D432).
+    static let noAppleHelloOption = OptionSpec(
+        name: "no-apple-hello", arity: .flag,
+        help:
+            "Do not send iOS 26's ClientHello (X25519MLKEM768 offered, over 1,200 bytes) on a second connection to report what the server answers."
+    )
+
     // --timeout is not among them: it bounds a run of --chain files too (evaluation, --revocation).
     static let connectionOptions = [
         "connect-to", "sni", "no-sni", "tls-min", "tls-max", "client-cert", "client-key", "starttls",
-        "proxy", "no-aia", "all-addresses",
+        "proxy", "no-aia", "all-addresses", "no-apple-hello",
     ]
 
     /// What to connect to and how, when checking a server.
@@ -318,6 +325,7 @@ extension CheckCommand {
             throw UsageError(message: "--client-key needs --client-cert")
         }
         options.startTLS = p.value("starttls").flatMap(StartTLSProtocol.init(rawValue:)) ?? schemeStartTLS
+        options.sendsAppleClientHello = !p.has("no-apple-hello")
         if let proxy = p.value("proxy") {
             do {
                 options.proxy = .http(try ProxyAddress.parse(proxy))

@@ -61,7 +61,7 @@ import TrustX509
         trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection
         failed, 73 the --write-chain file not written.
 
-        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--client <client>] [--profile <profile>] [--format <format>] [--quiet] [--include-pem] [--write-chain <file>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--store <store>] [--ct-logs <file>] [--date-constraints <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>] [--watch <seconds>] [--watch-count <rounds>] [--until-change]
+        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--client <client>] [--profile <profile>] [--format <format>] [--quiet] [--include-pem] [--write-chain <file>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--no-apple-hello] [--require-revocation] [--store <store>] [--ct-logs <file>] [--date-constraints <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>] [--watch <seconds>] [--watch-count <rounds>] [--until-change]
 
         ARGUMENTS:
           <target>                A server to connect to: host, host:port,
@@ -162,6 +162,9 @@ import TrustX509
                                   OpenSSL and curl do not.
           --all-addresses         Check every address the server's name resolves to, one
                                   report each, to find the odd node of a pool.
+          --no-apple-hello        Do not send iOS 26's ClientHello (X25519MLKEM768
+                                  offered, over 1,200 bytes) on a second connection to
+                                  report what the server answers.
           --require-revocation    Fail every certificate of the path without a positive,
                                   verified OCSP response or CRL answer, as
                                   kSecRevocationRequirePositiveResponse does
