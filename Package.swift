@@ -92,6 +92,11 @@ let package = Package(
         .target(
             name: "TrustExplain",
             dependencies: ["TrustCore", "TrustLab", "TrustReport", "AppleTrustData", "TrustSupport"]),
+        // When the verdict changes: the candidate instants of an evaluation (certificate dates, date
+        // constraints, SCTs and their logs) and the evaluations on both sides of each (D460-D462).
+        .target(
+            name: "TrustTimeline",
+            dependencies: ["TrustCore", "TrustReport", "CTModel", "PathRules", "TrustX509", "TrustSupport"]),
         // The command line as a library: its parser, subcommands, help, man page and completions, run
         // in process through `Trustx.run` by the executable and by trustxCLITests (docs/cli.md).
         .target(
@@ -99,7 +104,7 @@ let package = Package(
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "Explorer",
                 "ExplorerState", "TrustExport", "CTModel", "TermUI", "TrustOptions", "AppleTrustData", "PathRules",
-                "TrustExplain",
+                "TrustExplain", "TrustTimeline",
             ]),
         // `main` only: the process's streams, clock and exit; the linker settings below.
         .executableTarget(
@@ -156,7 +161,7 @@ let package = Package(
             name: "trustxCLITests",
             dependencies: [
                 "TrustCLI", "TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab", "TrustBuilder",
-                "SuiteFixtures", "TrustOptions", "TrustExplain",
+                "SuiteFixtures", "TrustOptions", "TrustExplain", "TrustTimeline",
             ]),
         .target(
             name: "TrustLab",
@@ -180,7 +185,7 @@ let package = Package(
             name: "ExplorerState",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "TermUI",
-                "TrustExport", "CTModel", "TrustOptions",
+                "TrustExport", "CTModel", "TrustOptions", "TrustTimeline",
             ]),
         // The interactive explorer around that state: views and themes, the effect executor and the
         // watch runner (threads and I/O), the driver and the terminal loop.
@@ -188,13 +193,13 @@ let package = Package(
             name: "Explorer",
             dependencies: [
                 "ExplorerState", "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe",
-                "TrustLab", "TermUI", "TrustOptions",
+                "TrustLab", "TermUI", "TrustOptions", "TrustTimeline",
             ]),
         .testTarget(
             name: "ExplorerTests",
             dependencies: [
                 "Explorer", "ExplorerState", "TrustCore", "TrustX509", "TrustSupport", "TrustBuilder", "TLSProbe",
-                "TrustLab", "TermUI", "TrustReport", "TrustOptions", "SuiteFixtures",
+                "TrustLab", "TermUI", "TrustReport", "TrustOptions", "SuiteFixtures", "TrustTimeline",
             ]),
     ]
 )

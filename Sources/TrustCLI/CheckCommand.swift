@@ -4,6 +4,7 @@ import TrustCore
 import TrustOptions
 import TrustReport
 import TrustSupport
+import TrustTimeline
 import TrustX509
 
 /// `trustx check`: evaluates a chain from a server or from files and prints a report.
@@ -50,13 +51,14 @@ enum CheckCommand {
         var worst = ExitStatus.success
         let label = request.targetText ?? request.chainFiles.joined(separator: " ")
         for one in requests {
-            let outcome = FleetCheck.Outcome.timed {
+            var outcome = FleetCheck.Outcome.timed {
                 one.connection == nil ? evaluate(one) : evaluateServer(one, environment: environment)
             }
+            outcome.addTimeline(one)
             if case .failure(let f) = outcome.result, FleetCheck.rank(f.status) > FleetCheck.rank(.unavailable) {
                 return f.report()
             }
-            if FleetCheck.rank(outcome.status) > FleetCheck.rank(worst) { worst = outcome.status }
+            if FleetCheck.rank(outcome.exitStatus) > FleetCheck.rank(worst) { worst = outcome.exitStatus }
             cases.append(JUnitReport.Case(label: label, address: JUnitReport.address(one, outcome), outcome: outcome))
         }
         if request.quiet {
@@ -96,8 +98,8 @@ enum CheckCommand {
                     "\(i == 0 ? "" : "\n")== \(c.target.host) at \(address) (\(i + 1) of \(addresses.count)) ==\n")
             }
             let status = runOne(one, environment: environment)
-            if status == .unavailable || (status == .notTrusted && worst == .success) { worst = status }
-            if status != .success && status != .notTrusted && status != .unavailable { return status }
+            if FleetCheck.rank(status) > FleetCheck.rank(.unavailable) { return status }
+            if FleetCheck.rank(status) > FleetCheck.rank(worst) { worst = status }
         }
         if request.format == .json { Output.out("]\n") }
         return worst
@@ -129,7 +131,14 @@ enum CheckCommand {
             case .message, .usage: return failure.report()
             }
         }
-        render(evaluation, format: request.format, environment: environment, includePEM: request.includePEM)
+        let timeline = CheckTimeline.make(evaluation, request)
+        CheckTimeline.render(
+            evaluation, timeline, show: request.timeline.show, format: request.format, environment: environment,
+            includePEM: request.includePEM)
+        if let soon = CheckTimeline.failure(timeline, evaluation, request), let days = request.timeline.expiresWithin {
+            Output.err(CheckTimeline.note(soon, days: days))
+            return .expiresSoon
+        }
         return evaluation.verdict.trusted ? .success : .notTrusted
     }
 

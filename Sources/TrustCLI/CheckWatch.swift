@@ -78,7 +78,7 @@ enum CheckWatch {
         /// The worst status among the round's checks, ranked as for several targets.
         var status: ExitStatus {
             var worst = unresolved.isEmpty ? ExitStatus.success : .unavailable
-            for o in outcomes where FleetCheck.rank(o.status) > FleetCheck.rank(worst) { worst = o.status }
+            for o in outcomes where FleetCheck.rank(o.exitStatus) > FleetCheck.rank(worst) { worst = o.exitStatus }
             return worst
         }
     }
@@ -425,7 +425,9 @@ enum CheckWatch {
             switch outcome.result {
             case .success(let e):
                 let compared = withStoreComparison(e, deadline: EvaluationDeadline(after: watched[0].request.timeout))
-                CheckCommand.render(compared, format: format, environment: environment)
+                CheckTimeline.render(
+                    compared, outcome.timeline, show: outcome.showTimeline, format: format, environment: environment,
+                    includePEM: false)
             case .failure(let f):
                 switch f.detail {
                 case .evaluation(let e): CheckCommand.render(e, format: format, environment: environment)
@@ -462,9 +464,10 @@ enum CheckWatch {
         switch outcome.result {
         case .success(let e):
             // The comparison of a watch's first report has its own --timeout, as a round does.
-            return JSONReport.document(
-                single ? withStoreComparison(e, deadline: EvaluationDeadline(after: timeout)) : e,
-                includePEM: includePEM)
+            return CheckTimeline.document(
+                JSONReport.document(
+                    single ? withStoreComparison(e, deadline: EvaluationDeadline(after: timeout)) : e,
+                    includePEM: includePEM), outcome)
         case .failure(let f):
             switch f.detail {
             case .evaluation(let e): return JSONReport.document(e, includePEM: includePEM)

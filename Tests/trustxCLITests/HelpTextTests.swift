@@ -58,10 +58,10 @@ import TrustX509
         every step.
 
         Give a server to connect to, or --chain files. Exit status: 0 trusted, 1 not
-        trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection
-        failed.
+        trusted, 2 trusted now but failing within --expires-within DAYS, 64 usage error,
+        65 malformed input, 66 unreadable file, 69 connection failed.
 
-        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--quiet] [--include-pem] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--store <store>] [--ct-logs <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>] [--watch <seconds>] [--watch-count <rounds>] [--until-change]
+        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--quiet] [--include-pem] [--timeline] [--expires-within <days>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--require-revocation] [--store <store>] [--ct-logs <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>] [--watch <seconds>] [--watch-count <rounds>] [--until-change]
 
         ARGUMENTS:
           <target>                A server to connect to: host, host:port,
@@ -127,6 +127,16 @@ import TrustX509
                                   it changes). The exit status is unchanged.
           --include-pem           With --format json: add each certificate's PEM to the
                                   report, in presented (the chain as sent) and path.
+          --timeline              Add the instants at which the verdict or its code
+                                  changes under these settings (each certificate's
+                                  notBefore and notAfter, the date constraints, the SCTs
+                                  and their logs), found by evaluating on both sides of
+                                  each: a section in text and Markdown, timeline in
+                                  JSON.
+          --expires-within <days> Exit 2 when the chain is trusted now and not trusted
+                                  at some instant within this many days (0 to 36500);
+                                  with several targets or --watch, 2 ranks above 0 and
+                                  below 1.
           --connect-to <address>  Connect to this host[:port] instead, keeping the
                                   target's name for SNI and the host check; several
                                   addresses separated by commas
