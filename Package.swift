@@ -161,7 +161,7 @@ let package = Package(
             name: "trustxCLITests",
             dependencies: [
                 "TrustCLI", "TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab", "TrustBuilder",
-                "SuiteFixtures", "TrustOptions", "TrustExplain", "TrustTimeline",
+                "SuiteFixtures", "TrustOptions", "TrustExplain", "TrustTimeline", "PathRules",
             ]),
         .target(
             name: "TrustLab",

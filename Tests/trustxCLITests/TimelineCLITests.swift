@@ -1,4 +1,5 @@
 import Foundation
+import PathRules
 import SuiteFixtures
 import Testing
 import TrustCore
@@ -240,5 +241,37 @@ struct TimelineCLITests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let report = try #require(object["report"] as? [String: Any])
         #expect((report["timeline"] as? [Any])?.count == 2)
+    }
+}
+
+/// The date-constraint boundary: trustd's Valid database bounds what a constrained CA issued, and
+/// once its not-after date is past a path through it needs CT (SecRevocationServer.c,
+/// SecRVCProcessValidDateConstraints: "a not-after date in the past sets requireCT"; CTRequired is
+/// errSecNotTrusted, -67843). The bound is compared as `bound < time`, so the first instant that
+/// needs CT is one second after it.
+@Suite(.serialized)
+struct TimelineDateConstraintTests {
+    @Test func testTheTimelineFindsWhenADateConstraintStartsToRequireCT() throws {
+        let pki = try TimelineCLITests().pki
+        let chain = try CertificateLoader.load(path: pki.path("chain.pem"))
+        let root = try #require(try CertificateLoader.load(path: pki.path("root.pem")).first)
+        let bound = try #require(Timestamp(rfc3339: "2027-01-01T00:00:00Z"))
+        var settings = TrustSettings(
+            anchors: [root], policy: .ssl(host: "127.0.0.1"),
+            time: try #require(Timestamp(rfc3339: TimelineCLITests.at)))
+        settings.dateConstraints = DateConstraint.table([
+            DateConstraint(
+                sha256: hexString(chain[1].sha256), name: "Timeline Intermediate", notAfter: bound,
+                cutoffDate: "2026-12-31", source: "test")
+        ])
+        let evaluation = try #require(Evaluator().evaluate(chain: chain, settings: settings))
+        #expect(evaluation.verdict.trusted, "the leaf was issued before the bound: \(evaluation.verdict.summary)")
+        let timeline = Timeline.make(evaluation)
+        let change = try #require(timeline.entries.first { $0.at > settings.time })
+        #expect(change.at == bound.adding(seconds: 1))
+        #expect(!change.trusted)
+        #expect(change.osstatus == -67843)
+        #expect(change.causes.map(\.kind) == [.dateConstraint])
+        #expect(timeline.nextFailure == change)
     }
 }
