@@ -119,7 +119,10 @@ let package = Package(
         // The explorer's frame is timed too (render_us), so the bench links Explorer, its state and TermUI.
         .executableTarget(
             name: "trustx-bench",
-            dependencies: ["TrustCore", "CTModel", "TrustX509", "TrustSupport", "Explorer", "ExplorerState", "TermUI"]),
+            dependencies: [
+                "TrustCore", "CTModel", "TrustX509", "TrustSupport", "Explorer", "ExplorerState", "TermUI",
+                "TrustTimeline",
+            ]),
         .executableTarget(
             name: "trustx-fuzz",
             // TLSProbe for the parsers of what servers send (HTTP replies, STARTTLS, handshake messages).

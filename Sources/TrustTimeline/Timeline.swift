@@ -130,8 +130,12 @@ public struct Timeline: Sendable {
         }
         var boundaries: [TimelineBoundary] = []
         var known = Set<TimelineBoundary>()
-        func add(_ found: [TimelineBoundary]) {
-            for b in found where !known.contains(b) {
+        // The boundaries come from the path: each path's are collected once, however many
+        // instants build it.
+        var paths = Set<[Certificate]>()
+        func add(_ e: Evaluation) {
+            guard paths.insert(e.path.certificates).inserted else { return }
+            for b in TimelineBoundaries.collect(e, extra: extra) where !known.contains(b) {
                 guard boundaries.count < limits.boundaries else {
                     incomplete = incomplete ?? "stopped after \(limits.boundaries) boundaries"
                     return
@@ -143,7 +147,7 @@ public struct Timeline: Sendable {
         let trustedNow: Bool
         if let (now, e) = state(at: time) {
             trustedNow = now.trusted
-            add(TimelineBoundaries.collect(e, extra: extra))
+            add(e)
         } else {
             trustedNow = evaluation.verdict.trusted
         }
@@ -159,7 +163,7 @@ public struct Timeline: Sendable {
             for t in [b.changesAt.adding(seconds: -1), b.changesAt] where states[t] == nil {
                 guard let (_, e) = state(at: t) else { break }
                 // A path that exists only at some instants brings its certificates' dates.
-                add(TimelineBoundaries.collect(e, extra: extra))
+                add(e)
             }
         }
         return Timeline(
