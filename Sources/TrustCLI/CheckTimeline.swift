@@ -95,6 +95,22 @@ enum CheckTimeline {
         }
     }
 
+    /// Below the table of several targets: each one's timeline (`--timeline`), else a line for
+    /// each target that fails within `--expires-within`'s window.
+    static func fleetText(labels: [String], outcomes: [FleetCheck.Outcome], environment: Environment) -> String {
+        var out = ""
+        for (label, outcome) in zip(labels, outcomes) {
+            let name = TerminalSanitizer.sanitize(InputExcerpt.quote(label))
+            if outcome.showTimeline, let t = outcome.timeline {
+                out += "\n\(name): " + TimelineReport.text(t, options: environment.textOptions).dropFirst()
+            } else if let soon = outcome.failsSoon {
+                out +=
+                    "\(name): trusted now, fails from \(soon.at.rfc3339): \(soon.osstatusName) (\(soon.osstatus)): \(TerminalSanitizer.sanitize(soon.cause))\n"
+            }
+        }
+        return out
+    }
+
     /// `document` with the outcome's timeline, when shown.
     static func document(_ document: JSONValue, _ outcome: FleetCheck.Outcome) -> JSONValue {
         guard outcome.showTimeline, let t = outcome.timeline else { return document }

@@ -437,7 +437,9 @@ enum CheckWatch {
             }
             return nil
         }
-        Output.out(FleetTable.text(labels: labels, outcomes: r.outcomes))
+        Output.out(
+            FleetTable.text(labels: labels, outcomes: r.outcomes)
+                + CheckTimeline.fleetText(labels: labels, outcomes: r.outcomes, environment: environment))
         for (i, message) in r.unresolved {
             _ = Trustx.fail("\(InputExcerpt.quote(watched[i].label)): \(message)", .unavailable)
         }

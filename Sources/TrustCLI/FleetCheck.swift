@@ -115,7 +115,9 @@ enum FleetCheck {
                             label: pair.1, address: JUnitReport.address(pair.0.1, outcome), outcome: outcome)
                     }.joined())
             } else {
-                Output.out(FleetTable.text(labels: labels, outcomes: outcomes))
+                Output.out(
+                    FleetTable.text(labels: labels, outcomes: outcomes)
+                        + CheckTimeline.fleetText(labels: labels, outcomes: outcomes, environment: environment))
             }
             // Errors that are not a server's answer (an unreadable --anchor file) go where a
             // single check puts them.

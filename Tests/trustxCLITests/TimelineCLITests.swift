@@ -229,6 +229,26 @@ struct TimelineCLITests {
         #expect(mixed.status == 1, "\(mixed.out)\(mixed.err)")
     }
 
+    @Test func testTheTableOfSeveralTargetsIsFollowedByEachOneThatFailsSoon() throws {
+        let s = try server()
+        defer { s.stop() }
+        let int = try dates("int")
+        let run = try CLI.run([
+            "check", "127.0.0.1:\(s.port)", "https://other.trustx.test:\(s.port)", "--connect-to", "127.0.0.1",
+            "--anchor", pki.path("root.pem"), "--at", Self.at, "--expires-within", "36500",
+        ])
+        #expect(run.status == 1, "\(run.err)")
+        let lines = run.out.split(separator: "\n")
+        // The target not trusted now has no line: only a chain trusted now can fail soon.
+        #expect(lines.filter { $0.contains("fails from") }.count == 1, "\(run.out)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix(
+                    "127.0.0.1:\(s.port): trusted now, fails from \(int.notAfter.adding(seconds: 1).rfc3339): errSecCertificateExpired (-67818): "
+                )
+            }, "\(run.out)")
+    }
+
     @Test func testAWatchEndsWithTwoWhenItsLastRoundFailsSoon() throws {
         let s = try server()
         defer { s.stop() }
