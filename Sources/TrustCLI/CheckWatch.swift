@@ -362,7 +362,11 @@ enum CheckWatch {
     }
 
     static func watchOutcome(_ o: FleetCheck.Outcome) -> WatchOutcome {
-        if let e = o.evaluation { return .evaluated(WatchSummary(e, trusted: o.status == .success)) }
+        if let e = o.evaluation {
+            var summary = WatchSummary(e, trusted: o.status == .success)
+            summary.failsFrom = o.failsSoon?.at
+            return .evaluated(summary)
+        }
         guard case .failure(let f) = o.result else { return .failed("no result") }
         if case .connection(let c, _) = f.detail { return .failed(CheckCommand.connectionFailureLine(c)) }
         return .failed(f.message)
@@ -428,6 +432,9 @@ enum CheckWatch {
                 CheckTimeline.render(
                     compared, outcome.timeline, show: outcome.showTimeline, format: format, environment: environment,
                     includePEM: false)
+                if let soon = outcome.failsSoon, let days = watched[0].request.timeline.expiresWithin {
+                    Output.err(CheckTimeline.note(soon, days: days))
+                }
             case .failure(let f):
                 switch f.detail {
                 case .evaluation(let e): CheckCommand.render(e, format: format, environment: environment)

@@ -3,6 +3,7 @@ import PathRules
 import SuiteFixtures
 import Testing
 import TrustCore
+import TrustReport
 import TrustSupport
 import TrustTimeline
 import TrustX509
@@ -293,5 +294,33 @@ struct TimelineDateConstraintTests {
         #expect(change.osstatus == -67843)
         #expect(change.causes.map(\.kind) == [.dateConstraint])
         #expect(timeline.nextFailure == change)
+    }
+}
+
+/// Under `--watch --expires-within`, a chain trusted in two rounds that enters the window between
+/// them is a change of its own, and the JSON outcome names the instant only under the option.
+@Suite struct TimelineWatchChangeTests {
+    func summary(failsFrom: Timestamp?) -> WatchSummary {
+        var s = WatchSummary(
+            trusted: true, osstatus: 0, osstatusName: "errSecSuccess", urlError: nil, leafSHA256: "aa",
+            leafSPKISHA256: "bb", chainSHA256: ["aa"], leafNotAfter: nil)
+        s.failsFrom = failsFrom
+        return s
+    }
+
+    @Test func testEnteringTheWindowIsAChangeAndLeavingItIsNone() throws {
+        let at = try #require(Timestamp(rfc3339: "2028-02-15T12:00:01Z"))
+        #expect(WatchHistory.differences(summary(failsFrom: nil), summary(failsFrom: at)) == [.expiresSoon])
+        #expect(WatchHistory.differences(summary(failsFrom: at), summary(failsFrom: at)) == [])
+        #expect(WatchHistory.differences(summary(failsFrom: at), summary(failsFrom: nil)) == [])
+        let change = WatchChange(
+            time: at, target: "t", address: nil, kind: .expiresSoon, old: .evaluated(summary(failsFrom: nil)),
+            new: .evaluated(summary(failsFrom: at)))
+        #expect(change.summaryText == "trusted, fails from 2028-02-15T12:00:01Z (within --expires-within)")
+        #expect(change.jsonLine.contains("\"new\":{\"result\":\"evaluated\",\"trusted\":true,"))
+        #expect(change.jsonLine.contains(",\"failsFrom\":\"2028-02-15T12:00:01Z\"}}"))
+        // Without the option the outcome is what a watch printed before it existed.
+        let plain = JSONWriter.serializeLine(WatchChange.outcomeJSON(.evaluated(summary(failsFrom: nil))))
+        #expect(plain.hasSuffix(",\"leafNotAfter\":null}\n"), "\(plain)")
     }
 }
