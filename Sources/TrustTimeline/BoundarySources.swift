@@ -17,7 +17,7 @@ public enum TimelineBoundaries {
     /// (the same rule at the same instant about the same thing) appear once.
     public static func collect(_ e: Evaluation, extra: [any TimelineBoundarySource] = []) -> [TimelineBoundary] {
         var out = certificateDates(e) + validityMaximum(e) + dateConstraints(e) + transparency(e)
-        out += earlyAnchorExpiry(e)
+        out += revocationDates(e) + earlyAnchorExpiry(e)
         for source in extra { out += source.boundaries(of: e) }
         var seen = Set<TimelineBoundary>()
         return out.filter { seen.insert($0).inserted }
@@ -110,6 +110,49 @@ public enum TimelineBoundaries {
             }
             if let frozen = log.readOnlyFrom {
                 out.append(TimelineBoundary(.ctLogState, instant: frozen, what: "the log \(name) becomes read-only"))
+            }
+        }
+        return out
+    }
+
+    /// trustd's leeway on OCSP dates, 1 h 15 min either way (TRUST_TIME_LEEWAY), as the
+    /// revocation step applies it.
+    static let ocspLeeway: Int64 = 4500
+
+    /// The dates of the revocation information the evaluation has: each CRL's thisUpdate and
+    /// nextUpdate (RFC 5280 6.3.3 (a)(2): a CRL whose nextUpdate has passed is not used), and each
+    /// OCSP single response's, widened by trustd's leeway. At most 16 CRLs and 16 responses of
+    /// 16 entries each are read: the candidates' own bound applies after.
+    static func revocationDates(_ e: Evaluation) -> [TimelineBoundary] {
+        var out: [TimelineBoundary] = []
+        for crl in e.settings.revocationLists.prefix(16) {
+            let name = "the CRL from \(crl.issuer.description)"
+            out.append(
+                TimelineBoundary(.revocationDates, instant: crl.thisUpdate, what: "\(name) is issued (thisUpdate)"))
+            if let next = crl.nextUpdate {
+                out.append(
+                    TimelineBoundary(
+                        .revocationDates, instant: next, changesAt: next.adding(seconds: 1),
+                        what: "\(name) is stale (nextUpdate \(next.rfc3339))"))
+            }
+        }
+        let responses = (e.settings.stapledOCSPResponse.map { [$0] } ?? []) + e.settings.fetchedOCSPResponses
+        for der in responses.prefix(16) {
+            guard let response = try? OCSPResponse(der: der) else { continue }
+            for single in response.responses.prefix(16) {
+                out.append(
+                    TimelineBoundary(
+                        .revocationDates, instant: single.thisUpdate,
+                        changesAt: single.thisUpdate.adding(seconds: -ocspLeeway),
+                        what:
+                            "an OCSP response becomes current (thisUpdate \(single.thisUpdate.rfc3339), less trustd's leeway)"
+                    ))
+                if let next = single.nextUpdate {
+                    out.append(
+                        TimelineBoundary(
+                            .revocationDates, instant: next, changesAt: next.adding(seconds: ocspLeeway + 1),
+                            what: "an OCSP response is stale (nextUpdate \(next.rfc3339), with trustd's leeway)"))
+                }
             }
         }
         return out

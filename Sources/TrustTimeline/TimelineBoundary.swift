@@ -23,6 +23,9 @@ public struct TimelineBoundary: Hashable, Sendable {
         /// The end of a CT log's usable state for the SCTs the chain carries: its retirement or
         /// read-only date in the log list.
         case ctLogState = "ct-log-state"
+        /// A CRL's or an OCSP response's thisUpdate or nextUpdate: outside them the revocation
+        /// information is not used (RFC 5280 6.3.3; RFC 6960 4.2.2.1, with trustd's leeway).
+        case revocationDates = "revocation-dates"
         /// Safari's early anchor expiry: a system anchor valid for more than 120 days judged 60
         /// days ahead for Apple's own clients (SecPolicyServer.c, EarlyAnchorExpiration).
         case earlyAnchorExpiry = "early-anchor-expiry"

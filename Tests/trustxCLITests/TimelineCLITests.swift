@@ -25,6 +25,7 @@ struct TimelineCLITests {
         try pki.sh(["mkdir", "-p", "issued"])
         try "".write(toFile: pki.path("index.txt"), atomically: true, encoding: .utf8)
         try "1000\n".write(toFile: pki.path("serial"), atomically: true, encoding: .utf8)
+        try "1000\n".write(toFile: pki.path("crlnumber"), atomically: true, encoding: .utf8)
         try """
         [ca]
         default_ca = d
@@ -32,6 +33,7 @@ struct TimelineCLITests {
         database = index.txt
         new_certs_dir = issued
         serial = serial
+        crlnumber = crlnumber
         default_md = sha256
         policy = p
         unique_subject = no
@@ -206,6 +208,49 @@ struct TimelineCLITests {
         // evaluations per boundary and one at the evaluation time.
         #expect(full.boundaries.count == 7)
         #expect(full.evaluations <= 2 * full.boundaries.count + 1)
+    }
+
+    /// A CRL that lists the leaf, made now by `openssl ca -gencrl -crldays 30` in a copy of the
+    /// CA's files: from its thisUpdate the leaf is revoked (errSecCertificateRevoked, -67820);
+    /// once its nextUpdate has passed it is not used (RFC 5280 6.3.3 (a)(2)) and Apple's
+    /// fail-soft checking trusts the chain again; the dates are openssl's (`openssl crl
+    /// -lastupdate -nextupdate`).
+    @Test func testACRLIsFoundWhereItStartsAndStopsRevokingTheLeaf() throws {
+        let copy = try TestPKI(label: "timeline-crl")
+        for name in ["ca.cnf", "index.txt", "serial", "crlnumber", "int.pem", "int.key", "leaf.pem"] {
+            try FileManager.default.copyItem(atPath: pki.path(name), toPath: copy.path(name))
+        }
+        try copy.openssl(["ca", "-config", "ca.cnf", "-keyfile", "int.key", "-cert", "int.pem", "-revoke", "leaf.pem"])
+        try copy.openssl([
+            "ca", "-config", "ca.cnf", "-keyfile", "int.key", "-cert", "int.pem", "-gencrl", "-crldays", "30", "-out",
+            "crl.pem",
+        ])
+        var crlDates: [String: Timestamp] = [:]
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "MMM d HH:mm:ss yyyy zzz"
+        for line in try copy.sh(["openssl", "crl", "-in", "crl.pem", "-noout", "-lastupdate", "-nextupdate"])
+            .split(separator: "\n")
+        {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            let date = try #require(formatter.date(from: parts[1].split(separator: " ").joined(separator: " ")))
+            crlDates[parts[0]] = Timestamp(secondsSinceEpoch: Int64(date.timeIntervalSince1970))
+        }
+        let (issued, stale) = (try #require(crlDates["lastUpdate"]), try #require(crlDates["nextUpdate"]))
+        let run = try check(["--crl", copy.path("crl.pem"), "--timeline", "--format", "json"])
+        #expect(run.status == 0, "\(run.err)")
+        let timeline = try #require(try run.json()["timeline"] as? [[String: Any]])
+        let int = try dates("int")
+        #expect(
+            timeline.map { $0["at"] as? String } == [
+                try dates("leaf").notBefore.rfc3339, issued.rfc3339, stale.adding(seconds: 1).rfc3339,
+                int.notAfter.adding(seconds: 1).rfc3339,
+            ])
+        #expect(timeline.map { $0["osstatus"] as? Int } == [0, -67820, 0, -67818])
+        #expect(
+            timeline.dropFirst().prefix(2).map { ($0["boundaries"] as? [[String: Any]])?.first?["kind"] as? String }
+                == ["revocation-dates", "revocation-dates"])
     }
 
     // MARK: Servers: several targets and --watch
