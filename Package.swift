@@ -104,6 +104,11 @@ let package = Package(
         .target(
             name: "TrustExplain",
             dependencies: ["TrustCore", "TrustLab", "TrustReport", "AppleTrustData", "TrustSupport"]),
+        // When the verdict changes: the candidate instants of an evaluation (certificate dates, date
+        // constraints, SCTs and their logs) and the evaluations on both sides of each (D460-D462).
+        .target(
+            name: "TrustTimeline",
+            dependencies: ["TrustCore", "TrustReport", "CTModel", "PathRules", "TrustX509", "TrustSupport"]),
         // The command line as a library: its parser, subcommands, help, man page and completions, run
         // in process through `Trustx.run` by the executable and by trustxCLITests (docs/cli.md).
         .target(
@@ -111,7 +116,7 @@ let package = Package(
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "Explorer",
                 "ExplorerState", "TrustExport", "CTModel", "TermUI", "TrustOptions", "AppleTrustData", "PathRules",
-                "TrustExplain", "ServedChain",
+                "TrustExplain", "ServedChain", "TrustTimeline",
             ]),
         // `main` only: the process's streams, clock and exit; the linker settings below.
         .executableTarget(
@@ -126,7 +131,10 @@ let package = Package(
         // The explorer's frame is timed too (render_us), so the bench links Explorer, its state and TermUI.
         .executableTarget(
             name: "trustx-bench",
-            dependencies: ["TrustCore", "CTModel", "TrustX509", "TrustSupport", "Explorer", "ExplorerState", "TermUI"]),
+            dependencies: [
+                "TrustCore", "CTModel", "TrustX509", "TrustSupport", "Explorer", "ExplorerState", "TermUI",
+                "TrustTimeline",
+            ]),
         .executableTarget(
             name: "trustx-fuzz",
             // TLSProbe for the parsers of what servers send (HTTP replies, STARTTLS, handshake messages).
@@ -172,7 +180,7 @@ let package = Package(
             name: "trustxCLITests",
             dependencies: [
                 "TrustCLI", "TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab", "TrustBuilder",
-                "SuiteFixtures", "TrustOptions", "TrustExplain",
+                "SuiteFixtures", "TrustOptions", "TrustExplain", "TrustTimeline", "PathRules",
             ]),
         // The lab's in-process servers on loopback (TLS, SMTP STARTTLS, HTTP, the legacy responder):
         // they serve what they are given and know no scenario (D450).
@@ -200,7 +208,7 @@ let package = Package(
             name: "ExplorerState",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "TermUI",
-                "TrustExport", "CTModel", "TrustOptions", "TrustExplain", "ServedChain",
+                "TrustExport", "CTModel", "TrustOptions", "TrustExplain", "ServedChain", "TrustTimeline",
             ]),
         // The interactive explorer around that state: views and themes, the effect executor and the
         // watch runner (threads and I/O), the driver and the terminal loop.
@@ -208,13 +216,13 @@ let package = Package(
             name: "Explorer",
             dependencies: [
                 "ExplorerState", "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe",
-                "TrustLab", "TermUI", "TrustOptions", "ServedChain",
+                "TrustLab", "TermUI", "TrustOptions", "ServedChain", "TrustTimeline",
             ]),
         .testTarget(
             name: "ExplorerTests",
             dependencies: [
                 "Explorer", "ExplorerState", "TrustCore", "TrustX509", "TrustSupport", "TrustBuilder", "TLSProbe",
-                "TrustLab", "TermUI", "TrustReport", "TrustOptions", "SuiteFixtures",
+                "TrustLab", "TermUI", "TrustReport", "TrustOptions", "SuiteFixtures", "TrustTimeline",
             ]),
     ]
 )

@@ -26,7 +26,7 @@ extension CheckCommand {
         commandPath: "trustx check",
         abstract: "Evaluate a certificate chain the way Apple's SecTrust does and report every step.",
         discussion:
-            "Give a server to connect to, or --chain files. Exit status: 0 trusted, 1 not trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection failed, 73 the --write-chain file not written.",
+            "Give a server to connect to, or --chain files. Exit status: 0 trusted, 1 not trusted, 2 trusted now but failing within --expires-within DAYS, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection failed, 73 the --write-chain file not written.",
         arguments: [
             FleetCheck.targetsArgument
         ],
@@ -57,6 +57,8 @@ extension CheckCommand {
                     "With --format json: add each certificate's PEM to the report, in presented (the chain as sent) and path."
             ),
             CheckWriteChain.option,
+            CheckTimeline.timelineOption,
+            CheckTimeline.expiresWithinOption,
             OptionSpec(
                 name: "connect-to", valueName: "address", arity: .one,
                 help:
@@ -151,6 +153,8 @@ extension CheckCommand {
         var includePEM = false
         /// --write-chain: where the chain to serve goes, `-` for standard output (D442).
         var writeChain: String?
+        /// --timeline and --expires-within (D462, D463).
+        var timeline = CheckTimeline.Request()
         /// The target as typed (the explorer shows it and its copied command repeats it).
         var targetText: String?
         /// --timeout: the deadline of the whole run, files included (a server's is also in
@@ -236,6 +240,7 @@ extension CheckCommand {
             throw UsageError(
                 message: "--quiet prints its own lines; it does not combine with --format \(request.format)")
         }
+        request.timeline = try CheckTimeline.validate(p, format: request.format, quiet: request.quiet)
         return request
     }
 

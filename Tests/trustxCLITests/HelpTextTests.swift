@@ -136,6 +136,16 @@ import TrustX509
                                   this file (- for standard output instead of the
                                   report), once that chain alone and without AIA
                                   evaluates to the same verdict.
+          --timeline              Add the instants at which the verdict or its code
+                                  changes under these settings (each certificate's
+                                  notBefore and notAfter, the date constraints, the SCTs
+                                  and their logs), found by evaluating on both sides of
+                                  each: a section in text and Markdown, timeline in
+                                  JSON.
+          --expires-within <days> Exit 2 when the chain is trusted now and not trusted
+                                  at some instant within this many days (0 to 36500);
+                                  with several targets or --watch, 2 ranks above 0 and
+                                  below 1.
           --connect-to <address>  Connect to this host[:port] instead, keeping the
                                   target's name for SNI and the host check; several
                                   addresses separated by commas

@@ -2,6 +2,7 @@ import ATSModel
 import TLSProbe
 import TrustCore
 import TrustSupport
+import TrustTimeline
 import TrustX509
 
 /// What the user can ask for: the values the keymap produces.
@@ -180,6 +181,8 @@ public enum Action: Sendable {
     case connected(request: Int, ConnectionResult)
     /// An evaluation finished; nil when the chain was empty.
     case evaluated(request: Int, Evaluation?)
+    /// The timeline the time prompt asked for.
+    case timelineMade(request: Int, Timeline)
     /// Files in the directory of a typed path, for completion.
     case completions(request: Int, [String])
     /// Certificates read from a file for `addAnchorFile`, or why they could not be.

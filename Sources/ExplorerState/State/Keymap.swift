@@ -299,7 +299,9 @@ public struct Keymap: Sendable {
             help: "Type the host to check (Tab completes from the leaf; empty: no host, SSL nil)."),
         KeyBinding(
             [.char("t")], .editTime, hint: "time",
-            help: "Type the evaluation time: a date, RFC 3339, or -90d / +6m / +1y from now (calendar months, years)."),
+            help:
+                "Type the evaluation time: a date, RFC 3339, or -90d / +6m / +1y from now (calendar months, years); above the prompt the timeline, where Tab puts each change of the verdict."
+        ),
         KeyBinding(
             [.char("T")], .timeNow, hint: "now",
             help: "Evaluate at the current time again: each evaluation at its own moment.", inBar: false),

@@ -161,7 +161,7 @@ extension AppState {
                 return
             }
             open(.jump, &effects)
-        case .editTime: open(.time, &effects, text: evaluationTime.rfc3339)
+        case .editTime: openTimePrompt(&effects)
         case .timeNow:
             guard toggles.time != nil else {
                 message = "the evaluation time is already now"

@@ -62,6 +62,8 @@ extension AppState {
                 prompt = AppState.complete(&p, with: CodeExport.Format.allCases.map(\.rawValue))
             } else if p.kind == .jump {
                 prompt = AppState.complete(&p, with: targets.map(\.name))
+            } else if p.kind == .time {
+                completeTimeFromTimeline(&p, &effects)
             } else if p.kind.completesPaths {
                 prompt = p
                 let id = nextRequest
