@@ -155,6 +155,12 @@ final class ServedChainTests {
         let r = try CLI.run(["check", try serve("leaf", chain: "root-sent.pem"), "--anchor", pki.path("root.pem")])
         #expect(r.status == 0)
         #expect(r.out.contains("\nServed chain\n  root-sent  #2 CN=Served Test Root\n"), "\(r.out)")
+        let md = try CLI.run([
+            "check", try serve("leaf", chain: "root-sent.pem"), "--anchor", pki.path("root.pem"), "--format",
+            "markdown",
+        ])
+        #expect(md.out.contains("## Served chain\n"), "\(md.out)")
+        #expect(md.out.contains("| root-sent | \\#2 CN=Served Test Root |"), "\(md.out)")
     }
 
     // MARK: the writer
