@@ -207,6 +207,17 @@ final class ServedChainTests {
         #expect(r.err.hasPrefix("Note: --write-chain: wrote standard output: 2 certificates"), "\(r.err)")
     }
 
+    @Test func aDashRefusalPrintsNothingButTheReason() throws {
+        // The leaf alone, its issuer neither sent nor an anchor: no complete chain to serve.
+        let r = try CLI.run([
+            "check", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("root.pem"), "--policy", "basic",
+            "--write-chain", "-",
+        ])
+        #expect(r.status == 73)
+        #expect(r.out == "")
+        #expect(r.err.hasPrefix("Error: --write-chain: nothing written: the path is the leaf alone"), "\(r.err)")
+    }
+
     @Test func writeChainWritesOneChain() throws {
         let watch = try CLI.run(["check", "--chain", pki.path("leaf.pem"), "--watch", "5", "--write-chain", "x.pem"])
         #expect(watch.status == 64)
