@@ -249,7 +249,15 @@ final class ServedChainTests {
         ])
         #expect(again.status == 0, "\(again.out)")
         #expect(try served(try again.json()).isEmpty)
-        // Both lessons end with the command.
+        // The wrong-order lesson's command, as its lesson gives it: trusted, its two CAs out of place.
+        let w = try #require(lab.scenarios.first { $0.name == "wrong-order" })
+        let ordered = pki.path("lab-wrong-order.pem")
+        let wr = try CLI.run(
+            ["check"] + w.targetArguments + ["--anchor", w.anchorPath, "--format", "json", "--write-chain", ordered])
+        #expect(wr.status == 0, "\(wr.err)")
+        #expect(try served(try wr.json()).map(\.0) == ["wrong-order"])
+        #expect(try ders(ordered).count == 3)
+        // The lessons end with the command.
         for name in ["missing-intermediate", "missing-intermediate-aia", "wrong-order"] {
             let lesson = try #require(LabScenario.all.first { $0.name == name }).lesson
             #expect(lesson.hasSuffix("--write-chain chain.pem"), "\(name): \(lesson)")
