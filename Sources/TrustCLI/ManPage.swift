@@ -69,6 +69,10 @@ enum ManPage {
                 "Not trusted (check, ats); findings (lint); the sides' verdicts or leaf keys differ (diff); no root matches (store show); a code unknown or none found (explain)."
             ),
             (
+                .expiresSoon,
+                "Trusted now, fails within DAYS days (check --expires-within DAYS: the first change the timeline finds to a verdict that is not trusted); with several targets or --watch it ranks above 0 and below 1."
+            ),
+            (
                 .usage,
                 "Usage error: an unknown option, a bad value, a missing argument, the explorer without a terminal."
             ),

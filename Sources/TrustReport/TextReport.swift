@@ -164,7 +164,7 @@ public enum TextReport {
             line("Settings")
             let pins =
                 s.pins.isEmpty ? "none" : s.pins.digests.map { "sha256//" + Base64.encode($0) }.joined(separator: ", ")
-            let rows: [(String, String)] = [
+            var rows: [(String, String)] = [
                 ("policy", s.policy.appleName),
                 ("anchors", ReportFormatting.anchorsDescription(s)),
                 ("store", ReportFormatting.storeDescription(s)),
@@ -172,6 +172,7 @@ public enum TextReport {
                 ("time", ReportFormatting.timeDescription(s)),
                 ("profile", s.profile.rawValue),
             ]
+            if s.client != .app { rows.append(("client", ReportFormatting.clientDescription(s))) }
             for (k, v) in rows { line("  \(k.padded(to: 8)) \(clean(v))") }
             if let comparison { line("  trusted by \(clean(ReportFormatting.trustedBy(comparison)))") }
             line()

@@ -201,7 +201,7 @@ import Testing
                 == ([
                     "policy", "host", "anchors", "anchorClass", "anchorsOnly", "systemAnchors", "systemStore", "pins",
                     "at", "evaluationTime",
-                    "profile", "revocationFetched", "revocationRequired", "store", "storeVersion",
+                    "profile", "client", "revocationFetched", "revocationRequired", "store", "storeVersion",
                 ]))
         #expect((settings["revocationFetched"] as? Bool) == false)
         #expect((settings["anchorClass"] as? String) == "app")

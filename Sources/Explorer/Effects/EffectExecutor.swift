@@ -6,6 +6,7 @@ import TLSProbe
 import TrustCore
 import TrustLab
 import TrustSupport
+import TrustTimeline
 import TrustX509
 
 #if canImport(Glibc)
@@ -170,6 +171,11 @@ public final class EffectExecutor: Sendable {
             let fetched = RevocationFetcher().fetch(path: path, timeout: timeout)
             return .revocationFetched(request: id, leaf: path[0], fetched)
         case .watchRound(let r): return performWatchRound(r)
+        case .timeline(let id, let e):
+            // The session's evaluator: the signatures are in its cache, so each evaluation of
+            // the timeline costs microseconds; the bound is an evaluation's own.
+            let deadline = EvaluationDeadline(after: EffectExecutor.evaluationTime)
+            return .timelineMade(request: id, Timeline.make(e, evaluator: evaluator, deadline: deadline))
         case .startWatchTimer(let timer, let every): return firstTick(timer: timer, every: every)
         case .stopWatchTimer(let timer): return stopWatchTimer(timer)
         case .resolve(let index, let host, let timeout):

@@ -318,9 +318,10 @@ public enum DetailContent {
         }
         if let c = r.connectMs, let h = r.handshakeMs {
             out.append(
-                ("Timings", "connect \(ConnectionReport.formatMs(c)) ms, handshake \(ConnectionReport.formatMs(h)) ms"))
+                ("Timings", "connect \(formatMilliseconds(c)) ms, handshake \(formatMilliseconds(h)) ms"))
         }
         for f in r.aiaFetches { out.append(("AIA", "\(f.url): \(f.outcome)")) }
+        if let hello = r.appleClientHello { out.append(("iOS 26 hello", hello.summary)) }
         if let f = r.failure {
             var text = "\(f.message) [\(f.kind)]"
             if let url = f.urlError { text += "; URLError \(url) \(URLErrorNames.name(url))" }

@@ -5,6 +5,7 @@ import TrustCore
 import TrustOptions
 import TrustReport
 import TrustSupport
+import TrustTimeline
 import TrustX509
 
 /// Everything the explorer shows, as one value: views render it, `reduce` produces the next one.
@@ -192,6 +193,13 @@ public struct AppState: Sendable {
     var pendingPreview: Int?
     /// The directory listing awaited for completion.
     var pendingCompletion: Int?
+    /// The timeline awaited for the time prompt's strip.
+    var pendingTimeline: Int?
+    /// Where the verdict changes under the current settings, for the time prompt's strip; nil
+    /// until made, and again once the prompt closes.
+    package var timeline: Timeline?
+    /// The strip's entry Tab last put in the time prompt.
+    package var timelineSelection: Int?
     /// What the awaited evaluation was asked for ("policy -> Basic X.509"), for the change summary.
     var pendingCause: String?
     /// The outcome before the awaited evaluation, for the change summary.

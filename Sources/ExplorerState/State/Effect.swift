@@ -39,6 +39,9 @@ public enum Effect: Sendable {
     case startWatchTimer(timer: Int, every: Duration)
     /// Stop a watch's timer; no answer.
     case stopWatchTimer(timer: Int)
+    /// Find where the verdict changes under the evaluation's settings (the time prompt's
+    /// strip); answers `timelineMade`.
+    case timeline(request: Int, Evaluation)
 }
 
 /// A file an effect writes.

@@ -161,7 +161,7 @@ extension AppState {
                 return
             }
             open(.jump, &effects)
-        case .editTime: open(.time, &effects, text: evaluationTime.rfc3339)
+        case .editTime: openTimePrompt(&effects)
         case .timeNow:
             guard toggles.time != nil else {
                 message = "the evaluation time is already now"
@@ -220,11 +220,15 @@ extension AppState {
         case .toggleRevocationRequired:
             let on = !toggles.requireRevocation
             change("revocation required -> \(on ? "on" : "off")", &effects) { $0.requireRevocation = on }
+        case .toggleClient:
+            let next = toggles.client.cycled()
+            change("client -> \(next.rawValue)", &effects) { $0.client = next }
         case .toggleATSPlatform:
             let next: ATSPlatform = toggles.ats.platform == .ios17 ? .ios16 : .ios17
             let note = toggles.ats.enabled ? "" : " (ATS is off: i applies it)"
             change("ATS platform -> \(next.rawValue)\(note)", &effects) { $0.ats.platform = next }
         case .copyCommand: copyCommand(&effects)
+        case .explain: open(.explain, &effects)
         case .exportReport:
             guard evaluation != nil else {
                 message = "nothing to export yet: no evaluation"

@@ -62,6 +62,8 @@ extension AppState {
                 prompt = AppState.complete(&p, with: CodeExport.Format.allCases.map(\.rawValue))
             } else if p.kind == .jump {
                 prompt = AppState.complete(&p, with: targets.map(\.name))
+            } else if p.kind == .time {
+                completeTimeFromTimeline(&p, &effects)
             } else if p.kind.completesPaths {
                 prompt = p
                 let id = nextRequest
@@ -123,7 +125,7 @@ extension AppState {
             return PinSet.parse(text) == nil ? "not a pin: expected sha256// and the base64 of 32 bytes" : nil
         case .anchorFile, .writeCertificate, .exportReport, .writeServedChain:
             return text.isEmpty ? "type a file name" : nil
-        case .atsPlist:
+        case .atsPlist, .explain:
             return nil
         case .search:
             return text.isEmpty ? "type the text to find" : nil
@@ -256,6 +258,8 @@ extension AppState {
                     message: "exported the report to \(text)"))
         case .connect:
             connect(to: text, &effects)
+        case .explain:
+            explain(text)
         case .jump:
             guard let index = jumpTarget(text) else { return }
             // Without filtering: a filter that hides the target is cleared, so it can be shown.
