@@ -1,3 +1,4 @@
+import ServedChain
 import TrustCore
 import TrustSupport
 
@@ -98,6 +99,7 @@ public enum TextReport {
         r.settings(e.settings, comparison: e.storeComparison)
         r.ats(e)
         r.path(e)
+        r.served(e)
         r.unreadable(e)
         r.steps(e)
         r.pinAdvice(e)
@@ -216,6 +218,25 @@ public enum TextReport {
                 line("\(indent)source  \(ReportFormatting.sourceDescription(e, i))")
                 line("\(indent)key     \(clean(ReportFormatting.keyDescription(c.publicKey)))")
                 line("\(indent)valid   \(c.notBefore.rfc3339) to \(c.notAfter.rfc3339)")
+            }
+            line()
+        }
+
+        /// How the chain was served, when anything is to be said (D440): each finding's kind and
+        /// certificates, then its explanation.
+        mutating func served(_ e: Evaluation) {
+            let findings = ServedChainAnalysis.findings(e)
+            guard !findings.isEmpty else { return }
+            line("Served chain")
+            let width = findings.map(\.kind.rawValue.count).max() ?? 0
+            for f in findings {
+                let certificates =
+                    f.certificates.count > 3
+                    ? "\(f.certificates.count) certificates"
+                    : f.certificates.map { "\($0.label) \(clean($0.certificate.subject.description))" }
+                        .joined(separator: ", ")
+                line("  \(f.kind.rawValue.padded(to: width))  \(certificates)")
+                line("  \(String(repeating: " ", count: width))  \(clean(f.explanation))")
             }
             line()
         }

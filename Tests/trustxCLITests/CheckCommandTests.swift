@@ -159,7 +159,8 @@ import Testing
         #expect(
             Set(doc.keys)
                 == ([
-                    "schema", "target", "connection", "presented", "unreadable", "warnings", "path", "candidatePaths",
+                    "schema", "target", "connection", "presented", "unreadable", "warnings", "path", "served",
+                    "candidatePaths",
                     "settings", "steps", "verdict", "ats", "pinAdvice", "trustedBy",
                 ]))
         // Without --ats or --ats-plist there is no ATS section and no advice.

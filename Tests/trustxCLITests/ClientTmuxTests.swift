@@ -22,12 +22,12 @@ final class ClientTmuxTests {
             in: dir)
         _ = try await tmux.screen(containing: "✓ Trusted")
 
-        try tmux.send("S")
+        try tmux.send("b")
         let text = try await tmux.screen(containing: "-67818")
         #expect(text.contains("✗ -67818 errSecCertificateExpired"), "\(text)")
         #expect(text.contains("Expires early for Safari"), "\(text)")
         // The settings line shows the client once it is not the default app.
-        #expect(text.contains("S safari"), "\(text)")
+        #expect(text.contains("b safari"), "\(text)")
         #expect(text.contains("client -> safari"), "\(text)")
         // The copied command carries the client, and check gives the same verdict with it.
         try tmux.send("y")
@@ -36,7 +36,7 @@ final class ClientTmuxTests {
         #expect(copied.contains("--client safari"), "\(copied)")
         try tmux.send("Escape")
 
-        try tmux.send("S")
+        try tmux.send("b")
         _ = try await tmux.screen { $0.contains("✓ Trusted") && $0.contains("client -> app") }
         try tmux.send("q")
         #expect(try await tmux.screen(containing: "EXIT=").contains("EXIT=0"))

@@ -161,7 +161,7 @@ extension AppState {
                 return
             }
             open(.jump, &effects)
-        case .editTime: open(.time, &effects, text: evaluationTime.rfc3339)
+        case .editTime: openTimePrompt(&effects)
         case .timeNow:
             guard toggles.time != nil else {
                 message = "the evaluation time is already now"
@@ -230,12 +230,19 @@ extension AppState {
             let note = toggles.ats.enabled ? "" : " (ATS is off: i applies it)"
             change("ATS platform -> \(next.rawValue)\(note)", &effects) { $0.ats.platform = next }
         case .copyCommand: copyCommand(&effects)
+        case .explain: open(.explain, &effects)
         case .exportReport:
             guard evaluation != nil else {
                 message = "nothing to export yet: no evaluation"
                 return
             }
             open(.exportReport, &effects, text: "trustx-report-\(AppState.fileName(for: target?.name ?? "chain")).txt")
+        case .writeServedChain:
+            guard let e = evaluation else {
+                message = "no chain to write yet: no evaluation"
+                return
+            }
+            open(.writeServedChain, &effects, text: AppState.fileName(for: e.presented[0]) + "-chain.pem")
         case .exportCode:
             guard let target, target.unavailable == nil else {
                 message = target.map { "\($0.name) is not served: nothing to export" } ?? "nothing to export yet"
