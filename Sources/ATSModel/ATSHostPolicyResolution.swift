@@ -10,13 +10,34 @@ extension ATSSettings {
     /// - Parameter host: The host the app connects to; nil when the app gave none (the global keys apply).
     /// - Returns: What ATS requires of that connection, with the reason and any doubts.
     public func policy(forHost host: String?) -> ATSHostPolicy {
+        var policy = resolve(host)
+        guard platform.is26 else { return policy }
+        if !policy.enforced, scheme == .https {
+            policy.notes.append(Self.floorNote)
+        } else if policy.matchedException != nil, policy.minimumTLSVersion < .tls1_2 {
+            policy.notes.append(Self.exceptionDoubt(policy.minimumTLSVersion))
+        }
+        return policy
+    }
+
+    /// What a 26 SDK changes where ATS does not apply (D421).
+    public static let floorNote =
+        "ATS does not apply here, but an app built with a 26 SDK still refuses TLS below 1.2: Network.framework's default minimum when nothing sets one (Security-61901, protocol/SecProtocol.c, sec_protocol_options_get_default_min_tls_protocol_version); an app built with an older SDK would accept TLS 1.0."
+
+    /// The doubt an exception below TLS 1.2 carries on a 26 SDK (D422).
+    public static func exceptionDoubt(_ version: TLSVersion) -> String {
+        "NSExceptionMinimumTLSVersion sets \(version) explicitly; Apple's published source (protocol/SecProtocolConfiguration.m) applies it as the minimum, and trustx assumes an app built with a 26 SDK keeps it, but whether the unpublished TLS stack raises it to the 26 SDKs' TLS 1.2 default is not known (docs/ats.md)."
+    }
+
+    /// The policy before the 26 SDKs' notes.
+    private func resolve(_ host: String?) -> ATSHostPolicy {
         let c = configuration
         guard let host, let name = ATSHostName(host) else {
             return global(c, notes: ["No host is known, so no exception domain can apply: the global keys decide."])
         }
         var notes: [String] = []
         if let ip = name.address {
-            if platform == .ios16 {
+            if !platform.coversIPAddresses {
                 return ATSHostPolicy(
                     enforced: false,
                     reason: "\(name.text) is an IP address, which ATS does not cover on iOS 16 and earlier",

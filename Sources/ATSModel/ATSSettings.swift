@@ -11,7 +11,7 @@ public struct ATSSettings: Hashable, Sendable {
 
     /// Creates ATS settings.
     public init(
-        configuration: ATSConfiguration = ATSConfiguration(), platform: ATSPlatform = .ios17,
+        configuration: ATSConfiguration = ATSConfiguration(), platform: ATSPlatform = .current,
         scheme: URLScheme = .https, source: String? = nil
     ) {
         self.configuration = configuration

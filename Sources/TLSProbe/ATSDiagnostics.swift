@@ -251,6 +251,8 @@ public enum ATSDiagnostics {
             offer.timeout = left
             let policy = combination.offerPolicy(host: host)
             offer = policy.map { offer.offeringATS($0) } ?? offer.observingEverything()
+            // Arbitrary loads leave the minimum unset: the SDK's default applies (TLS 1.2 from the 26 SDKs).
+            if policy == nil { offer.minimumVersion = platform.defaultMinimumTLSVersion }
             let connection = ServerConnection.connect(
                 target, options: offer, fetchAIA: fetchAIA && settings.policy.isSSL, anchors: settings.anchors,
                 systemStore: settings.systemStore,
@@ -300,9 +302,13 @@ public enum ATSDiagnostics {
                         failureKind: connection.failure?.kind))
             }
         }
-        // Arbitrary loads offer everything: what the server chose there explains a refusal.
+        // Arbitrary loads offer everything: what the server chose there explains a refusal. From a 26
+        // SDK they offer TLS 1.2 and up, and the most relaxed exception (TLS 1.0, every suite) does.
+        let observing =
+            diagnosis.results.first { $0.combination.allowsArbitraryLoads && $0.negotiated != nil }
+            ?? diagnosis.results.last { $0.combination.relaxation == 4 }
         if let first = diagnosis.results.first, first.outcome == .fail, first.step == "handshake",
-            let observed = diagnosis.results.first(where: { $0.combination.allowsArbitraryLoads })?.negotiated
+            let observed = observing?.negotiated
         {
             diagnosis.explanation = ATSHandshakeFailure.explain(
                 observed: observed, policy: ATSCombination(.defaultPolicy).offerPolicy(host: host) ?? ATSHostPolicy())

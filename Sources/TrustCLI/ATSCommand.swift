@@ -44,8 +44,9 @@ enum ATSCommand {
                 help: "The password of PKCS#12 anchor files."),
             OptionSpec(
                 name: "platform", valueName: "platform", arity: .one,
-                help: "Whose ATS rules apply: iOS 16 and earlier, or iOS 17 and later.",
-                allowedValues: ATSPlatform.allCases.map(\.rawValue), defaultText: ATSPlatform.ios17.rawValue),
+                help:
+                    "Whose ATS rules apply: iOS 16 and earlier, iOS 17 and later, or an app built with a 26 SDK, which refuses TLS below 1.2 even with NSAllowsArbitraryLoads.",
+                allowedValues: ATSPlatform.allCases.map(\.rawValue), defaultText: ATSPlatform.current.rawValue),
             ReportFormat.option(ReportFormat.textOrJSON, help: "The report format."),
             storeOption,
         ]
@@ -88,7 +89,7 @@ enum ATSCommand {
             anchors: anchors, systemStore: makeSystemStore(store), policy: .ssl(host: connection.target.host), time: now
         )
         settings.timeMode = .now
-        let platform = p.value("platform").flatMap(ATSPlatform.init(rawValue:)) ?? .ios17
+        let platform = p.value("platform").flatMap(ATSPlatform.init(rawValue:)) ?? .current
         let diagnosis = ATSDiagnostics.run(
             connection.target, options: connection.options, settings: settings, platform: platform)
         if ReportFormat(p) == .json {
@@ -109,7 +110,9 @@ enum ATSCommand {
         return "https://\(host):\(d.port)/" + (d.connectTo.map { " (connecting to \($0))" } ?? "")
     }
 
-    static func platformName(_ p: ATSPlatform) -> String { p == .ios17 ? "iOS 17 and later" : "iOS 16 and earlier" }
+    static func platformName(_ p: ATSPlatform) -> String {
+        p.is26 ? p.displayName : p == .ios17 ? "iOS 17 and later" : "iOS 16 and earlier"
+    }
 
     /// One line per combination under nscurl's headings, then the summary and the Info.plist
     /// fragment for the smallest set of exceptions.
@@ -118,6 +121,10 @@ enum ATSCommand {
         if let exemption = d.exemption {
             out +=
                 "\nNote: ATS does not apply to \(clean(d.host, unicode)) (\(clean(exemption, unicode))): an app would load it without these rules. The results show what each configuration's handshake meets at this server, as for a host ATS covers.\n"
+        }
+        if d.platform.is26 {
+            out +=
+                "\nNote: an app built with a 26 SDK refuses TLS below 1.2 unless it sets a lower minimum itself, so allowing arbitrary loads offers TLS 1.2 and 1.3 (protocol/SecProtocol.c). The TLS 1.0 and 1.1 exception rows assume NSExceptionMinimumTLSVersion still lowers it, as Apple's published source does; that the 26 SDKs keep it is not confirmed (docs/ats.md).\n"
         }
         if let failure = d.unreachable {
             let code = failure.urlError.map { ", URLError \($0)" } ?? ""

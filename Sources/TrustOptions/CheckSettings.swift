@@ -265,8 +265,9 @@ extension CheckSetting {
             ),
             SettingOption(
                 "platform", valueName: "platform", arity: .one,
-                help: "The Apple platform generation whose ATS rules apply: iOS 17 and later also cover IP addresses.",
-                allowedValues: ATSPlatform.allCases.map(\.rawValue), defaultText: ATSPlatform.ios17.rawValue),
+                help:
+                    "The Apple platform and SDK whose ATS rules apply: iOS 17 and later also cover IP addresses; an app built with a 26 SDK refuses TLS below 1.2 even where ATS does not apply.",
+                allowedValues: ATSPlatform.allCases.map(\.rawValue), defaultText: ATSPlatform.current.rawValue),
         ],
         read: { s, a, target in
             s.ats = ATSChoice()
@@ -279,7 +280,7 @@ extension CheckSetting {
                 let http = target.text.map { $0.lowercased().hasPrefix("http://") } ?? false
                 s.ats.enabled = true
                 s.ats.source = a.value("ats-plist")
-                s.ats.platform = platform ?? .ios17
+                s.ats.platform = platform ?? .current
                 s.ats.scheme = http ? .http : .https
             } else if a.has("platform") {
                 throw SettingError("--platform applies to --ats or --ats-plist")
@@ -288,7 +289,7 @@ extension CheckSetting {
         write: { s, c in
             guard s.ats.enabled else { return [] }
             let source = s.ats.source.map { ["--ats-plist", c.path($0)] } ?? ["--ats"]
-            return source + (s.ats.platform == .ios17 ? [] : ["--platform", s.ats.platform.rawValue])
+            return source + (s.ats.platform == .current ? [] : ["--platform", s.ats.platform.rawValue])
         })
 
     /// `--crl`: the files; their CRLs are read later.

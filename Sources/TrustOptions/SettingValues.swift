@@ -61,7 +61,7 @@ public struct ATSChoice: Hashable, Sendable {
     /// The Info.plist the configuration came from; nil for ATS's defaults.
     public var source: String?
     /// The platform whose rules apply (`I`).
-    public var platform: ATSPlatform = .ios17
+    public var platform: ATSPlatform = .current
     /// The scheme the app loads (`http://` targets are refused by ATS unless allowed).
     public var scheme: URLScheme = .https
 
@@ -73,7 +73,7 @@ public struct ATSChoice: Hashable, Sendable {
         enabled ? ATSSettings(configuration: configuration, platform: platform, scheme: scheme, source: source) : nil
     }
 
-    /// `ATS off`, `ATS defaults ios17`, `ATS Info.plist ios16`, for the settings line.
+    /// `ATS off`, `ATS defaults ios26`, `ATS Info.plist ios16`, for the settings line.
     public var summary: String {
         guard enabled else { return "ATS off" }
         let name = source.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? "defaults"

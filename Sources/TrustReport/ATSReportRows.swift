@@ -9,7 +9,7 @@ extension ReportFormatting {
         guard let ats = e.settings.ats, let p = e.atsPolicy else { return [] }
         var rows: [(String, String)] = [
             ("source", ats.source ?? "ATS's defaults (--ats)"),
-            ("platform", ats.platform == .ios17 ? "iOS 17 / macOS 14 and later" : "iOS 16 / macOS 13 and earlier"),
+            ("platform", ats.platform.displayName),
             ("scheme", ats.scheme.rawValue),
             ("applies", p.enforced ? "yes: \(p.reason)" : "no: \(p.reason)"),
         ]

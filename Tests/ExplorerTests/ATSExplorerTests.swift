@@ -103,6 +103,10 @@ final class ATSExplorerTests: XCTestCase {
 
     func testThePlatformSwitchAndItsWordsInTheCommand() throws {
         let s = Session(scenarios: ["good"])
+        // The 26 SDK is the default; I turns to iOS 17, then iOS 16, then back.
+        XCTAssertEqual(s.state.toggles.ats.platform, .ios26)
+        s.press(.char("I"))
+        XCTAssertEqual(s.state.toggles.ats.platform, .ios17)
         s.press(.char("I"))
         XCTAssertEqual(s.state.toggles.ats.platform, .ios16)
         XCTAssertFalse(s.state.toggles.ats.enabled, "switching the platform does not apply ATS")

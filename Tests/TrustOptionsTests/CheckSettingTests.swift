@@ -65,6 +65,14 @@ struct ParsedWords: SettingArguments {
             $0.ats.source = "Info.plist"
             $0.ats.platform = .ios16
         }
+        one("ats ios17") {
+            $0.ats.enabled = true
+            $0.ats.platform = .ios17
+        }
+        one("ats visionos26") {
+            $0.ats.enabled = true
+            $0.ats.platform = .visionos26
+        }
         one("crl") { $0.crls = CRLFiles(paths: ["a.crl", "b.crl"]) }
         one("revocation") { $0.fetchRevocation = true }
         one("at") { $0.time = at }

@@ -81,8 +81,12 @@ import TrustLab
         let json = try runs[1].json()
         #expect((json["defaultPasses"] as? Bool) == false)
         #expect(((json["combinations"] as? [Any])?.count) == 16)
+        // The default platform is an app built with a 26 SDK: with arbitrary loads nothing sets a
+        // minimum, and the SDK's default is TLS 1.2 (protocol/SecProtocol.c,
+        // sec_protocol_options_get_default_min_tls_protocol_version); an explicit exception still
+        // lowers it (D422).
         for (name, result) in [
-            ("ATS default connection", "FAIL"), ("NSAllowsArbitraryLoads = YES", "PASS"),
+            ("ATS default connection", "FAIL"), ("NSAllowsArbitraryLoads = YES", "FAIL"),
             ("NSExceptionMinimumTLSVersion = TLSv1.3", "FAIL"), ("NSExceptionMinimumTLSVersion = TLSv1.2", "FAIL"),
             ("NSExceptionMinimumTLSVersion = TLSv1.1", "PASS"), ("NSExceptionMinimumTLSVersion = TLSv1.0", "PASS"),
             ("NSExceptionRequiresForwardSecrecy = NO", "FAIL"),
@@ -101,6 +105,18 @@ import TrustLab
         let ats = try #require(parsed["NSAppTransportSecurity"] as? [String: Any])
         let domains = try #require(ats["NSExceptionDomains"] as? [String: [String: Any]])
         #expect((domains[Self.host]?["NSExceptionMinimumTLSVersion"] as? String) == "TLSv1.1")
+    }
+
+    @Test func testArbitraryLoadsReachATLS11ServerOnlyFromAnOlderSDK() throws {
+        // Before the 26 SDKs the unset minimum is TLS 1.0 (SecProtocol.c), so NSAllowsArbitraryLoads
+        // reaches a TLS 1.1 server; from them it is TLS 1.2.
+        let (server, pki) = try server(["-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"])
+        let runs = try CLI.runAll(
+            ["ios17", "ios26", "macos26"].map { arguments(server.port, pki, ["--platform", $0, "--format", "json"]) }
+        ).map { try $0.get().json() }
+        let results = try runs.map { try combination($0, "NSAllowsArbitraryLoads = YES")["result"] as? String }
+        #expect(results == ["PASS", "FAIL", "FAIL"])
+        #expect(runs.map { $0["platform"] as? String } == ["ios17", "ios26", "macos26"])
     }
 
     @Test func testATLS13ServerPassesTheDefault() throws {

@@ -51,6 +51,8 @@ import TrustSupport
         #expect(r.status == 1)
         #expect(r.out.contains("  client   safari (Apple's own programs"), "\(r.out)")
         #expect(r.out.contains("Expires early for Safari"), "\(r.out)")
+        let markdown = try check(["--client", "safari", "--format", "markdown"])
+        #expect(markdown.out.contains("- Client: safari (Apple's own programs"), "\(markdown.out)")
         // The default report does not grow a row.
         let app = try check([])
         #expect(!app.out.contains("  client "), "\(app.out)")

@@ -29,6 +29,12 @@ final class ClientTmuxTests {
         // The settings line shows the client once it is not the default app.
         #expect(text.contains("b safari"), "\(text)")
         #expect(text.contains("client -> safari"), "\(text)")
+        // The copied command carries the client, and check gives the same verdict with it.
+        try tmux.send("y")
+        _ = try await tmux.screen(containing: "Reproduce with trustx check")
+        let copied = try tmux.clipboard()
+        #expect(copied.contains("--client safari"), "\(copied)")
+        try tmux.send("Escape")
 
         try tmux.send("b")
         _ = try await tmux.screen { $0.contains("✓ Trusted") && $0.contains("client -> app") }

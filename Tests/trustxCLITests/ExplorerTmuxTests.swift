@@ -345,8 +345,12 @@ final class ExplorerTmuxTests {
             ], in: work, width: 120, height: 40)
         text = try await screen { $0.contains("✓ Trusted") && $0.contains("ats-tls-version") }
         #expect(text.contains("TLS 1.1 meets ATS's minimum TLS 1.1"), "\(text)")
-        #expect(text.contains("i ATS Staging.plist ios17"), "\(text)")
+        // The 26 SDK is the default; an explicit TLSv1.1 exception still lowers the minimum there (D422).
+        #expect(text.contains("i ATS Staging.plist ios26"), "\(text)")
 
+        try send("I")
+        text = try await screen { $0.contains("ATS Staging.plist ios17") }
+        #expect(text.contains("✓ Trusted"), "\(text)")
         try send("I")
         text = try await screen { $0.contains("ATS Staging.plist ios16") }
         #expect(text.contains("✓ Trusted"), "\(text)")

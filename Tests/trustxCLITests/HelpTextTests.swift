@@ -103,9 +103,11 @@ import TrustX509
                                   an app whose Info.plist has no NSAppTransportSecurity.
           --ats-plist <file>      Apply App Transport Security and NSPinnedDomains as
                                   this Info.plist (XML or binary) configures them.
-          --platform <platform>   The Apple platform generation whose ATS rules apply:
-                                  iOS 17 and later also cover IP addresses. (values:
-                                  ios16, ios17; default: ios17)
+          --platform <platform>   The Apple platform and SDK whose ATS rules apply: iOS
+                                  17 and later also cover IP addresses; an app built
+                                  with a 26 SDK refuses TLS below 1.2 even where ATS
+                                  does not apply. (values: ios16, ios17, ios26, macos26,
+                                  tvos26, watchos26, visionos26; default: ios26)
           --crl <file>            Check the path against the CRLs in this file (PEM or
                                   DER): a revoked certificate fails with
                                   errSecCertificateRevoked.
@@ -345,8 +347,11 @@ import TrustX509
           --anchor <file>         Trust the certificates in this file as anchors, and no
                                   system roots, like SecTrustSetAnchorCertificates.
           --password <password>   The password of PKCS#12 anchor files.
-          --platform <platform>   Whose ATS rules apply: iOS 16 and earlier, or iOS 17
-                                  and later. (values: ios16, ios17; default: ios17)
+          --platform <platform>   Whose ATS rules apply: iOS 16 and earlier, iOS 17 and
+                                  later, or an app built with a 26 SDK, which refuses
+                                  TLS below 1.2 even with NSAllowsArbitraryLoads.
+                                  (values: ios16, ios17, ios26, macos26, tvos26,
+                                  watchos26, visionos26; default: ios26)
           --format <format>       The report format. (values: text, json; default: text)
           --store <store>         The system roots: Apple's root store compiled in (what
                                   an Apple device trusts), this machine's OpenSSL store

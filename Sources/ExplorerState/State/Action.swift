@@ -81,7 +81,7 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case toggleATS
     /// Load an app's Info.plist for ATS and NSPinnedDomains (prompts for the path).
     case loadATSPlist
-    /// Switch ATS's platform rules between iOS 16 and iOS 17.
+    /// Switch ATS's platform rules in turn: iOS 26, iOS 17, iOS 16.
     case toggleATSPlatform
     /// Fetch revocation information (OCSP, else CRLs) over the network, or stop.
     case toggleRevocationFetching

@@ -344,8 +344,8 @@ public struct Keymap: Sendable {
             help: "Load an app's Info.plist (XML or binary) for ATS and NSPinnedDomains (Tab completes the path).",
             inBar: false),
         KeyBinding(
-            [.char("I")], .toggleATSPlatform, hint: "iOS 16/17",
-            help: "ATS's platform rules: iOS 17 (routable IP addresses need an exception) or iOS 16.", inBar: false),
+            [.char("I")], .toggleATSPlatform, hint: "iOS 26/17/16",
+            help: "ATS's platform rules, in turn: iOS 26 (TLS 1.2 even without ATS), iOS 17 or iOS 16.", inBar: false),
         KeyBinding(
             [.char("R")], .toggleRevocationFetching, hint: "revocation",
             help:
@@ -358,8 +358,7 @@ public struct Keymap: Sendable {
             inBar: false),
         KeyBinding(
             [.char("b")], .toggleClient, hint: "app/Safari",
-            help:
-                "Who evaluates: an app, or Safari and Apple's other programs, for which trustd expires a root 60 days early (an Apple-internal rule in Security-61901).",
+            help: "Who evaluates: an app, or Safari, whose roots expire 60 days early (Apple-internal builds).",
             inBar: false),
         KeyBinding([.char("u")], .undo, hint: "undo", help: "Undo the last setting change."),
         KeyBinding([.char("U")], .redo, hint: "redo", help: "Redo the last undone setting change.", inBar: false),

@@ -224,7 +224,9 @@ extension AppState {
             let next = toggles.client.cycled()
             change("client -> \(next.rawValue)", &effects) { $0.client = next }
         case .toggleATSPlatform:
-            let next: ATSPlatform = toggles.ats.platform == .ios17 ? .ios16 : .ios17
+            // The generations that change a verdict: 26 (TLS floor), 17 (IP addresses), 16.
+            let next: ATSPlatform =
+                toggles.ats.platform.is26 ? .ios17 : toggles.ats.platform == .ios17 ? .ios16 : .current
             let note = toggles.ats.enabled ? "" : " (ATS is off: i applies it)"
             change("ATS platform -> \(next.rawValue)\(note)", &effects) { $0.ats.platform = next }
         case .copyCommand: copyCommand(&effects)
