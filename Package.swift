@@ -84,7 +84,8 @@ let package = Package(
             dependencies: ["TrustOptions", "TrustCore", "ATSModel", "TrustX509", "TrustSupport"]),
         // The evaluation as text for a terminal (its colours given by the caller), JSON and Markdown.
         .target(
-            name: "TrustReport", dependencies: ["TrustCore", "CTModel", "ATSModel", "TrustX509", "TrustSupport"]),
+            name: "TrustReport",
+            dependencies: ["TrustOptions", "TrustCore", "CTModel", "ATSModel", "TrustX509", "TrustSupport"]),
         // Keys, certificates, CRLs and OCSP responses made in process: for the lab and the tests only.
         .target(name: "TrustBuilder", dependencies: ["TrustX509", "TrustSupport", "COpenSSL"]),
         // `trustx explain`: the codes found in pasted text, their meanings from Apple's headers, their
@@ -188,7 +189,7 @@ let package = Package(
             name: "ExplorerState",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "TermUI",
-                "TrustExport", "CTModel", "TrustOptions", "TrustTimeline",
+                "TrustExport", "CTModel", "TrustOptions", "TrustExplain", "TrustTimeline",
             ]),
         // The interactive explorer around that state: views and themes, the effect executor and the
         // watch runner (threads and I/O), the driver and the terminal loop.

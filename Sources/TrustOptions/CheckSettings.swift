@@ -309,7 +309,8 @@ extension CheckSetting {
             )
         ],
         read: { s, a, _ in s.fetchRevocation = a.has("revocation") },
-        write: { s, _ in s.fetchRevocation ? ["--revocation"] : [] })
+        write: { s, _ in s.fetchRevocation ? ["--revocation"] : [] },
+        report: ReportedSwitch("revocationFetched") { $0.revocationFetched })
 
     /// `--at`.
     public static let time = CheckSetting(
@@ -390,7 +391,8 @@ extension CheckSetting {
             )
         ],
         read: { s, a, _ in s.requireRevocation = a.has("require-revocation") },
-        write: { s, _ in s.requireRevocation ? ["--require-revocation"] : [] })
+        write: { s, _ in s.requireRevocation ? ["--require-revocation"] : [] },
+        report: ReportedSwitch("revocationRequired") { $0.requireRevocation })
 
     /// `--store`.
     public static let store = CheckSetting(

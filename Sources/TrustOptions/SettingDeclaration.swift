@@ -112,15 +112,20 @@ public struct CheckSetting: Sendable {
     public let options: [SettingOption]
     let reader: @Sendable (inout CheckSettings, any SettingArguments, _ target: SettingTarget) throws -> Void
     let writer: @Sendable (CheckSettings, SettingContext) -> [String]
+    /// The setting's switch in the JSON report's `settings`, nil when the report writes the
+    /// setting's value itself (policy, anchors, time: values with a shape of their own).
+    public let reported: ReportedSwitch?
 
     init(
         _ options: [SettingOption],
         read: @escaping @Sendable (inout CheckSettings, any SettingArguments, _ target: SettingTarget) throws -> Void,
-        write: @escaping @Sendable (CheckSettings, SettingContext) -> [String]
+        write: @escaping @Sendable (CheckSettings, SettingContext) -> [String],
+        report: ReportedSwitch? = nil
     ) {
         self.options = options
         self.reader = read
         self.writer = write
+        self.reported = report
     }
 
     /// The one option of a single-option setting.
@@ -147,4 +152,21 @@ public struct CheckSetting: Sendable {
     public func arguments(_ settings: CheckSettings, _ context: SettingContext) -> [String] {
         writer(settings, context)
     }
+}
+
+/// An on/off setting as the JSON report names it: its key and its value in the settings the
+/// engine evaluated with, declared beside the setting's options so that the report needs no
+/// line of its own for it (D362).
+public struct ReportedSwitch: Sendable {
+    /// The key in the report's `settings` object.
+    public let key: String
+    let read: @Sendable (TrustSettings) -> Bool
+
+    init(_ key: String, _ read: @escaping @Sendable (TrustSettings) -> Bool) {
+        self.key = key
+        self.read = read
+    }
+
+    /// The switch's value in `settings`.
+    public func value(_ settings: TrustSettings) -> Bool { read(settings) }
 }

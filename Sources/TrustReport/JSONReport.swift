@@ -1,5 +1,6 @@
 import ATSModel
 import TrustCore
+import TrustOptions
 import TrustSupport
 import TrustX509
 
@@ -171,36 +172,39 @@ public enum JSONReport {
     }
 
     static func settings(_ s: TrustSettings) -> JSONValue {
-        .object([
-            ("policy", .string(s.policy.identifier)),
-            ("host", .string(s.policy.host ?? s.hostIgnoredByPolicy)),
-            (
-                "anchors",
-                .array(
-                    s.anchors.map {
-                        .object([
-                            ("subject", .string($0.subject.description)),
-                            ("sha256", .string(ReportFormatting.hex($0.sha256))),
-                            ("class", .string(s.customAnchorClass.rawValue)),
-                        ])
-                    })
-            ),
-            ("anchorClass", .string(s.customAnchorClass.rawValue)),
-            ("anchorsOnly", .bool(!s.anchors.isEmpty && s.anchorsOnly)),
-            ("systemAnchors", .bool(s.trustsSystemAnchors)),
-            ("systemStore", .string(s.systemStore?.location)),
-            ("pins", .array(s.pins.digests.map { .string("sha256//" + Base64.encode($0)) })),
-            ("at", .string(s.time.rfc3339)),
-            (
-                "evaluationTime",
-                .object([("mode", .string(s.timeMode.rawValue)), ("at", .string(s.time.rfc3339))])
-            ),
-            ("profile", .string(s.profile.rawValue)),
-            ("revocationFetched", .bool(s.revocationFetched)),
-            ("revocationRequired", .bool(s.requireRevocation)),
-            ("store", .string(s.systemStore?.storeName)),
-            ("storeVersion", .string(s.systemStore?.storeVersion)),
-        ])
+        .object(
+            [
+                ("policy", .string(s.policy.identifier)),
+                ("host", .string(s.policy.host ?? s.hostIgnoredByPolicy)),
+                (
+                    "anchors",
+                    .array(
+                        s.anchors.map {
+                            .object([
+                                ("subject", .string($0.subject.description)),
+                                ("sha256", .string(ReportFormatting.hex($0.sha256))),
+                                ("class", .string(s.customAnchorClass.rawValue)),
+                            ])
+                        })
+                ),
+                ("anchorClass", .string(s.customAnchorClass.rawValue)),
+                ("anchorsOnly", .bool(!s.anchors.isEmpty && s.anchorsOnly)),
+                ("systemAnchors", .bool(s.trustsSystemAnchors)),
+                ("systemStore", .string(s.systemStore?.location)),
+                ("pins", .array(s.pins.digests.map { .string("sha256//" + Base64.encode($0)) })),
+                ("at", .string(s.time.rfc3339)),
+                (
+                    "evaluationTime",
+                    .object([("mode", .string(s.timeMode.rawValue)), ("at", .string(s.time.rfc3339))])
+                ),
+                ("profile", .string(s.profile.rawValue)),
+            ]
+                // The on/off settings as their declarations name them (D362).
+                + CheckSetting.all.compactMap(\.reported).map { ($0.key, JSONValue.bool($0.value(s))) }
+                + [
+                    ("store", .string(s.systemStore?.storeName)),
+                    ("storeVersion", .string(s.systemStore?.storeVersion)),
+                ])
     }
 
     /// The chain under Apple's store and this machine's, side by side; null when not compared.

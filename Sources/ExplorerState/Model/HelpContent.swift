@@ -29,7 +29,18 @@ public enum HelpContent {
         return out
     }
 
-    /// How many entries there are (the reducer's bound for scrolling; the view clamps against
-    /// the wrapped lines).
-    static func lineCount(_ keymap: Keymap, _ state: AppState) -> Int { entries(keymap, state).count * 2 }
+    /// At least as many lines as the help wraps to on the narrowest screen drawn: the reducer's
+    /// bound for scrolling before a frame reports the real count (the view clamps against the
+    /// wrapped lines). Two lines an entry fell short once one entry wrapped to four at 60 columns.
+    static func lineCount(_ keymap: Keymap, _ state: AppState) -> Int {
+        entries(keymap, state).reduce(0) { sum, entry in
+            switch entry {
+            // A word-wrapped row of the help's text column holds 30 characters or more from
+            // 60 columns up; one more for the blank line or heading around it.
+            case .binding(let b, _): sum + (b.help.count + 29) / 30 + 1
+            case .heading: sum + 2
+            case .legend: sum + 16
+            }
+        }
+    }
 }

@@ -89,6 +89,8 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case toggleRevocationRequired
     /// Copy the `trustx check` command that reproduces the current state.
     case copyCommand
+    /// Explain an error code or a pasted console line, or this verdict's codes (prompts).
+    case explain
     /// Export the current report to a file (prompts for the path; the extension picks the format).
     case exportReport
     /// Export the settings as code: a Swift delegate, an NSPinnedDomains plist, curl or openssl

@@ -366,6 +366,11 @@ public struct Keymap: Sendable {
             help: "Copy the trustx check command that reproduces this state (OSC 52) and show it.",
             shortHint: "copy"),
         KeyBinding(
+            [.char("!")], .explain, hint: "explain",
+            help:
+                "Explain an error code or a line pasted from Xcode's console (-1202 [3:-9813]): its name, meaning, causes and the lab scenario that shows it; empty explains this verdict's codes.",
+            inBar: false),
+        KeyBinding(
             [.char("x")], .exportReport, hint: "export",
             help: "Export the report to a file: .json, .md, or text for any other name.", inBar: false),
         KeyBinding(

@@ -27,6 +27,8 @@ public struct Prompt: Hashable, Sendable {
         case search
         /// A target to select by number or name (`:`).
         case jump
+        /// An error code or a line from Xcode's console to explain (`!`).
+        case explain
 
         /// The label before the text.
         public var label: String {
@@ -42,6 +44,7 @@ public struct Prompt: Hashable, Sendable {
             case .connect: "Connect to"
             case .search: "Find"
             case .jump: "Go to"
+            case .explain: "Explain"
             }
         }
 
@@ -59,6 +62,7 @@ public struct Prompt: Hashable, Sendable {
             case .connect: "host, host:port, https://host:port/ or smtp://host"
             case .search: "text in the focused pane; n next, N previous, Esc clears"
             case .jump: "a target's number or name; Tab completes the name"
+            case .explain: "a code or a console line (-1202 [3:-9813], errSecNotTrusted); empty: this verdict's codes"
             }
         }
 

@@ -225,6 +225,7 @@ extension AppState {
             let note = toggles.ats.enabled ? "" : " (ATS is off: i applies it)"
             change("ATS platform -> \(next.rawValue)\(note)", &effects) { $0.ats.platform = next }
         case .copyCommand: copyCommand(&effects)
+        case .explain: open(.explain, &effects)
         case .exportReport:
             guard evaluation != nil else {
                 message = "nothing to export yet: no evaluation"

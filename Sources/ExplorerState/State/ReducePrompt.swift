@@ -125,7 +125,7 @@ extension AppState {
             return PinSet.parse(text) == nil ? "not a pin: expected sha256// and the base64 of 32 bytes" : nil
         case .anchorFile, .writeCertificate, .exportReport:
             return text.isEmpty ? "type a file name" : nil
-        case .atsPlist:
+        case .atsPlist, .explain:
             return nil
         case .search:
             return text.isEmpty ? "type the text to find" : nil
@@ -254,6 +254,8 @@ extension AppState {
                     message: "exported the report to \(text)"))
         case .connect:
             connect(to: text, &effects)
+        case .explain:
+            explain(text)
         case .jump:
             guard let index = jumpTarget(text) else { return }
             // Without filtering: a filter that hides the target is cleared, so it can be shown.
