@@ -165,7 +165,7 @@ let package = Package(
             name: "trustxCLITests",
             dependencies: [
                 "TrustCLI", "TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab", "TrustBuilder",
-                "SuiteFixtures", "TrustOptions", "TrustExplain", "TrustTimeline", "PathRules",
+                "SuiteFixtures", "TrustOptions", "TrustExplain", "TrustTimeline", "PathRules", "CTModel",
             ]),
         .target(
             name: "TrustLab",
