@@ -27,7 +27,11 @@ public enum TimelineBoundaries {
     /// today may be the one a later path needs) and the built path's, anchor included.
     static func certificateDates(_ e: Evaluation) -> [TimelineBoundary] {
         var certificates: [Certificate] = []
-        for c in e.presented + e.path.certificates where !certificates.contains(c) { certificates.append(c) }
+        // A server chooses how many certificates it sends: the candidates' own bound (64) is
+        // reached long before this one, which keeps the pass over them short.
+        for c in (e.presented + e.path.certificates).prefix(128) where !certificates.contains(c) {
+            certificates.append(c)
+        }
         var out: [TimelineBoundary] = []
         for c in certificates {
             let role = role(of: c, in: e)
