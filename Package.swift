@@ -49,6 +49,10 @@ let package = Package(
         ),
         // Threads, time values and the small byte and text helpers every other module uses.
         .target(name: "TrustSupport"),
+        // iOS 26's ClientHello as bytes and the server's first answer read back; no sockets (D430).
+        .target(name: "AppleHello"),
+        // TCP fronts that judge a ClientHello before a TLS server: the Apple hello's middleboxes (D434).
+        .target(name: "HelloFront", dependencies: ["AppleHello", "TrustSupport"]),
         .testTarget(name: "TrustSupportTests", dependencies: ["TrustSupport"]),
         // The compiled-in Apple data against its recorded tag and digests, and Apple's root store.
         .testTarget(name: "AppleTrustDataTests", dependencies: ["AppleTrustData", "TrustX509", "TrustSupport"]),
@@ -71,21 +75,29 @@ let package = Package(
         // RFC 5280 6.3's CRL processing, below the engine: the evaluation lends it its budget and
         // signature cache as TrustX509's `SignatureWork` (D342).
         .target(name: "RevocationRules", dependencies: ["TrustX509", "TrustSupport"]),
+        // How a chain was served against the path built from it, and the chain to serve instead
+        // (`check --write-chain`), beside the engine rather than in it (D440-D443).
+        .target(name: "ServedChain", dependencies: ["TrustCore", "TrustX509", "TrustSupport"]),
         .target(
             name: "TrustCore",
             dependencies: [
                 "PathRules", "CTModel", "RevocationRules", "TrustX509", "ATSModel", "TrustSupport", "AppleTrustData",
+                "AppleHello",
             ]),
         // The settings `trustx check` takes as one value, each with its command-line spelling
         // declared once: the CLI parses into it, the explorer wraps it, exports and the lab read it.
-        .target(name: "TrustOptions", dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport"]),
+        .target(
+            name: "TrustOptions", dependencies: ["TrustCore", "ATSModel", "PathRules", "TrustX509", "TrustSupport"]),
         .testTarget(
             name: "TrustOptionsTests",
             dependencies: ["TrustOptions", "TrustCore", "ATSModel", "TrustX509", "TrustSupport"]),
         // The evaluation as text for a terminal (its colours given by the caller), JSON and Markdown.
         .target(
             name: "TrustReport",
-            dependencies: ["TrustOptions", "TrustCore", "CTModel", "ATSModel", "TrustX509", "TrustSupport"]),
+            dependencies: [
+                "TrustOptions", "TrustCore", "CTModel", "ATSModel", "TrustX509", "TrustSupport", "ServedChain",
+                "AppleHello",
+            ]),
         // Keys, certificates, CRLs and OCSP responses made in process: for the lab and the tests only.
         .target(name: "TrustBuilder", dependencies: ["TrustX509", "TrustSupport", "COpenSSL"]),
         // `trustx explain`: the codes found in pasted text, their meanings from Apple's headers, their
@@ -105,7 +117,7 @@ let package = Package(
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "Explorer",
                 "ExplorerState", "TrustExport", "CTModel", "TermUI", "TrustOptions", "AppleTrustData", "PathRules",
-                "TrustExplain", "TrustTimeline",
+                "TrustExplain", "ServedChain", "TrustTimeline",
             ]),
         // `main` only: the process's streams, clock and exit; the linker settings below.
         .executableTarget(
@@ -127,7 +139,9 @@ let package = Package(
         .executableTarget(
             name: "trustx-fuzz",
             // TLSProbe for the parsers of what servers send (HTTP replies, STARTTLS, handshake messages).
-            dependencies: ["TrustCore", "TLSProbe", "ATSModel", "PathRules", "TrustX509", "TrustSupport"],
+            dependencies: [
+                "TrustCore", "TLSProbe", "ATSModel", "PathRules", "TrustX509", "TrustSupport", "AppleHello",
+            ],
             // Inputs the fuzzer starts from, not sources.
             exclude: ["seeds"]
         ),
@@ -135,7 +149,7 @@ let package = Package(
             name: "TrustCoreTests",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "AppleTrustData",
-                "PathRules", "CTModel", "SuiteFixtures",
+                "PathRules", "CTModel", "SuiteFixtures", "ServedChain",
             ]),
         // The settings as code and configuration (Swift, plist, curl, openssl) and the Info.plist lint.
         .target(
@@ -146,12 +160,14 @@ let package = Package(
             dependencies: [
                 "TrustExport", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "SuiteFixtures",
             ]),
-        .target(name: "TLSProbe", dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport", "COpenSSL"]),
+        .target(
+            name: "TLSProbe",
+            dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport", "COpenSSL", "AppleHello"]),
         .testTarget(
             name: "TLSProbeTests",
             dependencies: [
                 "TLSProbe", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL",
-                "SuiteFixtures",
+                "SuiteFixtures", "AppleHello", "HelloFront",
             ]),
         // What the test targets share: suite set-up and tear-down, test threads, starting children (D280),
         // the one process runner, s_server runner and test PKI, in memory and on disk (D345, D347).
@@ -167,15 +183,19 @@ let package = Package(
                 "TrustCLI", "TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab", "TrustBuilder",
                 "SuiteFixtures", "TrustOptions", "TrustExplain", "TrustTimeline", "PathRules", "CTModel",
             ]),
+        // The lab's in-process servers on loopback (TLS, SMTP STARTTLS, HTTP, the legacy responder):
+        // they serve what they are given and know no scenario (D450).
+        .target(name: "LabServers", dependencies: ["ATSModel", "TrustX509", "TrustSupport", "COpenSSL"]),
         .target(
             name: "TrustLab",
             dependencies: [
-                "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL", "TrustOptions",
+                "LabServers", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "TrustOptions",
             ]),
         .testTarget(
             name: "TrustLabTests",
             dependencies: [
-                "TrustLab", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL",
+                "TrustLab", "LabServers", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder",
+                "COpenSSL",
                 "SuiteFixtures",
             ]),
         // Cells, buffers, layout, widgets and the curses backend (only CursesBackend.swift sees C).
@@ -189,7 +209,7 @@ let package = Package(
             name: "ExplorerState",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "TermUI",
-                "TrustExport", "CTModel", "TrustOptions", "TrustExplain", "TrustTimeline",
+                "TrustExport", "CTModel", "TrustOptions", "TrustExplain", "ServedChain", "TrustTimeline",
             ]),
         // The interactive explorer around that state: views and themes, the effect executor and the
         // watch runner (threads and I/O), the driver and the terminal loop.
@@ -197,7 +217,7 @@ let package = Package(
             name: "Explorer",
             dependencies: [
                 "ExplorerState", "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe",
-                "TrustLab", "TermUI", "TrustOptions", "TrustTimeline",
+                "TrustLab", "TermUI", "TrustOptions", "ServedChain", "TrustTimeline",
             ]),
         .testTarget(
             name: "ExplorerTests",

@@ -30,6 +30,9 @@ public struct ProbeOptions: Sendable {
     public var maximumChainLength: Int
     /// The cipher suites offered: everything (to observe), or what an ATS client offers.
     public var cipherOffer: CipherOffer
+    /// Whether `ServerConnection.connect` also sends iOS 26's ClientHello on a connection of its
+    /// own and records the answer (`check` does unless `--no-apple-hello`; D432).
+    public var sendsAppleClientHello = false
 
     /// Creates options; every default matches URLSession where it has one.
     public init(

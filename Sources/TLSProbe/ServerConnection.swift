@@ -25,12 +25,28 @@ public enum ServerConnection {
     ///   - deadline: The run's deadline, when the caller has one (`trustx check --timeout`): the
     ///     handshakes and AIA fetches all end by it. Nil: `options.timeout` from now.
     /// - Returns: The presented chain and the handshake facts; on failure, an empty chain (or the
-    ///   chain seen before a client-certificate failure) and the report's `failure`.
+    ///   chain seen before a client-certificate failure) and the report's `failure`. With
+    ///   `options.sendsAppleClientHello`, the report also says what the server answered to iOS 26's
+    ///   ClientHello, sent afterwards on a connection of its own, when the server was reached.
     public static func connect(
         _ target: ProbeTarget, options: ProbeOptions, fetchAIA: Bool, anchors: [Certificate],
         systemStore: (any IssuerSource)?, atsPolicy: ATSHostPolicy? = nil, deadline: EvaluationDeadline? = nil
     ) -> ConnectionResult {
         let deadline = deadline ?? EvaluationDeadline(after: options.timeout)
+        var result = observe(
+            target, options: options, fetchAIA: fetchAIA, anchors: anchors, systemStore: systemStore,
+            atsPolicy: atsPolicy, deadline: deadline)
+        if options.sendsAppleClientHello && result.failure?.kind.reachedTheServer ?? true {
+            result.report.appleClientHello = AppleHelloProbe.run(target, options: options, deadline: deadline)
+        }
+        return result
+    }
+
+    /// The real handshake (two under a refused ATS offer) and the chain completed through AIA.
+    static func observe(
+        _ target: ProbeTarget, options: ProbeOptions, fetchAIA: Bool, anchors: [Certificate],
+        systemStore: (any IssuerSource)?, atsPolicy: ATSHostPolicy?, deadline: EvaluationDeadline
+    ) -> ConnectionResult {
         guard let atsPolicy, atsPolicy.enforced else {
             return connectOnce(
                 target, options: options.within(deadline), fetchAIA: fetchAIA, anchors: anchors,
@@ -159,7 +175,7 @@ public enum ServerConnection {
         let outcome: String
         switch a.outcome {
         case .fetched(let n):
-            outcome = "fetched \(n) certificate\(n == 1 ? "" : "s") in \(ConnectionReport.formatMs(a.milliseconds)) ms"
+            outcome = "fetched \(n) certificate\(n == 1 ? "" : "s") in \(formatMilliseconds(a.milliseconds)) ms"
         case .failed(let why): outcome = "failed: \(why)"
         case .skipped(let why): outcome = "not fetched: \(why)"
         }
@@ -305,6 +321,17 @@ extension ConnectionReport.Failure.Kind {
         switch self {
         case .noCommonVersion, .noCommonCipher, .tlsAlert, .closedDuringHandshake: true
         default: false
+        }
+    }
+
+    /// Whether a handshake that failed so had reached the server's TLS (the Apple hello would
+    /// learn something), as opposed to failing before: no name, no connection, no time, no tunnel.
+    var reachedTheServer: Bool {
+        switch self {
+        case .invalidTarget, .invalidOption, .unknownHost, .connectionRefused, .cannotConnect, .timedOut,
+            .proxyFailed, .startTLSFailed:
+            false
+        default: true
         }
     }
 }

@@ -17,6 +17,12 @@ enum CheckCommand {
         case .success(let p): parsed = p
         case .failure(let exit): return exit.status
         }
+        if parsed.has("write-chain") && (CheckWatch.applies(parsed) || FleetCheck.applies(parsed)) {
+            return Trustx.usageError(
+                UsageError(
+                    message: "--write-chain writes one chain: give one target or --chain files, without --watch"),
+                spec)
+        }
         if CheckWatch.applies(parsed) { return CheckWatch.run(parsed, now: now, environment: environment) }
         if FleetCheck.applies(parsed) { return FleetCheck.run(parsed, now: now, environment: environment) }
         let request: Request
@@ -132,14 +138,19 @@ enum CheckCommand {
             }
         }
         let timeline = CheckTimeline.make(evaluation, request)
-        CheckTimeline.render(
-            evaluation, timeline, show: request.timeline.show, format: request.format, environment: environment,
-            includePEM: request.includePEM)
+        // `--write-chain -` puts the chain where the report would go.
+        if request.writeChain != "-" {
+            CheckTimeline.render(
+                evaluation, timeline, show: request.timeline.show, format: request.format, environment: environment,
+                includePEM: request.includePEM)
+        }
+        var status: ExitStatus = evaluation.verdict.trusted ? .success : .notTrusted
         if let soon = CheckTimeline.failure(timeline, evaluation, request), let days = request.timeline.expiresWithin {
             Output.err(CheckTimeline.note(soon, days: days))
-            return .expiresSoon
+            status = .expiresSoon
         }
-        return evaluation.verdict.trusted ? .success : .notTrusted
+        guard let path = request.writeChain else { return status }
+        return CheckWriteChain.finish(evaluation, to: path, status: status, deadline: deadline)
     }
 
     /// Why a connection failed and what URLSession would report, in one line.
@@ -213,6 +224,7 @@ enum CheckCommand {
         case .failure(let f): return .failure(f)
         }
         if case .failure(let f) = loadCT(r.ct, into: &settings) { return .failure(f) }
+        if case .failure(let f) = loadDateConstraints(r.dateConstraintsFile, into: &settings) { return .failure(f) }
         return .success(settings)
     }
 

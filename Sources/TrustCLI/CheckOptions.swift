@@ -26,7 +26,7 @@ extension CheckCommand {
         commandPath: "trustx check",
         abstract: "Evaluate a certificate chain the way Apple's SecTrust does and report every step.",
         discussion:
-            "Give a server to connect to, or --chain files. Exit status: 0 trusted, 1 not trusted, 2 trusted now but failing within --expires-within DAYS, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection failed.",
+            "Give a server to connect to, or --chain files. Exit status: 0 trusted, 1 not trusted, 2 trusted now but failing within --expires-within DAYS, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection failed, 73 the --write-chain file not written.",
         arguments: [
             FleetCheck.targetsArgument
         ],
@@ -56,6 +56,7 @@ extension CheckCommand {
                 help:
                     "With --format json: add each certificate's PEM to the report, in presented (the chain as sent) and path."
             ),
+            CheckWriteChain.option,
             CheckTimeline.timelineOption,
             CheckTimeline.expiresWithinOption,
             OptionSpec(
@@ -88,9 +89,10 @@ extension CheckCommand {
                 help: "Tunnel through this HTTP CONNECT proxy (http://host:port).",
                 defaultText: "https_proxy or HTTPS_PROXY, honouring no_proxy"),
         ],
-        "no-aia": [allAddressesOption],
+        "no-aia": [allAddressesOption, noAppleHelloOption],
         "store": [
             ctLogsOption,
+            dateConstraintsOption,
             OptionSpec(
                 name: "sct", valueName: "file", arity: .repeated,
                 help:
@@ -112,10 +114,17 @@ extension CheckCommand {
         name: "all-addresses", arity: .flag,
         help: "Check every address the server's name resolves to, one report each, to find the odd node of a pool.")
 
+    /// `--no-apple-hello`: a connection option, not a setting; it changes no evaluation (D432).
+    static let noAppleHelloOption = OptionSpec(
+        name: "no-apple-hello", arity: .flag,
+        help:
+            "Do not send iOS 26's ClientHello (X25519MLKEM768 offered, over 1,200 bytes) on a second connection to report what the server answers."
+    )
+
     // --timeout is not among them: it bounds a run of --chain files too (evaluation, --revocation).
     static let connectionOptions = [
         "connect-to", "sni", "no-sni", "tls-min", "tls-max", "client-cert", "client-key", "starttls",
-        "proxy", "no-aia", "all-addresses",
+        "proxy", "no-aia", "all-addresses", "no-apple-hello",
     ]
 
     /// What to connect to and how, when checking a server.
@@ -142,6 +151,8 @@ extension CheckCommand {
         var quiet = false
         /// --include-pem: each certificate's PEM in the JSON report (D413).
         var includePEM = false
+        /// --write-chain: where the chain to serve goes, `-` for standard output (D442).
+        var writeChain: String?
         /// --timeline and --expires-within (D462, D463).
         var timeline = CheckTimeline.Request()
         /// The target as typed (the explorer shows it and its copied command repeats it).
@@ -151,6 +162,8 @@ extension CheckCommand {
         var timeout: Duration = .seconds(10)
         /// --ct-logs, --sct and --ocsp-response.
         var ct = CTRequest()
+        /// --date-constraints.
+        var dateConstraintsFile: String?
         /// The --anchor certificates when already read, once for several targets.
         var anchorCertificates: [Certificate]? = nil
 
@@ -215,8 +228,11 @@ extension CheckCommand {
             settings: settings, now: now, format: ReportFormat(p), connection: connection,
             allAddresses: p.has("all-addresses"), targetText: targetText, timeout: timeout)
         request.ct = try validateCT(p)
+        request.dateConstraintsFile = p.value("date-constraints")
         request.quiet = p.has("quiet")
         request.includePEM = p.has("include-pem")
+        try CheckWriteChain.validate(p)
+        request.writeChain = p.value("write-chain")
         if request.includePEM && request.format != .json {
             throw UsageError(message: "--include-pem adds the certificates' PEM to the JSON report; give --format json")
         }
@@ -314,6 +330,7 @@ extension CheckCommand {
             throw UsageError(message: "--client-key needs --client-cert")
         }
         options.startTLS = p.value("starttls").flatMap(StartTLSProtocol.init(rawValue:)) ?? schemeStartTLS
+        options.sendsAppleClientHello = !p.has("no-apple-hello")
         if let proxy = p.value("proxy") {
             do {
                 options.proxy = .http(try ProxyAddress.parse(proxy))

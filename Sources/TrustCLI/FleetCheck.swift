@@ -49,8 +49,8 @@ enum FleetCheck {
 
     /// The options only `check` takes, which `explore` and `export` leave out.
     static let optionNames =
-        [targetsOption.name, jobsOption.name, CheckQuiet.option.name, "include-pem"] + CheckWatch.optionNames
-        + [CheckTimeline.timelineOption.name, CheckTimeline.expiresWithinOption.name]
+        [targetsOption.name, jobsOption.name, CheckQuiet.option.name, "include-pem", "write-chain"]
+        + CheckWatch.optionNames + [CheckTimeline.timelineOption.name, CheckTimeline.expiresWithinOption.name]
 
     /// Whether `option` is one of `optionNames`.
     static func owns(_ option: OptionSpec) -> Bool { optionNames.contains(option.name) }

@@ -81,7 +81,7 @@ enum ManPage {
             (.unavailable, "The server could not be reached, or the TLS handshake failed (check, ats, diff)."),
             (
                 .cannotCreate,
-                "An output file cannot be written, or exists and --force was not given (export); standard output cannot be written (a full disk, a closed descriptor)."
+                "An output file cannot be written, or exists and --force was not given (export); the chain to serve was not written, as it alone does not evaluate to the verdict (check --write-chain); standard output cannot be written (a full disk, a closed descriptor)."
             ),
         ]
         for (status, meaning) in statuses { out += [".TP", "\(status.rawValue)", text(meaning)] }

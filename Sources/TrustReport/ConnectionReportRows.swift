@@ -1,4 +1,6 @@
+import AppleHello
 import TrustCore
+import TrustSupport
 
 // The connection's renderings live with the reports; the value itself stays in TrustCore, where
 // `Evaluation` holds it.
@@ -39,6 +41,7 @@ extension ConnectionReport {
                 .array(aiaFetches.map { .object([("url", .string($0.url)), ("outcome", .string($0.outcome))]) })
             ),
             ("atsRefusal", .string(atsRefusal)),
+            ("appleClientHello", appleClientHello.map(Self.appleHelloJSON) ?? .null),
             (
                 "error",
                 failure.map {
@@ -71,13 +74,34 @@ extension ConnectionReport {
             out.append(("client cert", clientCertificateRequested ? "requested" : "not requested"))
         }
         if let c = connectMs, let h = handshakeMs {
-            out.append(("timings", "connect \(Self.formatMs(c)) ms, handshake \(Self.formatMs(h)) ms"))
+            out.append(("timings", "connect \(formatMilliseconds(c)) ms, handshake \(formatMilliseconds(h)) ms"))
         }
         for f in aiaFetches { out.append(("aia", "\(f.url): \(f.outcome)")) }
         if let refusal = atsRefusal { out.append(("ats offer", refusal)) }
+        if let hello = appleClientHello { out.append(("apple hello", hello.summary)) }
         if let f = failure {
             out.append(("error", "\(f.message) [\(f.kind)]"))
         }
         return out
+    }
+}
+
+extension ConnectionReport {
+    /// The `connection.appleClientHello` object (docs/json-report.md).
+    static func appleHelloJSON(_ h: AppleHelloReport) -> JSONValue {
+        .object([
+            ("outcome", .string(h.outcome.rawValue)),
+            ("helloBytes", .int(h.helloBytes)),
+            ("hybridShareBytes", .int(h.hybridShareBytes)),
+            ("version", .string(h.version)),
+            ("cipherSuite", .string(h.cipherSuite)),
+            ("group", .string(h.group)),
+            ("serverChoseHybrid", .bool(h.serverChoseHybrid)),
+            ("alert", .string(h.alert)),
+            ("bytesReceived", .int(h.bytesReceived)),
+            ("ms", h.milliseconds.map { .tenths($0) } ?? .null),
+            ("reason", .string(h.reason)),
+            ("summary", .string(h.summary)),
+        ])
     }
 }

@@ -3,6 +3,7 @@
 // lists, STARTTLS dialogues, proxy answers and handshake messages (docs/fuzzing.md).
 // Normal builds compile a stub main; fuzz builds pass -DFUZZING and libFuzzer supplies main.
 import ATSModel
+import AppleHello
 import PathRules
 import TLSProbe
 import TrustCore
@@ -75,6 +76,9 @@ import TrustX509
         for proto in StartTLSProtocol.allCases { _ = PeerInput.startTLS(proto, replies: bytes) }
         _ = PeerInput.proxyReply(bytes)
         _ = PeerInput.handshakeMessages(bytes)
+        // A server's answer to the Apple hello, and a client's first record as a front reads it.
+        _ = ServerAnswerReader.answer(in: bytes)
+        _ = ClientHelloSummary.read(bytes)
         if let text = String(validating: bytes, as: UTF8.self) {
             _ = parseIPAddress(text)
             _ = Timestamp(rfc3339: text)

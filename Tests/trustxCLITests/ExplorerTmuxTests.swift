@@ -191,6 +191,33 @@ final class ExplorerTmuxTests {
         try assertCopiedCommand(copied, in: work, reports: shown)
     }
 
+    /// A server's description shows, in its Connection section, what the server answered to iOS
+    /// 26's ClientHello (sent on a second connection); `--no-apple-hello` leaves the row out.
+    @Test func testTheConnectionSectionSaysWhatIOS26sHelloGot() async throws {
+        defer { _ = try? tmux("kill-server") }
+        let pki = try TestPKI.get()
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-hello-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let server = try OpenSSLServer(["-cert", pki.path("leaf.pem"), "-key", pki.path("leaf.key")], in: work)
+        defer { server.stop() }
+        let target = "https://127.0.0.1:\(server.port)/"
+        _ = try await startExplorer(["explore", target, "--anchor", pki.path("ca.pem")], in: work)
+        try send("1")
+        var text = try await screen { $0.contains("iOS 26 hello") }
+        // OpenSSL 3.0 has no ML-KEM and takes the x25519 share sent beside it (RFC 8446 4.2.8).
+        #expect(text.contains("ServerHello choosing"), "\(text)")
+        try send("q")
+        _ = try await screen { $0.contains("EXIT=") }
+
+        _ = try await startExplorer(["explore", target, "--anchor", pki.path("ca.pem"), "--no-apple-hello"], in: work)
+        try send("1")
+        text = try await screen { $0.contains("Timings") }
+        #expect(!text.contains("iOS 26 hello"), "\(text)")
+        try send("q")
+        _ = try await screen { $0.contains("EXIT=") }
+    }
+
     /// `explore` takes check's options and opens on the evaluation check prints for them.
     @Test func testExploreOpensOnTheVerdictCheckGivesForTheSameOptions() async throws {
         defer { _ = try? tmux("kill-server") }

@@ -1,4 +1,5 @@
 import CTModel
+import PathRules
 import SuiteFixtures
 import Testing
 import TrustBuilder
@@ -9,9 +10,8 @@ import TrustX509
 
 /// The candidates besides the certificates' dates, read from what the evaluation carries: the
 /// SCTs' timestamps and the dates of the logs that signed them (CertificateTransparency.m's
-/// isSCTValidForLogData compares them), and the anchor's early expiry 60 days before its
-/// notAfter for a system root valid more than 120 days (SecPolicyServer.c,
-/// _ShouldApplyEarlyExpirationCheck).
+/// isSCTValidForLogData compares them), and the root's early expiry 60 days before its notAfter
+/// for Safari (SecPolicyServer.c, _ShouldApplyEarlyExpirationCheck).
 @Suite struct TimelineCandidateTests {
     @Test func testTheSCTsAndTheirLogsDatesAreCandidates() throws {
         let root = try TestPKI.root()
@@ -41,18 +41,41 @@ import TrustX509
         #expect(timeline.incomplete == nil)
     }
 
-    @Test func testAnEarlyExpiryCandidateIsTakenForALongLivedSystemRootOnly() throws {
+    /// Safari's early anchor expiry: for `--client safari` a root valid for more than 120 days is
+    /// judged 60 days later (SecPolicyServer.c, _ShouldApplyEarlyExpirationCheck), so a chain
+    /// whose root expires first fails 60 days before the root's notAfter (one second after
+    /// notAfter less 60 days: judged at time + 60 days, it is expired once that passes notAfter);
+    /// an app's evaluation fails one second after the notAfter itself (RFC 5280 4.1.2.5).
+    @Test func testSafarisTimelineFailsSixtyDaysBeforeTheRootsNotAfter() throws {
+        let root = try TestPKI.root(notBefore: TestPKI.now - .days(365), notAfter: TestPKI.now + .days(200))
+        let leaf = try TestPKI.leaf(issuer: root, notBefore: TestPKI.now - .days(30), lifetime: .days(365))
+        var settings = TrustSettings(anchors: [root.certificate], policy: .ssl(host: TestPKI.host), time: TestPKI.now)
+        let app = try #require(Evaluator().evaluate(chain: [leaf.certificate], settings: settings))
+        let appFailure = try #require(Timeline.make(app).nextFailure)
+        #expect(appFailure.at == root.certificate.notAfter + .seconds(1))
+        #expect(appFailure.osstatus == -67818)
+        settings.client = .safari
+        let safari = try #require(Evaluator().evaluate(chain: [leaf.certificate], settings: settings))
+        #expect(safari.verdict.trusted)
+        let timeline = Timeline.make(safari)
+        let failure = try #require(timeline.nextFailure)
+        #expect(failure.at == root.certificate.notAfter - .days(60) + .seconds(1))
+        #expect(failure.osstatus == -67818)
+        #expect(failure.causes.map(\.kind) == [.earlyAnchorExpiry])
+        #expect(timeline.failsWithin(days: 141) == failure, "140 days and a second away")
+        #expect(timeline.failsWithin(days: 140) == nil)
+    }
+
+    @Test func testNoEarlyExpiryCandidateForAnAppOrADeviceAnchor() throws {
         let root = try TestPKI.root(notBefore: TestPKI.now - .days(365), notAfter: TestPKI.now + .days(3650))
         let leaf = try TestPKI.leaf(issuer: root)
-        let store = TestStore(roots: [root.certificate])
-        let settings = TrustSettings(systemStore: store, policy: .ssl(host: TestPKI.host), time: TestPKI.now)
-        let system = try #require(Evaluator().evaluate(chain: [leaf.certificate], settings: settings))
-        #expect(system.path.anchorClass == .system)
-        let early = TimelineBoundaries.collect(system).filter { $0.kind == .earlyAnchorExpiry }
-        #expect(early.map(\.instant) == [root.certificate.notAfter - .days(60)])
-        var custom = settings
-        custom.anchors = [root.certificate]
-        let app = try #require(Evaluator().evaluate(chain: [leaf.certificate], settings: custom))
+        var settings = TrustSettings(anchors: [root.certificate], policy: .ssl(host: TestPKI.host), time: TestPKI.now)
+        let app = try #require(Evaluator().evaluate(chain: [leaf.certificate], settings: settings))
         #expect(TimelineBoundaries.collect(app).filter { $0.kind == .earlyAnchorExpiry }.isEmpty)
+        settings.client = .safari
+        settings.customAnchorClass = .device
+        let device = try #require(Evaluator().evaluate(chain: [leaf.certificate], settings: settings))
+        #expect(device.path.anchorClass == .device)
+        #expect(TimelineBoundaries.collect(device).filter { $0.kind == .earlyAnchorExpiry }.isEmpty)
     }
 }

@@ -1,5 +1,6 @@
 import ATSModel
 import ExplorerState
+import ServedChain
 import Synchronization
 import TLSProbe
 import TrustCore
@@ -152,6 +153,17 @@ public final class EffectExecutor: Sendable {
                 if let why = FileSystem.write(file) { return .filesWritten(.failure(EffectFailure(why))) }
             }
             return .filesWritten(.success(message))
+        case .writeServedChain(let path, let evaluation):
+            // The same chain and the same check as `check --write-chain` (D442).
+            switch ChainToServe.make(for: evaluation) {
+            case .failure(let refusal):
+                return .filesWritten(.failure(EffectFailure("the chain to serve: nothing written: \(refusal.message)")))
+            case .success(let chain):
+                if let why = FileSystem.write(FileToWrite(path: path, contents: chain.pem, replace: false)) {
+                    return .filesWritten(.failure(EffectFailure(why)))
+                }
+                return .filesWritten(.success("wrote the chain to serve to \(path): \(chain.summary)"))
+            }
         case .copyToClipboard:
             // The driver copies on the UI thread; an executor alone has no terminal.
             return .filesWritten(.success("no terminal to copy to"))

@@ -1,3 +1,4 @@
+import ServedChain
 import TrustCore
 import TrustLab
 import TrustReport
@@ -68,6 +69,16 @@ public enum DetailContent {
             let row = s.chainRows[s.selectedCertificate]
             var lines = [DetailLine(.field(row.section == .path ? "Source" : "In the path"), row.source)]
             let c = row.certificate
+            // How it was served (D440): each finding about this certificate, in full.
+            if let e = s.evaluation, !s.verdictHidden {
+                for f in ServedChainAnalysis.findings(e) where f.kind != .oversized {
+                    let about = f.certificates.contains {
+                        row.section == .sent
+                            ? $0.presentedIndex == row.index : ($0.presentedIndex == nil && $0.pathIndex == row.index)
+                    }
+                    if about { lines.append(DetailLine(.field(f.kind.rawValue), f.explanation)) }
+                }
+            }
             if s.effectiveAnchors.contains(where: { $0.certificate == c }) {
                 lines.append(DetailLine(.field("Anchor"), "custom anchor, \(s.anchorClassWords) (a stops trusting it)"))
             }
@@ -307,9 +318,10 @@ public enum DetailContent {
         }
         if let c = r.connectMs, let h = r.handshakeMs {
             out.append(
-                ("Timings", "connect \(ConnectionReport.formatMs(c)) ms, handshake \(ConnectionReport.formatMs(h)) ms"))
+                ("Timings", "connect \(formatMilliseconds(c)) ms, handshake \(formatMilliseconds(h)) ms"))
         }
         for f in r.aiaFetches { out.append(("AIA", "\(f.url): \(f.outcome)")) }
+        if let hello = r.appleClientHello { out.append(("iOS 26 hello", hello.summary)) }
         if let f = r.failure {
             var text = "\(f.message) [\(f.kind)]"
             if let url = f.urlError { text += "; URLError \(url) \(URLErrorNames.name(url))" }

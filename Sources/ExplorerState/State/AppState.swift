@@ -1,4 +1,5 @@
 import CTModel
+import ServedChain
 import TLSProbe
 import TrustCore
 import TrustOptions
@@ -306,15 +307,29 @@ public struct AppState: Sendable {
     /// The rows of the chain pane: the path as built, leaf first, then the chain as sent.
     public var chainRows: [ChainRow] {
         guard let e = evaluation else { return [] }
+        // How the chain was served (D440): each certificate's kinds after its words, `oversized`
+        // (every certificate) in the pane's own lines only.
+        var sentKinds: [Int: String] = [:]
+        var pathKinds: [Int: String] = [:]
+        for f in ServedChainAnalysis.findings(e) where f.kind != .oversized {
+            for c in f.certificates {
+                if let i = c.presentedIndex {
+                    sentKinds[i, default: ""] += " · " + f.kind.rawValue
+                } else if let p = c.pathIndex {
+                    pathKinds[p, default: ""] += " · " + f.kind.rawValue
+                }
+            }
+        }
         var rows = e.path.certificates.enumerated().map { i, c in
             ChainRow(
-                certificate: c, section: .path, index: i, source: ReportFormatting.sourceDescription(e, i))
+                certificate: c, section: .path, index: i,
+                source: ReportFormatting.sourceDescription(e, i) + (pathKinds[i] ?? ""))
         }
         let pathIndex = Dictionary(
             e.path.certificates.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         for (n, c) in e.presented.enumerated() {
             let note = pathIndex[c].map { "path [\($0)]" } ?? "not in the path"
-            rows.append(ChainRow(certificate: c, section: .sent, index: n, source: note))
+            rows.append(ChainRow(certificate: c, section: .sent, index: n, source: note + (sentKinds[n] ?? "")))
         }
         return rows
     }

@@ -356,6 +356,11 @@ public struct Keymap: Sendable {
             help:
                 "Require a positive, verified revocation answer (OCSP or CRLs) for every certificate below the anchor, or stop, as kSecRevocationRequirePositiveResponse does.",
             inBar: false),
+        KeyBinding(
+            [.char("b")], .toggleClient, hint: "app/Safari",
+            help:
+                "Who evaluates: an app, or Safari and Apple's other programs, for which trustd expires a root 60 days early (an Apple-internal rule in Security-61901).",
+            inBar: false),
         KeyBinding([.char("u")], .undo, hint: "undo", help: "Undo the last setting change."),
         KeyBinding([.char("U")], .redo, hint: "redo", help: "Redo the last undone setting change.", inBar: false),
         KeyBinding(
@@ -373,6 +378,11 @@ public struct Keymap: Sendable {
         KeyBinding(
             [.char("x")], .exportReport, hint: "export",
             help: "Export the report to a file: .json, .md, or text for any other name.", inBar: false),
+        KeyBinding(
+            [.char("S")], .writeServedChain, hint: "serve chain",
+            help:
+                "Write the chain to serve (the path's leaf and intermediates, no anchor) to a new file, if alone it evaluates the same.",
+            inBar: false),
         KeyBinding(
             [.char("X")], .exportCode, hint: "export code",
             help:

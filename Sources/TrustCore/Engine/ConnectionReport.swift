@@ -1,3 +1,5 @@
+import AppleHello
+
 /// What a connection to a server showed, in plain values, for the reports. The TLS probe fills
 /// it in and TrustReport renders it, so the engine stays free of sockets.
 public struct ConnectionReport: Sendable {
@@ -158,6 +160,8 @@ public struct ConnectionReport: Sendable {
     /// Under ATS, why the server refused ATS's offer, when it did: the facts above then come from
     /// a second handshake that offered everything, to show what the server does speak.
     public var atsRefusal: String?
+    /// What the server answered to iOS 26's ClientHello on a connection of its own (D430).
+    public var appleClientHello: AppleHelloReport?
 
     /// Creates a report with only the target known.
     public init(target: Target) {
@@ -166,11 +170,5 @@ public struct ConnectionReport: Sendable {
         self.clientCertificateRequested = false
         self.clientCertificateCANames = []
         self.aiaFetches = []
-    }
-
-    /// Milliseconds with one decimal.
-    public static func formatMs(_ v: Double) -> String {
-        let tenths = Int((v * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
     }
 }
