@@ -181,7 +181,7 @@ let package = Package(
             name: "trustxCLITests",
             dependencies: [
                 "TrustCLI", "TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab", "TrustBuilder",
-                "SuiteFixtures", "TrustOptions", "TrustExplain", "TrustTimeline", "PathRules",
+                "SuiteFixtures", "TrustOptions", "TrustExplain", "TrustTimeline", "PathRules", "CTModel",
             ]),
         // The lab's in-process servers on loopback (TLS, SMTP STARTTLS, HTTP, the legacy responder):
         // they serve what they are given and know no scenario (D450).

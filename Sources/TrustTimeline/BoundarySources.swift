@@ -27,7 +27,11 @@ public enum TimelineBoundaries {
     /// today may be the one a later path needs) and the built path's, anchor included.
     static func certificateDates(_ e: Evaluation) -> [TimelineBoundary] {
         var certificates: [Certificate] = []
-        for c in e.presented + e.path.certificates where !certificates.contains(c) { certificates.append(c) }
+        // A server chooses how many certificates it sends: the candidates' own bound (64) is
+        // reached long before this one, which keeps the pass over them short.
+        for c in (e.presented + e.path.certificates).prefix(128) where !certificates.contains(c) {
+            certificates.append(c)
+        }
         var out: [TimelineBoundary] = []
         for c in certificates {
             let role = role(of: c, in: e)
@@ -158,19 +162,23 @@ public enum TimelineBoundaries {
         return out
     }
 
-    /// Safari's early anchor expiry (SecPolicyServer.c, _ShouldApplyEarlyExpirationCheck): a
-    /// system anchor valid for more than 120 days is judged 60 days ahead for Apple's own
-    /// clients. Whether it applies is the engine's question; the instant is a candidate
-    /// whenever the path ends at a system root long-lived enough for the rule.
+    /// Safari's early anchor expiry (PathRules' `AnchorExpiryRules`, after SecPolicyServer.c's
+    /// _ShouldApplyEarlyExpirationCheck): under `--client safari` the path's root (its anchor, or
+    /// an untrusted self-signed root), valid for more than 120 days and not a device-trusted
+    /// anchor, is judged 60 days later, so it fails from one second after notAfter less 60 days.
     static func earlyAnchorExpiry(_ e: Evaluation) -> [TimelineBoundary] {
-        guard e.path.anchorClass == .system, let anchor = e.path.certificates.last else { return [] }
-        let lifetime = anchor.notAfter.secondsSinceEpoch - anchor.notBefore.secondsSinceEpoch
-        guard lifetime > 120 * day else { return [] }
-        let early = anchor.notAfter.adding(seconds: -60 * day)
+        guard e.settings.client == .safari, e.path.anchorClass != .device,
+            e.path.isAnchored || e.path.endsSelfSigned, let root = e.path.certificates.last
+        else { return [] }
+        let lifetime = root.notAfter.secondsSinceEpoch - root.notBefore.secondsSinceEpoch
+        guard lifetime > AnchorExpiryRules.shortLived else { return [] }
+        let early = root.notAfter.adding(seconds: -AnchorExpiryRules.earlyBy)
         return [
             TimelineBoundary(
                 .earlyAnchorExpiry, instant: early, changesAt: early.adding(seconds: 1),
-                what: "anchor \(anchor.displayName) is 60 days from its notAfter (Safari's early anchor expiry)")
+                what:
+                    "\(role(of: root, in: e)) \(root.displayName) is 60 days from its notAfter (Safari's early anchor expiry)"
+            )
         ]
     }
 }

@@ -26,8 +26,8 @@ public struct TimelineBoundary: Hashable, Sendable {
         /// A CRL's or an OCSP response's thisUpdate or nextUpdate: outside them the revocation
         /// information is not used (RFC 5280 6.3.3; RFC 6960 4.2.2.1, with trustd's leeway).
         case revocationDates = "revocation-dates"
-        /// Safari's early anchor expiry: a system anchor valid for more than 120 days judged 60
-        /// days ahead for Apple's own clients (SecPolicyServer.c, EarlyAnchorExpiration).
+        /// Safari's early anchor expiry (`--client safari`): the path's root, valid for more than
+        /// 120 days, judged 60 days ahead (SecPolicyServer.c, _ShouldApplyEarlyExpirationCheck).
         case earlyAnchorExpiry = "early-anchor-expiry"
     }
 

@@ -48,6 +48,11 @@ final class TimelineStripTests: XCTestCase {
 
         s.press(.tab)
         XCTAssertEqual(s.state.prompt?.text, leaf.notAfter.adding(seconds: 1).rfc3339)
+        // What changes there takes the hint's place.
+        let chosen = try XCTUnwrap(
+            ExplorerView.lines(s.state, width: 120, height: 30).first { $0.hasPrefix("Timeline: ") })
+        XCTAssertTrue(
+            chosen.contains("-67818  leaf \(TestPKI.host) expires (notAfter \(leaf.notAfter.rfc3339))"), chosen)
         XCTAssertEqual(s.state.prompt?.preview, .rejected(osstatus: -67818, urlError: -999))
         s.press(.tab)
         XCTAssertEqual(s.state.prompt?.text, leaf.notBefore.rfc3339, "Tab wraps to the oldest change")

@@ -253,6 +253,21 @@ struct TimelineCLITests {
                 == ["revocation-dates", "revocation-dates"])
     }
 
+    /// A subject with an escape, a bidi override and a C1 CSI reaches the timeline's causes; the
+    /// text escapes them as the report does.
+    @Test func testAHostileSubjectIsEscapedInTheTimeline() throws {
+        let cli = try TestPKI.get()
+        let run = try CLI.run([
+            "check", "--chain", cli.path("hostile.pem"), "--anchor", cli.path("hostile.pem"), "--policy", "basic",
+            "--timeline",
+        ])
+        let section = try #require(run.out.split(separator: "\nTimeline: ").last)
+        #expect(section.contains("becomes valid"), "\(run.out)")
+        for scalar: Unicode.Scalar in ["\u{1B}", "\u{202E}", "\u{9B}"] {
+            #expect(!section.unicodeScalars.contains(scalar), "\(section)")
+        }
+    }
+
     // MARK: Servers: several targets and --watch
 
     func server() throws -> OpenSSLServer {

@@ -5,7 +5,7 @@ import TrustTimeline
 
 // Above the time prompt: where the verdict changes under the current settings, one entry per
 // change (its day, its verdict and code), the evaluation time marked between the past and the
-// future, and the entry Tab last put in the prompt highlighted (D465).
+// future, and the entry Tab last put in the prompt highlighted with what changes there (D465).
 extension Renderer {
     /// The strip for `width` cells: as many entries as fit, the highlighted one (else the first
     /// after the evaluation time) kept in view.
@@ -45,6 +45,14 @@ extension Renderer {
             if b < t.entries.count - 1 { spans.append(span(" \(sym.ellipsis)", .label)) }
             return Line(spans + [tail])
         }
+        // Once Tab has chosen a change, what changes there takes the hint's place, cut to fit.
+        func final(_ a: Int, _ b: Int) -> Line {
+            guard let chosen = state.timelineSelection, t.entries.indices.contains(chosen) else { return line(a, b) }
+            var spans = line(a, b).spans
+            spans.removeLast()
+            spans += [span("  "), span(t.entries[chosen].cause, .label)]
+            return fitWords(Line(spans), width: width)
+        }
         while true {
             var grew = false
             if last + 1 < t.entries.count, line(first, last + 1).width <= width {
@@ -57,6 +65,6 @@ extension Renderer {
             }
             if !grew { break }
         }
-        return line(first, last)
+        return final(first, last)
     }
 }
