@@ -113,6 +113,21 @@ import TrustCore
         #expect((report.milliseconds ?? 0) >= 350)
     }
 
+    @Test func aServerTricklingItsAnswerIsCutByTheDeadline() throws {
+        // One byte every 50 ms: each read gets something, yet the wait must still end on time.
+        let start: [UInt8] = [0x16, 3, 3, 0, 0x60, 2, 0, 0, 0x5C] + [UInt8](repeating: 3, count: 31)
+        let port = responder { fd, _ in
+            for byte in start {
+                guard Wire.send(fd, [byte]) else { return }
+                usleep(50_000)
+            }
+        }
+        let report = try send(to: port, silence: .milliseconds(400))
+        #expect(report.outcome == .timedOut, "\(report.summary)")
+        #expect(report.bytesReceived > 0 && report.bytesReceived < 20)
+        #expect(report.summary.contains("no complete answer"), "\(report.summary)")
+    }
+
     @Test func aServerClosingWithoutAnAnswer() throws {
         let port = responder { fd, _ in shutdown(fd, Int32(SHUT_WR)) }
         let report = try send(to: port)
