@@ -1,6 +1,7 @@
 import AppleHello
 import Foundation
 import SuiteFixtures
+import Synchronization
 import Testing
 import TrustCore
 
@@ -77,6 +78,31 @@ import TrustCore
         }
         tcpServers.append(server)
         return server.port
+    }
+
+    @Test func theHelloReachesTheServerWithTheHybridShare() throws {
+        let seen = Mutex<[UInt8]>([])
+        let capture = TCPServer { fd in
+            var got: [UInt8] = []
+            for _ in 0..<64 {
+                if got.count >= 5, got.count >= 5 + (Int(got[3]) << 8 | Int(got[4])) { break }
+                let chunk = Wire.receive(fd)
+                if chunk.isEmpty { break }
+                got += chunk
+            }
+            seen.withLock { $0 = got }
+        }
+        tcpServers.append(capture)
+        _ = try send(to: capture.port, silence: .milliseconds(300))
+        let received = seen.withLock { $0 }
+        // Read back by the byte-level tests' own parser: one record, the hybrid's 1,216-byte share
+        // (draft-ietf-tls-ecdhe-mlkem) beside x25519's, and the name sent as SNI.
+        let parsed = try AppleClientHelloTests.parse(received)
+        #expect(parsed.recordLength == received.count - 5)
+        let shares = try #require(parsed.data(0x0033))
+        #expect(shares.count == 2 + (4 + 1) + (4 + 1216) + (4 + 32))
+        #expect(Array(shares[7...10]) == [0x11, 0xEC, 0x04, 0xC0], "0x11EC, length 1,216")
+        #expect(parsed.data(0x0000) == [0, 12, 0, 0, 9] + Array("localhost".utf8))
     }
 
     @Test func aServerAnsweringHRRForX25519FailsIOS26() throws {
