@@ -75,6 +75,9 @@ let package = Package(
         // RFC 5280 6.3's CRL processing, below the engine: the evaluation lends it its budget and
         // signature cache as TrustX509's `SignatureWork` (D342).
         .target(name: "RevocationRules", dependencies: ["TrustX509", "TrustSupport"]),
+        // How a chain was served against the path built from it, and the chain to serve instead
+        // (`check --write-chain`), beside the engine rather than in it (D440-D443).
+        .target(name: "ServedChain", dependencies: ["TrustCore", "TrustX509", "TrustSupport"]),
         .target(
             name: "TrustCore",
             dependencies: [
@@ -83,7 +86,8 @@ let package = Package(
             ]),
         // The settings `trustx check` takes as one value, each with its command-line spelling
         // declared once: the CLI parses into it, the explorer wraps it, exports and the lab read it.
-        .target(name: "TrustOptions", dependencies: ["TrustCore", "ATSModel", "TrustX509", "TrustSupport"]),
+        .target(
+            name: "TrustOptions", dependencies: ["TrustCore", "ATSModel", "PathRules", "TrustX509", "TrustSupport"]),
         .testTarget(
             name: "TrustOptionsTests",
             dependencies: ["TrustOptions", "TrustCore", "ATSModel", "TrustX509", "TrustSupport"]),
@@ -91,7 +95,7 @@ let package = Package(
         .target(
             name: "TrustReport",
             dependencies: [
-                "TrustOptions", "TrustCore", "CTModel", "ATSModel", "TrustX509", "TrustSupport", "AppleHello",
+                "TrustOptions", "TrustCore", "CTModel", "ATSModel", "TrustX509", "TrustSupport", "ServedChain", "AppleHello",
             ]),
         // Keys, certificates, CRLs and OCSP responses made in process: for the lab and the tests only.
         .target(name: "TrustBuilder", dependencies: ["TrustX509", "TrustSupport", "COpenSSL"]),
@@ -100,6 +104,11 @@ let package = Package(
         .target(
             name: "TrustExplain",
             dependencies: ["TrustCore", "TrustLab", "TrustReport", "AppleTrustData", "TrustSupport"]),
+        // When the verdict changes: the candidate instants of an evaluation (certificate dates, date
+        // constraints, SCTs and their logs) and the evaluations on both sides of each (D460-D462).
+        .target(
+            name: "TrustTimeline",
+            dependencies: ["TrustCore", "TrustReport", "CTModel", "PathRules", "TrustX509", "TrustSupport"]),
         // The command line as a library: its parser, subcommands, help, man page and completions, run
         // in process through `Trustx.run` by the executable and by trustxCLITests (docs/cli.md).
         .target(
@@ -107,7 +116,7 @@ let package = Package(
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "Explorer",
                 "ExplorerState", "TrustExport", "CTModel", "TermUI", "TrustOptions", "AppleTrustData", "PathRules",
-                "TrustExplain",
+                "TrustExplain", "ServedChain", "TrustTimeline",
             ]),
         // `main` only: the process's streams, clock and exit; the linker settings below.
         .executableTarget(
@@ -122,7 +131,10 @@ let package = Package(
         // The explorer's frame is timed too (render_us), so the bench links Explorer, its state and TermUI.
         .executableTarget(
             name: "trustx-bench",
-            dependencies: ["TrustCore", "CTModel", "TrustX509", "TrustSupport", "Explorer", "ExplorerState", "TermUI"]),
+            dependencies: [
+                "TrustCore", "CTModel", "TrustX509", "TrustSupport", "Explorer", "ExplorerState", "TermUI",
+                "TrustTimeline",
+            ]),
         .executableTarget(
             name: "trustx-fuzz",
             // TLSProbe for the parsers of what servers send (HTTP replies, STARTTLS, handshake messages).
@@ -136,7 +148,7 @@ let package = Package(
             name: "TrustCoreTests",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "AppleTrustData",
-                "PathRules", "CTModel", "SuiteFixtures",
+                "PathRules", "CTModel", "SuiteFixtures", "ServedChain",
             ]),
         // The settings as code and configuration (Swift, plist, curl, openssl) and the Info.plist lint.
         .target(
@@ -168,17 +180,21 @@ let package = Package(
             name: "trustxCLITests",
             dependencies: [
                 "TrustCLI", "TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab", "TrustBuilder",
-                "SuiteFixtures", "TrustOptions", "TrustExplain",
+                "SuiteFixtures", "TrustOptions", "TrustExplain", "TrustTimeline", "PathRules",
             ]),
+        // The lab's in-process servers on loopback (TLS, SMTP STARTTLS, HTTP, the legacy responder):
+        // they serve what they are given and know no scenario (D450).
+        .target(name: "LabServers", dependencies: ["ATSModel", "TrustX509", "TrustSupport", "COpenSSL"]),
         .target(
             name: "TrustLab",
             dependencies: [
-                "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL", "TrustOptions",
+                "LabServers", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "TrustOptions",
             ]),
         .testTarget(
             name: "TrustLabTests",
             dependencies: [
-                "TrustLab", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "COpenSSL",
+                "TrustLab", "LabServers", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder",
+                "COpenSSL",
                 "SuiteFixtures",
             ]),
         // Cells, buffers, layout, widgets and the curses backend (only CursesBackend.swift sees C).
@@ -192,7 +208,7 @@ let package = Package(
             name: "ExplorerState",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "TermUI",
-                "TrustExport", "CTModel", "TrustOptions", "TrustExplain",
+                "TrustExport", "CTModel", "TrustOptions", "TrustExplain", "ServedChain", "TrustTimeline",
             ]),
         // The interactive explorer around that state: views and themes, the effect executor and the
         // watch runner (threads and I/O), the driver and the terminal loop.
@@ -200,13 +216,13 @@ let package = Package(
             name: "Explorer",
             dependencies: [
                 "ExplorerState", "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe",
-                "TrustLab", "TermUI", "TrustOptions",
+                "TrustLab", "TermUI", "TrustOptions", "ServedChain", "TrustTimeline",
             ]),
         .testTarget(
             name: "ExplorerTests",
             dependencies: [
                 "Explorer", "ExplorerState", "TrustCore", "TrustX509", "TrustSupport", "TrustBuilder", "TLSProbe",
-                "TrustLab", "TermUI", "TrustReport", "TrustOptions", "SuiteFixtures",
+                "TrustLab", "TermUI", "TrustReport", "TrustOptions", "SuiteFixtures", "TrustTimeline",
             ]),
     ]
 )

@@ -4,6 +4,7 @@ import TrustCore
 import TrustOptions
 import TrustReport
 import TrustSupport
+import TrustTimeline
 import TrustX509
 
 /// `trustx check`: evaluates a chain from a server or from files and prints a report.
@@ -15,6 +16,12 @@ enum CheckCommand {
         switch Trustx.parse(args, spec) {
         case .success(let p): parsed = p
         case .failure(let exit): return exit.status
+        }
+        if parsed.has("write-chain") && (CheckWatch.applies(parsed) || FleetCheck.applies(parsed)) {
+            return Trustx.usageError(
+                UsageError(
+                    message: "--write-chain writes one chain: give one target or --chain files, without --watch"),
+                spec)
         }
         if CheckWatch.applies(parsed) { return CheckWatch.run(parsed, now: now, environment: environment) }
         if FleetCheck.applies(parsed) { return FleetCheck.run(parsed, now: now, environment: environment) }
@@ -50,13 +57,14 @@ enum CheckCommand {
         var worst = ExitStatus.success
         let label = request.targetText ?? request.chainFiles.joined(separator: " ")
         for one in requests {
-            let outcome = FleetCheck.Outcome.timed {
+            var outcome = FleetCheck.Outcome.timed {
                 one.connection == nil ? evaluate(one) : evaluateServer(one, environment: environment)
             }
+            outcome.addTimeline(one)
             if case .failure(let f) = outcome.result, FleetCheck.rank(f.status) > FleetCheck.rank(.unavailable) {
                 return f.report()
             }
-            if FleetCheck.rank(outcome.status) > FleetCheck.rank(worst) { worst = outcome.status }
+            if FleetCheck.rank(outcome.exitStatus) > FleetCheck.rank(worst) { worst = outcome.exitStatus }
             cases.append(JUnitReport.Case(label: label, address: JUnitReport.address(one, outcome), outcome: outcome))
         }
         if request.quiet {
@@ -96,8 +104,8 @@ enum CheckCommand {
                     "\(i == 0 ? "" : "\n")== \(c.target.host) at \(address) (\(i + 1) of \(addresses.count)) ==\n")
             }
             let status = runOne(one, environment: environment)
-            if status == .unavailable || (status == .notTrusted && worst == .success) { worst = status }
-            if status != .success && status != .notTrusted && status != .unavailable { return status }
+            if FleetCheck.rank(status) > FleetCheck.rank(.unavailable) { return status }
+            if FleetCheck.rank(status) > FleetCheck.rank(worst) { worst = status }
         }
         if request.format == .json { Output.out("]\n") }
         return worst
@@ -129,8 +137,20 @@ enum CheckCommand {
             case .message, .usage: return failure.report()
             }
         }
-        render(evaluation, format: request.format, environment: environment, includePEM: request.includePEM)
-        return evaluation.verdict.trusted ? .success : .notTrusted
+        let timeline = CheckTimeline.make(evaluation, request)
+        // `--write-chain -` puts the chain where the report would go.
+        if request.writeChain != "-" {
+            CheckTimeline.render(
+                evaluation, timeline, show: request.timeline.show, format: request.format, environment: environment,
+                includePEM: request.includePEM)
+        }
+        var status: ExitStatus = evaluation.verdict.trusted ? .success : .notTrusted
+        if let soon = CheckTimeline.failure(timeline, evaluation, request), let days = request.timeline.expiresWithin {
+            Output.err(CheckTimeline.note(soon, days: days))
+            status = .expiresSoon
+        }
+        guard let path = request.writeChain else { return status }
+        return CheckWriteChain.finish(evaluation, to: path, status: status, deadline: deadline)
     }
 
     /// Why a connection failed and what URLSession would report, in one line.
@@ -204,6 +224,7 @@ enum CheckCommand {
         case .failure(let f): return .failure(f)
         }
         if case .failure(let f) = loadCT(r.ct, into: &settings) { return .failure(f) }
+        if case .failure(let f) = loadDateConstraints(r.dateConstraintsFile, into: &settings) { return .failure(f) }
         return .success(settings)
     }
 

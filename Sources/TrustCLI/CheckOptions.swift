@@ -26,7 +26,7 @@ extension CheckCommand {
         commandPath: "trustx check",
         abstract: "Evaluate a certificate chain the way Apple's SecTrust does and report every step.",
         discussion:
-            "Give a server to connect to, or --chain files. Exit status: 0 trusted, 1 not trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection failed.",
+            "Give a server to connect to, or --chain files. Exit status: 0 trusted, 1 not trusted, 2 trusted now but failing within --expires-within DAYS, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection failed, 73 the --write-chain file not written.",
         arguments: [
             FleetCheck.targetsArgument
         ],
@@ -56,6 +56,9 @@ extension CheckCommand {
                 help:
                     "With --format json: add each certificate's PEM to the report, in presented (the chain as sent) and path."
             ),
+            CheckWriteChain.option,
+            CheckTimeline.timelineOption,
+            CheckTimeline.expiresWithinOption,
             OptionSpec(
                 name: "connect-to", valueName: "address", arity: .one,
                 help:
@@ -89,6 +92,7 @@ extension CheckCommand {
         "no-aia": [allAddressesOption, noAppleHelloOption],
         "store": [
             ctLogsOption,
+            dateConstraintsOption,
             OptionSpec(
                 name: "sct", valueName: "file", arity: .repeated,
                 help:
@@ -147,6 +151,10 @@ extension CheckCommand {
         var quiet = false
         /// --include-pem: each certificate's PEM in the JSON report (D413).
         var includePEM = false
+        /// --write-chain: where the chain to serve goes, `-` for standard output (D442).
+        var writeChain: String?
+        /// --timeline and --expires-within (D462, D463).
+        var timeline = CheckTimeline.Request()
         /// The target as typed (the explorer shows it and its copied command repeats it).
         var targetText: String?
         /// --timeout: the deadline of the whole run, files included (a server's is also in
@@ -154,6 +162,8 @@ extension CheckCommand {
         var timeout: Duration = .seconds(10)
         /// --ct-logs, --sct and --ocsp-response.
         var ct = CTRequest()
+        /// --date-constraints.
+        var dateConstraintsFile: String?
         /// The --anchor certificates when already read, once for several targets.
         var anchorCertificates: [Certificate]? = nil
 
@@ -218,8 +228,11 @@ extension CheckCommand {
             settings: settings, now: now, format: ReportFormat(p), connection: connection,
             allAddresses: p.has("all-addresses"), targetText: targetText, timeout: timeout)
         request.ct = try validateCT(p)
+        request.dateConstraintsFile = p.value("date-constraints")
         request.quiet = p.has("quiet")
         request.includePEM = p.has("include-pem")
+        try CheckWriteChain.validate(p)
+        request.writeChain = p.value("write-chain")
         if request.includePEM && request.format != .json {
             throw UsageError(message: "--include-pem adds the certificates' PEM to the JSON report; give --format json")
         }
@@ -227,6 +240,7 @@ extension CheckCommand {
             throw UsageError(
                 message: "--quiet prints its own lines; it does not combine with --format \(request.format)")
         }
+        request.timeline = try CheckTimeline.validate(p, format: request.format, quiet: request.quiet)
         return request
     }
 

@@ -78,7 +78,7 @@ enum CheckWatch {
         /// The worst status among the round's checks, ranked as for several targets.
         var status: ExitStatus {
             var worst = unresolved.isEmpty ? ExitStatus.success : .unavailable
-            for o in outcomes where FleetCheck.rank(o.status) > FleetCheck.rank(worst) { worst = o.status }
+            for o in outcomes where FleetCheck.rank(o.exitStatus) > FleetCheck.rank(worst) { worst = o.exitStatus }
             return worst
         }
     }
@@ -362,7 +362,11 @@ enum CheckWatch {
     }
 
     static func watchOutcome(_ o: FleetCheck.Outcome) -> WatchOutcome {
-        if let e = o.evaluation { return .evaluated(WatchSummary(e, trusted: o.status == .success)) }
+        if let e = o.evaluation {
+            var summary = WatchSummary(e, trusted: o.status == .success)
+            summary.failsFrom = o.failsSoon?.at
+            return .evaluated(summary)
+        }
         guard case .failure(let f) = o.result else { return .failed("no result") }
         if case .connection(let c, _) = f.detail { return .failed(CheckCommand.connectionFailureLine(c)) }
         return .failed(f.message)
@@ -425,7 +429,12 @@ enum CheckWatch {
             switch outcome.result {
             case .success(let e):
                 let compared = withStoreComparison(e, deadline: EvaluationDeadline(after: watched[0].request.timeout))
-                CheckCommand.render(compared, format: format, environment: environment)
+                CheckTimeline.render(
+                    compared, outcome.timeline, show: outcome.showTimeline, format: format, environment: environment,
+                    includePEM: false)
+                if let soon = outcome.failsSoon, let days = watched[0].request.timeline.expiresWithin {
+                    Output.err(CheckTimeline.note(soon, days: days))
+                }
             case .failure(let f):
                 switch f.detail {
                 case .evaluation(let e): CheckCommand.render(e, format: format, environment: environment)
@@ -435,7 +444,9 @@ enum CheckWatch {
             }
             return nil
         }
-        Output.out(FleetTable.text(labels: labels, outcomes: r.outcomes))
+        Output.out(
+            FleetTable.text(labels: labels, outcomes: r.outcomes)
+                + CheckTimeline.fleetText(labels: labels, outcomes: r.outcomes, environment: environment))
         for (i, message) in r.unresolved {
             _ = Trustx.fail("\(InputExcerpt.quote(watched[i].label)): \(message)", .unavailable)
         }
@@ -462,9 +473,10 @@ enum CheckWatch {
         switch outcome.result {
         case .success(let e):
             // The comparison of a watch's first report has its own --timeout, as a round does.
-            return JSONReport.document(
-                single ? withStoreComparison(e, deadline: EvaluationDeadline(after: timeout)) : e,
-                includePEM: includePEM)
+            return CheckTimeline.document(
+                JSONReport.document(
+                    single ? withStoreComparison(e, deadline: EvaluationDeadline(after: timeout)) : e,
+                    includePEM: includePEM), outcome)
         case .failure(let f):
             switch f.detail {
             case .evaluation(let e): return JSONReport.document(e, includePEM: includePEM)

@@ -28,7 +28,7 @@ enum ExploreCommand {
             CheckCommand.targetArgument
         ],
         options: CheckCommand.spec.options.filter {
-            !["format", "sct", "ocsp-response"].contains($0.name) && !FleetCheck.owns($0)
+            !["format", "sct", "ocsp-response", "date-constraints"].contains($0.name) && !FleetCheck.owns($0)
         }.filter { !watchOptionNames.contains($0.name) } + [
             OptionSpec(
                 name: "theme", valueName: "name", arity: .one,

@@ -31,7 +31,8 @@ enum ExportCommand {
             "Give the format, then what trustx check takes. plist, curl (with pins) and openssl connect to the server, or read the --chain files, and evaluate as check does, to find which certificate of the built path each pin belongs to. Exit status: 0 written, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection failed, 73 the output file cannot be written. See docs/export.md.",
         arguments: [formatArgument, CheckCommand.targetArgument],
         options: CheckCommand.spec.options.filter {
-            !["format", "crl", "revocation", "all-addresses", "sct", "ocsp-response"].contains($0.name)
+            !["format", "crl", "revocation", "all-addresses", "sct", "ocsp-response", "date-constraints"].contains(
+                $0.name)
                 && !FleetCheck.owns($0)
         }
             + [

@@ -4,6 +4,7 @@ import TrustCore
 import TrustOptions
 import TrustReport
 import TrustSupport
+import TrustTimeline
 import TrustX509
 
 /// `trustx check` with several targets: positional targets, a `--targets` file, or one target with
@@ -48,7 +49,8 @@ enum FleetCheck {
 
     /// The options only `check` takes, which `explore` and `export` leave out.
     static let optionNames =
-        [targetsOption.name, jobsOption.name, CheckQuiet.option.name, "include-pem"] + CheckWatch.optionNames
+        [targetsOption.name, jobsOption.name, CheckQuiet.option.name, "include-pem", "write-chain"]
+        + CheckWatch.optionNames + [CheckTimeline.timelineOption.name, CheckTimeline.expiresWithinOption.name]
 
     /// Whether `option` is one of `optionNames`.
     static func owns(_ option: OptionSpec) -> Bool { optionNames.contains(option.name) }
@@ -90,7 +92,7 @@ enum FleetCheck {
         if let failure = readAnchorsOnce(&shared) { return failure.report() }
         let outcomes = runAll(shared, jobs: jobs, environment: environment)
         var worst = ExitStatus.success
-        for outcome in outcomes where rank(outcome.status) > rank(worst) { worst = outcome.status }
+        for outcome in outcomes where rank(outcome.exitStatus) > rank(worst) { worst = outcome.exitStatus }
         let labels = requests.map(\.0.label)
         switch format {
         case .json: Output.out(json(outcomes, includePEM: shared[0].includePEM))
@@ -113,7 +115,9 @@ enum FleetCheck {
                             label: pair.1, address: JUnitReport.address(pair.0.1, outcome), outcome: outcome)
                     }.joined())
             } else {
-                Output.out(FleetTable.text(labels: labels, outcomes: outcomes))
+                Output.out(
+                    FleetTable.text(labels: labels, outcomes: outcomes)
+                        + CheckTimeline.fleetText(labels: labels, outcomes: outcomes, environment: environment))
             }
             // Errors that are not a server's answer (an unreadable --anchor file) go where a
             // single check puts them.
@@ -155,13 +159,15 @@ enum FleetCheck {
     }
 
     /// How bad a status is among several checks: a failure to reach a server outranks a chain
-    /// that is not trusted, and an error in the run's own input outranks both.
+    /// that is not trusted, and an error in the run's own input outranks both; a chain trusted
+    /// now that fails soon (`--expires-within`) ranks between trusted and not trusted (D464).
     static func rank(_ s: ExitStatus) -> Int {
         switch s {
         case .success: return 0
-        case .notTrusted: return 1
-        case .unavailable: return 2
-        default: return 3
+        case .expiresSoon: return 1
+        case .notTrusted: return 2
+        case .unavailable: return 3
+        default: return 4
         }
     }
 
@@ -264,6 +270,16 @@ enum FleetCheck {
         var result: Result<Evaluation, Trustx.Failure>
         /// How long the check took, for `--format junit`'s `time`.
         var seconds: Double = 0
+        /// The timeline `--timeline` or `--expires-within` asked for.
+        var timeline: Timeline?
+        /// The change within `--expires-within`'s window of a chain trusted now.
+        var failsSoon: Timeline.Entry?
+        /// Whether the report shows the timeline (`--timeline`).
+        var showTimeline = false
+
+        /// The status the run exits with for this check: `status`, or 2 for a trusted chain
+        /// that fails within `--expires-within`'s window.
+        var exitStatus: ExitStatus { status == .success && failsSoon != nil ? .expiresSoon : status }
 
         var status: ExitStatus {
             switch result {
@@ -333,8 +349,12 @@ enum FleetCheck {
             CheckCommand.evaluateServer(requests[i], environment: environment)
         }
 
-        /// The check of request `i`, with how long it took.
-        func timed(_ i: Int) -> Outcome { Outcome.timed { check(i) } }
+        /// The check of request `i`, with how long it took, and its timeline when asked for.
+        func timed(_ i: Int) -> Outcome {
+            var outcome = Outcome.timed { check(i) }
+            outcome.addTimeline(requests[i])
+            return outcome
+        }
     }
 
     /// One slot per check, each written by the one thread that claimed its index.
@@ -376,7 +396,9 @@ enum FleetCheck {
         let documents = outcomes.map { outcome -> String in
             var text: String
             switch outcome.result {
-            case .success(let e): text = JSONReport.render(e, includePEM: includePEM)
+            case .success(let e):
+                text = JSONWriter.serialize(
+                    CheckTimeline.document(JSONReport.document(e, includePEM: includePEM), outcome))
             case .failure(let f):
                 switch f.detail {
                 case .evaluation(let e): text = JSONReport.render(e, includePEM: includePEM)

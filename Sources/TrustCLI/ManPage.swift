@@ -69,6 +69,10 @@ enum ManPage {
                 "Not trusted (check, ats); findings (lint); the sides' verdicts or leaf keys differ (diff); no root matches (store show); a code unknown or none found (explain)."
             ),
             (
+                .expiresSoon,
+                "Trusted now, fails within DAYS days (check --expires-within DAYS: the first change the timeline finds to a verdict that is not trusted); with several targets or --watch it ranks above 0 and below 1."
+            ),
+            (
                 .usage,
                 "Usage error: an unknown option, a bad value, a missing argument, the explorer without a terminal."
             ),
@@ -77,7 +81,7 @@ enum ManPage {
             (.unavailable, "The server could not be reached, or the TLS handshake failed (check, ats, diff)."),
             (
                 .cannotCreate,
-                "An output file cannot be written, or exists and --force was not given (export); standard output cannot be written (a full disk, a closed descriptor)."
+                "An output file cannot be written, or exists and --force was not given (export); the chain to serve was not written, as it alone does not evaluate to the verdict (check --write-chain); standard output cannot be written (a full disk, a closed descriptor)."
             ),
         ]
         for (status, meaning) in statuses { out += [".TP", "\(status.rawValue)", text(meaning)] }

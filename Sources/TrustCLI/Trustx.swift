@@ -17,6 +17,9 @@ enum ExitStatus: Int32 {
     case success = 0
     /// The chain is not trusted.
     case notTrusted = 1
+    /// `--expires-within DAYS`: the chain is trusted now and not trusted at some instant within
+    /// DAYS days (D463).
+    case expiresSoon = 2
     /// EX_USAGE: the command line is wrong.
     case usage = 64
     /// EX_DATAERR: an input file is not a certificate in any supported format.

@@ -93,6 +93,8 @@ public struct ExportSettings: Sendable {
     public var fetchesRevocation = false
     /// Whether every certificate needs a positive revocation answer: the Swift code adds SecPolicyCreateRevocation with kSecRevocationRequirePositiveResponse.
     public var requiresRevocation = false
+    /// Whether Safari or another of Apple's own programs evaluates (`--client safari`), not an app.
+    public var evaluatesAsSafari = false
     /// Whose roots are the system's (`--store`): Apple's, this machine's OpenSSL store, or files.
     public var systemStore: TrustStoreChoice = .apple
     /// The root only one of Apple's store and this machine's anchors the evaluated chain at (the
@@ -143,6 +145,7 @@ public struct ExportSettings: Sendable {
         revocationLists = settings.crls.paths.map(path)
         fetchesRevocation = settings.fetchRevocation
         requiresRevocation = settings.requireRevocation
+        evaluatesAsSafari = settings.client == .safari
         if case .path(let p) = settings.store { systemStore = .path(path(p)) } else { systemStore = settings.store }
     }
 
@@ -237,6 +240,15 @@ extension ExportSettings {
                 format == .curl || format == .openssl ? "OpenSSL's rules" : "Apple's rules (SecTrust)"
             out.append(
                 "--profile \(profile.rawValue): \(tool) applies \(rules), not RFC 5280 with the CA/Browser Forum rules."
+            )
+        }
+        if evaluatesAsSafari {
+            // No export makes its code an Apple program: an app's evaluation never applies early expiry.
+            let who =
+                format == .curl || format == .openssl
+                ? "\(tool) is not Apple's" : "an app is not one of Apple's own programs"
+            out.append(
+                "--client safari: \(who), so no root expires 60 days early as trustd does for Safari (an Apple-internal rule in Security-61901)."
             )
         }
         if format != .openssl {

@@ -1,3 +1,4 @@
+import LabServers
 import TrustCore
 import TrustX509
 
@@ -73,7 +74,7 @@ extension Lab {
         var listeners: [LabListener] = []
         for offset in scenario.portOffsets {
             let port = options.portBase.map { UInt16($0 + offset) } ?? 0
-            listeners.append(try LabListener.bind(address: options.listenAddress, port: port))
+            listeners.append(try LabListener.labBound(address: options.listenAddress, port: port))
         }
         return (listeners, false)
     }
@@ -86,17 +87,17 @@ extension Lab {
         if let base = options.portBase {
             for node in scenario.nodes {
                 listeners.append(
-                    try LabListener.bind(address: node.loopbackAddress, port: UInt16(base + scenario.portOffset)))
+                    try LabListener.labBound(address: node.loopbackAddress, port: UInt16(base + scenario.portOffset)))
             }
             return listeners
         }
         var last: LabError?
         for _ in 0..<poolBindAttempts {
-            let first = try LabListener.bind(address: scenario.nodes[0].loopbackAddress, port: 0)
+            let first = try LabListener.labBound(address: scenario.nodes[0].loopbackAddress, port: 0)
             listeners = [first]
             do throws(LabError) {
                 for node in scenario.nodes.dropFirst() {
-                    listeners.append(try LabListener.bind(address: node.loopbackAddress, port: first.port))
+                    listeners.append(try LabListener.labBound(address: node.loopbackAddress, port: first.port))
                 }
                 return listeners
             } catch {

@@ -1,3 +1,4 @@
+import LabServers
 import TrustBuilder
 import TrustCore
 import TrustSupport
@@ -61,6 +62,7 @@ extension Lab {
             let identity = try writeClientIdentity(parts.lab, directory)
             try directory.write("intermediate.der", parts.lab.aiaIntermediate.der)
             try directory.write(CTPKI.logListFileName, parts.ct.logListJSON)
+            try directory.write(DistrustPKI.fileName, parts.distrust.constraintsJSON)
             var running: [RunningScenario] = []
             var endpoints: [(LabListener, LabEndpoint)] = []
             for bound in bindings.scenarios {
@@ -77,12 +79,11 @@ extension Lab {
                 endpoints.append(
                     (aia, LabEndpoint(name: "aia", port: aia.port, service: .http(files: ["/intermediate.der": file]))))
             }
-            let server = try LabServer(
-                bound: endpoints,
-                options: LabServerOptions(
-                    listenAddress: options.listenAddress, workers: options.workers,
-                    connectionTimeout: options.connectionTimeout, readTimeout: options.readTimeout,
-                    connectionsPerPort: options.connectionsPerPort, connectionsPerPeer: options.connectionsPerPeer))
+            let serverOptions = LabServerOptions(
+                listenAddress: options.listenAddress, workers: options.workers,
+                connectionTimeout: options.connectionTimeout, readTimeout: options.readTimeout,
+                connectionsPerPort: options.connectionsPerPort, connectionsPerPeer: options.connectionsPerPeer)
+            let server = try LabServer.labStarted(endpoints, options: serverOptions)
             let lab = Lab(
                 scenarios: running, anchors: anchors, clientIdentity: identity,
                 pins: parts.pins.mapValues { "sha256//" + Base64.encode($0) }, files: directory,
@@ -135,11 +136,11 @@ extension Lab {
                     LabBoundScenario(scenario: scenario, listener: nodes.listeners[0], nodeListeners: nodes.listeners))
                 continue
             }
-            let listener = try LabListener.bind(address: options.listenAddress, port: port(scenario.portOffset))
+            let listener = try LabListener.labBound(address: options.listenAddress, port: port(scenario.portOffset))
             bindings.scenarios.append(LabBoundScenario(scenario: scenario, listener: listener))
         }
         if selected.contains(where: { $0.extraServers.contains(.aiaIntermediate) }) {
-            bindings.aia = try LabListener.bind(
+            bindings.aia = try LabListener.labBound(
                 address: options.listenAddress, port: port(LabScenario.aiaPortOffset))
         }
         return bindings
@@ -292,7 +293,8 @@ extension LabParts {
                 inspection: try InspectionPKI.build(now: now, serverIPs: serverIPs),
                 ct: try CTPKI.build(now: now, serverIPs: serverIPs),
                 fleet: try FleetPKI.build(
-                    library: lab.libraryCA, intermediate: lab.libraryIntermediate, now: now, serverIPs: serverIPs))
+                    library: lab.libraryCA, intermediate: lab.libraryIntermediate, now: now, serverIPs: serverIPs),
+                distrust: try DistrustPKI.build(now: now, serverIPs: serverIPs))
         } catch {
             throw .pki(error)
         }
@@ -303,6 +305,7 @@ extension LabParts {
         var anchors = lab.anchors.merging(badssl.anchors) { own, _ in own }
         anchors[.inspectionProxyRoot] = inspection.root.certificate
         anchors[.ctLabRoot] = ct.root.certificate
+        anchors[.distrustedRoot] = distrust.root.certificate
         return anchors
     }
 

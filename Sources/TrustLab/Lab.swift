@@ -1,4 +1,5 @@
 import ATSModel
+import LabServers
 import TrustBuilder
 import TrustCore
 import TrustSupport
@@ -223,6 +224,7 @@ public final class Lab: Sendable {
             anchorPaths: Dictionary(uniqueKeysWithValues: anchors.map { ($0.anchor, $0.path) }), pins: pins,
             clientIdentityPath: clientIdentity.pkcs12Path, clientIdentityPassword: clientIdentity.password)
         values.ctLogsPath = directory + "/" + CTPKI.logListFileName
+        values.dateConstraintsPath = directory + "/" + DistrustPKI.fileName
         return values
     }
 

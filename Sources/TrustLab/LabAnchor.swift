@@ -24,6 +24,9 @@ public enum LabAnchor: String, Hashable, Sendable, CaseIterable {
     case inspectionProxyRoot = "inspection-proxy-root"
     /// The root of the Certificate Transparency lessons, which they install as a system root.
     case ctLabRoot = "ct-lab-root"
+    /// The root of the distrust lessons, which the lab's date constraint file distrusts for
+    /// certificates issued after a cut-off.
+    case distrustedRoot = "lab-distrusted-root"
 
     /// The file name in the lab folder.
     public var fileName: String { "\(rawValue).pem" }

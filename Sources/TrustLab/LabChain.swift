@@ -89,6 +89,8 @@ struct LabParts: Sendable {
     var ct: CTPKI
     /// The staging fleet's chains.
     var fleet: FleetPKI
+    /// The root the distrust lessons constrain by date, and its leaves.
+    var distrust: DistrustPKI
 
     /// The certificate of `clientCA`.
     func certificate(of clientCA: LabClientCA) -> Certificate {

@@ -1,3 +1,4 @@
+import LabServers
 import TrustBuilder
 import TrustCore
 import TrustX509
@@ -27,33 +28,49 @@ public enum LabError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No scenario group has this id.
     case unknownGroup(String)
 
-    /// One line for people.
+    /// One line for people; a server's failure in `LabServerError`'s words.
     public var description: String {
         switch self {
-        case .system(let operation, let code): "\(operation) failed: \(LabError.message(code))"
+        case .system(let operation, let code): LabServerError.system(operation: operation, errno: code).description
         case .bind(let address, let port, let code):
-            "cannot listen on \(address.contains(":") ? "[\(address)]" : address):\(port): \(LabError.message(code))"
-        case .invalidAddress(let text): "\(text) is not an IPv4 or IPv6 address"
+            LabServerError.bind(address: address, port: port, errno: code).description
+        case .invalidAddress(let text): LabServerError.invalidAddress(text).description
         case .unknownScenario(let name):
             "no scenario named \(name) (known: \(LabScenario.all.map(\.name).joined(separator: ", ")))"
         case .portOutOfRange(let base): "port base \(base) leaves no room for every scenario below 65536"
-        case .openssl(let operation, let detail): "\(operation) failed: \(detail)"
+        case .openssl(let operation, let detail):
+            LabServerError.openssl(operation: operation, detail: detail).description
         case .pki(let error): "building the lab's certificates failed: \(error)"
         case .unknownGroup(let id):
             "no scenario group named \(id) (known: \(LabScenario.groups.map(\.id).joined(separator: ", ")))"
         }
     }
 
-    static func message(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "errno \(code)" }
-        return String(cString: text)
-    }
-
-    /// Drains OpenSSL's (thread-local) error queue into one error value.
-    static func openssl(_ operation: String) -> LabError {
-        .openssl(operation: operation, detail: drainOpenSSLErrors())
+    /// A server's failure as the lab's, case for case.
+    init(_ error: LabServerError) {
+        switch error {
+        case .system(let operation, let code): self = .system(operation: operation, errno: code)
+        case .bind(let address, let port, let code): self = .bind(address: address, port: port, errno: code)
+        case .invalidAddress(let text): self = .invalidAddress(text)
+        case .openssl(let operation, let detail): self = .openssl(operation: operation, detail: detail)
+        }
     }
 }
 
-/// OpenSSL's error queue as one line, emptied.
-func drainOpenSSLErrors() -> String { OpenSSLErrorQueue.drainedLine() }
+extension LabListener {
+    /// `bind(address:port:)`, failing with the lab's error.
+    static func labBound(address: String, port: UInt16) throws(LabError) -> LabListener {
+        do throws(LabServerError) { return try bind(address: address, port: port) } catch { throw LabError(error) }
+    }
+}
+
+extension LabServer {
+    /// Starts serving on `bound`, failing with the lab's error.
+    static func labStarted(_ bound: [(LabListener, LabEndpoint)], options: LabServerOptions) throws(LabError)
+        -> LabServer
+    {
+        do throws(LabServerError) { return try LabServer(bound: bound, options: options) } catch {
+            throw LabError(error)
+        }
+    }
+}

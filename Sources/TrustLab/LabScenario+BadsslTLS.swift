@@ -1,4 +1,5 @@
 import ATSModel
+import LabServers
 
 extension LabScenarioGroup {
     /// badssl.com's cipher-suite folder: servers that differ only in the suites they accept.

@@ -121,7 +121,8 @@ extension LabScenario {
             badssl: "self-signed"),
         LabScenario(
             group: .lessons, name: "missing-intermediate",
-            lesson: "The server forgets its intermediate and the leaf has no AIA URL.",
+            lesson:
+                "The server forgets its intermediate and the leaf has no AIA URL; fix: trustx check --chain leaf.pem intermediate.pem --anchor library-test-ca.pem --write-chain chain.pem",
             host: "127.0.0.1", anchor: .libraryTestCA,
             // missing issuer, not supplied, not an anchor, not fetchable -> errSecCreateChainFailed.
             expectation: .rejectedByDelegate(-25318),
@@ -130,7 +131,8 @@ extension LabScenario {
             networkOnly: nil, variations: [], serviceProtocol: .https, chain: .leaf(of: \.libraryIntermediate)),
         LabScenario(
             group: .lessons, name: "missing-intermediate-aia",
-            lesson: "The server forgets its intermediate, but the leaf's AIA URL lets an iPhone fetch it.",
+            lesson:
+                "The server forgets its intermediate, but the leaf's AIA URL lets an iPhone fetch it; fix: trustx check URL --anchor library-test-ca.pem --write-chain chain.pem",
             host: "127.0.0.1", anchor: .libraryTestCA,
             // Apple's SSL policy fetches a missing issuer from the AIA caIssuers URL; the lab
             // serves the intermediate there, so the completed path is trusted.
@@ -148,7 +150,8 @@ extension LabScenario {
             badssl: "incomplete-chain", extraServers: [.aiaIntermediate]),
         LabScenario(
             group: .lessons, name: "wrong-order",
-            lesson: "Intermediates sent in the wrong order: Apple builds the path anyway.",
+            lesson:
+                "Intermediates sent in the wrong order: Apple builds the path anyway; fix: trustx check URL --anchor library-test-ca.pem --write-chain chain.pem",
             host: "127.0.0.1", anchor: .libraryTestCA,
             // Path building: issuers are found by name among the presented certificates in
             // any order (RFC 8446 4.4.2 allows it), so the path is complete and trusted.

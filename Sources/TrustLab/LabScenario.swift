@@ -1,3 +1,5 @@
+import LabServers
+
 /// One lab server: a lesson, the host to reach it by, the anchor to pass, and what a client
 /// should conclude under the default settings.
 ///
@@ -99,6 +101,7 @@ extension LabScenario {
             certificateTransparency,
             badsslTLS,
             fleet,
+            distrust,
         ].flatMap { $0 })
 
     /// `scenarios` with their port offsets: each group's scenarios take consecutive offsets

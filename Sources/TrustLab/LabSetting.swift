@@ -27,6 +27,9 @@ public enum LabSetting: Hashable, Sendable {
     case store(LabAnchor)
     /// The lab's own CT log list instead of Apple's (`--ct-logs`).
     case ctLogs
+    /// The lab's date constraints beside Apple's (`--date-constraints`): a device whose Valid
+    /// database lists the lab's distrusted root.
+    case dateConstraints
 
     /// The `trustx check` options for this setting, with `values` naming the lab's files and pins.
     /// The lab's command lines, JSON and labels all come from here.
@@ -47,6 +50,7 @@ public enum LabSetting: Hashable, Sendable {
         case .anchorClass(let anchorClass): return [CheckSetting.anchorClass.option.flag, anchorClass.rawValue]
         case .store(let anchor): return [CheckSetting.store.option.flag, values.anchorPath(anchor)]
         case .ctLogs: return ["--ct-logs", values.ctLogsPath]
+        case .dateConstraints: return ["--date-constraints", values.dateConstraintsPath]
         }
     }
 
@@ -67,6 +71,8 @@ public struct LabArgumentValues: Sendable {
     public var clientIdentityPassword: String
     /// The lab's CT log list.
     public var ctLogsPath: String = CTPKI.logListFileName
+    /// The lab's date constraints.
+    public var dateConstraintsPath: String = DistrustPKI.fileName
 
     /// Creates values.
     public init(

@@ -1,3 +1,4 @@
+import LabServers
 import TrustBuilder
 import TrustSupport
 

@@ -1,4 +1,5 @@
 import ATSModel
+import PathRules
 import TrustCore
 import TrustSupport
 import TrustX509
@@ -29,6 +30,8 @@ public struct CheckSettings: Hashable, Sendable {
     public var fetchAIA = true
     /// The rule set.
     public var profile: RuleProfile = .apple
+    /// Who evaluates: an app, or Safari and Apple's other programs (trustd's early anchor expiry).
+    public var client: TrustClient = .app
     /// Whether revocation information is fetched over the network, as
     /// SecPolicyCreateRevocation(kSecRevocationUseAnyAvailableMethod) would.
     public var fetchRevocation = false
@@ -109,6 +112,7 @@ public struct CheckSettings: Hashable, Sendable {
         s.timeMode = time == nil ? .now : .fixed
         s.hostIgnoredByPolicy = hostIgnoredByPolicy(targetHost: targetHost)
         s.requireRevocation = requireRevocation
+        s.client = client
         s.revocationLists = crls.lists
         s.ats = ats.settings
         return s
@@ -118,7 +122,7 @@ public struct CheckSettings: Hashable, Sendable {
 extension CheckSetting {
     /// Every setting, in the order their options appear in `trustx check --help`.
     public static let all: [CheckSetting] = [
-        withSystemAnchors, anchorClass, policy, pins, ats, crls, fetchRevocation, time, profile, tlsMinimum,
+        withSystemAnchors, anchorClass, policy, pins, ats, crls, fetchRevocation, time, client, profile, tlsMinimum,
         tlsMaximum, noAIA, requireRevocation, store,
     ]
 
@@ -130,7 +134,7 @@ extension CheckSetting {
 
     /// The evaluation's settings in the order a copied command writes them, after the anchors.
     public static let written: [CheckSetting] = [
-        policy, pins, crls, fetchRevocation, requireRevocation, ats, time, profile, store,
+        policy, pins, crls, fetchRevocation, requireRevocation, ats, time, profile, client, store,
     ]
 
     /// The settings read once the target's host is known.
@@ -344,6 +348,18 @@ extension CheckSetting {
         ],
         read: { s, a, _ in s.profile = a.value("profile").flatMap(RuleProfile.init(rawValue:)) ?? .apple },
         write: { s, _ in s.profile == .apple ? [] : ["--profile", s.profile.rawValue] })
+
+    /// `--client`.
+    public static let client = CheckSetting(
+        [
+            SettingOption(
+                "client", valueName: "client", arity: .one,
+                help:
+                    "Who evaluates: an app, or Safari and Apple's other programs, for which trustd expires a system or app-set root 60 days early (an Apple-internal rule in Security-61901).",
+                allowedValues: TrustClient.allCases.map(\.rawValue), defaultText: TrustClient.app.rawValue)
+        ],
+        read: { s, a, _ in s.client = a.value("client").flatMap(TrustClient.init(rawValue:)) ?? .app },
+        write: { s, _ in s.client == .app ? [] : ["--client", s.client.rawValue] })
 
     /// The TLS versions' command-line words.
     public static let tlsVersionWords = ["1.0", "1.1", "1.2", "1.3"]

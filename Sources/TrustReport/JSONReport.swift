@@ -41,6 +41,7 @@ public enum JSONReport {
             ("unreadable", .array(e.unreadable.map { .string($0) })),
             ("warnings", .array(ReportFormatting.warnings(e).map { .string($0) })),
             ("path", .array(pathEntries(e, includePEM: includePEM))),
+            ("served", served(e)),
             ("candidatePaths", .int(e.candidatePaths)),
             ("settings", settings(e.settings)),
             ("steps", .array(e.steps.map(step))),
@@ -198,6 +199,7 @@ public enum JSONReport {
                     .object([("mode", .string(s.timeMode.rawValue)), ("at", .string(s.time.rfc3339))])
                 ),
                 ("profile", .string(s.profile.rawValue)),
+                ("client", .string(s.client.rawValue)),
             ]
                 // The on/off settings as their declarations name them (D362).
                 + CheckSetting.all.compactMap(\.reported).map { ($0.key, JSONValue.bool($0.value(s))) }

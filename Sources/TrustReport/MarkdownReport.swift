@@ -54,6 +54,7 @@ public enum MarkdownReport {
         line("- Pins: \(pins.isEmpty ? "none" : escape(pins.joined(separator: ", ")))")
         line("- Time: \(ReportFormatting.timeDescription(s))")
         line("- Profile: \(s.profile.rawValue)")
+        if s.client != .app { line("- Client: \(ReportFormatting.clientDescription(s))") }
         line("- SecTrustResultType: \(v.resultType.rawValue)")
         if v.extendedValidation {
             line("- Extended Validation: yes")

@@ -106,6 +106,13 @@ public enum ReportFormatting {
         "\(s.time.rfc3339) (\(s.timeMode == .now ? "now" : "fixed"))"
     }
 
+    /// Who evaluates, with the rule that makes the difference: `safari (Apple's own programs: ...)`.
+    static func clientDescription(_ s: TrustSettings) -> String {
+        guard s.client == .safari else { return s.client.rawValue }
+        return
+            "safari (Apple's own programs: a root valid over 120 days expires 60 days early; Apple-internal builds only in Security-61901)"
+    }
+
     /// Which store gives the system roots and where it reads them (`apple: Apple's root store,
     /// security_certificates-...`), or `none`.
     static func storeDescription(_ s: TrustSettings) -> String {

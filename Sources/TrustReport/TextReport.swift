@@ -1,3 +1,4 @@
+import ServedChain
 import TrustCore
 import TrustSupport
 
@@ -98,6 +99,7 @@ public enum TextReport {
         r.settings(e.settings, comparison: e.storeComparison)
         r.ats(e)
         r.path(e)
+        r.served(e)
         r.unreadable(e)
         r.steps(e)
         r.pinAdvice(e)
@@ -162,7 +164,7 @@ public enum TextReport {
             line("Settings")
             let pins =
                 s.pins.isEmpty ? "none" : s.pins.digests.map { "sha256//" + Base64.encode($0) }.joined(separator: ", ")
-            let rows: [(String, String)] = [
+            var rows: [(String, String)] = [
                 ("policy", s.policy.appleName),
                 ("anchors", ReportFormatting.anchorsDescription(s)),
                 ("store", ReportFormatting.storeDescription(s)),
@@ -170,6 +172,7 @@ public enum TextReport {
                 ("time", ReportFormatting.timeDescription(s)),
                 ("profile", s.profile.rawValue),
             ]
+            if s.client != .app { rows.append(("client", ReportFormatting.clientDescription(s))) }
             for (k, v) in rows { line("  \(k.padded(to: 8)) \(clean(v))") }
             if let comparison { line("  trusted by \(clean(ReportFormatting.trustedBy(comparison)))") }
             line()
@@ -215,6 +218,25 @@ public enum TextReport {
                 line("\(indent)source  \(ReportFormatting.sourceDescription(e, i))")
                 line("\(indent)key     \(clean(ReportFormatting.keyDescription(c.publicKey)))")
                 line("\(indent)valid   \(c.notBefore.rfc3339) to \(c.notAfter.rfc3339)")
+            }
+            line()
+        }
+
+        /// How the chain was served, when anything is to be said (D440): each finding's kind and
+        /// certificates, then its explanation.
+        mutating func served(_ e: Evaluation) {
+            let findings = ServedChainAnalysis.findings(e)
+            guard !findings.isEmpty else { return }
+            line("Served chain")
+            let width = findings.map(\.kind.rawValue.count).max() ?? 0
+            for f in findings {
+                let certificates =
+                    f.certificates.count > 3
+                    ? "\(f.certificates.count) certificates"
+                    : f.certificates.map { "\($0.label) \(clean($0.certificate.subject.description))" }
+                        .joined(separator: ", ")
+                line("  \(f.kind.rawValue.padded(to: width))  \(certificates)")
+                line("  \(String(repeating: " ", count: width))  \(clean(f.explanation))")
             }
             line()
         }

@@ -7,6 +7,7 @@ import ExplorerState
 import TermUI
 import TrustCore
 import TrustSupport
+import TrustTimeline
 import TrustX509
 
 #if canImport(Glibc)
@@ -333,6 +334,12 @@ func renderMedian(_ n: Int) -> (median: Double, cellsPerFrame: Int) {
 
 let (render, renderCells) = renderMedian(n)
 
+// `check --timeline` and the time prompt's strip: every candidate instant evaluated on both sides
+// with the warm evaluator, as the explorer makes it (the command line's first evaluation is the
+// report's own, cold).
+let shape = Timeline.make(first, evaluator: warm)
+let timeline = median(max(5, n / 20)) { sink &+= Timeline.make(first, evaluator: warm).evaluations }
+
 func fmt(_ v: Double) -> String {
     let scaled = (v * 100).rounded() / 100
     return String(scaled)
@@ -344,7 +351,8 @@ print(
         + "\"openssl_verify_us\": \(fmt(osslVerify)), \"openssl_parse_and_verify_us\": \(fmt(osslParseVerify)), "
         + "\"cold_ratio\": \(fmt(ratios[0])), \"reevaluate_ratio\": \(fmt(ratios[1])), "
         + "\"parse_and_evaluate_ratio\": \(fmt(ratios[2])), \"render_us\": \(fmt(render)), "
-        + "\"render_cells\": \(renderCells), "
+        + "\"render_cells\": \(renderCells), \"timeline_us\": \(fmt(timeline)), "
+        + "\"timeline_boundaries\": \(shape.boundaries.count), \"timeline_evaluations\": \(shape.evaluations), "
         + "\"trusted\": \(first.verdict.trusted), \"openssl_ok\": \(osslVerdict), \"iterations\": \(rounds * perRound), "
         + "\"sink\": \(sink % 2)}")
 

@@ -87,7 +87,8 @@ final class ReduceSessionTests: XCTestCase {
         let s = Session(scenarios: Self.scenarios)
         s.select("missing-intermediate-aia")
         XCTAssertEqual(s.verdict?.trusted, true)
-        XCTAssertEqual(s.state.chainRows.map(\.source).contains("fetched (AIA)"), true)
+        // How it was served follows the source (D440): only AIA supplied the intermediate.
+        XCTAssertEqual(s.state.chainRows.map(\.source).contains("fetched (AIA) · aia-filled"), true)
         s.press(.char("f"))
         XCTAssertEqual(s.verdict?.osstatus, -25318)
         XCTAssertTrue(s.state.change!.line.hasPrefix("AIA -> off: "), s.state.change!.line)

@@ -247,6 +247,9 @@ final class StepsDocumentationTests: XCTestCase {
         ),
         Finding(ValidityFinding.expired(notAfter: Timestamp(year: 2025, month: 1, day: 1)!)),
         Finding(ValidityFinding.notYetValid(notBefore: Timestamp(year: 2025, month: 1, day: 1)!)),
+        Finding(ValidityFinding.appleAnchorNeverExpires(sampleExpiry(.neverExpires(name: "Apple Root CA")))),
+        Finding(ValidityFinding.withinEarlyExpiry(sampleExpiry(.early(judgedAt: Timestamp(secondsSinceEpoch: 0))))),
+        Finding(ValidityFinding.expiresEarly(sampleExpiry(.early(judgedAt: Timestamp(secondsSinceEpoch: 1))))),
         Finding(ValidityPeriodFinding.periodWithin(days: 0, maximumDays: 0, rule: "")),
         Finding(ValidityPeriodFinding.periodTooLong(days: 0, maximumDays: 0, rule: "")),
         Finding(ValidityPeriodFinding.periodNoMaximum(reason: "")),
@@ -339,7 +342,7 @@ final class StepsDocumentationTests: XCTestCase {
             break
         }
         switch n {
-        case .withinValidity, .expired, .notYetValid: break
+        case .withinValidity, .expired, .notYetValid, .appleAnchorNeverExpires, .withinEarlyExpiry, .expiresEarly: break
         }
         switch o {
         case .periodWithin, .periodTooLong, .periodNoMaximum, .periodDeviceAnchorExempt: break
@@ -353,6 +356,10 @@ final class StepsDocumentationTests: XCTestCase {
         switch r {
         case .notConsulted, .noEntry, .leafMatched, .leafNotMatched, .caMatched, .caNotMatched: break
         }
+    }
+
+    static func sampleExpiry(_ kind: AnchorExpiryRules.Kind) -> AnchorExpiryRules.Outcome {
+        AnchorExpiryRules.Outcome(kind: kind, notAfter: Timestamp(secondsSinceEpoch: 0))
     }
 
     static let sampleConstraint = DateConstraint(sha256: "", name: "", cutoffDate: "", source: "")

@@ -91,6 +91,9 @@ final class UnexpressedSettingsTests: XCTestCase {
                 commentMarker: "--include-subdomains",
                 expressed: [.swift: nil, .plist: "<true/>", .curl: nil, .openssl: nil]),
             Case(
+                name: "--client safari", apply: { $0.evaluatesAsSafari = true }, commentMarker: "--client safari",
+                expressed: [.swift: nil, .plist: nil, .curl: nil, .openssl: nil]),
+            Case(
                 name: "--profile webpki", apply: { $0.profile = .webpki }, commentMarker: "--profile webpki",
                 expressed: [.swift: nil, .plist: nil, .curl: nil, .openssl: nil]),
             Case(

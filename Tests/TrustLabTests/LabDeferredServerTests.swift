@@ -1,4 +1,5 @@
 import Foundation
+import LabServers
 import SuiteFixtures
 import Synchronization
 import Testing

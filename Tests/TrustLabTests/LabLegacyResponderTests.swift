@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import LabServers
 @testable import TrustLab
 
 /// The raw responders that play the servers OpenSSL 3 cannot be (rc4, rc4-md5, 3des, ssl-v3,

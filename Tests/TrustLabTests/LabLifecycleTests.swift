@@ -5,6 +5,7 @@ import TrustSupport
 import TrustX509
 import XCTest
 
+@testable import LabServers
 @testable import TrustBuilder
 @testable import TrustLab
 
@@ -174,7 +175,7 @@ final class LabLifecycleTests: XCTestCase {
 
         let configuration = LabTLSConfiguration(chain: [certificate], privateKeyPEM: other.privateKeyPEM())
         XCTAssertThrowsError(try ServerTLSContext(configuration)) { error in
-            guard case LabError.openssl(let operation, let detail) = error else { return XCTFail("\(error)") }
+            guard case LabServerError.openssl(let operation, let detail) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(operation, "loading the server key")
             XCTAssertTrue(detail.contains(reason), "\(detail) does not say \(reason)")
         }

@@ -69,6 +69,7 @@ import TrustCore
             case .anchorClass: "anchorClass"
             case .store: "store"
             case .ctLogs: "ctLogs"
+            case .dateConstraints: "dateConstraints"
             }
         }
         let used = Set(LabScenario.all.flatMap(\.variations).flatMap(\.settings).map(kind))
@@ -77,7 +78,7 @@ import TrustCore
                 == ([
                     "policy", "anchor", "noScenarioAnchor", "pin", "minimumTLS", "noAIA", "clientIdentity",
                     "anchorClass",
-                    "store", "ctLogs",
+                    "store", "ctLogs", "dateConstraints",
                 ]))
     }
 
@@ -88,7 +89,7 @@ import TrustCore
                     .lessons, .ats, .badsslCertificates, .badsslKnownBad, .badsslClient, .inspection,
                     .certificateTransparency,
                     .badsslCipherSuites,
-                    .badsslKeyExchange, .badsslProtocols, .fleet,
+                    .badsslKeyExchange, .badsslProtocols, .fleet, .distrust,
                 ]))
         // Teaching order keeps a group together: the groups in order give the catalogue back.
         let regrouped = LabScenario.groups.flatMap { g in LabScenario.all.filter { $0.group == g } }

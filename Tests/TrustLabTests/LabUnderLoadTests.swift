@@ -5,6 +5,7 @@ import TrustSupport
 import TrustX509
 import XCTest
 
+@testable import LabServers
 @testable import TrustLab
 
 /// The lab under hostile load: silent and idle clients, one peer's flood, over-long input. Every

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import LabServers
 @testable import TrustLab
 
 #if canImport(Glibc)

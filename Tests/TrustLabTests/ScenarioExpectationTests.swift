@@ -165,8 +165,9 @@ final class ScenarioExpectationTests {
                     case .policy(let p): policy = p
                     case .minimumTLS, .noAIA, .clientIdentity: evaluable = false  // decided on the network
                     case .anchorClass(let c): anchorClass = c
-                    // A lab root as the system store with the lab's logs: CertificateTransparencyLabTests.
-                    case .store, .ctLogs: evaluable = false
+                    // A lab root as the system store with the lab's logs, or the lab's date
+                    // constraints: CertificateTransparencyLabTests, DistrustLabTests.
+                    case .store, .ctLogs, .dateConstraints: evaluable = false
                     }
                 }
                 guard evaluable else { continue }

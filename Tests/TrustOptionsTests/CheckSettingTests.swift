@@ -69,6 +69,7 @@ struct ParsedWords: SettingArguments {
         one("revocation") { $0.fetchRevocation = true }
         one("at") { $0.time = at }
         one("profile") { $0.profile = .webpki }
+        one("client") { $0.client = .safari }
         one("tls-min") { $0.tlsMinimum = .tls1_3 }
         one("tls-max") { $0.tlsMaximum = .tls1_2 }
         one("no-aia") { $0.fetchAIA = false }
@@ -90,6 +91,7 @@ struct ParsedWords: SettingArguments {
         all.ats.enabled = true
         all.time = at
         all.profile = .webpki
+        all.client = .safari
         all.store = .openssl
         out.append(("together", all))
         return out

@@ -159,7 +159,8 @@ import Testing
         #expect(
             Set(doc.keys)
                 == ([
-                    "schema", "target", "connection", "presented", "unreadable", "warnings", "path", "candidatePaths",
+                    "schema", "target", "connection", "presented", "unreadable", "warnings", "path", "served",
+                    "candidatePaths",
                     "settings", "steps", "verdict", "ats", "pinAdvice", "trustedBy",
                 ]))
         // Without --ats or --ats-plist there is no ATS section and no advice.
@@ -200,7 +201,7 @@ import Testing
                 == ([
                     "policy", "host", "anchors", "anchorClass", "anchorsOnly", "systemAnchors", "systemStore", "pins",
                     "at", "evaluationTime",
-                    "profile", "revocationFetched", "revocationRequired", "store", "storeVersion",
+                    "profile", "client", "revocationFetched", "revocationRequired", "store", "storeVersion",
                 ]))
         #expect((settings["revocationFetched"] as? Bool) == false)
         #expect((settings["anchorClass"] as? String) == "app")

@@ -59,9 +59,9 @@ import TrustX509
 
         Give a server to connect to, or --chain files. Exit status: 0 trusted, 1 not
         trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection
-        failed.
+        failed, 73 the --write-chain file not written.
 
-        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--profile <profile>] [--format <format>] [--quiet] [--include-pem] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--no-apple-hello] [--require-revocation] [--store <store>] [--ct-logs <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>] [--watch <seconds>] [--watch-count <rounds>] [--until-change]
+        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--client <client>] [--profile <profile>] [--format <format>] [--quiet] [--include-pem] [--write-chain <file>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--no-apple-hello] [--require-revocation] [--store <store>] [--ct-logs <file>] [--date-constraints <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>] [--watch <seconds>] [--watch-count <rounds>] [--until-change]
 
         ARGUMENTS:
           <target>                A server to connect to: host, host:port,
@@ -115,6 +115,10 @@ import TrustX509
                                   at most 8 fetches).
           --at <time>             The evaluation time in RFC 3339, e.g.
                                   2027-01-01T00:00:00Z. (default: now)
+          --client <client>       Who evaluates: an app, or Safari and Apple's other
+                                  programs, for which trustd expires a system or app-set
+                                  root 60 days early (an Apple-internal rule in
+                                  Security-61901). (values: app, safari; default: app)
           --profile <profile>     The rule set: Apple's SecTrust or RFC 5280 with the
                                   CA/Browser Forum rules. (values: apple, webpki;
                                   default: apple)
@@ -127,6 +131,21 @@ import TrustX509
                                   it changes). The exit status is unchanged.
           --include-pem           With --format json: add each certificate's PEM to the
                                   report, in presented (the chain as sent) and path.
+          --write-chain <file>    Write the chain to serve, the built path's leaf and
+                                  intermediates in order without the anchor, as PEM to
+                                  this file (- for standard output instead of the
+                                  report), once that chain alone and without AIA
+                                  evaluates to the same verdict.
+          --timeline              Add the instants at which the verdict or its code
+                                  changes under these settings (each certificate's
+                                  notBefore and notAfter, the date constraints, the SCTs
+                                  and their logs), found by evaluating on both sides of
+                                  each: a section in text and Markdown, timeline in
+                                  JSON.
+          --expires-within <days> Exit 2 when the chain is trusted now and not trusted
+                                  at some instant within this many days (0 to 36500);
+                                  with several targets or --watch, 2 ranks above 0 and
+                                  below 1.
           --connect-to <address>  Connect to this host[:port] instead, keeping the
                                   target's name for SNI and the host check; several
                                   addresses separated by commas
@@ -170,6 +189,14 @@ import TrustX509
                                   or a property-list array of dictionaries with key (DER
                                   SubjectPublicKeyInfo) and operator. (default: Apple's
                                   list, compiled in)
+          --date-constraints <file>
+                                  Also apply the date constraints in this JSON file, as
+                                  trustd's Valid database would: {"constraints":
+                                  [{"name", "sha256" (of the CA certificate),
+                                  "notBefore" and/or "notAfter" (RFC 3339),
+                                  "overridable" (true or false), "source"}]}. An entry
+                                  replaces Apple's for the same CA. (default: Apple's
+                                  announced constraints, compiled in)
           --sct <file>            With --chain: SCTs a server would send in its TLS
                                   extension, as a SignedCertificateTimestampList or one
                                   SCT (binary, as sent).
@@ -262,7 +289,8 @@ import TrustX509
                                   mozilla-old, null, 3des, rc4, rc4-md5, dh480, dh512,
                                   dh1024, dh2048, dh-composite, dh-small-subgroup,
                                   static-rsa, tls-v1-0, tls-v1-1, tls-v1-2, ssl-v3,
-                                  ssl-v2, pool, rotating; default: all)
+                                  ssl-v2, pool, rotating, distrusted-after-date,
+                                  issued-before-distrust; default: all)
           --port-base <port>      Serve scenario n on port base+n (the AIA server on
                                   base+99), for handouts. (default: ports chosen by the
                                   system)
@@ -281,8 +309,8 @@ import TrustX509
                                   --scenario, both). (values: lessons, ats,
                                   badssl-certificates, badssl-known-bad, badssl-client,
                                   inspection, ct, badssl-cipher-suites,
-                                  badssl-key-exchange, badssl-protocols, fleet; default:
-                                  all)
+                                  badssl-key-exchange, badssl-protocols, fleet,
+                                  distrust; default: all)
           --rotate-seconds <seconds>
                                   Seconds the rotating scenario serves each of its two
                                   leaves before switching. (default: 20)
@@ -419,12 +447,13 @@ import TrustX509
                 if line.hasPrefix("                          ") {
                     entries[entries.count - 1] += " " + line.trimmingCharacters(in: .whitespaces)
                 } else if line.hasPrefix("  ") && !line.hasPrefix("  See ") && !line.hasPrefix("       trustx ") {
-                    entries.append(String(line.dropFirst(26)))
+                    // An option too long for its column has its help on the next lines.
+                    entries.append(line.prefix(26).hasSuffix("  ") ? String(line.dropFirst(26)) : "")
                 }
             }
             for entry in entries {
-                let text = entry.components(separatedBy: " (values: ").first!.components(separatedBy: " (default: ")
-                    .first!
+                let text = entry.trimmingCharacters(in: .whitespaces).components(separatedBy: " (values: ").first!
+                    .components(separatedBy: " (default: ").first!
                 #expect(text.hasSuffix("."), "not a sentence: \(entry)")
                 #expect(text.first?.isUppercase ?? false, "not a sentence: \(entry)")
             }

@@ -36,6 +36,7 @@ import TrustSupport
         one("pins") { $0.pins = [[UInt8](repeating: 7, count: 32)] }
         one("at") { $0.time = at }
         one("profile") { $0.profile = .webpki }
+        one("client") { $0.client = .safari }
         one("require-revocation") { $0.requireRevocation = true }
         one("store") { $0.store = .openssl }
         return out
@@ -63,6 +64,7 @@ import TrustSupport
             if let time = settings.time { #expect(s["at"] as? String == time.rfc3339, "\(name)") }
             #expect(s["profile"] as? String == settings.profile.rawValue, "\(name)")
             #expect(s["revocationRequired"] as? Bool == settings.requireRevocation, "\(name)")
+            #expect(s["client"] as? String == settings.client.rawValue, "\(name)")
             // Apple's store names itself; this machine's is named by where it was found.
             #expect((s["store"] as? String == "apple") == (settings.store == .apple), "\(name)")
         }

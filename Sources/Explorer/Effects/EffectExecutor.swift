@@ -1,10 +1,12 @@
 import ATSModel
 import ExplorerState
+import ServedChain
 import Synchronization
 import TLSProbe
 import TrustCore
 import TrustLab
 import TrustSupport
+import TrustTimeline
 import TrustX509
 
 #if canImport(Glibc)
@@ -151,6 +153,17 @@ public final class EffectExecutor: Sendable {
                 if let why = FileSystem.write(file) { return .filesWritten(.failure(EffectFailure(why))) }
             }
             return .filesWritten(.success(message))
+        case .writeServedChain(let path, let evaluation):
+            // The same chain and the same check as `check --write-chain` (D442).
+            switch ChainToServe.make(for: evaluation) {
+            case .failure(let refusal):
+                return .filesWritten(.failure(EffectFailure("the chain to serve: nothing written: \(refusal.message)")))
+            case .success(let chain):
+                if let why = FileSystem.write(FileToWrite(path: path, contents: chain.pem, replace: false)) {
+                    return .filesWritten(.failure(EffectFailure(why)))
+                }
+                return .filesWritten(.success("wrote the chain to serve to \(path): \(chain.summary)"))
+            }
         case .copyToClipboard:
             // The driver copies on the UI thread; an executor alone has no terminal.
             return .filesWritten(.success("no terminal to copy to"))
@@ -158,6 +171,11 @@ public final class EffectExecutor: Sendable {
             let fetched = RevocationFetcher().fetch(path: path, timeout: timeout)
             return .revocationFetched(request: id, leaf: path[0], fetched)
         case .watchRound(let r): return performWatchRound(r)
+        case .timeline(let id, let e):
+            // The session's evaluator: the signatures are in its cache, so each evaluation of
+            // the timeline costs microseconds; the bound is an evaluation's own.
+            let deadline = EvaluationDeadline(after: EffectExecutor.evaluationTime)
+            return .timelineMade(request: id, Timeline.make(e, evaluator: evaluator, deadline: deadline))
         case .startWatchTimer(let timer, let every): return firstTick(timer: timer, every: every)
         case .stopWatchTimer(let timer): return stopWatchTimer(timer)
         case .resolve(let index, let host, let timeout):

@@ -52,7 +52,8 @@ public enum ExplorerView {
             r.tooSmall(&buffer, area)
             return layout
         }
-        let rows = area.split(vertical: [.fill, .length(4)])
+        // The time prompt's timeline strip takes a line from the panes while the prompt is open.
+        let rows = area.split(vertical: [.fill, .length(state.showsTimelineStrip ? 5 : 4)])
         let main = rows[0]
         let panes = r.paneAreas(main)
         if let strip = panes.strip { r.paneStrip(&buffer, strip, &layout) }

@@ -1,3 +1,4 @@
+import ServedChain
 import TrustCore
 import TrustLab
 import TrustReport
@@ -68,6 +69,16 @@ public enum DetailContent {
             let row = s.chainRows[s.selectedCertificate]
             var lines = [DetailLine(.field(row.section == .path ? "Source" : "In the path"), row.source)]
             let c = row.certificate
+            // How it was served (D440): each finding about this certificate, in full.
+            if let e = s.evaluation, !s.verdictHidden {
+                for f in ServedChainAnalysis.findings(e) where f.kind != .oversized {
+                    let about = f.certificates.contains {
+                        row.section == .sent
+                            ? $0.presentedIndex == row.index : ($0.presentedIndex == nil && $0.pathIndex == row.index)
+                    }
+                    if about { lines.append(DetailLine(.field(f.kind.rawValue), f.explanation)) }
+                }
+            }
             if s.effectiveAnchors.contains(where: { $0.certificate == c }) {
                 lines.append(DetailLine(.field("Anchor"), "custom anchor, \(s.anchorClassWords) (a stops trusting it)"))
             }

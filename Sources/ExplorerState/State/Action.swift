@@ -2,6 +2,7 @@ import ATSModel
 import TLSProbe
 import TrustCore
 import TrustSupport
+import TrustTimeline
 import TrustX509
 
 /// What the user can ask for: the values the keymap produces.
@@ -86,12 +87,16 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case toggleRevocationFetching
     /// Require a positive revocation answer for every certificate below the anchor, or stop.
     case toggleRevocationRequired
+    /// Switch who evaluates between an app and Safari (Apple's own programs: early anchor expiry).
+    case toggleClient
     /// Copy the `trustx check` command that reproduces the current state.
     case copyCommand
     /// Explain an error code or a pasted console line, or this verdict's codes (prompts).
     case explain
     /// Export the current report to a file (prompts for the path; the extension picks the format).
     case exportReport
+    /// Write the chain to serve instead: the path's leaf and intermediates (prompts for the path).
+    case writeServedChain
     /// Export the settings as code: a Swift delegate, an NSPinnedDomains plist, curl or openssl
     /// commands (prompts for the format).
     case exportCode
@@ -176,6 +181,8 @@ public enum Action: Sendable {
     case connected(request: Int, ConnectionResult)
     /// An evaluation finished; nil when the chain was empty.
     case evaluated(request: Int, Evaluation?)
+    /// The timeline the time prompt asked for.
+    case timelineMade(request: Int, Timeline)
     /// Files in the directory of a typed path, for completion.
     case completions(request: Int, [String])
     /// Certificates read from a file for `addAnchorFile`, or why they could not be.

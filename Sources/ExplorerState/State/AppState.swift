@@ -1,9 +1,11 @@
 import CTModel
+import ServedChain
 import TLSProbe
 import TrustCore
 import TrustOptions
 import TrustReport
 import TrustSupport
+import TrustTimeline
 import TrustX509
 
 /// Everything the explorer shows, as one value: views render it, `reduce` produces the next one.
@@ -191,6 +193,13 @@ public struct AppState: Sendable {
     var pendingPreview: Int?
     /// The directory listing awaited for completion.
     var pendingCompletion: Int?
+    /// The timeline awaited for the time prompt's strip.
+    var pendingTimeline: Int?
+    /// Where the verdict changes under the current settings, for the time prompt's strip; nil
+    /// until made, and again once the prompt closes.
+    package var timeline: Timeline?
+    /// The strip's entry Tab last put in the time prompt.
+    package var timelineSelection: Int?
     /// What the awaited evaluation was asked for ("policy -> Basic X.509"), for the change summary.
     var pendingCause: String?
     /// The outcome before the awaited evaluation, for the change summary.
@@ -298,15 +307,29 @@ public struct AppState: Sendable {
     /// The rows of the chain pane: the path as built, leaf first, then the chain as sent.
     public var chainRows: [ChainRow] {
         guard let e = evaluation else { return [] }
+        // How the chain was served (D440): each certificate's kinds after its words, `oversized`
+        // (every certificate) in the pane's own lines only.
+        var sentKinds: [Int: String] = [:]
+        var pathKinds: [Int: String] = [:]
+        for f in ServedChainAnalysis.findings(e) where f.kind != .oversized {
+            for c in f.certificates {
+                if let i = c.presentedIndex {
+                    sentKinds[i, default: ""] += " · " + f.kind.rawValue
+                } else if let p = c.pathIndex {
+                    pathKinds[p, default: ""] += " · " + f.kind.rawValue
+                }
+            }
+        }
         var rows = e.path.certificates.enumerated().map { i, c in
             ChainRow(
-                certificate: c, section: .path, index: i, source: ReportFormatting.sourceDescription(e, i))
+                certificate: c, section: .path, index: i,
+                source: ReportFormatting.sourceDescription(e, i) + (pathKinds[i] ?? ""))
         }
         let pathIndex = Dictionary(
             e.path.certificates.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         for (n, c) in e.presented.enumerated() {
             let note = pathIndex[c].map { "path [\($0)]" } ?? "not in the path"
-            rows.append(ChainRow(certificate: c, section: .sent, index: n, source: note))
+            rows.append(ChainRow(certificate: c, section: .sent, index: n, source: note + (sentKinds[n] ?? "")))
         }
         return rows
     }

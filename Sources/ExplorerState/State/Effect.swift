@@ -25,6 +25,9 @@ public enum Effect: Sendable {
     /// Write files (path, contents), never replacing one that exists unless `replace`; answers
     /// `filesWritten` with `message` on success.
     case writeFiles([FileToWrite], message: String)
+    /// Make the chain to serve for an evaluation (evaluating it alone, without AIA) and write it
+    /// to a new file, never replacing one; answers `filesWritten`, with why nothing was written.
+    case writeServedChain(path: String, evaluation: Evaluation)
     /// Put text on the terminal's clipboard (OSC 52). The driver does this itself, on the UI
     /// thread that owns the terminal; no answer.
     case copyToClipboard(String)
@@ -36,6 +39,9 @@ public enum Effect: Sendable {
     case startWatchTimer(timer: Int, every: Duration)
     /// Stop a watch's timer; no answer.
     case stopWatchTimer(timer: Int)
+    /// Find where the verdict changes under the evaluation's settings (the time prompt's
+    /// strip); answers `timelineMade`.
+    case timeline(request: Int, Evaluation)
 }
 
 /// A file an effect writes.

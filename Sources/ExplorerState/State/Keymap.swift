@@ -299,7 +299,9 @@ public struct Keymap: Sendable {
             help: "Type the host to check (Tab completes from the leaf; empty: no host, SSL nil)."),
         KeyBinding(
             [.char("t")], .editTime, hint: "time",
-            help: "Type the evaluation time: a date, RFC 3339, or -90d / +6m / +1y from now (calendar months, years)."),
+            help:
+                "Type the evaluation time: a date, RFC 3339, or -90d / +6m / +1y from now (calendar months, years); above the prompt the timeline, where Tab puts each change of the verdict."
+        ),
         KeyBinding(
             [.char("T")], .timeNow, hint: "now",
             help: "Evaluate at the current time again: each evaluation at its own moment.", inBar: false),
@@ -354,6 +356,11 @@ public struct Keymap: Sendable {
             help:
                 "Require a positive, verified revocation answer (OCSP or CRLs) for every certificate below the anchor, or stop, as kSecRevocationRequirePositiveResponse does.",
             inBar: false),
+        KeyBinding(
+            [.char("b")], .toggleClient, hint: "app/Safari",
+            help:
+                "Who evaluates: an app, or Safari and Apple's other programs, for which trustd expires a root 60 days early (an Apple-internal rule in Security-61901).",
+            inBar: false),
         KeyBinding([.char("u")], .undo, hint: "undo", help: "Undo the last setting change."),
         KeyBinding([.char("U")], .redo, hint: "redo", help: "Redo the last undone setting change.", inBar: false),
         KeyBinding(
@@ -371,6 +378,11 @@ public struct Keymap: Sendable {
         KeyBinding(
             [.char("x")], .exportReport, hint: "export",
             help: "Export the report to a file: .json, .md, or text for any other name.", inBar: false),
+        KeyBinding(
+            [.char("S")], .writeServedChain, hint: "serve chain",
+            help:
+                "Write the chain to serve (the path's leaf and intermediates, no anchor) to a new file, if alone it evaluates the same.",
+            inBar: false),
         KeyBinding(
             [.char("X")], .exportCode, hint: "export code",
             help:

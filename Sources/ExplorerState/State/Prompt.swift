@@ -19,6 +19,8 @@ public struct Prompt: Hashable, Sendable {
         case writeCertificate
         /// Where to export the report (`x`).
         case exportReport
+        /// Where to write the chain to serve (`S`).
+        case writeServedChain
         /// What to export the settings as (`X`).
         case exportCode
         /// A new target (`c`).
@@ -40,6 +42,7 @@ public struct Prompt: Hashable, Sendable {
             case .atsPlist: "Info.plist"
             case .writeCertificate: "Write PEM to"
             case .exportReport: "Export report to"
+            case .writeServedChain: "Write the chain to serve to"
             case .exportCode: "Export settings as"
             case .connect: "Connect to"
             case .search: "Find"
@@ -58,6 +61,8 @@ public struct Prompt: Hashable, Sendable {
             case .atsPlist: "an app's Info.plist (XML or binary); Tab completes; empty: ATS's defaults"
             case .writeCertificate: "a new file; Tab completes"
             case .exportReport: ".json for JSON, .md for Markdown, else text; a new file; Tab completes"
+            case .writeServedChain:
+                "a new file, for the server; written once it alone evaluates as served; Tab completes"
             case .exportCode: "swift (a URLSessionDelegate), plist (NSPinnedDomains), curl or openssl; Tab completes"
             case .connect: "host, host:port, https://host:port/ or smtp://host"
             case .search: "text in the focused pane; n next, N previous, Esc clears"
@@ -69,6 +74,7 @@ public struct Prompt: Hashable, Sendable {
         /// Whether Tab completes file paths.
         package var completesPaths: Bool {
             self == .anchorFile || self == .atsPlist || self == .writeCertificate || self == .exportReport
+                || self == .writeServedChain
         }
 
         /// Whether the verdict is previewed while typing.

@@ -91,6 +91,10 @@ public func reduce(_ state: AppState, _ action: Action) -> (AppState, [Effect]) 
         if let connection = s.connection { e = connection.finalVerdict(e) }
         s.record(outcome: Outcome(e.verdict), evaluation: e)
         s.fetchRevocationIfAsked(for: e, &effects)
+    case .timelineMade(let id, let timeline):
+        guard id == s.pendingTimeline, s.prompt?.kind == .time else { break }
+        s.pendingTimeline = nil
+        s.timeline = timeline
     case .revocationFetched(let id, let leaf, let result):
         guard id == s.pendingRevocation else { break }
         s.pendingRevocation = nil

@@ -161,7 +161,7 @@ extension AppState {
                 return
             }
             open(.jump, &effects)
-        case .editTime: open(.time, &effects, text: evaluationTime.rfc3339)
+        case .editTime: openTimePrompt(&effects)
         case .timeNow:
             guard toggles.time != nil else {
                 message = "the evaluation time is already now"
@@ -220,6 +220,9 @@ extension AppState {
         case .toggleRevocationRequired:
             let on = !toggles.requireRevocation
             change("revocation required -> \(on ? "on" : "off")", &effects) { $0.requireRevocation = on }
+        case .toggleClient:
+            let next = toggles.client.cycled()
+            change("client -> \(next.rawValue)", &effects) { $0.client = next }
         case .toggleATSPlatform:
             let next: ATSPlatform = toggles.ats.platform == .ios17 ? .ios16 : .ios17
             let note = toggles.ats.enabled ? "" : " (ATS is off: i applies it)"
@@ -232,6 +235,12 @@ extension AppState {
                 return
             }
             open(.exportReport, &effects, text: "trustx-report-\(AppState.fileName(for: target?.name ?? "chain")).txt")
+        case .writeServedChain:
+            guard let e = evaluation else {
+                message = "no chain to write yet: no evaluation"
+                return
+            }
+            open(.writeServedChain, &effects, text: AppState.fileName(for: e.presented[0]) + "-chain.pem")
         case .exportCode:
             guard let target, target.unavailable == nil else {
                 message = target.map { "\($0.name) is not served: nothing to export" } ?? "nothing to export yet"

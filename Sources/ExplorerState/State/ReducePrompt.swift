@@ -62,6 +62,8 @@ extension AppState {
                 prompt = AppState.complete(&p, with: CodeExport.Format.allCases.map(\.rawValue))
             } else if p.kind == .jump {
                 prompt = AppState.complete(&p, with: targets.map(\.name))
+            } else if p.kind == .time {
+                completeTimeFromTimeline(&p, &effects)
             } else if p.kind.completesPaths {
                 prompt = p
                 let id = nextRequest
@@ -121,7 +123,7 @@ extension AppState {
             return TimeInput.parse(text, now: now) == nil ? "not a time: " + Prompt.Kind.time.hint : nil
         case .pin:
             return PinSet.parse(text) == nil ? "not a pin: expected sha256// and the base64 of 32 bytes" : nil
-        case .anchorFile, .writeCertificate, .exportReport:
+        case .anchorFile, .writeCertificate, .exportReport, .writeServedChain:
             return text.isEmpty ? "type a file name" : nil
         case .atsPlist, .explain:
             return nil
@@ -236,6 +238,10 @@ extension AppState {
                 .writeFiles(
                     [FileToWrite(path: text, contents: pem, replace: false)],
                     message: "wrote \(row.certificate.displayName) to \(text)"))
+        case .writeServedChain:
+            guard let e = evaluation else { return }
+            message = "evaluating the chain to serve alone..."
+            effects.append(.writeServedChain(path: text, evaluation: e))
         case .exportReport:
             guard let e = evaluation else { return }
             let contents: String

@@ -103,7 +103,7 @@ struct PolicyBuilder: Hashable, Sendable {
         let appleSSL = apple && ssl
         var checks: [any PathCheck] = [
             ChainCheck(namesDateConstraints: apple),
-            ValidityCheck(),
+            ValidityCheck(appleAdjustments: apple),
             BasicConstraintsCheck(leafMustNotBeCA: caBrowserForum, toleratesVersion1Issuers: apple),
             KeyUsageCheck(
                 leafCertSignNeedsCA: webpki, leafNeedsSignatureUsage: caBrowserForum,

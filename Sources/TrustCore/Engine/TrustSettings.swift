@@ -35,6 +35,8 @@ public struct TrustSettings: Sendable {
     public var timeMode: EvaluationTimeMode = .fixed
     /// The rule profile.
     public var profile: RuleProfile
+    /// Who evaluates: an app, or Safari and Apple's other programs, whose roots expire early (`--client`).
+    public var client: TrustClient = .app
     /// A bound on the number of intermediates between leaf and anchor (x509-limbo's max_chain_depth).
     public var maximumIntermediates: Int?
     /// The extended key usage required of the leaf under the webpki profile (serverAuth by default).

@@ -20,6 +20,9 @@ public enum WatchChangeKind: String, Hashable, Sendable, CaseIterable {
     case failure = "failure"
     /// The connection answered again after a failure.
     case recovered = "recovered"
+    /// A chain trusted in both rounds that now stops being trusted within `--expires-within`'s
+    /// window, and did not in the round before (D466).
+    case expiresSoon = "expires-soon"
 }
 
 /// One change of one address, with what was seen before and what is seen now.
@@ -80,6 +83,8 @@ public struct WatchChange: Hashable, Sendable {
         case .addressGone: text = "address gone"
         case .failure: text = "failure: " + InputExcerpt.quote(new?.failureMessage ?? "", limit: Self.messageLimit)
         case .recovered: text = new == nil ? "recovered" : "recovered: " + Self.outcomeText(new)
+        case .expiresSoon:
+            text = "trusted, fails from \(new?.summary?.failsFrom?.rfc3339 ?? "none") (within --expires-within)"
         }
         return TerminalSanitizer.sanitize(text)
     }
@@ -135,17 +140,20 @@ public struct WatchChange: Hashable, Sendable {
         case .failed(let message):
             return .object([("result", .string("failed")), ("error", .string(message))])
         case .evaluated(let s):
-            return .object([
-                ("result", .string("evaluated")),
-                ("trusted", .bool(s.trusted)),
-                ("osstatus", .int(Int(s.osstatus))),
-                ("osstatusName", .string(s.osstatusName)),
-                ("urlError", .int(s.urlError)),
-                ("leafSHA256", .string(s.leafSHA256)),
-                ("leafSPKISHA256", .string(s.leafSPKISHA256)),
-                ("chainSHA256", .array(s.chainSHA256.map { .string($0) })),
-                ("leafNotAfter", .string(s.leafNotAfter?.rfc3339)),
-            ])
+            // `failsFrom` only under --expires-within: a watch without it prints what it did (D466).
+            let failsFrom: [(String, JSONValue)] = s.failsFrom.map { [("failsFrom", .string($0.rfc3339))] } ?? []
+            return .object(
+                [
+                    ("result", .string("evaluated")),
+                    ("trusted", .bool(s.trusted)),
+                    ("osstatus", .int(Int(s.osstatus))),
+                    ("osstatusName", .string(s.osstatusName)),
+                    ("urlError", .int(s.urlError)),
+                    ("leafSHA256", .string(s.leafSHA256)),
+                    ("leafSPKISHA256", .string(s.leafSPKISHA256)),
+                    ("chainSHA256", .array(s.chainSHA256.map { .string($0) })),
+                    ("leafNotAfter", .string(s.leafNotAfter?.rfc3339)),
+                ] + failsFrom)
         }
     }
 

@@ -148,7 +148,11 @@ public struct WatchHistory: Sendable {
         } else if before.chainSHA256 != now.chainSHA256 {
             kinds.append(.newChain)
         }
-        if !before.sameVerdict(as: now) { kinds.append(.verdictFlipped) }
+        if !before.sameVerdict(as: now) {
+            kinds.append(.verdictFlipped)
+        } else if now.trusted && now.failsFrom != nil && before.failsFrom == nil {
+            kinds.append(.expiresSoon)
+        }
         return kinds
     }
 

@@ -22,6 +22,9 @@ public struct WatchSummary: Hashable, Sendable {
     public var chainSHA256: [String]
     /// When the leaf expires.
     public var leafNotAfter: Timestamp?
+    /// With `--expires-within`: the first instant within the window at which the chain, trusted
+    /// at the evaluation, is not trusted; nil without the option or outside the window (D466).
+    public var failsFrom: Timestamp?
 
     /// A summary from its parts.
     /// - Parameters:

@@ -6,6 +6,12 @@ import TrustCore
 // prompt being typed and its status.
 extension Renderer {
     func bottom(_ buffer: inout Buffer, _ area: Rect) {
+        var area = area
+        if area.height > 4 {
+            let strip = Rect(x: area.x, y: area.y, width: area.width, height: 1)
+            buffer.set(x: strip.x, y: strip.y, line: timelineStrip(width: strip.width), maxWidth: strip.width)
+            area = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
+        }
         let rows = area.split(vertical: [.length(1), .length(1), .length(1), .length(1)])
         buffer.set(x: rows[0].x, y: rows[0].y, line: verdictLine(width: rows[0].width), maxWidth: rows[0].width)
         buffer.set(

@@ -57,6 +57,8 @@ extension Renderer {
         item(.toggleATS, t.ats.summary, t.ats == start.ats, short: t.ats.enabled ? "ATS on" : nil)
         item(.editTime, t.time.map { "at \($0.rfc3339)" } ?? "now", t.time == start.time)
         item(.cycleProfile, t.profile.rawValue, t.profile == start.profile)
+        // The default client is an app; Safari's early anchor expiry is shown once chosen.
+        if t.client != .app || start.client != .app { item(.toggleClient, t.client.rawValue, t.client == start.client) }
         if state.systemStore != nil { item(.cycleStore, state.storeWords, t.store == start.store) }
         let server = state.targetIsServer
         item(

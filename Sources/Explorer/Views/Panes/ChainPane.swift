@@ -1,4 +1,5 @@
 import ExplorerState
+import ServedChain
 import TermUI
 import TrustCore
 import TrustX509
@@ -74,7 +75,27 @@ extension Renderer {
             items.append(line)
             rowOfItem.append(n)
         }
+        // How the chain was served, below both lists.
+        do {
+            let findings = servedFindings
+            if !findings.isEmpty {
+                items.append(Line([span("Served: \(findings.count) for other clients (S writes the fix)", .title)]))
+                rowOfItem.append(nil)
+                for f in findings {
+                    let which = f.certificates.count > 3 ? "all" : f.certificates.map(\.label).joined(separator: " ")
+                    items.append(Line([span(f.kind.rawValue, .label), Span(" \(which): \(f.explanation)")]))
+                    rowOfItem.append(nil)
+                }
+            }
+        }
         return (items, rowOfItem, selectedRow)
+    }
+
+    /// How the chain was served (D440), for the pane's own lines; none while the room votes, as
+    /// an AIA fetch would say what the path is.
+    var servedFindings: [ServedFinding] {
+        guard let e = state.evaluation, !state.verdictHidden else { return [] }
+        return ServedChainAnalysis.findings(e)
     }
 
     /// "sent" for a server's chain, "read" for files.

@@ -59,7 +59,8 @@ extension Renderer {
 
     /// The chain pane's height: its rows and two headings inside the borders, at most `max`.
     func chainHeight(max limit: Int) -> Int {
-        let rows = state.chainRows.count
+        let served = servedFindings.count
+        let rows = state.chainRows.count + (served > 0 ? served + 1 : 0)
         return max(4, min(rows + (rows > 0 ? 4 : 2), limit))
     }
 

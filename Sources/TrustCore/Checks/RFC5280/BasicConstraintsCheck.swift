@@ -44,10 +44,8 @@ struct BasicConstraintsCheck: PathCheck {
                     for k in 1..<i where !c.certificates[k].isSelfIssued { below += 1 }
                 }
                 if below > limit {
-                    steps.append(
-                        Step(
-                            .basicConstraints, i, .failed,
-                            BasicConstraintsFinding.pathLengthExceeded(limit: limit, actual: below)))
+                    let finding = BasicConstraintsFinding.pathLengthExceeded(limit: limit, actual: below)
+                    steps.append(Step(.basicConstraints, i, .failed, finding))
                     continue
                 }
             }

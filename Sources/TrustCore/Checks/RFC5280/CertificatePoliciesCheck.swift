@@ -12,10 +12,8 @@ struct CertificatePoliciesCheck: PathCheck {
     func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         switch PolicyProcessor.process(c.certificates, anchored: c.path.isAnchored) {
         case .valid(let policies):
-            steps.append(
-                Step(
-                    .certificatePolicies, nil, .passed,
-                    CertificatePoliciesFinding.policySet(policies: policies.map(\.name))))
+            let finding = CertificatePoliciesFinding.policySet(policies: policies.map(\.name))
+            steps.append(Step(.certificatePolicies, nil, .passed, finding))
         case .failed(let failure):
             steps.append(Step(.certificatePolicies, 0, .failed, CertificatePoliciesFinding.policyFailed(failure)))
         }

@@ -33,10 +33,8 @@ struct ChainCheck: PathCheck {
                     steps.append(Step(.signature, i, .notApplicable, ChainFinding.anchorSignatureNotChecked))
                 }
             } else {
-                steps.append(
-                    Step(
-                        .signature, i, .passed,
-                        ChainFinding.signatureValid(algorithm: c.certificates[i].signatureAlgorithm.name)))
+                let finding = ChainFinding.signatureValid(algorithm: c.certificates[i].signatureAlgorithm.name)
+                steps.append(Step(.signature, i, .passed, finding))
             }
         }
         for r in c.path.rejected {

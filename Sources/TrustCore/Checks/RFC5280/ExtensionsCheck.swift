@@ -25,10 +25,8 @@ struct ExtensionsCheck: PathCheck {
     func run(_ c: CheckContext, budget: inout WorkMeter, into steps: inout [Step]) {
         for (i, cert) in c.certificates.enumerated() {
             if let unknown = firstUnknownCriticalExtension(cert, c.understoodExtensions) {
-                steps.append(
-                    Step(
-                        .criticalExtensions, i, .failed,
-                        ExtensionsFinding.unknownCriticalExtension(oid: unknown.oid.dotted)))
+                let finding = ExtensionsFinding.unknownCriticalExtension(oid: unknown.oid.dotted)
+                steps.append(Step(.criticalExtensions, i, .failed, finding))
             } else {
                 steps.append(Step(.criticalExtensions, i, .passed, ExtensionsFinding.criticalExtensionsUnderstood))
             }

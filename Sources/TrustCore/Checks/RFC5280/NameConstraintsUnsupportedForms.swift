@@ -16,10 +16,8 @@ extension NameConstraintsCheck {
             guard cert.extension(.nameConstraints)?.critical == true, let nc = cert.nameConstraints else { continue }
             let subtrees = (nc.permitted ?? []) + (nc.excluded ?? [])
             if let form = subtrees.lazy.map(\.base).first(where: { !appleProcesses($0) }) {
-                steps.append(
-                    Step(
-                        .nameConstraints, k, .failed,
-                        NameConstraintsFinding.nameConstraintFormUnsupported(form: form.typeName)))
+                let finding = NameConstraintsFinding.nameConstraintFormUnsupported(form: form.typeName)
+                steps.append(Step(.nameConstraints, k, .failed, finding))
             }
         }
     }

@@ -95,10 +95,8 @@ struct RevocationCheck: PathCheck {
                         date: date, source: "A current CRL signed by \(signer)\(why)", evidence: evidence)))
             return true
         case .unrevoked(let signers)?:
-            steps.append(
-                Step(
-                    .revocation, i, .passed,
-                    RevocationFinding.notRevoked(issuer: signers.joined(separator: ", "), evidence: evidence)))
+            let finding = RevocationFinding.notRevoked(issuer: signers.joined(separator: ", "), evidence: evidence)
+            steps.append(Step(.revocation, i, .passed, finding))
             return true
         case .undetermined?, nil: break
         }

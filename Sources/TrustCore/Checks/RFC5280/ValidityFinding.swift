@@ -1,17 +1,21 @@
+import PathRules
 import TrustSupport
 
-/// What the `validity` step found (ValidityCheck).
+/// What the `validity` step found (ValidityCheck); trustd's adjustments are worded by PathRules.
 enum ValidityFinding: RuleFinding {
     case withinValidity(notBefore: Timestamp, notAfter: Timestamp)
     case expired(notAfter: Timestamp)
     case notYetValid(notBefore: Timestamp)
+    indirect case appleAnchorNeverExpires(AnchorExpiryRules.Outcome)
+    indirect case withinEarlyExpiry(AnchorExpiryRules.Outcome)
+    indirect case expiresEarly(AnchorExpiryRules.Outcome)
 
     var storage: Finding.Storage { .validity(self) }
 
     /// Apple's check key, subtype and OSStatus for failing findings.
     var appleFailure: AppleFailure? {
         switch self {
-        case .expired, .notYetValid: AppleFailure("TemporalValidity", .expired, -67818)
+        case .expired, .notYetValid, .expiresEarly: AppleFailure("TemporalValidity", .expired, -67818)
         default: nil
         }
     }
@@ -22,6 +26,8 @@ enum ValidityFinding: RuleFinding {
         case .withinValidity: "Valid at the evaluation time"
         case .expired(let t): "Expired on \(t.rfc3339)"
         case .notYetValid(let t): "Not valid before \(t.rfc3339)"
+        case .appleAnchorNeverExpires(let o), .withinEarlyExpiry(let o), .expiresEarly(let o):
+            AnchorExpiryRules.title(o)
         }
     }
 
@@ -34,6 +40,8 @@ enum ValidityFinding: RuleFinding {
             "The evaluation time is after notAfter \(na.rfc3339). Apple reports TemporalValidity: errSecCertificateExpired (-67818)."
         case .notYetValid(let nb):
             "The evaluation time is before notBefore \(nb.rfc3339). Apple reports this as TemporalValidity too: errSecCertificateExpired (-67818), not errSecCertificateNotValidYet."
+        case .appleAnchorNeverExpires(let o), .withinEarlyExpiry(let o), .expiresEarly(let o):
+            AnchorExpiryRules.detail(o)
         }
     }
 }

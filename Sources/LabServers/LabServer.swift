@@ -1,7 +1,6 @@
 internal import COpenSSL
 import Dispatch
 import Synchronization
-import TrustCore
 import TrustSupport
 
 #if canImport(Glibc)
@@ -82,10 +81,10 @@ public final class LabServer: @unchecked Sendable {
     public let ports: [String: UInt16]
 
     /// Binds every endpoint on `options.listenAddress` and starts serving.
-    /// - Throws: `LabError` when a port cannot be bound or a TLS configuration is refused;
+    /// - Throws: `LabServerError` when a port cannot be bound or a TLS configuration is refused;
     ///   nothing keeps running then.
     public convenience init(endpoints: [LabEndpoint], options: LabServerOptions = LabServerOptions())
-        throws(LabError)
+        throws(LabServerError)
     {
         var bound: [(LabListener, LabEndpoint)] = []
         for endpoint in endpoints {
@@ -96,7 +95,7 @@ public final class LabServer: @unchecked Sendable {
 
     /// Starts serving on listeners bound beforehand (the lab binds its AIA port before it can
     /// write the AIA URL into a certificate).
-    init(bound: [(LabListener, LabEndpoint)], options: LabServerOptions) throws(LabError) {
+    package init(bound: [(LabListener, LabEndpoint)], options: LabServerOptions) throws(LabServerError) {
         // A client closing mid-write must not kill the process (SSL_write uses write(2)).
         signal(SIGPIPE, SIG_IGN)
         var handlers: [Handler] = []

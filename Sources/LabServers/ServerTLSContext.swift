@@ -1,6 +1,5 @@
 import ATSModel
 internal import COpenSSL
-import TrustCore
 import TrustX509
 
 #if canImport(Glibc)
@@ -66,8 +65,8 @@ final class ServerTLSContext: @unchecked Sendable {
     }
 
     /// Configures a server context from `configuration` (one per leaf of its rotation).
-    /// - Throws: `LabError.openssl` when OpenSSL refuses a key, a certificate or a version.
-    init(_ configuration: LabTLSConfiguration) throws(LabError) {
+    /// - Throws: `LabServerError.openssl` when OpenSSL refuses a key, a certificate or a version.
+    init(_ configuration: LabTLSConfiguration) throws(LabServerError) {
         defer { ERR_clear_error() }
         var variants = [configuration]
         if let rotation = configuration.rotation, !rotation.leaves.isEmpty {
@@ -79,7 +78,7 @@ final class ServerTLSContext: @unchecked Sendable {
             }
         }
         var made: [OpaquePointer] = []
-        do throws(LabError) {
+        do throws(LabServerError) {
             for v in variants { made.append(try ServerTLSContext.make(v)) }
         } catch {
             for ctx in made { SSL_CTX_free(ctx) }
@@ -97,16 +96,16 @@ final class ServerTLSContext: @unchecked Sendable {
             staple = descriptor
             for ctx in made {
                 guard COpenSSL_SSL_CTX_set_staple(ctx, descriptor) == 1 else {
-                    throw LabError.openssl("setting the OCSP staple")
+                    throw LabServerError.openssl("setting the OCSP staple")
                 }
             }
         }
     }
 
     /// One `SSL_CTX` serving `configuration`'s chain and key; freed again when OpenSSL refuses it.
-    private static func make(_ configuration: LabTLSConfiguration) throws(LabError) -> OpaquePointer {
-        guard let ctx = SSL_CTX_new(TLS_server_method()) else { throw LabError.openssl("SSL_CTX_new") }
-        do throws(LabError) {
+    private static func make(_ configuration: LabTLSConfiguration) throws(LabServerError) -> OpaquePointer {
+        guard let ctx = SSL_CTX_new(TLS_server_method()) else { throw LabServerError.openssl("SSL_CTX_new") }
+        do throws(LabServerError) {
             try configure(ctx, configuration)
         } catch {
             SSL_CTX_free(ctx)
@@ -115,7 +114,7 @@ final class ServerTLSContext: @unchecked Sendable {
         return ctx
     }
 
-    private static func configure(_ ctx: OpaquePointer, _ configuration: LabTLSConfiguration) throws(LabError) {
+    private static func configure(_ ctx: OpaquePointer, _ configuration: LabTLSConfiguration) throws(LabServerError) {
         guard let leaf = configuration.chain.first else {
             throw .openssl(operation: "configuring a server", detail: "the chain is empty")
         }
@@ -126,11 +125,11 @@ final class ServerTLSContext: @unchecked Sendable {
         _ = COpenSSL_SSL_CTX_set_mode(ctx, COpenSSL_SSL_MODE_NO_AUTO_CHAIN())
         guard COpenSSL_SSL_CTX_set_min_proto_version(ctx, Int32(configuration.minimumVersion.rawValue)) == 1,
             COpenSSL_SSL_CTX_set_max_proto_version(ctx, Int32(configuration.maximumVersion.rawValue)) == 1
-        else { throw LabError.openssl("setting the protocol versions") }
+        else { throw LabServerError.openssl("setting the protocol versions") }
         // TLS 1.0/1.1 need SHA-1 in the handshake, refused above level 0 and by some default
         // cipher strings: allow everything, the lab judges nothing on the server side.
         guard SSL_CTX_set_cipher_list(ctx, configuration.cipherList ?? "ALL:@SECLEVEL=0") == 1 else {
-            throw LabError.openssl("setting the cipher suites")
+            throw LabServerError.openssl("setting the cipher suites")
         }
 
         if let dh = configuration.dhParameters {
@@ -141,32 +140,34 @@ final class ServerTLSContext: @unchecked Sendable {
             // SSL_CTX_set0_tmp_dh_pkey takes the key on success only.
             let parameters = try ParametersObject(pem: dh.pem)
             guard SSL_CTX_set0_tmp_dh_pkey(ctx, parameters.pointer) == 1 else {
-                throw LabError.openssl("setting the DH parameters \(dh.name)")
+                throw LabServerError.openssl("setting the DH parameters \(dh.name)")
             }
             parameters.release()
         }
 
         let leafX509 = try X509Object(der: leaf.der)
         guard SSL_CTX_use_certificate(ctx, leafX509.pointer) == 1 else {
-            throw LabError.openssl("loading the server certificate")
+            throw LabServerError.openssl("loading the server certificate")
         }
         for certificate in configuration.chain.dropFirst() {
             let x = try X509Object(der: certificate.der)
             guard COpenSSL_SSL_CTX_add1_chain_cert(ctx, x.pointer) == 1 else {
-                throw LabError.openssl("adding a chain certificate")
+                throw LabServerError.openssl("adding a chain certificate")
             }
         }
         let key = try PrivateKeyObject(pem: configuration.privateKeyPEM)
         guard SSL_CTX_use_PrivateKey(ctx, key.pointer) == 1, SSL_CTX_check_private_key(ctx) == 1 else {
-            throw LabError.openssl("loading the server key")
+            throw LabServerError.openssl("loading the server key")
         }
 
         if !configuration.requiredClientCAs.isEmpty {
-            guard let store = SSL_CTX_get_cert_store(ctx) else { throw LabError.openssl("SSL_CTX_get_cert_store") }
+            guard let store = SSL_CTX_get_cert_store(ctx) else {
+                throw LabServerError.openssl("SSL_CTX_get_cert_store")
+            }
             for ca in configuration.requiredClientCAs {
                 let x = try X509Object(der: ca.der)
                 guard X509_STORE_add_cert(store, x.pointer) == 1, SSL_CTX_add_client_CA(ctx, x.pointer) == 1 else {
-                    throw LabError.openssl("adding a client CA")
+                    throw LabServerError.openssl("adding a client CA")
                 }
             }
             SSL_CTX_set_verify(ctx, COpenSSL_SSL_VERIFY_PEER() | COpenSSL_SSL_VERIFY_FAIL_IF_NO_PEER_CERT(), nil)
@@ -181,56 +182,20 @@ final class ServerTLSContext: @unchecked Sendable {
     }
 }
 
-/// How one scenario's server speaks TLS when it departs from the lab's default (TLS 1.2 to 1.3,
-/// every cipher suite): the protocol range, OpenSSL's cipher list and the DHE group, as
-/// badssl.com's nginx configuration sets `ssl_protocols`, `ssl_ciphers` and `ssl_dhparam`.
-public struct LabServerTLS: Hashable, Sendable {
-    /// The lowest version served.
-    public var minimumVersion: TLSVersion
-    /// The highest version served.
-    public var maximumVersion: TLSVersion
-    /// OpenSSL's cipher list for TLS 1.2 and below (nil: every suite at security level 0).
-    public var cipherList: String?
-    /// The DHE group (nil: no DHE suite can be chosen).
-    public var dhParameters: LabDHParameters?
-    /// The CA whose client certificates the server requires (nil: it asks for none).
-    public var requiredClientCA: LabClientCA?
-
-    /// Creates settings.
-    public init(
-        _ minimumVersion: TLSVersion, _ maximumVersion: TLSVersion, cipherList: String? = nil,
-        dhParameters: LabDHParameters? = nil, requiredClientCA: LabClientCA? = nil
-    ) {
-        self.minimumVersion = minimumVersion
-        self.maximumVersion = maximumVersion
-        self.cipherList = cipherList
-        self.dhParameters = dhParameters
-        self.requiredClientCA = requiredClientCA
-    }
-
-    /// Applies the settings to `configuration`.
-    public func apply(to configuration: inout LabTLSConfiguration) {
-        configuration.minimumVersion = minimumVersion
-        configuration.maximumVersion = maximumVersion
-        configuration.cipherList = cipherList
-        configuration.dhParameters = dhParameters
-    }
-}
-
 /// An OpenSSL `EVP_PKEY` holding only domain parameters (`DH PARAMETERS`), read from PEM; freed
 /// in deinit unless `release()` handed it to OpenSSL.
 final class ParametersObject {
     fileprivate let pointer: OpaquePointer
     private var owned = true
 
-    init(pem: String) throws(LabError) {
+    init(pem: String) throws(LabServerError) {
         let bytes = Array(pem.utf8)
         let key: OpaquePointer? = bytes.withUnsafeBufferPointer { buf in
             guard let bio = BIO_new_mem_buf(buf.baseAddress, Int32(buf.count)) else { return nil }
             defer { BIO_free(bio) }
             return PEM_read_bio_Parameters(bio, nil)
         }
-        guard let key else { throw LabError.openssl("reading DH parameters") }
+        guard let key else { throw LabServerError.openssl("reading DH parameters") }
         pointer = key
     }
 
@@ -244,12 +209,12 @@ final class ParametersObject {
 final class X509Object {
     fileprivate let pointer: OpaquePointer
 
-    init(der: [UInt8]) throws(LabError) {
+    init(der: [UInt8]) throws(LabServerError) {
         let x: OpaquePointer? = der.withUnsafeBufferPointer { buf in
             var p: UnsafePointer<UInt8>? = buf.baseAddress
             return d2i_X509(nil, &p, buf.count)
         }
-        guard let x else { throw LabError.openssl("decoding a certificate (d2i_X509)") }
+        guard let x else { throw LabServerError.openssl("decoding a certificate (d2i_X509)") }
         pointer = x
     }
 
@@ -260,14 +225,14 @@ final class X509Object {
 final class PrivateKeyObject {
     fileprivate let pointer: OpaquePointer
 
-    init(pem: String) throws(LabError) {
+    init(pem: String) throws(LabServerError) {
         let bytes = Array(pem.utf8)
         let key: OpaquePointer? = bytes.withUnsafeBufferPointer { buf in
             guard let bio = BIO_new_mem_buf(buf.baseAddress, Int32(buf.count)) else { return nil }
             defer { BIO_free(bio) }
             return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
         }
-        guard let key else { throw LabError.openssl("reading a private key") }
+        guard let key else { throw LabServerError.openssl("reading a private key") }
         pointer = key
     }
 

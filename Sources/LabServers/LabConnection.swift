@@ -1,7 +1,6 @@
 internal import COpenSSL
 import Dispatch
 import Synchronization
-import TrustCore
 import TrustSupport
 
 #if canImport(Glibc)

@@ -5,7 +5,7 @@
 #endif
 
 /// Monotonic seconds, for connection deadlines (the wall clock may jump).
-func monotonicSeconds() -> Double {
+package func monotonicSeconds() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
@@ -16,12 +16,12 @@ func monotonicSeconds() -> Double {
 /// Used instead of Synchronization's `Mutex`, whose Linux futex path ThreadSanitizer cannot see
 /// (every access under it is reported as a race); pthread mutexes are intercepted, so
 /// `swift test --sanitize=thread` checks the servers' locking for real.
-final class LabLock<State>: @unchecked Sendable {
+package final class LabLock<State>: @unchecked Sendable {
     // @unchecked: `state` is only touched between pthread_mutex_lock and pthread_mutex_unlock.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var state: State
 
-    init(_ state: State) {
+    package init(_ state: State) {
         self.state = state
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -35,7 +35,7 @@ final class LabLock<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the state.
-    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)

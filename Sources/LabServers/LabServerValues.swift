@@ -1,4 +1,3 @@
-import TrustCore
 import TrustX509
 
 /// A file the lab's plain HTTP endpoint serves (the AIA intermediate).

@@ -1,4 +1,3 @@
-import TrustCore
 import TrustX509
 
 /// Leaves a server takes turns with on a wall-clock schedule, each with its own key: leaf

@@ -5,11 +5,11 @@
 #endif
 
 /// A listening TCP socket; closed in deinit (or earlier by `close()`).
-final class LabListener: @unchecked Sendable {
+package final class LabListener: @unchecked Sendable {
     // @unchecked: `fd` is immutable; `closed` is only touched by the server's stop(), which runs once under its lock.
-    let fd: Int32
+    package let fd: Int32
     /// The bound port (the kernel's choice when 0 was asked for).
-    let port: UInt16
+    package let port: UInt16
     private var closed = false
 
     private init(fd: Int32, port: UInt16) {
@@ -18,8 +18,8 @@ final class LabListener: @unchecked Sendable {
     }
 
     /// Binds and listens on `address` (IPv4 or IPv6 text) and `port` (0 for any free port).
-    /// - Throws: `LabError.invalidAddress`, `LabError.bind` or `LabError.system`.
-    static func bind(address: String, port: UInt16) throws(LabError) -> LabListener {
+    /// - Throws: `LabServerError.invalidAddress`, `LabServerError.bind` or `LabServerError.system`.
+    package static func bind(address: String, port: UInt16) throws(LabServerError) -> LabListener {
         var v4 = in_addr()
         var v6 = in6_addr()
         let family: Int32
@@ -85,7 +85,7 @@ final class LabListener: @unchecked Sendable {
     }
 
     /// Closes the socket: new connections are refused from now on.
-    func close() {
+    package func close() {
         guard !closed else { return }
         closed = true
         systemClose(fd)

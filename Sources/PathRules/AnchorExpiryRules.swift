@@ -1,0 +1,131 @@
+import TrustSupport
+import TrustX509
+
+/// Who evaluates the chain: trustd judges a root's dates differently for Apple's own programs
+/// (Security, trust/trustd/SecPolicyServer.c, `_ShouldApplyEarlyExpirationCheck`).
+public enum TrustClient: String, Hashable, Sendable, CaseIterable {
+    /// A third-party app (the default): anchors expire on their notAfter.
+    case app
+    /// Safari, Mail or another of Apple's own programs (a platform binary, or a signing identifier
+    /// starting with `com.apple.`): a root valid for more than 120 days expires 60 days early.
+    case safari
+}
+
+/// trustd's two adjustments to the plain date check, both in Security's
+/// trust/trustd/SecPolicyServer.c, `SecCertificateIsValidWithAdjustments` (docs/steps.md, `validity`):
+/// Apple's own anchors are never checked for expiry (`_ShouldSkipExpirationCheck`, every caller and
+/// policy), and for Apple's own programs the path's root is judged 60 days later
+/// (`_ShouldApplyEarlyExpirationCheck`), unless it is a user- or admin-trusted anchor or was valid for
+/// 120 days or less. The second is gated by `_SecTrustEarlyAnchorExpirationEnabled`
+/// (featureflags/featureflags.c), which is false unless the build is an Apple-internal release.
+public enum AnchorExpiryRules {
+    /// How far early a root expires for Apple's own programs: 60 days.
+    public static let earlyBy: Int64 = 60 * 86_400
+    /// A root valid for this long or less is not moved (trustd keeps such roots for its unit tests).
+    public static let shortLived: Int64 = 2 * earlyBy
+
+    /// SHA-256 (lowercase hex) of the anchors whose dates trustd never checks, with their names:
+    /// Apple's own roots (OSX/utilities/SecAppleAnchor.c, `getAnchors`), Apple External EC Root
+    /// (OSX/sec/Security/AppleExternalRootCertificates.h) and the Syniverse Private R Root CA whose
+    /// DER SecPolicyServer.c embeds; each digest recomputed from the DER Apple publishes.
+    public static let neverExpiring: [String: String] = [
+        "b0b1730ecbc7ff4505142c49f1295e6eda6bcaed7e2c68c5be91b5a11001f024": "Apple Root CA",
+        "c2b9b042dd57830e7d117dac55ac8ae19407d38e41d88f3215bc3a890444a050": "Apple Root CA - G2",
+        "63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179": "Apple Root CA - G3",
+        "fb3f6cf69467b5fa9ffa2b3b392b6e5e775bbb09c77b6e759e9038e26bbf9049": "Apple Platform Backport RSA Root CA - G1",
+        "eda23b3f224f45e0952f20e4d2b33e000d49c8044c1168de47b443cd2b3536dc": "Apple Platform Backport ECC Root CA - G1",
+        "72566e6f66300cfd24e5e685a2f15a749de04bb03850779196636e07230f911e": "Apple External EC Root",
+        "456d01bfa3d4c8642ba1a0be0fdd7f69ed69373fdebb8620814a46a8e1602bcc": "Syniverse Private R Root CA",
+    ]
+
+    /// `neverExpiring` keyed as certificates are, so the check costs one look-up per certificate.
+    static let neverExpiringKeys: [DigestKey: String] = Dictionary(
+        uniqueKeysWithValues: neverExpiring.map { hex, name in
+            let bytes = stride(from: 0, to: hex.count, by: 2).map { i -> UInt8 in
+                let start = hex.index(hex.startIndex, offsetBy: i)
+                return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
+            }
+            return (DigestKey(bytes), name)
+        })
+
+    /// Which adjustment applied to a certificate.
+    public enum Kind: Hashable, Sendable {
+        /// One of `neverExpiring`: its dates are not checked.
+        case neverExpires(name: String)
+        /// The root is judged at `judgedAt`, 60 days after the evaluation time.
+        case early(judgedAt: Timestamp)
+    }
+
+    /// What the rules decided for one certificate.
+    public struct Outcome: Hashable, Sendable {
+        /// The adjustment.
+        public var kind: Kind
+        /// The certificate's notAfter.
+        public var notAfter: Timestamp
+
+        /// Creates an outcome.
+        public init(kind: Kind, notAfter: Timestamp) {
+            self.kind = kind
+            self.notAfter = notAfter
+        }
+
+        /// Whether the adjustment fails the certificate: judged 60 days later, it has expired.
+        public var expires: Bool {
+            if case .early(let at) = kind { return at > notAfter }
+            return false
+        }
+    }
+
+    /// The adjustment trustd makes to `certificate`'s date check, nil when the plain check applies.
+    /// - Parameters:
+    ///   - certificate: The certificate judged.
+    ///   - isRoot: Whether it is the path's root: the trusted anchor, or a self-signed root that is
+    ///     not trusted (trustd asks early expiry of nothing else).
+    ///   - userAnchor: Whether the path ends at an anchor the user or an administrator trusted
+    ///     (trust settings, a configuration profile), which early expiry exempts.
+    ///   - client: Who evaluates.
+    ///   - time: The evaluation time.
+    public static func outcome(
+        _ certificate: Certificate, isRoot: Bool, userAnchor: Bool, client: TrustClient, time: Timestamp
+    ) -> Outcome? {
+        if let name = neverExpiringKeys[certificate.identity] {
+            return Outcome(kind: .neverExpires(name: name), notAfter: certificate.notAfter)
+        }
+        guard client == .safari, isRoot, !userAnchor,
+            certificate.notAfter.secondsSinceEpoch - certificate.notBefore.secondsSinceEpoch > shortLived
+        else { return nil }
+        return Outcome(kind: .early(judgedAt: time.adding(seconds: earlyBy)), notAfter: certificate.notAfter)
+    }
+
+    /// Why the early rule is in doubt, for every text that applies it.
+    public static let earlyDoubt =
+        "Security-61901 enables this only on Apple-internal builds (_SecTrustEarlyAnchorExpirationEnabled); customer devices may not apply it"
+
+    /// One line, no newline.
+    public static func title(_ o: Outcome) -> String {
+        switch o.kind {
+        case .neverExpires(let name): "\(name): Apple's anchor, never checked for expiry"
+        case .early(let at) where o.expires:
+            "Expires early for Safari: judged at \(at.rfc3339), after notAfter \(o.notAfter.rfc3339)"
+        case .early(let at): "Valid for Safari at \(at.rfc3339), 60 days on (early anchor expiry)"
+        }
+    }
+
+    /// The rule in plain words, citing its source.
+    public static func detail(_ o: Outcome) -> String {
+        let source = "Security, trust/trustd/SecPolicyServer.c"
+        switch o.kind {
+        case .neverExpires(let name):
+            return
+                "\(name) is one of the anchors trustd never checks for expiry, whoever asks and under every policy (\(source), _ShouldSkipExpirationCheck); its notAfter is \(o.notAfter.rfc3339)."
+        case .early(let at):
+            let rule =
+                "For Apple's own programs (Safari, Mail: platform binaries and com.apple.* callers) trustd judges a root valid for more than 120 days, unless a user or administrator trusted it, 60 days after the evaluation time, at \(at.rfc3339) (\(source), _ShouldApplyEarlyExpirationCheck); an app's evaluation uses the time itself."
+            let verdict =
+                o.expires
+                ? " This root's notAfter, \(o.notAfter.rfc3339), is before that: TemporalValidity, errSecCertificateExpired (-67818)."
+                : " This root's notAfter, \(o.notAfter.rfc3339), is after it."
+            return rule + verdict + " " + earlyDoubt + " (docs/steps.md)."
+        }
+    }
+}
