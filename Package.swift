@@ -95,7 +95,8 @@ let package = Package(
         .target(
             name: "TrustReport",
             dependencies: [
-                "TrustOptions", "TrustCore", "CTModel", "ATSModel", "TrustX509", "TrustSupport", "ServedChain", "AppleHello",
+                "TrustOptions", "TrustCore", "CTModel", "ATSModel", "TrustX509", "TrustSupport", "ServedChain",
+                "AppleHello",
             ]),
         // Keys, certificates, CRLs and OCSP responses made in process: for the lab and the tests only.
         .target(name: "TrustBuilder", dependencies: ["TrustX509", "TrustSupport", "COpenSSL"]),
@@ -189,6 +190,7 @@ let package = Package(
             name: "TrustLab",
             dependencies: [
                 "LabServers", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "TrustOptions",
+                "HelloFront", "AppleHello",
             ]),
         .testTarget(
             name: "TrustLabTests",
