@@ -1,3 +1,4 @@
+import ServedChain
 import TrustCore
 import TrustSupport
 
@@ -88,6 +89,18 @@ public enum MarkdownReport {
             line(row(cells))
         }
         line()
+        let served = ServedChainAnalysis.findings(e)
+        if !served.isEmpty {
+            line("## Served chain")
+            line()
+            line("| Kind | Certificates | Which clients pay, and why |")
+            line("|---|---|---|")
+            for f in served {
+                let which = f.certificates.map { "\($0.label) \($0.certificate.subject.description)" }
+                line(row([f.kind.rawValue, which.joined(separator: ", "), f.explanation]))
+            }
+            line()
+        }
         line("## Steps")
         line()
         line("| Certificate | Step | Status | Title | Apple check | Detail |")

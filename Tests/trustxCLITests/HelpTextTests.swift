@@ -58,10 +58,11 @@ import TrustX509
         every step.
 
         Give a server to connect to, or --chain files. Exit status: 0 trusted, 1 not
-        trusted, 64 usage error, 65 malformed input, 66 unreadable file, 69 connection
-        failed, 73 the --write-chain file not written.
+        trusted, 2 trusted now but failing within --expires-within DAYS, 64 usage error,
+        65 malformed input, 66 unreadable file, 69 connection failed, 73 the
+        --write-chain file not written.
 
-        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--client <client>] [--profile <profile>] [--format <format>] [--quiet] [--include-pem] [--write-chain <file>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--no-apple-hello] [--require-revocation] [--store <store>] [--ct-logs <file>] [--date-constraints <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>] [--watch <seconds>] [--watch-count <rounds>] [--until-change]
+        USAGE: trustx check [<target> ...] [--chain <file> ...] [--password <password>] [--anchor <file> ...] [--with-system-anchors] [--anchor-class <class>] [--policy <policy>] [--host <host>] [--pin <pin> ...] [--ats] [--ats-plist <file>] [--platform <platform>] [--crl <file> ...] [--revocation] [--at <time>] [--client <client>] [--profile <profile>] [--format <format>] [--quiet] [--include-pem] [--write-chain <file>] [--timeline] [--expires-within <days>] [--connect-to <address>] [--sni <name>] [--no-sni] [--timeout <seconds>] [--tls-min <version>] [--tls-max <version>] [--client-cert <file>] [--client-key <file>] [--starttls <protocol>] [--proxy <url>] [--no-aia] [--all-addresses] [--no-apple-hello] [--require-revocation] [--store <store>] [--ct-logs <file>] [--date-constraints <file>] [--sct <file> ...] [--ocsp-response <file>] [--targets <file>] [--jobs <count>] [--watch <seconds>] [--watch-count <rounds>] [--until-change]
 
         ARGUMENTS:
           <target>                A server to connect to: host, host:port,
@@ -449,7 +450,9 @@ import TrustX509
                     entries[entries.count - 1] += " " + line.trimmingCharacters(in: .whitespaces)
                 } else if line.hasPrefix("  ") && !line.hasPrefix("  See ") && !line.hasPrefix("       trustx ") {
                     // An option too long for its column has its help on the next lines.
-                    entries.append(line.prefix(26).hasSuffix("  ") ? String(line.dropFirst(26)) : "")
+                    // The help column starts at 26, after at least one space (an option of 23
+                    // characters leaves exactly one).
+                    entries.append(line.prefix(26).hasSuffix(" ") ? String(line.dropFirst(26)) : "")
                 }
             }
             for entry in entries {

@@ -155,6 +155,12 @@ final class ServedChainTests {
         let r = try CLI.run(["check", try serve("leaf", chain: "root-sent.pem"), "--anchor", pki.path("root.pem")])
         #expect(r.status == 0)
         #expect(r.out.contains("\nServed chain\n  root-sent  #2 CN=Served Test Root\n"), "\(r.out)")
+        let md = try CLI.run([
+            "check", try serve("leaf", chain: "root-sent.pem"), "--anchor", pki.path("root.pem"), "--format",
+            "markdown",
+        ])
+        #expect(md.out.contains("## Served chain\n"), "\(md.out)")
+        #expect(md.out.contains("| root-sent | \\#2 CN=Served Test Root |"), "\(md.out)")
     }
 
     // MARK: the writer
@@ -201,6 +207,17 @@ final class ServedChainTests {
         #expect(r.err.hasPrefix("Note: --write-chain: wrote standard output: 2 certificates"), "\(r.err)")
     }
 
+    @Test func aDashRefusalPrintsNothingButTheReason() throws {
+        // The leaf alone, its issuer neither sent nor an anchor: no complete chain to serve.
+        let r = try CLI.run([
+            "check", "--chain", pki.path("leaf.pem"), "--anchor", pki.path("root.pem"), "--policy", "basic",
+            "--write-chain", "-",
+        ])
+        #expect(r.status == 73)
+        #expect(r.out == "")
+        #expect(r.err.hasPrefix("Error: --write-chain: nothing written: the path is the leaf alone"), "\(r.err)")
+    }
+
     @Test func writeChainWritesOneChain() throws {
         let watch = try CLI.run(["check", "--chain", pki.path("leaf.pem"), "--watch", "5", "--write-chain", "x.pem"])
         #expect(watch.status == 64)
@@ -232,7 +249,15 @@ final class ServedChainTests {
         ])
         #expect(again.status == 0, "\(again.out)")
         #expect(try served(try again.json()).isEmpty)
-        // Both lessons end with the command.
+        // The wrong-order lesson's command, as its lesson gives it: trusted, its two CAs out of place.
+        let w = try #require(lab.scenarios.first { $0.name == "wrong-order" })
+        let ordered = pki.path("lab-wrong-order.pem")
+        let wr = try CLI.run(
+            ["check"] + w.targetArguments + ["--anchor", w.anchorPath, "--format", "json", "--write-chain", ordered])
+        #expect(wr.status == 0, "\(wr.err)")
+        #expect(try served(try wr.json()).map(\.0) == ["wrong-order"])
+        #expect(try ders(ordered).count == 3)
+        // The lessons end with the command.
         for name in ["missing-intermediate", "missing-intermediate-aia", "wrong-order"] {
             let lesson = try #require(LabScenario.all.first { $0.name == name }).lesson
             #expect(lesson.hasSuffix("--write-chain chain.pem"), "\(name): \(lesson)")

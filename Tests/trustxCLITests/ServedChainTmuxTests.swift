@@ -23,18 +23,26 @@ extension ExplorerTmuxTests {
         var text = try await screen { $0.contains("root-sent") }
         #expect(text.contains("Served: 1"), "\(text)")
 
-        try send("S")
-        text = try await screen { $0.contains("Write the chain to serve to") }
-        try send("C-u", "served.pem", "Enter")
+        try await writeChain(to: "served.pem")
         text = try await screen { $0.contains("wrote the chain to serve to served.pem") }
         let written = try PEM.blocks(in: [UInt8](try Data(contentsOf: work.appendingPathComponent("served.pem"))))
         let leaf = try PEM.blocks(in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: pki.path("leaf.pem")))))
         #expect(written.map(\.der) == leaf.map(\.der))
 
         // Again over the file it wrote: refused, the file as it was.
-        try send("S", "C-u", "served.pem", "Enter")
+        try await writeChain(to: "served.pem")
         text = try await screen { $0.contains("cannot write served.pem: it exists") }
         try send("q")
         _ = try await screen { $0.contains("EXIT=") }
+    }
+
+    /// `S`, then the name typed once the prompt shows it, then Enter: each step seen on the
+    /// screen before the next, so a loaded machine cannot reorder them.
+    func writeChain(to name: String) async throws {
+        try send("S")
+        _ = try await screen { $0.contains("Write the chain to serve to: ") }
+        try send("C-u", name)
+        _ = try await screen { $0.contains("Write the chain to serve to: \(name)") }
+        try send("Enter")
     }
 }
