@@ -31,6 +31,14 @@ final class AppleHelloLabTests {
         #expect((try LabCatalogueCheck.checkEveryScenarioAndVariation(of: lab)) == 3)
     }
 
+    @Test func testTheLabsJSONNamesTheAnswerOfTheseLessonsOnly() throws {
+        let lab = try #require(Self.lab, "the lab did not start")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(lab.json().utf8)) as? [String: Any], "lab.json")
+        let scenarios = try #require(json["scenarios"] as? [[String: Any]])
+        #expect(scenarios.map { $0["appleHello"] as? String } == ["reset", "timed-out", "hello-retry-request"])
+    }
+
     @Test func testIOS26sHelloMeetsWhatEachLessonSays() throws {
         let lab = try #require(Self.lab, "the lab did not start")
         let expected: [String: (outcome: String, group: String?)] = [
