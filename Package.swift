@@ -190,6 +190,7 @@ let package = Package(
             name: "TrustLab",
             dependencies: [
                 "LabServers", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "TrustOptions",
+                "HelloFront", "AppleHello",
             ]),
         .testTarget(
             name: "TrustLabTests",

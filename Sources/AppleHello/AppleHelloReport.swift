@@ -125,8 +125,12 @@ public struct AppleHelloReport: Sendable, Equatable {
             return "\(hello): the connection was reset: a server or middlebox that cannot take a large or "
                 + "split ClientHello; iOS 26 fails to connect where smaller ClientHellos pass"
         case .timedOut:
-            return "\(hello): no answer\(milliseconds.map { " in \(Self.seconds($0))" } ?? ""): a server or "
-                + "middlebox that drops a large or split ClientHello; iOS 26 hangs and fails"
+            let time = milliseconds.map { " in \(Self.seconds($0))" } ?? ""
+            guard bytesReceived == 0 else {
+                return "\(hello): no complete answer\(time)\(receivedText): iOS 26 waits on and may fail"
+            }
+            return "\(hello): no answer\(time): a server or middlebox that drops a large or split ClientHello; "
+                + "iOS 26 hangs and fails"
         case .closed:
             return "\(hello): the connection was closed without an answer\(receivedText): iOS 26 fails to "
                 + "connect where smaller ClientHellos pass"

@@ -22,19 +22,28 @@ public final class HelloFront: Sendable {
     /// The longest a connection is served: a front outlives no client that stopped talking.
     public static let connectionLifetime: Int32 = 30_000
 
-    /// Listens on 127.0.0.1 before the server at `upstreamPort`.
+    /// Listens on `address` before the server at `upstreamPort` on the same address (127.0.0.1
+    /// when `address` is the wildcard 0.0.0.0).
     /// - Parameters:
     ///   - rule: What to do with each client's first record.
+    ///   - address: An IPv4 address to listen on (a lab's listen address).
     ///   - port: The port to listen on; 0 lets the kernel pick (tests), a lab gives its scenario's.
-    ///   - upstreamPort: The TLS server's port on 127.0.0.1.
-    /// - Throws: `HelloFrontError` when no socket could listen.
-    public init(rule: FrontRule, port requested: UInt16 = 0, upstreamPort: UInt16) throws(HelloFrontError) {
+    ///   - upstreamPort: The TLS server's port.
+    /// - Throws: `HelloFrontError` when no socket could listen (an IPv6 address among them).
+    public init(
+        rule: FrontRule, address: String = "127.0.0.1", port requested: UInt16 = 0, upstreamPort: UInt16
+    ) throws(HelloFrontError) {
+        var ip = in_addr()
+        guard inet_pton(AF_INET, address, &ip) == 1 else {
+            throw HelloFrontError(what: "IPv4 address", errno: EAFNOSUPPORT)
+        }
+        let upstream = ip.s_addr == 0 ? UInt32(0x7F00_0001).bigEndian : ip.s_addr
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw HelloFrontError(what: "socket", errno: errno) }
         var one: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = Self.loopback(port: requested)
-        let bound = withUnsafePointer(to: &address) {
+        var local = Self.address(ip.s_addr, port: requested)
+        let bound = withUnsafePointer(to: &local) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
@@ -45,11 +54,11 @@ public final class HelloFront: Sendable {
             throw HelloFrontError(what: "bind/listen", errno: e)
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
+        _ = withUnsafeMutablePointer(to: &local) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
         listener = fd
-        port = UInt16(bigEndian: address.sin_port)
+        port = UInt16(bigEndian: local.sin_port)
         do throws(POSIXThreadError) {
             _ = try POSIXThread(detached: true) { [listener] in
                 // Ends when stop() closes the listener and accept fails.
@@ -61,7 +70,8 @@ public final class HelloFront: Sendable {
                     }
                     // No child a test starts meanwhile may inherit the connection.
                     _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-                    if (try? POSIXThread(detached: true, { Self.serve(client, rule: rule, upstream: upstreamPort) }))
+                    if (try? POSIXThread(
+                        detached: true, { Self.serve(client, rule: rule, upstream: (upstream, upstreamPort)) }))
                         == nil
                     {
                         close(client)
@@ -87,17 +97,18 @@ public final class HelloFront: Sendable {
 
     deinit { stop() }
 
-    static func loopback(port: UInt16) -> sockaddr_in {
+    /// `ip` (network order) and `port` as a socket address.
+    static func address(_ ip: UInt32, port: UInt16) -> sockaddr_in {
         var a = sockaddr_in()
         a.sin_family = sa_family_t(AF_INET)
-        a.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        a.sin_addr.s_addr = ip
         a.sin_port = port.bigEndian
         return a
     }
 
     /// Reads the first segment and then the rest of the first record (at most 16 KiB more, for at
     /// most five seconds), and acts on the rule's decision.
-    static func serve(_ client: Int32, rule: FrontRule, upstream: UInt16) {
+    static func serve(_ client: Int32, rule: FrontRule, upstream: (ip: UInt32, port: UInt16)) {
         var received = read(client, max: FrontRule.segmentBytes, waitMs: 5000)
         let first = received
         // At most 16 reads of up to 4 KiB: a ClientHello record is under 16 KiB + 5.
@@ -125,11 +136,11 @@ public final class HelloFront: Sendable {
     }
 
     /// Connects to the server behind, replays `sent` and copies both ways until either side ends.
-    static func forward(_ client: Int32, sent: [UInt8], upstream: UInt16) {
+    static func forward(_ client: Int32, sent: [UInt8], upstream: (ip: UInt32, port: UInt16)) {
         let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard server >= 0 else { return }
         defer { close(server) }
-        var address = loopback(port: upstream)
+        var address = Self.address(upstream.ip, port: upstream.port)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size))

@@ -114,6 +114,8 @@ public enum AppleHelloProbe {
         // Each pass reads at least one byte or ends: bounded by the byte budget.
         while true {
             if let answer = ServerAnswerReader.answer(in: received, budget: budget) { return .answer(answer) }
+            // A server trickling bytes must not outlast the deadline either.
+            if deadline.isExpired { return .ended(.timedOut) }
             var chunk = [UInt8](repeating: 0, count: max(1, min(4096, budget - received.count)))
             let n = chunk.withUnsafeMutableBytes { raw in recv(c.fd, raw.baseAddress!, raw.count, 0) }
             if n > 0 {

@@ -1,3 +1,4 @@
+import HelloFront
 import LabServers
 import TrustBuilder
 import TrustCore
@@ -32,6 +33,11 @@ struct LabBoundScenario {
     var scenario: LabScenario
     var listener: LabListener
     var nodeListeners: [LabListener] = []
+    /// The scenario's front, listening on its port before `listener`'s ephemeral one.
+    var front: HelloFront?
+
+    /// The port clients use: the front's when there is one.
+    var port: UInt16 { front?.port ?? listener.port }
 }
 
 /// Every port a lab binds before it makes its certificates (a leaf's AIA URL names one).
@@ -88,7 +94,7 @@ extension Lab {
                 scenarios: running, anchors: anchors, clientIdentity: identity,
                 pins: parts.pins.mapValues { "sha256//" + Base64.encode($0) }, files: directory,
                 aiaURL: aiaURL, aiaIntermediate: parts.lab.aiaIntermediate, server: server, deferred: deferred,
-                unavailable: unavailable)
+                fronts: bindings.scenarios.compactMap(\.front), unavailable: unavailable)
             // Handouts and scripts read the same description the command line prints.
             try directory.write("lab.json", lab.json())
             return lab
@@ -136,8 +142,21 @@ extension Lab {
                     LabBoundScenario(scenario: scenario, listener: nodes.listeners[0], nodeListeners: nodes.listeners))
                 continue
             }
-            let listener = try LabListener.labBound(address: options.listenAddress, port: port(scenario.portOffset))
-            bindings.scenarios.append(LabBoundScenario(scenario: scenario, listener: listener))
+            guard let rule = scenario.front else {
+                let listener = try LabListener.labBound(address: options.listenAddress, port: port(scenario.portOffset))
+                bindings.scenarios.append(LabBoundScenario(scenario: scenario, listener: listener))
+                continue
+            }
+            // The server on a port of its own; the front takes the scenario's (D434).
+            let listener = try LabListener.labBound(address: options.listenAddress, port: 0)
+            do throws(HelloFrontError) {
+                let front = try HelloFront(
+                    rule: rule, address: options.listenAddress, port: port(scenario.portOffset),
+                    upstreamPort: listener.port)
+                bindings.scenarios.append(LabBoundScenario(scenario: scenario, listener: listener, front: front))
+            } catch {
+                throw .bind(address: options.listenAddress, port: port(scenario.portOffset), errno: error.errno)
+            }
         }
         if selected.contains(where: { $0.extraServers.contains(.aiaIntermediate) }) {
             bindings.aia = try LabListener.labBound(
@@ -229,7 +248,7 @@ extension Lab {
         addresses: LabAddresses, directory: LabDirectory, options: LabOptions, pins: [LabPin: String]
     ) throws(LabError) -> RunningScenario {
         let scenario = bound.scenario
-        let port = bound.listener.port
+        let port = bound.port
         let onAddress = scenario.host == "127.0.0.1"
         let host = onAddress ? addresses.advertised : scenario.host
         let scheme = scenario.serviceProtocol == .smtpStartTLS ? "smtp" : "https"

@@ -1,4 +1,5 @@
 import ATSModel
+import HelloFront
 import LabServers
 import TrustBuilder
 import TrustCore
@@ -173,6 +174,8 @@ public final class Lab: Sendable {
     private let server: LabServer
     /// Servers that make their certificate for their first client (the RSA cases, 10000-sans).
     private let deferred: [LabDeferredServer]
+    /// The middleboxes before some scenarios' servers (`LabScenario.front`).
+    private let fronts: [HelloFront]
     private let files: LabDirectory
     private let stopped = LabLock(false)
 
@@ -182,7 +185,7 @@ public final class Lab: Sendable {
     init(
         scenarios: [RunningScenario], anchors: [LabAnchorFile], clientIdentity: LabClientIdentity,
         pins: [LabPin: String], files: LabDirectory, aiaURL: String?, aiaIntermediate: Certificate, server: LabServer,
-        deferred: [LabDeferredServer] = [],
+        deferred: [LabDeferredServer] = [], fronts: [HelloFront] = [],
         unavailable: [LabScenario]
     ) {
         self.scenarios = scenarios
@@ -197,6 +200,7 @@ public final class Lab: Sendable {
         self.aiaIntermediate = aiaIntermediate
         self.server = server
         self.deferred = deferred
+        self.fronts = fronts
     }
 
     /// The running scenario named `name`.
@@ -250,6 +254,7 @@ public final class Lab: Sendable {
             return !done
         }
         guard first else { return }
+        for f in fronts { f.stop() }
         server.stop()
         for d in deferred { d.stop() }
         files.remove()

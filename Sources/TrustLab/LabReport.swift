@@ -85,7 +85,7 @@ struct JSONWriter {
 extension Lab {
     /// The lab as one JSON object: `anchors` (name -> path), `scenarios` (name, url, port, host,
     /// anchor, expect {trusted, osstatus, urlError}, lesson, then chain, rule, networkOnly,
-    /// variations, connectTo and the ATS cases; `badssl` after the name when the scenario re-enacts
+    /// appleHello (the ios26-hello lessons only), variations, connectTo and the ATS cases; `badssl` after the name when the scenario re-enacts
     /// a badssl.com case), `unavailable` (scenarios this OpenSSL cannot serve: name, group,
     /// expect, lesson, reason), then `clientIdentity`, `pins`, `aia` and
     /// `directory`. Keys in that order. A pool's scenario adds `nodes` and `check` (the whole
@@ -110,6 +110,8 @@ extension Lab {
             w.string("chain", s.chainPath)
             w.string("rule", s.scenario.rule)
             w.string("networkOnly", s.scenario.networkOnly)
+            // Only for the lessons about iOS 26's ClientHello (D435).
+            if let answer = s.scenario.appleHello { w.string("appleHello", answer.rawValue) }
             w.beginArray("variations")
             for v in s.scenario.variations {
                 w.beginObject()

@@ -1,3 +1,5 @@
+import AppleHello
+import HelloFront
 import LabServers
 
 /// One lab server: a lesson, the host to reach it by, the anchor to pass, and what a client
@@ -57,6 +59,12 @@ public struct LabScenario: Hashable, Sendable, Identifiable {
     /// Servers the scenario needs beside its own (the AIA server); each is started once for
     /// every scenario that names it.
     public var extraServers: [LabExtraServer] = []
+    /// A middlebox or buggy server in front of the scenario's server (`HelloFront`): it reads each
+    /// client's ClientHello first and lets small ones through; nil: clients reach the server.
+    public var front: FrontRule? = nil
+    /// What the server answers to iOS 26's ClientHello, when the lesson is about it (the JSON's
+    /// `connection.appleClientHello.outcome`; docs/connecting.md, "The second hello").
+    public var appleHello: AppleHelloReport.Outcome? = nil
     /// Whether plain `trustx`'s tour of the lab shows this scenario's full report (one does).
     public var featuredInTour: Bool = false
     /// The scenario's port is the port base plus this offset (stable across `--scenario`
@@ -102,6 +110,7 @@ extension LabScenario {
             badsslTLS,
             fleet,
             distrust,
+            appleHello,
         ].flatMap { $0 })
 
     /// `scenarios` with their port offsets: each group's scenarios take consecutive offsets

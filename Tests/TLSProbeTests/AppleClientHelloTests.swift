@@ -50,7 +50,7 @@ final class AppleClientHelloTests: XCTestCase {
 
     struct Short: Error {}
 
-    func parse(_ record: [UInt8]) throws -> Parsed {
+    static func parse(_ record: [UInt8]) throws -> Parsed {
         var p = Parsed()
         var c = Cursor(b: record)
         p.recordType = try c.u8()
@@ -70,7 +70,7 @@ final class AppleClientHelloTests: XCTestCase {
         return p
     }
 
-    func u16s(_ b: ArraySlice<UInt8>) -> [UInt16] {
+    static func u16s(_ b: ArraySlice<UInt8>) -> [UInt16] {
         let a = Array(b)
         return stride(from: 0, to: a.count - 1, by: 2).map { UInt16(a[$0]) << 8 | UInt16(a[$0 + 1]) }
     }
@@ -82,7 +82,7 @@ final class AppleClientHelloTests: XCTestCase {
 
     func testTheRecordAndHandshakeLengthsAddUp() throws {
         let h = hello()
-        let p = try parse(h.record)
+        let p = try Self.parse(h.record)
         XCTAssertEqual(p.recordType, 22, "RFC 8446 5.1: handshake")
         XCTAssertEqual(p.recordVersion, 0x0301, "RFC 8446 5.1: 0x0301 allowed in an initial ClientHello")
         XCTAssertEqual(p.recordLength, h.record.count - 5)
@@ -98,7 +98,7 @@ final class AppleClientHelloTests: XCTestCase {
     }
 
     func testTheHybridShareIs1216BytesAndComesWithX25519s() throws {
-        let p = try parse(hello().record)
+        let p = try Self.parse(hello().record)
         let ks = try XCTUnwrap(p.data(0x0033))
         var c = Cursor(b: ks)
         let listLength = Int(try c.u16())
@@ -121,14 +121,14 @@ final class AppleClientHelloTests: XCTestCase {
             XCTAssertLessThan(b, 3329)
         }
         // RFC 8446 4.2.8: shares in supported_groups' order, hybrid first as Apple's article says.
-        let groups = u16s(try XCTUnwrap(p.data(0x000A)).dropFirst(2))
+        let groups = Self.u16s(try XCTUnwrap(p.data(0x000A)).dropFirst(2))
         XCTAssertTrue(AppleClientHello.isGREASE(groups[0]))
         XCTAssertEqual(Array(groups.dropFirst()), [0x11EC, 0x001D, 0x0017, 0x0018, 0x0019])
         XCTAssertEqual(groups[0], shares[0].0, "the GREASE share's group is the GREASE group offered")
     }
 
     func testTheOtherExtensionsAndTheirOrder() throws {
-        let p = try parse(hello().record)
+        let p = try Self.parse(hello().record)
         let types = p.extensions.map { AppleClientHello.isGREASE($0.type) ? 0x0A0A : $0.type }
         XCTAssertEqual(types, AppleClientHello.extensionOrder)
         XCTAssertNotEqual(p.extensions.first?.type, p.extensions.last?.type, "RFC 8701: two GREASE extensions differ")
@@ -138,9 +138,9 @@ final class AppleClientHelloTests: XCTestCase {
         XCTAssertEqual(p.data(0x0010), [0, 12, 2] + Array("h2".utf8) + [8] + Array("http/1.1".utf8))
         let versions = try XCTUnwrap(p.data(0x002B))
         XCTAssertEqual(Int(versions[0]), versions.count - 1)
-        XCTAssertEqual(Array(u16s(versions.dropFirst()).dropFirst()), [0x0304, 0x0303], "TLS 1.3 and 1.2 only")
+        XCTAssertEqual(Array(Self.u16s(versions.dropFirst()).dropFirst()), [0x0304, 0x0303], "TLS 1.3 and 1.2 only")
         XCTAssertEqual(p.data(0x002D), [1, 1], "psk_dhe_ke")
-        XCTAssertEqual(u16s(try XCTUnwrap(p.data(0x000D)).dropFirst(2)), AppleClientHello.signatureAlgorithms)
+        XCTAssertEqual(Self.u16s(try XCTUnwrap(p.data(0x000D)).dropFirst(2)), AppleClientHello.signatureAlgorithms)
         XCTAssertEqual(Array(p.suites.dropFirst()), AppleClientHello.cipherSuites)
         XCTAssertTrue(AppleClientHello.isGREASE(p.suites[0]))
         XCTAssertEqual(p.suites[1], 0x1302, "TLS_AES_256_GCM_SHA384 first: the suite Apple's article shows negotiated")
@@ -148,14 +148,14 @@ final class AppleClientHelloTests: XCTestCase {
     }
 
     func testAnIPAddressTargetSendsNoServerName() throws {
-        let p = try parse(hello(nil).record)
+        let p = try Self.parse(hello(nil).record)
         XCTAssertNil(p.data(0x0000), "RFC 6066 3: no IP literals in server_name")
         XCTAssertEqual(p.extensions.count, AppleClientHello.extensionOrder.count - 1)
     }
 
     func testTwoHellosDifferInTheirRandomParts() throws {
-        let a = try parse(hello(seed: 1).record)
-        let b = try parse(hello(seed: 2).record)
+        let a = try Self.parse(hello(seed: 1).record)
+        let b = try Self.parse(hello(seed: 2).record)
         XCTAssertNotEqual(a.data(0x0033), b.data(0x0033))
         XCTAssertNotEqual(a.sessionID, b.sessionID)
     }

@@ -1,6 +1,7 @@
 import AppleHello
 import Foundation
 import SuiteFixtures
+import Synchronization
 import Testing
 import TrustCore
 
@@ -79,6 +80,31 @@ import TrustCore
         return server.port
     }
 
+    @Test func theHelloReachesTheServerWithTheHybridShare() throws {
+        let seen = Mutex<[UInt8]>([])
+        let capture = TCPServer { fd in
+            var got: [UInt8] = []
+            for _ in 0..<64 {
+                if got.count >= 5, got.count >= 5 + (Int(got[3]) << 8 | Int(got[4])) { break }
+                let chunk = Wire.receive(fd)
+                if chunk.isEmpty { break }
+                got += chunk
+            }
+            seen.withLock { $0 = got }
+        }
+        tcpServers.append(capture)
+        _ = try send(to: capture.port, silence: .milliseconds(300))
+        let received = seen.withLock { $0 }
+        // Read back by the byte-level tests' own parser: one record, the hybrid's 1,216-byte share
+        // (draft-ietf-tls-ecdhe-mlkem) beside x25519's, and the name sent as SNI.
+        let parsed = try AppleClientHelloTests.parse(received)
+        #expect(parsed.recordLength == received.count - 5)
+        let shares = try #require(parsed.data(0x0033))
+        #expect(shares.count == 2 + (4 + 1) + (4 + 1216) + (4 + 32))
+        #expect(Array(shares[7...10]) == [0x11, 0xEC, 0x04, 0xC0], "0x11EC, length 1,216")
+        #expect(parsed.data(0x0000) == [0, 12, 0, 0, 9] + Array("localhost".utf8))
+    }
+
     @Test func aServerAnsweringHRRForX25519FailsIOS26() throws {
         let hrr = ServerAnswerReaderTests.record(
             22,
@@ -111,6 +137,21 @@ import TrustCore
         #expect(report.outcome == .timedOut, "\(report.summary)")
         #expect(report.bytesReceived == 0)
         #expect((report.milliseconds ?? 0) >= 350)
+    }
+
+    @Test func aServerTricklingItsAnswerIsCutByTheDeadline() throws {
+        // One byte every 50 ms: each read gets something, yet the wait must still end on time.
+        let start: [UInt8] = [0x16, 3, 3, 0, 0x60, 2, 0, 0, 0x5C] + [UInt8](repeating: 3, count: 31)
+        let port = responder { fd, _ in
+            for byte in start {
+                guard Wire.send(fd, [byte]) else { return }
+                usleep(50_000)
+            }
+        }
+        let report = try send(to: port, silence: .milliseconds(400))
+        #expect(report.outcome == .timedOut, "\(report.summary)")
+        #expect(report.bytesReceived > 0 && report.bytesReceived < 20)
+        #expect(report.summary.contains("no complete answer"), "\(report.summary)")
     }
 
     @Test func aServerClosingWithoutAnAnswer() throws {

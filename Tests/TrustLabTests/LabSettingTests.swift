@@ -89,7 +89,7 @@ import TrustCore
                     .lessons, .ats, .badsslCertificates, .badsslKnownBad, .badsslClient, .inspection,
                     .certificateTransparency,
                     .badsslCipherSuites,
-                    .badsslKeyExchange, .badsslProtocols, .fleet, .distrust,
+                    .badsslKeyExchange, .badsslProtocols, .fleet, .distrust, .appleHello,
                 ]))
         // Teaching order keeps a group together: the groups in order give the catalogue back.
         let regrouped = LabScenario.groups.flatMap { g in LabScenario.all.filter { $0.group == g } }

@@ -218,6 +218,24 @@ final class ExplorerTmuxTests {
         _ = try await screen { $0.contains("EXIT=") }
     }
 
+    /// The lab's ios26-hello lessons in the explorer: the chain is trusted, and the scenario's
+    /// Connection section says what iOS 26's ClientHello met at the front (a reset for a hello
+    /// over 1,024 bytes, which the hello's 1,216-byte share alone exceeds).
+    @Test func testTheIOS26HelloLessonShowsTheResetBesideATrustedChain() async throws {
+        defer { _ = try? tmux("kill-server") }
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("trustx-pq-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        var text = try await startExplorer(["explore", "--group", "ios26-hello"], in: work, height: 80)
+        text = try await screen { $0.contains("✓ Trusted") }
+        #expect(text.contains("large-hello-reset"), "\(text)")
+        try send("1")
+        text = try await screen { WatchTmuxTests.detail($0).contains("iOS 26 hello") }
+        #expect(WatchTmuxTests.detail(text).contains("the connection was reset"), "\(text)")
+        try send("q")
+        _ = try await screen { $0.contains("EXIT=") }
+    }
+
     /// `explore` takes check's options and opens on the evaluation check prints for them.
     @Test func testExploreOpensOnTheVerdictCheckGivesForTheSameOptions() async throws {
         defer { _ = try? tmux("kill-server") }

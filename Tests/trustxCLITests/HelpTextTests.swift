@@ -293,7 +293,8 @@ import TrustX509
                                   dh1024, dh2048, dh-composite, dh-small-subgroup,
                                   static-rsa, tls-v1-0, tls-v1-1, tls-v1-2, ssl-v3,
                                   ssl-v2, pool, rotating, distrusted-after-date,
-                                  issued-before-distrust; default: all)
+                                  issued-before-distrust, large-hello-reset,
+                                  split-hello-dropped, hrr-for-x25519; default: all)
           --port-base <port>      Serve scenario n on port base+n (the AIA server on
                                   base+99), for handouts. (default: ports chosen by the
                                   system)
@@ -313,7 +314,7 @@ import TrustX509
                                   badssl-certificates, badssl-known-bad, badssl-client,
                                   inspection, ct, badssl-cipher-suites,
                                   badssl-key-exchange, badssl-protocols, fleet,
-                                  distrust; default: all)
+                                  distrust, ios26-hello; default: all)
           --rotate-seconds <seconds>
                                   Seconds the rotating scenario serves each of its two
                                   leaves before switching. (default: 20)

@@ -87,6 +87,8 @@ public struct ExplorerTarget: Sendable {
         let startTLS = parsed.1
         target.connectTo = running.connectTo.flatMap { try? Endpoint.parse($0, defaultPort: target.port) }
         options.startTLS = startTLS
+        // The lessons about iOS 26's ClientHello show what it met, as check does for any server.
+        options.sendsAppleClientHello = running.scenario.appleHello != nil
         return ExplorerTarget(
             name: running.name, location: running.url, host: target.host, source: .server(target, options),
             anchors: [AnchorEntry(anchor, file: running.anchorPath)], scenario: running.scenario)
