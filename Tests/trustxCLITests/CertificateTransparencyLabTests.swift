@@ -93,8 +93,8 @@ final class CertificateTransparencyLabTests {
 
     /// Apple's published CT policy (support.apple.com/103214) counts at most 2 embedded SCTs per
     /// log operator toward the 3 a 397-day leaf needs, which trustd's code does not: ct-one-operator
-    /// is trusted at a system root with advice in the JSON and the text, ct-valid (three operators)
-    /// without.
+    /// is trusted at a system root with advice in the JSON, the text and the Markdown, ct-valid
+    /// (three operators) without.
     @Test func testOneOperatorsThreeLogsAreTrustedWithAdviceFromThePublishedPolicy() throws {
         let lab = try running()
         let systemRoot = ["--store", lab.anchor(.ctLabRoot).path, "--ct-logs", lab.directory + "/ct-logs.json"]
@@ -109,6 +109,8 @@ final class CertificateTransparencyLabTests {
             #expect(advice.compactMap { $0["kind"] as? String } == kinds, "\(name)")
             let text = try CLI.run(["check"] + s.targetArguments + systemRoot)
             #expect(text.out.contains("\nCT advice\n") == !kinds.isEmpty, "\(name): \(text.out)")
+            let markdown = try CLI.run(["check"] + s.targetArguments + systemRoot + ["--format", "markdown"])
+            #expect(markdown.out.contains("\n## CT advice\n") == !kinds.isEmpty, "\(name): \(markdown.out)")
         }
     }
 }
