@@ -19,11 +19,13 @@ public struct AppleCTLogRecord: Hashable, Sendable {
     public let intervalEnd: String?
     /// Whether the log is for TLS certificates only (left out of Apple's non-TLS list).
     public let tlsOnly: Bool
+    /// Whether the list gives it among `tiled_logs`: a static-ct-api log, not an RFC 6962 one.
+    public let tiled: Bool
 
     /// Creates a record.
     public init(
         operatorName: String, description: String, logID: String, key: String, state: String,
-        stateTimestamp: String, intervalStart: String?, intervalEnd: String?, tlsOnly: Bool
+        stateTimestamp: String, intervalStart: String?, intervalEnd: String?, tlsOnly: Bool, tiled: Bool = false
     ) {
         self.operatorName = operatorName
         self.description = description
@@ -34,14 +36,15 @@ public struct AppleCTLogRecord: Hashable, Sendable {
         self.intervalStart = intervalStart
         self.intervalEnd = intervalEnd
         self.tlsOnly = tlsOnly
+        self.tiled = tiled
     }
 
-    /// The record as the generator hashed it: fields joined by tabs, an absent interval as empty
-    /// fields. `AppleCTLogs.dataSHA256` is the SHA-256 of these lines joined by newlines.
+    /// The record as the generator hashed it: fields joined by tabs, an absent interval and an
+    /// unset flag as empty fields. `AppleCTLogs.dataSHA256` is the SHA-256 of these lines joined by newlines.
     public var canonicalLine: String {
         [
             operatorName, description, logID, key, state, stateTimestamp, intervalStart ?? "", intervalEnd ?? "",
-            tlsOnly ? "tls-only" : "",
+            tlsOnly ? "tls-only" : "", tiled ? "tiled" : "",
         ].joined(separator: "\t")
     }
 }

@@ -9,7 +9,7 @@ public enum AppleCTLogs {
     /// The list's own versions (assetVersion, assetVersionV2).
     public static let listVersion = "assetVersion 26, assetVersionV2 1007"
     /// SHA-256 (hex) of the logs' canonical lines (`AppleCTLogRecord.canonicalLine`, joined by newlines).
-    public static let dataSHA256 = "64c6e2021f81a0e2de1f928ff90b2ffc9564ce1c8a7b8d7aae53dfffd15f73aa"
+    public static let dataSHA256 = "e4ba65242df5a6ab408e5135fb1790e5ba9e8d8ad272e98738ce0f00639a631c"
     /// The logs, in the list's order (operators in order, each operator's logs then its tiled logs).
     public static let logs: [AppleCTLogRecord] = [
         AppleCTLogRecord(
@@ -779,30 +779,30 @@ public enum AppleCTLogs {
             logID: "750EQi4gtDIQJ1TfUtJRRgJ/hEwH/YZeySLub86fe7w=",
             key: "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEK9d4GGtzbkwwsYpEtvnU9KKgZr67MsGlB7mnF8DW9bHnngHzPzXPbdo7n+FyCwSDYqEHbal1Z0CCVyZD6wQ/ow==",
             state: "qualified", stateTimestamp: "2025-06-13T02:40:00Z",
-            intervalStart: "2025-07-01T00:00:00Z", intervalEnd: "2026-01-01T00:00:00Z", tlsOnly: true),
+            intervalStart: "2025-07-01T00:00:00Z", intervalEnd: "2026-01-01T00:00:00Z", tlsOnly: true, tiled: true),
         AppleCTLogRecord(
             operatorName: "Geomys", description: "Tuscolo2026h1",
             logID: "cX6V88I4im2x44RJPTHhWqliCHYtQgDgBQzQZ7WmYeI=",
             key: "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEflxzMg2Ajjg7h1+ZIvQ9LV6yFvdj6uRi9YbvtRnSCgS2SamkH56WcPRaBTRYARPDIr5JwLqgJAVA/NvDxdJXOw==",
             state: "qualified", stateTimestamp: "2025-06-13T02:40:00Z",
-            intervalStart: "2026-01-01T00:00:00Z", intervalEnd: "2026-07-01T00:00:00Z", tlsOnly: true),
+            intervalStart: "2026-01-01T00:00:00Z", intervalEnd: "2026-07-01T00:00:00Z", tlsOnly: true, tiled: true),
         AppleCTLogRecord(
             operatorName: "Geomys", description: "Tuscolo2026h2",
             logID: "Rq+GPTs+5Z+ld96oJF02sNntIqIj9GF3QSKUUu6VUF8=",
             key: "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEaA6P0i7JTsd9XfzF1/76avRWA3XXI4NStsFO/aFtBp6SY7olDEMiPSFSxGzFQjKA1r9vgG/oFQwurlWMy9FQNw==",
             state: "qualified", stateTimestamp: "2025-06-13T02:40:00Z",
-            intervalStart: "2026-07-01T00:00:00Z", intervalEnd: "2027-01-01T00:00:00Z", tlsOnly: true),
+            intervalStart: "2026-07-01T00:00:00Z", intervalEnd: "2027-01-01T00:00:00Z", tlsOnly: true, tiled: true),
         AppleCTLogRecord(
             operatorName: "Geomys", description: "Tuscolo2027h1",
             logID: "WW5sM4aUsllyolbIoOjdkEp26Ag92oc7AQg4KBQ87lk=",
             key: "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEOYwwGoaNpZ/SQW0VNGICP7wGRQsSeEowTRl4DPSdPjSkO/+ouvFH78I8sQTR3FWPZDScALbclBqnqL0ptY8beA==",
             state: "pending", stateTimestamp: "2025-06-02T00:00:00Z",
-            intervalStart: "2027-01-01T00:00:00Z", intervalEnd: "2027-07-01T00:00:00Z", tlsOnly: true),
+            intervalStart: "2027-01-01T00:00:00Z", intervalEnd: "2027-07-01T00:00:00Z", tlsOnly: true, tiled: true),
         AppleCTLogRecord(
             operatorName: "Geomys", description: "Tuscolo2027h2",
             logID: "1d5V7roItgyf/BjFE75qYLoARga8WVuWu0T2LMV9Ofo=",
             key: "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEIAz2gOD7wIptaiLTnmR4k7AQwp5kFmqmGHY/8JmMJxaSHyAipoFA/YSBCTX7ZowxIkSKpZYGlqLtdLVcLWDS5w==",
             state: "pending", stateTimestamp: "2025-06-02T00:00:00Z",
-            intervalStart: "2027-07-01T00:00:00Z", intervalEnd: "2028-01-01T00:00:00Z", tlsOnly: true),
+            intervalStart: "2027-07-01T00:00:00Z", intervalEnd: "2028-01-01T00:00:00Z", tlsOnly: true, tiled: true),
     ]
 }

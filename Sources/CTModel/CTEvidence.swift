@@ -142,6 +142,9 @@ public struct CTAssessment: Hashable, Sendable {
     public var operators: [String] = []
     /// The list the SCTs were checked against.
     public var logListSource = ""
+    /// Where the path is CT-qualified by trustd's code but Apple's published policy would not
+    /// qualify it: advice, never a different verdict (`CTPublishedPolicy`); empty otherwise.
+    public var publishedPolicyAdvice: [CTPolicyAdvice] = []
 
     /// An assessment with nothing counted yet.
     package init() {}

@@ -42,13 +42,16 @@ public struct CTLog: Hashable, Sendable {
     public var intervalEnd: Timestamp?
     /// Whether the log takes TLS certificates only.
     public var tlsOnly: Bool
+    /// Whether it is a tiled log (static-ct-api, the list's `tiled_logs`) rather than an RFC 6962
+    /// one; a property-list log names no API and is taken as RFC 6962.
+    public var tiled: Bool
 
     /// Creates a log.
     public init(
         key: [UInt8], operatorName: String, description: String? = nil, logID: [UInt8]? = nil,
         state: State = .usable, stateSince: Timestamp? = nil, readOnlyFrom: Timestamp? = nil,
         retiredFrom: Timestamp? = nil, intervalStart: Timestamp? = nil, intervalEnd: Timestamp? = nil,
-        tlsOnly: Bool = false
+        tlsOnly: Bool = false, tiled: Bool = false
     ) {
         let id = logID ?? Digest.sha256(key)
         self.logID = id
@@ -62,6 +65,7 @@ public struct CTLog: Hashable, Sendable {
         self.intervalStart = intervalStart
         self.intervalEnd = intervalEnd
         self.tlsOnly = tlsOnly
+        self.tiled = tiled
     }
 
     /// Whether the log is retired (has a retirement date, whatever it is: trustd asks only
@@ -108,7 +112,8 @@ public struct CTLogList: Sendable {
                     key: key, operatorName: r.operatorName, description: r.description, logID: id, state: state,
                     stateSince: Timestamp(rfc3339: r.stateTimestamp),
                     intervalStart: r.intervalStart.flatMap { Timestamp(rfc3339: $0) },
-                    intervalEnd: r.intervalEnd.flatMap { Timestamp(rfc3339: $0) }, tlsOnly: r.tlsOnly))
+                    intervalEnd: r.intervalEnd.flatMap { Timestamp(rfc3339: $0) }, tlsOnly: r.tlsOnly,
+                    tiled: r.tiled))
         }
         return CTLogList(source: appleSource, logs: logs)
     }()

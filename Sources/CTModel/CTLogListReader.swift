@@ -73,8 +73,11 @@ public enum CTLogListReader {
                 throw CTLogListError("operator \(i) is not an object with a \"name\"")
             }
             var entries: [LogListJSON] = []
+            // The `logs` first, then the `tiled_logs` (static-ct-api), which start at this index.
+            var firstTiled = 0
             for k in ["logs", "tiled_logs"] {
                 if case .array(let a)? = o[k] { entries += a }
+                if k == "logs" { firstTiled = entries.count }
             }
             for (j, entry) in entries.enumerated() {
                 guard logs.count < maximumLogs else { return logs }
@@ -115,7 +118,8 @@ public enum CTLogListReader {
                 logs.append(
                     CTLog(
                         key: key, operatorName: name, description: description, logID: id, state: state,
-                        stateSince: since, intervalStart: start, intervalEnd: end, tlsOnly: tlsOnly))
+                        stateSince: since, intervalStart: start, intervalEnd: end, tlsOnly: tlsOnly,
+                        tiled: j >= firstTiled))
             }
         }
         return logs

@@ -17,6 +17,19 @@ package enum CTPolicy {
         certificates: [Certificate], ctLogs: CTLogList?, presentedSCTs: [[UInt8]], stapledOCSPResponse: [UInt8]?,
         time: Timestamp, work: inout some SignatureWork
     ) -> CTAssessment {
+        var a = assessByCode(
+            certificates: certificates, ctLogs: ctLogs, presentedSCTs: presentedSCTs,
+            stapledOCSPResponse: stapledOCSPResponse, time: time, work: &work)
+        // A qualified path has verified SCTs, so the list is decoded already.
+        if a.qualified { a.publishedPolicyAdvice = CTPublishedPolicy.advice(a, logs: ctLogs ?? .apple) }
+        return a
+    }
+
+    /// The assessment as trustd's code makes it (find_validating_logs, verify_tls_ct_policy).
+    static func assessByCode(
+        certificates: [Certificate], ctLogs: CTLogList?, presentedSCTs: [[UInt8]], stapledOCSPResponse: [UInt8]?,
+        time: Timestamp, work: inout some SignatureWork
+    ) -> CTAssessment {
         let leaf = certificates[0]
         let issuer = certificates.count >= 2 ? certificates[1] : nil
         var a = CTAssessment()

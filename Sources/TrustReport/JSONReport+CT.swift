@@ -15,6 +15,13 @@ extension JSONReport {
             ("operators", .array(a.operators.map { .string($0) })),
             ("logList", .string(a.logListSource)),
             (
+                "publishedPolicyAdvice",
+                .array(
+                    a.publishedPolicyAdvice.map {
+                        .object([("kind", .string($0.kind.rawValue)), ("message", .string($0.message))])
+                    })
+            ),
+            (
                 "list",
                 .array(
                     a.scts.map { s in

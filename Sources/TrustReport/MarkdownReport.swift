@@ -126,6 +126,13 @@ public enum MarkdownReport {
             line()
             for a in e.pinAdvice { line("- \(escape(a.sourceDescription)): \(escape(a.message))") }
         }
+        let ct = e.steps.first { $0.id == .certificateTransparency }?.finding.certificateTransparency
+        if let advice = ct?.publishedPolicyAdvice, !advice.isEmpty {
+            line()
+            line("## CT advice")
+            line()
+            for a in advice { line("- \(escape(a.message))") }
+        }
         return out
     }
 

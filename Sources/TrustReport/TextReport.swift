@@ -103,6 +103,7 @@ public enum TextReport {
         r.unreadable(e)
         r.steps(e)
         r.pinAdvice(e)
+        r.ctAdvice(e)
         return r.out
     }
 
@@ -199,6 +200,18 @@ public enum TextReport {
             line()
             line("Pin advice")
             for a in e.pinAdvice { line("  \(clean(a.sourceDescription)): \(clean(a.message))") }
+        }
+
+        /// Where the path passes trustd's CT code but not Apple's published policy (the verdict
+        /// follows the code).
+        mutating func ctAdvice(_ e: Evaluation) {
+            let advice =
+                e.steps.first { $0.id == .certificateTransparency }?.finding.certificateTransparency?
+                .publishedPolicyAdvice ?? []
+            guard !advice.isEmpty else { return }
+            line()
+            line("CT advice")
+            for a in advice { line("  \(clean(a.message))") }
         }
 
         mutating func unreadable(_ e: Evaluation) {

@@ -90,6 +90,29 @@ final class CertificateTransparencyLabTests {
         #expect((anchored["trusted"] as? Bool) == true, "\(exempt.out)")
         #expect(anchoredCT == "not-applicable")
     }
+
+    /// Apple's published CT policy (support.apple.com/103214) counts at most 2 embedded SCTs per
+    /// log operator toward the 3 a 397-day leaf needs, which trustd's code does not: ct-one-operator
+    /// is trusted at a system root with advice in the JSON, the text and the Markdown, ct-valid
+    /// (three operators) without.
+    @Test func testOneOperatorsThreeLogsAreTrustedWithAdviceFromThePublishedPolicy() throws {
+        let lab = try running()
+        let systemRoot = ["--store", lab.anchor(.ctLabRoot).path, "--ct-logs", lab.directory + "/ct-logs.json"]
+        for (name, kinds) in [("ct-one-operator", ["operator-cap"]), ("ct-valid", [])] {
+            let s = try #require(lab.scenario(name))
+            let json = try check(s.targetArguments + systemRoot)
+            let (v, _, steps) = try verdict(json, name)
+            #expect((v["trusted"] as? Bool) == true, "\(name): advice never changes the verdict")
+            let ct = try #require(steps.first { $0["id"] as? String == "certificate-transparency" })
+            let evidence = try #require(ct["scts"] as? [String: Any])
+            let advice = try #require(evidence["publishedPolicyAdvice"] as? [[String: Any]], "\(name)")
+            #expect(advice.compactMap { $0["kind"] as? String } == kinds, "\(name)")
+            let text = try CLI.run(["check"] + s.targetArguments + systemRoot)
+            #expect(text.out.contains("\nCT advice\n") == !kinds.isEmpty, "\(name): \(text.out)")
+            let markdown = try CLI.run(["check"] + s.targetArguments + systemRoot + ["--format", "markdown"])
+            #expect(markdown.out.contains("\n## CT advice\n") == !kinds.isEmpty, "\(name): \(markdown.out)")
+        }
+    }
 }
 
 /// CertificateTransparencyLabTests's shared set-up, outside the type so its suite attribute can name it.

@@ -4,7 +4,8 @@
 Reads certificate_transparency/log_list.json (schema v5: operators, each with `logs` and
 `tiled_logs`) from a security_certificates checkout and writes every log, whatever its state, with
 its operator, description, log ID, key (DER SubjectPublicKeyInfo), state and the state's
-timestamp, temporal interval and tls_only flag. Apple's own build script keeps only logs that are
+timestamp, temporal interval, tls_only flag, and whether it is a tiled log (static-ct-api) rather
+than an RFC 6962 one, which Apple's published CT policy distinguishes. Apple's own build script keeps only logs that are
 neither pending nor rejected; trustx keeps them all so that a report can say why an SCT from a
 rejected log does not count, and applies Apple's filter when it builds the list it trusts.
 
@@ -41,7 +42,8 @@ def read_logs(log_list: dict) -> list[dict]:
     logs = []
     for operator in log_list["operators"]:
         name = operator["name"]
-        for log in operator.get("logs", []) + operator.get("tiled_logs", []):
+        tiled = [(log, True) for log in operator.get("tiled_logs", [])]
+        for log, is_tiled in [(log, False) for log in operator.get("logs", [])] + tiled:
             where = f"{name} / {log.get('description')}"
             state = log["state"]
             kinds = [k for k in STATES if k in state]
@@ -62,6 +64,7 @@ def read_logs(log_list: dict) -> list[dict]:
                 "start": checked_time(interval["start_inclusive"], where) if interval else "",
                 "end": checked_time(interval["end_exclusive"], where) if interval else "",
                 "tls_only": bool(log.get("tls_only", False)),
+                "tiled": is_tiled,
             })
     return logs
 
@@ -71,7 +74,7 @@ def canonical_lines(logs: list[dict]) -> str:
     the SHA-256 of these lines joined by newlines (no final newline), as UTF-8."""
     return "\n".join("\t".join([
         l["operator"], l["description"], l["log_id"], l["key"], l["state"], l["state_time"],
-        l["start"], l["end"], "tls-only" if l["tls_only"] else "",
+        l["start"], l["end"], "tls-only" if l["tls_only"] else "", "tiled" if l["tiled"] else "",
     ]) for l in logs)
 
 
@@ -113,7 +116,8 @@ def render(logs: list[dict], tag: str, versions: str) -> str:
         start = swift_string(l["start"]) if l["start"] else "nil"
         end = swift_string(l["end"]) if l["end"] else "nil"
         lines.append(f"            state: {swift_string(l['state'])}, stateTimestamp: {swift_string(l['state_time'])},")
-        lines.append(f"            intervalStart: {start}, intervalEnd: {end}, tlsOnly: {'true' if l['tls_only'] else 'false'}),")
+        tiled = ", tiled: true" if l["tiled"] else ""
+        lines.append(f"            intervalStart: {start}, intervalEnd: {end}, tlsOnly: {'true' if l['tls_only'] else 'false'}{tiled}),")
     lines += ["    ]", "}", ""]
     return "\n".join(lines)
 

@@ -2,6 +2,12 @@
 """Regenerate trustx's compiled-in Apple trust data from a checkout of Apple's security_certificates.
 
 Usage: scripts/apple-trust-data/update.py PATH-TO-security_certificates-CHECKOUT
+       scripts/apple-trust-data/update.py --report PATH-TO-security_certificates-CHECKOUT
+
+First prints what changed between the tag compiled in and the checkout's (report.py: roots added
+and removed, anchor constraints, EV policies, CT logs, system pins, date constraints), then
+regenerates; with --report it only prints. Either way, read docs/apple-trust-data.md's table of
+the trustd rules read against each tag before shipping new data.
 
 Each generator beside this script (gen_*.py) exposes generate(checkout, out_dir, tag) and writes its
 own Swift files into Sources/AppleTrustData; every generated file records the tag and a SHA-256 of
@@ -29,21 +35,33 @@ def describe(checkout: pathlib.Path) -> tuple[str, str]:
 
 
 def main() -> None:
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    only_report = args[:1] == ["--report"]
+    if only_report:
+        args = args[1:]
+    if len(args) != 1:
         sys.exit(__doc__)
-    checkout = pathlib.Path(sys.argv[1]).resolve()
+    checkout = pathlib.Path(args[0]).resolve()
     if not (checkout / "certificates" / "roots").is_dir():
         sys.exit(f"update.py: {checkout} has no certificates/roots; is it a security_certificates checkout?")
     tag, commit = describe(checkout)
+    report = _module(HERE / "report.py")
+    sys.stdout.write(report.report(checkout, _current("tag"), tag))
+    if only_report:
+        return
     (OUT / "AppleTrustDataSource.swift").write_text(
         (OUT / "AppleTrustDataSource.swift").read_text()
         .replace(_current("tag"), tag).replace(_current("commit"), commit))
     for gen in sorted(HERE.glob("gen_*.py")):
-        spec = importlib.util.spec_from_file_location(gen.stem, gen)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        module.generate(checkout, OUT, tag)
+        _module(gen).generate(checkout, OUT, tag)
         print(f"update.py: {gen.stem} done")
+
+
+def _module(path: pathlib.Path):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _current(name: str) -> str:

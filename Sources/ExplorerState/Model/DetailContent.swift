@@ -370,6 +370,11 @@ public enum DetailContent {
             out.append(DetailLine(.text, clean(String(paragraph))))
         }
         if step.id.rawValue.hasPrefix("ats-"), let e = s.evaluation { out += atsLines(e) }
+        // Apple's published CT policy beside trustd's code: advice, the verdict is the code's.
+        if let advice = step.finding.certificateTransparency?.publishedPolicyAdvice, !advice.isEmpty {
+            out.append(DetailLine(.heading, "Apple's published CT policy"))
+            for a in advice { out.append(DetailLine(.text, clean(a.message))) }
+        }
         // Pin advice belongs with the steps that check pins: what will break later, not now.
         if step.id == .pin || step.id == .pinnedDomains, let advice = s.evaluation?.pinAdvice {
             let mine = advice.filter { a in
