@@ -192,13 +192,13 @@ let package = Package(
             name: "TrustLab",
             dependencies: [
                 "LabServers", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder", "TrustOptions",
-                "HelloFront", "AppleHello",
+                "HelloFront", "AppleHello", "PathRules",
             ]),
         .testTarget(
             name: "TrustLabTests",
             dependencies: [
                 "TrustLab", "LabServers", "TrustCore", "ATSModel", "TrustX509", "TrustSupport", "TrustBuilder",
-                "COpenSSL",
+                "COpenSSL", "PathRules",
                 "SuiteFixtures",
             ]),
         // Cells, buffers, layout, widgets and the curses backend (only CursesBackend.swift sees C).

@@ -313,7 +313,8 @@ extension LabParts {
                 ct: try CTPKI.build(now: now, serverIPs: serverIPs),
                 fleet: try FleetPKI.build(
                     library: lab.libraryCA, intermediate: lab.libraryIntermediate, now: now, serverIPs: serverIPs),
-                distrust: try DistrustPKI.build(now: now, serverIPs: serverIPs))
+                distrust: try DistrustPKI.build(now: now, serverIPs: serverIPs),
+                expiring: try ExpiringRootPKI.build(now: now, serverIPs: serverIPs))
         } catch {
             throw .pki(error)
         }
@@ -325,6 +326,7 @@ extension LabParts {
         anchors[.inspectionProxyRoot] = inspection.root.certificate
         anchors[.ctLabRoot] = ct.root.certificate
         anchors[.distrustedRoot] = distrust.root.certificate
+        anchors[.expiringRoot] = expiring.root.certificate
         return anchors
     }
 

@@ -27,6 +27,8 @@ public enum LabAnchor: String, Hashable, Sendable, CaseIterable {
     /// The root of the distrust lessons, which the lab's date constraint file distrusts for
     /// certificates issued after a cut-off.
     case distrustedRoot = "lab-distrusted-root"
+    /// The root of the early-expiry lesson, 30 days from its notAfter when the lab starts.
+    case expiringRoot = "lab-expiring-root"
 
     /// The file name in the lab folder.
     public var fileName: String { "\(rawValue).pem" }

@@ -91,6 +91,8 @@ struct LabParts: Sendable {
     var fleet: FleetPKI
     /// The root the distrust lessons constrain by date, and its leaves.
     var distrust: DistrustPKI
+    /// The root that expires within 60 days, and its leaf.
+    var expiring: ExpiringRootPKI
 
     /// The certificate of `clientCA`.
     func certificate(of clientCA: LabClientCA) -> Certificate {

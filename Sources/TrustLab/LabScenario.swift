@@ -111,6 +111,7 @@ extension LabScenario {
             fleet,
             distrust,
             appleHello,
+            client,
         ].flatMap { $0 })
 
     /// `scenarios` with their port offsets: each group's scenarios take consecutive offsets

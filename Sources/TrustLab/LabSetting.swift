@@ -1,4 +1,5 @@
 import ATSModel
+import PathRules
 import TrustCore
 import TrustOptions
 
@@ -30,6 +31,9 @@ public enum LabSetting: Hashable, Sendable {
     /// The lab's date constraints beside Apple's (`--date-constraints`): a device whose Valid
     /// database lists the lab's distrusted root.
     case dateConstraints
+    /// Who evaluates (`--client`): an app, or Safari and Apple's other programs, for which trustd
+    /// moves a system root's expiry 60 days earlier.
+    case client(TrustClient)
 
     /// The `trustx check` options for this setting, with `values` naming the lab's files and pins.
     /// The lab's command lines, JSON and labels all come from here.
@@ -51,6 +55,7 @@ public enum LabSetting: Hashable, Sendable {
         case .store(let anchor): return [CheckSetting.store.option.flag, values.anchorPath(anchor)]
         case .ctLogs: return ["--ct-logs", values.ctLogsPath]
         case .dateConstraints: return ["--date-constraints", values.dateConstraintsPath]
+        case .client(let client): return [CheckSetting.client.option.flag, client.rawValue]
         }
     }
 

@@ -70,6 +70,7 @@ import TrustCore
             case .store: "store"
             case .ctLogs: "ctLogs"
             case .dateConstraints: "dateConstraints"
+            case .client: "client"
             }
         }
         let used = Set(LabScenario.all.flatMap(\.variations).flatMap(\.settings).map(kind))
@@ -78,7 +79,7 @@ import TrustCore
                 == ([
                     "policy", "anchor", "noScenarioAnchor", "pin", "minimumTLS", "noAIA", "clientIdentity",
                     "anchorClass",
-                    "store", "ctLogs", "dateConstraints",
+                    "store", "ctLogs", "dateConstraints", "client",
                 ]))
     }
 
@@ -89,7 +90,7 @@ import TrustCore
                     .lessons, .ats, .badsslCertificates, .badsslKnownBad, .badsslClient, .inspection,
                     .certificateTransparency,
                     .badsslCipherSuites,
-                    .badsslKeyExchange, .badsslProtocols, .fleet, .distrust, .appleHello,
+                    .badsslKeyExchange, .badsslProtocols, .fleet, .distrust, .appleHello, .client,
                 ]))
         // Teaching order keeps a group together: the groups in order give the catalogue back.
         let regrouped = LabScenario.groups.flatMap { g in LabScenario.all.filter { $0.group == g } }

@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import PathRules
 import SuiteFixtures
 import Testing
 import TrustCore
@@ -156,6 +157,7 @@ final class ScenarioExpectationTests {
                 var policy: TrustPolicy = .ssl(host: s.host)
                 var pins: [String] = []
                 var anchorClass = CustomAnchorClass.app
+                var client = TrustClient.app
                 var evaluable = true
                 for setting in v.settings {
                     switch setting {
@@ -165,6 +167,7 @@ final class ScenarioExpectationTests {
                     case .policy(let p): policy = p
                     case .minimumTLS, .noAIA, .clientIdentity: evaluable = false  // decided on the network
                     case .anchorClass(let c): anchorClass = c
+                    case .client(let c): client = c
                     // A lab root as the system store with the lab's logs, or the lab's date
                     // constraints: CertificateTransparencyLabTests, DistrustLabTests.
                     case .store, .ctLogs, .dateConstraints: evaluable = false
@@ -173,6 +176,7 @@ final class ScenarioExpectationTests {
                 guard evaluable else { continue }
                 var chosen = try settings(s, anchors: anchors, policy: policy, pins: pins)
                 chosen.customAnchorClass = anchorClass
+                chosen.client = client
                 if anchors.isEmpty {
                     // No custom anchor: the system store decides (and does not know Library Test CA).
                     chosen.systemStore = EmptyStore()

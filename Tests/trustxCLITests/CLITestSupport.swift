@@ -3,6 +3,7 @@ import SuiteFixtures
 import Synchronization
 import Testing
 import TrustCLI
+import TrustSupport
 
 /// What one run of the command line produced, in process (`CLI.run`) or as a child (`CLI.spawn`):
 /// SuiteFixtures' one record of a run.
@@ -143,6 +144,29 @@ enum Shell {
         if result.status != 0 {
             throw TestPKI.Failure(message: "openssl \(arguments.joined(separator: " ")): \(result.err)")
         }
+    }
+}
+
+/// A certificate's dates as openssl reads them, the outside reading tests compare trustx's with.
+enum OpenSSLDates {
+    /// `openssl x509 -noout -dates` of the PEM file at `path`, as instants.
+    static func read(_ path: String) throws -> (notBefore: Timestamp, notAfter: Timestamp) {
+        let result = try Shell.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["openssl", "x509", "-in", path, "-noout", "-dates"])
+        guard result.status == 0 else { throw TestPKI.Failure(message: "openssl x509 -dates \(path): \(result.err)") }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "MMM d HH:mm:ss yyyy zzz"
+        var found: [String: Timestamp] = [:]
+        for line in result.out.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { continue }
+            let squeezed = parts[1].split(separator: " ").joined(separator: " ")
+            let date = try #require(formatter.date(from: squeezed), "openssl printed \(parts[1])")
+            found[parts[0]] = Timestamp(secondsSinceEpoch: Int64(date.timeIntervalSince1970))
+        }
+        return (try #require(found["notBefore"]), try #require(found["notAfter"]))
     }
 }
 

@@ -294,7 +294,8 @@ import TrustX509
                                   static-rsa, tls-v1-0, tls-v1-1, tls-v1-2, ssl-v3,
                                   ssl-v2, pool, rotating, distrusted-after-date,
                                   issued-before-distrust, large-hello-reset,
-                                  split-hello-dropped, hrr-for-x25519; default: all)
+                                  split-hello-dropped, hrr-for-x25519,
+                                  works-in-app-fails-in-safari; default: all)
           --port-base <port>      Serve scenario n on port base+n (the AIA server on
                                   base+99), for handouts. (default: ports chosen by the
                                   system)
@@ -314,7 +315,7 @@ import TrustX509
                                   badssl-certificates, badssl-known-bad, badssl-client,
                                   inspection, ct, badssl-cipher-suites,
                                   badssl-key-exchange, badssl-protocols, fleet,
-                                  distrust, ios26-hello; default: all)
+                                  distrust, ios26-hello, client; default: all)
           --rotate-seconds <seconds>
                                   Seconds the rotating scenario serves each of its two
                                   leaves before switching. (default: 20)

@@ -87,20 +87,7 @@ struct TimelineCLITests {
 
     /// `openssl x509 -noout -dates` of `name`, as instants: openssl's own reading of the file.
     func dates(_ name: String) throws -> (notBefore: Timestamp, notAfter: Timestamp) {
-        let text = try pki.sh(["openssl", "x509", "-in", "\(name).pem", "-noout", "-dates"])
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "MMM d HH:mm:ss yyyy zzz"
-        var found: [String: Timestamp] = [:]
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { continue }
-            let squeezed = parts[1].split(separator: " ").joined(separator: " ")
-            let date = try #require(formatter.date(from: squeezed), "openssl printed \(parts[1])")
-            found[parts[0]] = Timestamp(secondsSinceEpoch: Int64(date.timeIntervalSince1970))
-        }
-        return (try #require(found["notBefore"]), try #require(found["notAfter"]))
+        try OpenSSLDates.read(pki.path("\(name).pem"))
     }
 
     /// 2026-06-01T00:00:00Z: after every notBefore, before every notAfter.
