@@ -129,9 +129,15 @@ enum CheckCommand {
                 case .json: Output.out(JSONReport.renderConnectionFailure(connection, settings: settings))
                 case .markdown: Output.out(MarkdownReport.renderConnectionFailure(connection))
                 case .text, .junit:
-                    // Nothing was evaluated, so there is no report: one line on standard error, as
-                    // for any other error (the JSON and Markdown reports carry the details).
-                    return Trustx.fail(connectionFailureLine(connection), .unavailable)
+                    // Nothing was evaluated, so there is no report: the reason on standard error,
+                    // as for any other error (the JSON and Markdown reports carry the details),
+                    // then what iOS 26's hello met, which can differ: a server that speaks only
+                    // X25519MLKEM768 refuses this machine's hello and answers a device's.
+                    let status = Trustx.fail(connectionFailureLine(connection), .unavailable)
+                    if let hello = connection.appleClientHello, hello.outcome != .notSent {
+                        Output.err("apple hello: \(TerminalSanitizer.sanitize(hello.summary))\n")
+                    }
+                    return status
                 }
                 return .unavailable
             case .message, .usage: return failure.report()

@@ -1,5 +1,6 @@
 import Explorer
 import ExplorerState
+import SuiteFixtures
 import TLSProbe
 import TermUI
 import TrustCore
@@ -160,7 +161,9 @@ final class CompareViewTests: XCTestCase {
         var options = ProbeOptions()
         options.proxy = .none
         options.timeout = .seconds(5)
-        let port = try Self.closedPort()
+        let refusing = try RefusingPort()
+        defer { refusing.release() }
+        let port = UInt16(refusing.port)
         let down = ExplorerTarget(
             name: "node-down", location: "127.0.0.1:\(port)", host: "127.0.0.1",
             source: .server(ProbeTarget(host: "127.0.0.1", port: port), options))
@@ -188,24 +191,6 @@ final class CompareViewTests: XCTestCase {
             swapped.range(
                 of: #"Verdict\s+no evaluation: the connection failed.*│ trusted"#, options: .regularExpression),
             swapped)
-    }
-
-    /// A loopback port nothing listens on: bound, then closed.
-    static func closedPort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw XCTSkip("no socket") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw XCTSkip("cannot bind a loopback port") }
-        return UInt16(bigEndian: address.sin_port)
     }
 
     static func prodChain() throws -> [Certificate] {

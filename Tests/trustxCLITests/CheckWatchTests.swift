@@ -88,6 +88,9 @@ final class CheckWatchTests {
         #expect(held == [true, true], "no initial line (JSON) or no summary table (text)")
         rotating.stop()
         stopping.stop()
+        // Held, refusing, so that no server of another suite is given the port before the round.
+        let refusing = try RefusingPort(port: stopping.port)
+        defer { refusing.release() }
         let restarted = Result {
             try OpenSSLServer(
                 ["-cert", pki.path("watch-leaf2.pem"), "-key", pki.path("watch-leaf2.key")], port: port,

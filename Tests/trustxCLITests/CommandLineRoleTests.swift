@@ -60,14 +60,6 @@ import Testing
         return pin
     }
 
-    /// A port nothing listens on: one a server had, after it stopped.
-    func closedPort() throws -> Int {
-        let server = try OpenSSLServer(
-            ["-cert", pki.path("leaf.pem"), "-key", pki.path("leaf.key")], in: pki.directory)
-        server.stop()
-        return server.port
-    }
-
     func leafServer() throws -> OpenSSLServer {
         try OpenSSLServer(["-cert", pki.path("leaf.pem"), "-key", pki.path("leaf.key")], in: pki.directory)
     }
@@ -106,7 +98,9 @@ import Testing
     @Test func testMarkdownForSeveralTargetsEndsWithTheSummaryAndTheFailureLines() throws {
         let server = try leafServer()
         defer { server.stop() }
-        let closed = try closedPort()
+        let refusing = try RefusingPort()
+        defer { refusing.release() }
+        let closed = refusing.port
         let r = try CLI.run([
             "check", "127.0.0.1:\(server.port)", "127.0.0.1:\(closed)", "--anchor", pki.path("ca.pem"), "--format",
             "markdown",

@@ -70,7 +70,9 @@ import Testing
     }
 
     @Test func testAFailedConnectionInTextIsOneLineOfError() throws {
-        let port = try closedPort()
+        let refusing = try RefusingPort()
+        defer { refusing.release() }
+        let port = refusing.port
         let runs = try CLI.runAll([
             ["check", "127.0.0.1:\(port)"], ["check", "127.0.0.1:\(port)", "--format", "json"],
         ])
@@ -381,11 +383,4 @@ import Testing
         return dir
     }
 
-    /// A loopback port nothing listens on (bound, then closed).
-    func closedPort() throws -> Int {
-        let listener = try LoopbackListener { close($0) }
-        let port = listener.port
-        listener.stop()
-        return port
-    }
 }

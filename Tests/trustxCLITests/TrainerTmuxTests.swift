@@ -1,4 +1,5 @@
 import Foundation
+import SuiteFixtures
 import Testing
 
 /// What a trainer on a projector and a newcomer in their first minutes meet in the explorer,
@@ -53,7 +54,9 @@ final class TrainerTmuxTests {
     /// At 80x24 a failed connection's reason reads in full in the Detail pane, wrapped: every word
     /// of the message check gives for the same server is on screen, and the Detail pane is shown.
     @Test func testConnectionFailureReasonReadsInFullAtEightyByTwentyFour() async throws {
-        let port = try Self.closedPort()
+        let refusing = try RefusingPort()
+        defer { refusing.release() }
+        let port = refusing.port
         let url = "https://127.0.0.1:\(port)/"
         let check = try CLI.spawn(["check", url, "--format", "json"], in: work)
         let report = try JSONSerialization.jsonObject(with: check.stdout) as? [String: Any]
@@ -70,24 +73,6 @@ final class TrainerTmuxTests {
         }.joined(separator: " ")
         #expect(words.contains(message.split(separator: " ").joined(separator: " ")), "\(message)\n\(text)")
         #expect(verdictRow(text, height: 24).contains("URLError -1004"), "\(text)")
-    }
-
-    /// A loopback port nothing listens on (bound, then closed).
-    static func closedPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        #expect(bound)
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     // MARK: 7
