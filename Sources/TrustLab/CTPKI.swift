@@ -29,13 +29,8 @@ struct CTPKI: Sendable {
     ///   - serverIPs: the leaves' subjectAltName addresses, as the lab's other leaves have them.
     static func build(now: Timestamp, serverIPs: [String]) throws(BuilderError) -> CTPKI {
         let day = LabPKI.day
-        let rootKey = try KeyPair.generate(.ecP256)
-        var b = CertificateBuilder(
-            subject: NameBuilder(commonName: "Lab CT Root"), publicKey: rootKey,
-            notBefore: now.adding(seconds: -30 * day), notAfter: now.adding(seconds: 3650 * day))
-        b.basicConstraints = .init(isCA: true)
-        b.keyUsage = .init([.keyCertSign, .cRLSign])
-        let root = LabIssued(certificate: try b.selfSign(key: rootKey), key: rootKey)
+        let root = try LabIssued.root(
+            "Lab CT Root", notBefore: now.adding(seconds: -30 * day), notAfter: now.adding(seconds: 3650 * day))
 
         let sameOperator = try (1...3).map { i throws(BuilderError) in
             try CTTestLog("Lab Log A\(i)", operatorName: "Lab Operator A")
@@ -53,21 +48,8 @@ struct CTPKI: Sendable {
         // Issued a day ago, for 397 days: within the 398 days Apple allows below a system root
         // (docs/steps.md, validity-period-maximum), and over 180 days, so 3 logs are needed.
         let start = now.adding(seconds: -LabPKI.day)
-        let leafKey = try KeyPair.generate(.ecP256)
-        var leaf = CertificateBuilder(
-            subject: NameBuilder(commonName: host), publicKey: leafKey, notBefore: start,
-            notAfter: start.adding(seconds: 397 * LabPKI.day))
-        leaf.basicConstraints = .init(isCA: false, critical: false)
-        leaf.keyUsage = .init([.digitalSignature])
-        leaf.extendedKeyUsage = .init([.serverAuth])
-        leaf.subjectAltNames = .init([.dnsName(host)] + ips)
-        let certificate =
-            logs.isEmpty
-            ? try leaf.sign(issuerKey: root.key, issuer: root.certificate)
-            : try leaf.signWithEmbeddedSCTs(
-                logs.map { EmbeddedSCTRequest($0, at: start) }, issuerKey: root.key,
-                issuer: root.certificate)
-        return LabServedChain(chain: [certificate], key: leafKey)
+        return try root.serverLeaf(
+            host: host, ips: ips, notBefore: start, notAfter: start.adding(seconds: 397 * LabPKI.day), logs: logs)
     }
 
     /// The logs as Apple's JSON log list: one operator entry per operator, every log usable.

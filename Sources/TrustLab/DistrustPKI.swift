@@ -22,13 +22,8 @@ struct DistrustPKI: Sendable {
     /// Builds the root; the cut-off is ten days before `now`.
     static func build(now: Timestamp, serverIPs: [String]) throws(BuilderError) -> DistrustPKI {
         let day = LabPKI.day
-        let rootKey = try KeyPair.generate(.ecP256)
-        var b = CertificateBuilder(
-            subject: NameBuilder(commonName: "Lab Distrusted Root"), publicKey: rootKey,
-            notBefore: now.adding(seconds: -60 * day), notAfter: now.adding(seconds: 3650 * day))
-        b.basicConstraints = .init(isCA: true)
-        b.keyUsage = .init([.keyCertSign, .cRLSign])
-        let root = LabIssued(certificate: try b.selfSign(key: rootKey), key: rootKey)
+        let root = try LabIssued.root(
+            "Lab Distrusted Root", notBefore: now.adding(seconds: -60 * day), notAfter: now.adding(seconds: 3650 * day))
         let ips = try serverIPs.map { ip throws(BuilderError) in try GeneralName.ip(ip) }
         return DistrustPKI(root: root, cutoff: now.adding(seconds: -10 * day), ips: ips, now: now)
     }
@@ -39,17 +34,8 @@ struct DistrustPKI: Sendable {
         -> LabServedChain
     {
         let start = now.adding(seconds: -daysAgo * LabPKI.day)
-        let leafKey = try KeyPair.generate(.ecP256)
-        var leaf = CertificateBuilder(
-            subject: NameBuilder(commonName: host), publicKey: leafKey, notBefore: start,
-            notAfter: start.adding(seconds: 397 * LabPKI.day))
-        leaf.basicConstraints = .init(isCA: false, critical: false)
-        leaf.keyUsage = .init([.digitalSignature])
-        leaf.extendedKeyUsage = .init([.serverAuth])
-        leaf.subjectAltNames = .init([.dnsName(host)] + ips)
-        let certificate = try leaf.signWithEmbeddedSCTs(
-            logs.map { EmbeddedSCTRequest($0, at: start) }, issuerKey: root.key, issuer: root.certificate)
-        return LabServedChain(chain: [certificate], key: leafKey)
+        return try root.serverLeaf(
+            host: host, ips: ips, notBefore: start, notAfter: start.adding(seconds: 397 * LabPKI.day), logs: logs)
     }
 
     /// The lab's date constraints as `--date-constraints` reads them: the root, issued after the

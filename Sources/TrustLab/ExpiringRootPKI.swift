@@ -20,13 +20,9 @@ struct ExpiringRootPKI: Sendable {
     /// Builds the root.
     static func build(now: Timestamp, serverIPs: [String]) throws(BuilderError) -> ExpiringRootPKI {
         let day = LabPKI.day
-        let rootKey = try KeyPair.generate(.ecP256)
-        var b = CertificateBuilder(
-            subject: NameBuilder(commonName: "Lab Expiring Root"), publicKey: rootKey,
-            notBefore: now.adding(seconds: -3 * 365 * day), notAfter: now.adding(seconds: rootDaysLeft * day))
-        b.basicConstraints = .init(isCA: true)
-        b.keyUsage = .init([.keyCertSign, .cRLSign])
-        let root = LabIssued(certificate: try b.selfSign(key: rootKey), key: rootKey)
+        let root = try LabIssued.root(
+            "Lab Expiring Root", notBefore: now.adding(seconds: -3 * 365 * day),
+            notAfter: now.adding(seconds: rootDaysLeft * day))
         let ips = try serverIPs.map { ip throws(BuilderError) in try GeneralName.ip(ip) }
         return ExpiringRootPKI(root: root, ips: ips, now: now)
     }
@@ -34,17 +30,8 @@ struct ExpiringRootPKI: Sendable {
     /// A leaf of the root for `host`, issued a day ago and ending a day before the root, sent
     /// alone, with SCTs from `logs` dated at its issuance.
     func chain(host: String, logs: [CTTestLog]) throws(BuilderError) -> LabServedChain {
-        let start = now.adding(seconds: -LabPKI.day)
-        let leafKey = try KeyPair.generate(.ecP256)
-        var leaf = CertificateBuilder(
-            subject: NameBuilder(commonName: host), publicKey: leafKey, notBefore: start,
-            notAfter: now.adding(seconds: (Self.rootDaysLeft - 1) * LabPKI.day))
-        leaf.basicConstraints = .init(isCA: false, critical: false)
-        leaf.keyUsage = .init([.digitalSignature])
-        leaf.extendedKeyUsage = .init([.serverAuth])
-        leaf.subjectAltNames = .init([.dnsName(host)] + ips)
-        let certificate = try leaf.signWithEmbeddedSCTs(
-            logs.map { EmbeddedSCTRequest($0, at: start) }, issuerKey: root.key, issuer: root.certificate)
-        return LabServedChain(chain: [certificate], key: leafKey)
+        try root.serverLeaf(
+            host: host, ips: ips, notBefore: now.adding(seconds: -LabPKI.day),
+            notAfter: now.adding(seconds: (Self.rootDaysLeft - 1) * LabPKI.day), logs: logs)
     }
 }

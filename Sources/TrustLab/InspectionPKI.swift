@@ -23,13 +23,9 @@ struct InspectionPKI: Sendable {
     ///     named leaves do, for clients that dial an address.
     static func build(now: Timestamp, serverIPs: [String]) throws(BuilderError) -> InspectionPKI {
         let day = LabPKI.day
-        let rootKey = try KeyPair.generate(.ecP256)
-        var b = CertificateBuilder(
-            subject: NameBuilder(commonName: "Inspection Proxy Root"), publicKey: rootKey,
-            notBefore: now.adding(seconds: -30 * day), notAfter: now.adding(seconds: 3650 * day))
-        b.basicConstraints = .init(isCA: true)
-        b.keyUsage = .init([.keyCertSign, .cRLSign])
-        let root = LabIssued(certificate: try b.selfSign(key: rootKey), key: rootKey)
+        let root = try LabIssued.root(
+            "Inspection Proxy Root", notBefore: now.adding(seconds: -30 * day),
+            notAfter: now.adding(seconds: 3650 * day))
         let ips = try serverIPs.map { ip throws(BuilderError) in try GeneralName.ip(ip) }
         return InspectionPKI(root: root, leafKey: try KeyPair.generate(.ecP256), ips: ips, now: now)
     }
@@ -39,14 +35,7 @@ struct InspectionPKI: Sendable {
         // A lifetime within what Apple allows below a root the user installed (docs/steps.md,
         // validity-period-maximum), so the only thing a device can refuse is the root itself.
         let start = now.adding(seconds: -LabPKI.day)
-        var leaf = CertificateBuilder(
-            subject: NameBuilder(commonName: host), publicKey: leafKey, notBefore: start,
-            notAfter: start.adding(seconds: 397 * LabPKI.day))
-        leaf.basicConstraints = .init(isCA: false, critical: false)
-        leaf.keyUsage = .init([.digitalSignature])
-        leaf.extendedKeyUsage = .init([.serverAuth])
-        leaf.subjectAltNames = .init([.dnsName(host)] + ips)
-        return LabServedChain(
-            chain: [try leaf.sign(issuerKey: root.key, issuer: root.certificate)], key: leafKey)
+        return try root.serverLeaf(
+            host: host, ips: ips, notBefore: start, notAfter: start.adding(seconds: 397 * LabPKI.day), key: leafKey)
     }
 }

@@ -228,3 +228,38 @@ struct LabPKI: Sendable {
             certificate: try b.sign(issuerKey: intermediate.key, issuer: intermediate.certificate), key: key)
     }
 }
+
+extension LabIssued {
+    /// A self-signed P-256 root CA named `name`: the shape of each lesson group's own root
+    /// (inspection, Certificate Transparency, distrust, early expiry).
+    static func root(_ name: String, notBefore: Timestamp, notAfter: Timestamp) throws(BuilderError) -> LabIssued {
+        let key = try KeyPair.generate(.ecP256)
+        var b = CertificateBuilder(
+            subject: NameBuilder(commonName: name), publicKey: key, notBefore: notBefore, notAfter: notAfter)
+        b.basicConstraints = .init(isCA: true)
+        b.keyUsage = .init([.keyCertSign, .cRLSign])
+        return LabIssued(certificate: try b.selfSign(key: key), key: key)
+    }
+
+    /// A serverAuth leaf of this CA for `host`, then `ips`, sent alone, on `key` (a new P-256 key
+    /// unless given); with SCTs embedded from `logs`, dated at its notBefore, when any are given.
+    func serverLeaf(
+        host: String, ips: [GeneralName], notBefore: Timestamp, notAfter: Timestamp, logs: [CTTestLog] = [],
+        key: KeyPair? = nil
+    ) throws(BuilderError) -> LabServedChain {
+        let leafKey: KeyPair
+        if let key { leafKey = key } else { leafKey = try KeyPair.generate(.ecP256) }
+        var leaf = CertificateBuilder(
+            subject: NameBuilder(commonName: host), publicKey: leafKey, notBefore: notBefore, notAfter: notAfter)
+        leaf.basicConstraints = .init(isCA: false, critical: false)
+        leaf.keyUsage = .init([.digitalSignature])
+        leaf.extendedKeyUsage = .init([.serverAuth])
+        leaf.subjectAltNames = .init([.dnsName(host)] + ips)
+        let certificate =
+            logs.isEmpty
+            ? try leaf.sign(issuerKey: self.key, issuer: self.certificate)
+            : try leaf.signWithEmbeddedSCTs(
+                logs.map { EmbeddedSCTRequest($0, at: notBefore) }, issuerKey: self.key, issuer: self.certificate)
+        return LabServedChain(chain: [certificate], key: leafKey)
+    }
+}
