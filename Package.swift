@@ -119,8 +119,11 @@ let package = Package(
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "Explorer",
                 "ExplorerState", "TrustExport", "CTModel", "TermUI", "TrustOptions", "AppleTrustData", "PathRules",
-                "TrustExplain", "ServedChain", "TrustTimeline",
+                "TrustExplain", "ServedChain", "TrustTimeline", "CommandLineSpec",
             ]),
+        // The command-line parser, help, and the specs completions and the man page are made
+        // from: generic, knowing no trustx command (split from TrustCLI for room, D364).
+        .target(name: "CommandLineSpec", dependencies: ["TrustSupport"]),
         // `main` only: the process's streams, clock and exit; the linker settings below.
         .executableTarget(
             name: "trustx",
@@ -184,6 +187,7 @@ let package = Package(
             dependencies: [
                 "TrustCLI", "TrustCore", "TrustReport", "TrustX509", "TrustSupport", "TrustLab", "TrustBuilder",
                 "SuiteFixtures", "TrustOptions", "TrustExplain", "TrustTimeline", "PathRules", "CTModel",
+                "CommandLineSpec",
             ]),
         // The lab's in-process servers on loopback (TLS, SMTP STARTTLS, HTTP, the legacy responder):
         // they serve what they are given and know no scenario (D450).

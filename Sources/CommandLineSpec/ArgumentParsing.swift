@@ -1,13 +1,12 @@
-import TrustCore
 import TrustSupport
 
 // A small command-line parser following swift-argument-parser's conventions (help layout,
 // messages, exit code 64), which this package cannot depend on. See docs/cli.md.
 
 /// A named option of a command.
-struct OptionSpec {
+public struct OptionSpec: Sendable {
     /// How many values an option takes.
-    enum Arity {
+    public enum Arity: Sendable {
         /// No value: `--with-system-anchors`.
         case flag
         /// One value; given twice, the last one wins: `--host example.com`.
@@ -18,39 +17,59 @@ struct OptionSpec {
         case repeated
     }
 
-    var name: String
-    var valueName: String = ""
-    var arity: Arity
-    var isRequired = false
-    var help: String
+    /// The name after `--`.
+    public var name: String
+    /// The value's name in help (`<file>`); empty for a flag.
+    public var valueName: String = ""
+    /// How many values it takes.
+    public var arity: Arity
+    /// Whether the command refuses to run without it.
+    public var isRequired = false
+    /// The help text.
+    public var help: String
     /// The allowed values, shown in help and enforced by the parser; empty for free text.
-    var allowedValues: [String] = []
+    public var allowedValues: [String] = []
     /// What the help shows as the default, if anything.
-    var defaultText: String?
+    public var defaultText: String?
     /// Values shell completion offers besides `allowedValues` (which the parser enforces):
     /// suggestions for free text, such as the built-in theme names.
-    var suggestedValues: [String] = []
+    public var suggestedValues: [String] = []
+
+    /// Creates an option.
+    public init(
+        name: String, valueName: String = "", arity: Arity, isRequired: Bool = false, help: String,
+        allowedValues: [String] = [], defaultText: String? = nil, suggestedValues: [String] = []
+    ) {
+        self.name = name
+        self.valueName = valueName
+        self.arity = arity
+        self.isRequired = isRequired
+        self.help = help
+        self.allowedValues = allowedValues
+        self.defaultText = defaultText
+        self.suggestedValues = suggestedValues
+    }
 
     /// What shell completion offers for the value; derived from the spec, so that the help, the
     /// completion scripts and the man page cannot disagree.
-    var completion: ValueCompletion {
+    public var completion: ValueCompletion {
         if arity == .flag { return .none }
         if !allowedValues.isEmpty { return .values(allowedValues) }
         return ValueCompletion.forValue(named: valueName, suggestions: suggestedValues)
     }
 
     /// `--host <host>` (help column and error messages).
-    var label: String { arity == .flag ? "--\(name)" : "--\(name) <\(valueName)>" }
+    public var label: String { arity == .flag ? "--\(name)" : "--\(name) <\(valueName)>" }
 
     /// The usage-line form: `--chain <file> ...`, `[--anchor <file> ...]`.
-    var synopsis: String {
+    public var synopsis: String {
         var s = label
         if arity == .upToNextOption || arity == .repeated { s += " ..." }
         return isRequired ? s : "[\(s)]"
     }
 
     /// The help text with allowed values and default appended, as swift-argument-parser does.
-    var fullHelp: String {
+    public var fullHelp: String {
         var extras: [String] = []
         if !allowedValues.isEmpty { extras.append("values: " + allowedValues.joined(separator: ", ")) }
         if let defaultText { extras.append("default: " + defaultText) }
@@ -59,7 +78,7 @@ struct OptionSpec {
 }
 
 /// What shell completion offers for an option's value or an argument.
-enum ValueCompletion: Equatable {
+public enum ValueCompletion: Equatable, Sendable {
     /// Nothing: the value is free text (a host, a pin, a time).
     case none
     /// File names.
@@ -71,7 +90,7 @@ enum ValueCompletion: Equatable {
 
     /// The completion a value name implies: `<file>` and `<info-plist>` are files, `<directory>`
     /// a directory; `suggestions` for a name that also takes a file (`--theme`).
-    static func forValue(named valueName: String, suggestions: [String] = []) -> ValueCompletion {
+    public static func forValue(named valueName: String, suggestions: [String] = []) -> ValueCompletion {
         switch valueName {
         case "file", "info-plist": return .files
         case "directory": return .directories
@@ -81,48 +100,85 @@ enum ValueCompletion: Equatable {
 }
 
 /// A positional argument of a command.
-struct ArgumentSpec {
-    var valueName: String
-    var help: String
-    var isRepeating = false
-    var isRequired = true
+public struct ArgumentSpec: Sendable {
+    /// Its name in help (`<target>`).
+    public var valueName: String
+    /// The help text.
+    public var help: String
+    /// Whether it may be given more than once.
+    public var isRepeating = false
+    /// Whether the command refuses to run without it.
+    public var isRequired = true
     /// The words it takes, for completion (the command checks them itself).
-    var allowedValues: [String] = []
+    public var allowedValues: [String] = []
+
+    /// Creates an argument.
+    public init(
+        valueName: String, help: String, isRepeating: Bool = false, isRequired: Bool = true,
+        allowedValues: [String] = []
+    ) {
+        self.valueName = valueName
+        self.help = help
+        self.isRepeating = isRepeating
+        self.isRequired = isRequired
+        self.allowedValues = allowedValues
+    }
 
     /// What shell completion offers for it.
-    var completion: ValueCompletion {
+    public var completion: ValueCompletion {
         allowedValues.isEmpty ? ValueCompletion.forValue(named: valueName) : .values(allowedValues)
     }
 
-    var label: String { "<\(valueName)>" }
-    var synopsis: String {
+    /// `<target>`.
+    public var label: String { "<\(valueName)>" }
+    /// The usage-line form: `<target> ...`, `[<target>]`.
+    public var synopsis: String {
         let s = isRepeating ? "\(label) ..." : label
         return isRequired ? s : "[\(s)]"
     }
 }
 
 /// A command's interface: what it accepts and how its help reads.
-struct CommandSpec {
+public struct CommandSpec: Sendable {
     /// `trustx check`.
-    var commandPath: String
-    var abstract: String
-    var discussion: String = ""
-    var arguments: [ArgumentSpec] = []
-    var options: [OptionSpec] = []
-    var subcommands: [(name: String, abstract: String)] = []
+    public var commandPath: String
+    /// The one-sentence overview.
+    public var abstract: String
+    /// The paragraph after it, if any.
+    public var discussion: String = ""
+    /// The positional arguments.
+    public var arguments: [ArgumentSpec] = []
+    /// The options.
+    public var options: [OptionSpec] = []
+    /// The subcommands, as help lists them.
+    public var subcommands: [(name: String, abstract: String)] = []
     /// The usage lines when the generated one does not fit (the root command has two forms).
-    var customUsage: [String] = []
+    public var customUsage: [String] = []
+
+    /// Creates a command's interface.
+    public init(
+        commandPath: String, abstract: String, discussion: String = "", arguments: [ArgumentSpec] = [],
+        options: [OptionSpec] = [], subcommands: [(name: String, abstract: String)] = [], customUsage: [String] = []
+    ) {
+        self.commandPath = commandPath
+        self.abstract = abstract
+        self.discussion = discussion
+        self.arguments = arguments
+        self.options = options
+        self.subcommands = subcommands
+        self.customUsage = customUsage
+    }
 
     /// The column where help texts start and the width lines wrap at (swift-argument-parser's
     /// defaults; a fixed width keeps help identical everywhere, which the tests rely on).
-    static let labelColumn = 26
-    static let width = 80
+    public static let labelColumn = 26
+    public static let width = 80
 
     /// The last word of the command path: `check` for `trustx check`.
-    var name: String { String(commandPath.split(separator: " ").last ?? "") }
+    public var name: String { String(commandPath.split(separator: " ").last ?? "") }
 
     /// The usage line without the `USAGE:` prefix.
-    var usage: String {
+    public var usage: String {
         if !customUsage.isEmpty { return customUsage.joined(separator: "\n       ") }
         if !subcommands.isEmpty && options.isEmpty && arguments.isEmpty { return "\(commandPath) <subcommand>" }
         let parts = arguments.map(\.synopsis) + options.map(\.synopsis)
@@ -131,7 +187,7 @@ struct CommandSpec {
 
     /// The full help text, ending in a newline (printed as is, it leaves one blank line at the
     /// end, like swift-argument-parser's).
-    var help: String {
+    public var help: String {
         var out = wrap("OVERVIEW: " + abstract, indent: 0) + "\n\n"
         if !discussion.isEmpty { out += wrap(discussion, indent: 0) + "\n\n" }
         out += "USAGE: \(usage)\n\n"
@@ -153,13 +209,13 @@ struct CommandSpec {
 
     /// `Error: …` and where to find help, for standard error: two lines, however many options
     /// the command has (the usage line of `check` alone is over 400 characters).
-    func usageError(_ message: String) -> String {
+    public func usageError(_ message: String) -> String {
         "Error: \(message)\nSee '\(commandPath) --help' for more information.\n"
     }
 
     /// One help row: the label at column 2, the text from column 26 (or on the next line when
     /// the label is too wide), wrapped at 80.
-    func element(_ label: String, _ text: String) -> String {
+    public func element(_ label: String, _ text: String) -> String {
         let padded = "  " + label
         let body = wrap(text, indent: CommandSpec.labelColumn)
         if padded.count < CommandSpec.labelColumn {
@@ -169,7 +225,7 @@ struct CommandSpec {
     }
 
     /// Greedy word wrap to `width` columns with every line indented by `indent`.
-    func wrap(_ text: String, indent: Int) -> String {
+    public func wrap(_ text: String, indent: Int) -> String {
         let pad = String(repeating: " ", count: indent)
         var lines: [String] = []
         var current = ""
@@ -189,44 +245,64 @@ struct CommandSpec {
 }
 
 /// A usage error: the message after `Error: `.
-struct UsageError: Error {
-    var message: String
+public struct UsageError: Error, Sendable {
+    /// The message.
+    public var message: String
+
+    /// Creates a usage error.
+    public init(message: String) { self.message = message }
 }
 
 /// What a command line asked for.
-enum ParseOutcome {
+public enum ParseOutcome: Sendable {
+    /// Run with these options and arguments.
     case run(ParsedArguments)
+    /// Print the help.
     case help
+    /// Print the version.
     case version
 }
 
 /// The options and arguments found, in command-line order.
-struct ParsedArguments {
+public struct ParsedArguments: Sendable {
     /// One option occurrence (a flag has no value). A flat array rather than a dictionary keyed
     /// by name: the first use of `[String: [String]]` costs more at start-up, in runtime
     /// metadata, than parsing a whole command line.
-    struct Occurrence {
-        var name: String
-        var value: String?
+    public struct Occurrence: Sendable {
+        /// The option's name.
+        public var name: String
+        /// Its value; nil for a flag.
+        public var value: String?
+
+        /// Creates an occurrence.
+        public init(name: String, value: String?) {
+            self.name = name
+            self.value = value
+        }
     }
 
-    var occurrences: [Occurrence] = []
-    var positionals: [String] = []
+    /// Every option occurrence, in command-line order.
+    public var occurrences: [Occurrence] = []
+    /// The positional arguments, in order.
+    public var positionals: [String] = []
+
+    /// No options and no arguments.
+    public init() {}
 
     /// The last value given for `name`.
-    func value(_ name: String) -> String? { occurrences.last { $0.name == name && $0.value != nil }?.value }
+    public func value(_ name: String) -> String? { occurrences.last { $0.name == name && $0.value != nil }?.value }
 
     /// Every value given for `name`, in order.
-    func all(_ name: String) -> [String] { occurrences.compactMap { $0.name == name ? $0.value : nil } }
+    public func all(_ name: String) -> [String] { occurrences.compactMap { $0.name == name ? $0.value : nil } }
 
     /// Whether the flag or option `name` was given.
-    func has(_ name: String) -> Bool { occurrences.contains { $0.name == name } }
+    public func has(_ name: String) -> Bool { occurrences.contains { $0.name == name } }
 }
 
 extension CommandSpec {
     /// Parses `args` (without the command path). `--help`, `-h` and `--version` win over
     /// everything before `--`, as in swift-argument-parser.
-    func parse(_ args: [String]) throws(UsageError) -> ParseOutcome {
+    public func parse(_ args: [String]) throws(UsageError) -> ParseOutcome {
         for a in args {
             if a == "--" { break }
             if a == "--help" || a == "-h" { return .help }

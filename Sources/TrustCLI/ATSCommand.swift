@@ -1,4 +1,5 @@
 import ATSModel
+import CommandLineSpec
 import TLSProbe
 import TrustCore
 import TrustReport

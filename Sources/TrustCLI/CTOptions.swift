@@ -1,4 +1,5 @@
 import CTModel
+import CommandLineSpec
 import ExplorerState
 import TrustCore
 import TrustSupport

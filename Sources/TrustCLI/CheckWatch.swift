@@ -1,3 +1,4 @@
+import CommandLineSpec
 import Synchronization
 import TLSProbe
 import TrustCore

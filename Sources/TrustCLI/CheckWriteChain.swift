@@ -1,3 +1,4 @@
+import CommandLineSpec
 import ServedChain
 import TrustCore
 import TrustSupport

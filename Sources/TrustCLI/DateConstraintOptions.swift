@@ -1,4 +1,5 @@
 import CTModel
+import CommandLineSpec
 import PathRules
 import TrustCore
 import TrustSupport

@@ -1,4 +1,5 @@
 import AppleTrustData
+import CommandLineSpec
 import TrustExplain
 import TrustSupport
 

@@ -1,3 +1,4 @@
+import CommandLineSpec
 import Explorer
 import ExplorerState
 import TLSProbe

@@ -1,3 +1,4 @@
+import CommandLineSpec
 import ExplorerState
 
 // `trustx explore --watch SECONDS` (and plain `trustx --watch SECONDS` for the lab): how often

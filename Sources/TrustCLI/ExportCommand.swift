@@ -1,3 +1,4 @@
+import CommandLineSpec
 import TLSProbe
 import TrustCore
 import TrustExport

@@ -1,4 +1,5 @@
 import ATSModel
+import CommandLineSpec
 import TrustCore
 import TrustExport
 import TrustSupport

@@ -1,3 +1,5 @@
+import CommandLineSpec
+
 /// The manual page, `trustx help --man`: the root and every subcommand from their specs (the
 /// same text as their help), the exit statuses and the environment. docs/trustx.1 is this output,
 /// and a test regenerates it and compares.

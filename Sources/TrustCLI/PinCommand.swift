@@ -1,3 +1,4 @@
+import CommandLineSpec
 import TrustCore
 import TrustSupport
 import TrustX509

@@ -1,5 +1,6 @@
 // The words the command line takes for formats and policies, each spelled once.
 
+import CommandLineSpec
 import TrustCore
 import TrustExport
 

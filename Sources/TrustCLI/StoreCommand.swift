@@ -1,3 +1,4 @@
+import CommandLineSpec
 import TrustReport
 import TrustSupport
 import TrustX509

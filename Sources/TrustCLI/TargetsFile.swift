@@ -1,3 +1,4 @@
+import CommandLineSpec
 import TrustSupport
 
 /// Reads a `--targets` file: one target per line in any form `check` takes, optionally named by a
