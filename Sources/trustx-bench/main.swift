@@ -23,6 +23,7 @@ struct Options {
     var micro = false
     var onlyCold = false
     var onlyReevaluate = false
+    var onlyRender = false
     var ctLogs: String?
 }
 
@@ -58,6 +59,9 @@ func parse() -> Options {
         case "--only-reevaluate":
             // Loops re-evaluation (a settings toggle, warm cache) alone, for profilers.
             o.onlyReevaluate = true
+        case "--only-render":
+            // Loops the explorer's frame alone, for profilers.
+            o.onlyRender = true
         case "--micro":
             o.micro = true
         case "--at":
@@ -214,6 +218,10 @@ if options.onlyReevaluate {
         sink &+= warm.evaluate(chain: chain, settings: flip ? toggled : settings)!.steps.count
     }
     print(sink)
+    exit(0)
+}
+if options.onlyRender {
+    print(renderMedian(n).median)
     exit(0)
 }
 let reevaluateBody = {

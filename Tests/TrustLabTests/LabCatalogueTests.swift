@@ -44,6 +44,12 @@ import Testing
         "tls-v1-2": 172, "ssl-v3": 173, "ssl-v2": 174,
     ]
 
+    /// The README's one figure about the lab is the catalogue's size.
+    @Test func testTheReadmeCountsTheCatalogue() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("the built-in lab: \(LabScenario.all.count) scenarios"), "README.md")
+    }
+
     @Test func testEveryScenarioKeepsThePortHandoutsPrint() {
         let documented = Self.documentedOffsets().merging(Self.tlsOffsets) { doc, _ in doc }
         for scenario in LabScenario.all {
