@@ -38,15 +38,16 @@ public enum AnchorExpiryRules {
         "456d01bfa3d4c8642ba1a0be0fdd7f69ed69373fdebb8620814a46a8e1602bcc": "Syniverse Private R Root CA",
     ]
 
-    /// `neverExpiring` keyed as certificates are, so the check costs one look-up per certificate.
-    static let neverExpiringKeys: [DigestKey: String] = Dictionary(
-        uniqueKeysWithValues: neverExpiring.map { hex, name in
-            let bytes = stride(from: 0, to: hex.count, by: 2).map { i -> UInt8 in
-                let start = hex.index(hex.startIndex, offsetBy: i)
-                return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
-            }
-            return (DigestKey(bytes), name)
-        })
+    /// `neverExpiring` keyed as certificates are. Seven keys are searched in order rather than
+    /// hashed: comparing a certificate's first digest word with each costs less than hashing
+    /// its whole digest, and every certificate of every evaluation is asked.
+    static let neverExpiringKeys: [(key: DigestKey, name: String)] = neverExpiring.map { hex, name in
+        let bytes = stride(from: 0, to: hex.count, by: 2).map { i -> UInt8 in
+            let start = hex.index(hex.startIndex, offsetBy: i)
+            return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
+        }
+        return (DigestKey(bytes), name)
+    }
 
     /// Which adjustment applied to a certificate.
     public enum Kind: Hashable, Sendable {
@@ -88,7 +89,8 @@ public enum AnchorExpiryRules {
     public static func outcome(
         _ certificate: Certificate, isRoot: Bool, userAnchor: Bool, client: TrustClient, time: Timestamp
     ) -> Outcome? {
-        if let name = neverExpiringKeys[certificate.identity] {
+        let identity = certificate.identity
+        if let name = neverExpiringKeys.first(where: { $0.key == identity })?.name {
             return Outcome(kind: .neverExpires(name: name), notAfter: certificate.notAfter)
         }
         guard client == .safari, isRoot, !userAnchor,
