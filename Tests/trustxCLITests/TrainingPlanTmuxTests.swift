@@ -39,10 +39,28 @@ final class TrainingPlanTmuxTests {
     /// `line` run in `work` with the plan's ports moved to `base`; no assertion, so it may run on
     /// any thread.
     static func run(_ line: String, base: Int, in work: URL) throws -> RunResult {
-        var command = line
-        for offset in stride(from: 99, through: 0, by: -1) {
-            command = command.replacingOccurrences(of: "\(8400 + offset)", with: "\(base + offset)")
+        // One pass over the line's numbers of four digits from 8400 up to the lab's highest port,
+        // standing alone (not inside a word, such as a pin's base64): a replacement is never
+        // read again, so a moved port cannot be taken for another.
+        var command = ""
+        var digits = ""
+        var before: Character = " "
+        for c in line + " " {
+            if c.isASCII && c.isNumber {
+                if digits.isEmpty { before = command.last ?? " " }
+                digits.append(c)
+                continue
+            }
+            let alone = !before.isLetter && !c.isLetter
+            if alone, digits.count == 4, let n = Int(digits), n >= 8400, n <= 8400 + LabScenario.highestPortOffset {
+                command += "\(base + n - 8400)"
+            } else {
+                command += digits
+            }
+            digits = ""
+            command.append(c)
         }
+        command.removeLast()
         let script = "trustx() { \(TmuxSession.quote(CLI.binary.path)) \"$@\"; }; CA=./lab/library-test-ca.pem; "
         return try Shell.run(
             URL(fileURLWithPath: "/bin/sh"), ["-c", script + command], in: work,
@@ -252,6 +270,42 @@ final class TrainingPlanTmuxTests {
                 ),
                 ("trustx check 127.0.0.1:8420 --starttls smtp --anchor $CA", []),
             ])
+
+        // Today's devices: the distrust, ios26-hello and client groups, as printed.
+        let today: [(line: String, codes: [String])] = [
+            ("trustx check $D --connect-to 127.0.0.1:8640 --anchor ./lab/lab-distrusted-root.pem", []),
+            (
+                "trustx check $D --connect-to 127.0.0.1:8640 --anchor ./lab/lab-distrusted-root.pem --date-constraints ./lab/date-constraints.json --ct-logs ./lab/ct-logs.json",
+                ["-67843", "-999"]
+            ),
+            (
+                "trustx check $S --connect-to 127.0.0.1:8680 --store ./lab/lab-expiring-root.pem --ct-logs ./lab/ct-logs.json",
+                []
+            ),
+            (
+                "trustx check $S --connect-to 127.0.0.1:8680 --store ./lab/lab-expiring-root.pem --ct-logs ./lab/ct-logs.json --client safari",
+                ["-67818", "-1202"]
+            ),
+        ]
+        let names = [
+            "$D": "https://distrusted-after-date.trustx.test:8640/",
+            "$S": "https://works-in-app-fails-in-safari.trustx.test:8680/",
+        ]
+        for t in today {
+            #expect(plan.contains(t.line), "docs/training.md prints: \(t.line)")
+            #expect(plan.contains("=\(names[String(t.line.split(separator: " ")[2])] ?? "")\n"), "\(t.line)")
+        }
+        try expectAll(
+            today.map { t in
+                (names.reduce(t.line) { $0.replacingOccurrences(of: $1.key, with: $1.value) }, t.codes)
+            })
+        let helloLine = "trustx check $H --connect-to 127.0.0.1:8670 --anchor $CA"
+        #expect(plan.contains(helloLine))
+        let hello = try run(
+            helloLine.replacingOccurrences(of: "$H", with: "https://large-hello-reset.trustx.test:8670/"),
+            printed: false)
+        verify(hello, helloLine, [])
+        #expect(hello.out.contains("apple hello") && hello.out.contains("reset"), "\(hello.out)")
 
         // The explorer on the projector.
         try await projectorSteps()
