@@ -20,6 +20,16 @@ struct ExplainCause: Sendable, Equatable {
         self.text = text
     }
 
+    /// What iOS 26's larger ClientHello meets on the way to a server (docs/connecting.md, "The
+    /// second hello"): a failure of those devices only, which trustx's own handshake never meets
+    /// and the report's `apple hello` line shows.
+    init(appleHello text: String) {
+        step = "apple-hello"
+        check = nil
+        osstatus = nil
+        self.text = text
+    }
+
     /// The connection failures (`ConnectionReport.Failure.Kind`) that end in a code, as one cause.
     init(connection kinds: [ConnectionReport.Failure.Kind]) {
         step = "connection"
@@ -234,6 +244,18 @@ enum ExplainCauses {
         -9829: [.clientCertificateRejected],  // errSSLPeerCertUnknown
     ]
 
+    /// What a device on iOS, iPadOS, macOS or visionOS 26 reports when its post-quantum
+    /// ClientHello (about 1,520 bytes, X25519MLKEM768's 1,216-byte share) meets a middlebox or
+    /// server that other clients pass, by URL loading code; the lab's ios26-hello lessons.
+    static let appleHelloCauses: [Int: String] = [
+        -1005:
+            "on the 26 releases only: a load balancer or firewall resets a ClientHello over some size, and the post-quantum key share makes the device's about 1,520 bytes; other clients pass",
+        -1001:
+            "on the 26 releases only: a firewall reads the ClientHello from the first TCP segment and drops one split across two, as the device's larger hello is on a 1,500-byte path; the device waits",
+        -1200:
+            "on the 26 releases only: the server answers the device's hello with a HelloRetryRequest for a group whose key share the hello carried (x25519), and the device aborts (RFC 8446 4.2.8)",
+    ]
+
     /// The causes of a URL loading code.
     static func urlCauses(_ code: Int) -> [ExplainCause] {
         var out: [ExplainCause] = []
@@ -269,6 +291,7 @@ enum ExplainCauses {
         }
         let kinds = ConnectionReport.Failure.Kind.allCases.filter { $0.urlError == code }
         if !kinds.isEmpty { out.append(ExplainCause(connection: kinds)) }
+        if let hello = appleHelloCauses[code] { out.append(ExplainCause(appleHello: hello)) }
         return out
     }
 

@@ -106,10 +106,17 @@ package struct ExplainReport {
             let when =
                 s.variations.first { matches($0.expectation) }?.why
                 ?? s.atsCases.first { matches($0.expectation) }.map { "\($0.label): \($0.why)" }
+                ?? s.deviceURLError.flatMap { device in
+                    record.domain == .urlLoading && device == record.code
+                        ? "\(Self.onDevice) \(s.networkOnly ?? s.lesson)" : nil
+                }
             return when.map { ExplainScenario(name: s.name, lesson: s.lesson, when: $0) }
         }
         return Array((first + then).prefix(maximumScenarios))
     }
+
+    /// How a lesson's `when` starts when the code is a device's, not a variation's.
+    static let onDevice = "on an iPhone or Mac with the 26 releases:"
 
     /// The commands to run next for an entry.
     func next(_ entry: ExplainEntry) -> [String] {
@@ -176,7 +183,9 @@ package struct ExplainReport {
             }
             for scenario in entry.scenarios {
                 out += "  In the lab: \(scenario.name): \(scenario.lesson)\n"
-                if let when = scenario.when { out += "    (with its variation: \(when))\n" }
+                if let when = scenario.when {
+                    out += when.hasPrefix(Self.onDevice) ? "    (\(when))\n" : "    (with its variation: \(when))\n"
+                }
             }
             for command in next(entry) { out += "  Next: \(safe(command))\n" }
             out += "\n"

@@ -14,7 +14,8 @@ extension LabScenario {
     /// client that reaches it, and trustx's own handshake does; what iOS 26's hello meets is the
     /// lesson.
     static func appleHelloLesson(
-        _ name: String, _ lesson: String, front: FrontRule, answer: AppleHelloReport.Outcome, networkOnly: String
+        _ name: String, _ lesson: String, front: FrontRule, answer: AppleHelloReport.Outcome, device: Int,
+        networkOnly: String
     ) -> LabScenario {
         var s = LabScenario(
             group: .appleHello, name: name, lesson: lesson, host: "\(name).trustx.test", anchor: .libraryTestCA,
@@ -32,6 +33,7 @@ extension LabScenario {
             })
         s.front = front
         s.appleHello = answer
+        s.deviceURLError = device
         return s
     }
 
@@ -41,21 +43,21 @@ extension LabScenario {
         appleHelloLesson(
             "large-hello-reset",
             "A load balancer that resets any ClientHello over 1,024 bytes: curl, OpenSSL and older iPhones pass, iOS 26's hello of about 1,520 bytes (X25519MLKEM768's 1,216-byte share) is reset.",
-            front: .dropsHellos(over: 1024, by: .reset), answer: .reset,
+            front: .dropsHellos(over: 1024, by: .reset), answer: .reset, device: -1005,
             networkOnly:
                 "the ClientHello's size: iOS 26's is reset (URLError -1005 on a device), trustx's own passes; the apple hello line says reset"
         ),
         appleHelloLesson(
             "split-hello-dropped",
             "A firewall that reads the ClientHello from the first TCP segment only: a hello over 1,460 bytes arrives in two segments on a 1,500-byte path, and iOS 26's is dropped without a word.",
-            front: .dropsSplitHellos(by: .silence), answer: .timedOut,
+            front: .dropsSplitHellos(by: .silence), answer: .timedOut, device: -1001,
             networkOnly:
                 "whether the ClientHello fits one 1,460-byte segment: iOS 26's does not and is dropped, so the device waits and times out (URLError -1001); the apple hello line says timed-out"
         ),
         appleHelloLesson(
             "hrr-for-x25519",
             "A server that reads only the first key share and, finding X25519MLKEM768 there, asks for x25519 with a HelloRetryRequest though the hello carried an x25519 share: iOS 26 aborts, clients offering x25519 first pass.",
-            front: .retriesX25519UnlessFirst, answer: .helloRetryRequest,
+            front: .retriesX25519UnlessFirst, answer: .helloRetryRequest, device: -1200,
             networkOnly:
                 "the key shares' order: a HelloRetryRequest for a group whose share was sent makes the client abort with illegal_parameter (RFC 8446 4.2.8; URLError -1200 on a device); the apple hello line says so"
         ),

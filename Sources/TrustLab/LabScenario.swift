@@ -65,6 +65,9 @@ public struct LabScenario: Hashable, Sendable, Identifiable {
     /// What the server answers to iOS 26's ClientHello, when the lesson is about it (the JSON's
     /// `connection.appleClientHello.outcome`; docs/connecting.md, "The second hello").
     public var appleHello: AppleHelloReport.Outcome? = nil
+    /// The URLError a device on the 26 releases reports where `expectation` (this machine's
+    /// handshake) is trusted: the ios26-hello lessons.
+    public var deviceURLError: Int? = nil
     /// Whether plain `trustx`'s tour of the lab shows this scenario's full report (one does).
     public var featuredInTour: Bool = false
     /// The scenario's port is the port base plus this offset (stable across `--scenario`

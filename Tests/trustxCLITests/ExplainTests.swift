@@ -162,6 +162,37 @@ import Testing
         #expect(found[0]["next"] as? [String] == ["trustx lab --scenario wrong-host"])
     }
 
+    /// A device-only failure of iOS 26's larger hello: the code docs/lab.md states for each
+    /// ios26-hello lesson's device ("URLError -1005 on a device") is explained by the middlebox,
+    /// names the lesson, and points at `trustx check HOST`, whose apple hello line shows it.
+    @Test func aCodeOnlyIOS26sHelloMeetsNamesTheMiddleboxAndItsLesson() throws {
+        let labDoc = try String(contentsOf: Self.root.appendingPathComponent("docs/lab.md"), encoding: .utf8)
+        let devices: [(scenario: String, code: Int)] = labDoc.split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("| "),
+                let name = ["large-hello-reset", "split-hello-dropped"].first(where: {
+                    line.hasPrefix("| \($0) (")
+                })
+            else { return nil }
+            guard let range = line.range(of: #"\(-1\d{3}\)|-1\d{3} on a device"#, options: .regularExpression),
+                let code = Int(line[range].filter { $0 == "-" || $0.isNumber })
+            else { return nil }
+            return (name, code)
+        }
+        #expect(devices.map(\.scenario) == ["large-hello-reset", "split-hello-dropped"], "docs/lab.md's rows")
+        for (scenario, code) in devices {
+            let paste =
+                "Task <1A2B>.<1> finished with error [\(code)] Error Domain=NSURLErrorDomain Code=\(code) UserInfo={NSErrorFailingURLKey=https://api.example.com/v1}"
+            let found = try codes(try CLI.run(["explain", "--format", "json", paste]))
+            let entry = try #require(found.first { $0["code"] as? Int == code }, "\(code)")
+            let causes = try #require(entry["causes"] as? [[String: Any]])
+            let hello = causes.first { $0["step"] as? String == "apple-hello" }
+            #expect((hello?["text"] as? String)?.contains("26 releases only") == true, "\(code): \(causes)")
+            let scenarios = (entry["scenarios"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+            #expect(scenarios.contains(scenario), "\(code): \(scenarios)")
+            #expect((entry["next"] as? [String])?.first == "trustx check api.example.com", "\(entry)")
+        }
+    }
+
     @Test func trustdsFailedChecksAreExplainedAsTheirCodes() throws {
         let paste = """
             App[4242:99300] [com.apple.network:boringssl] Trust evaluate failure: [leaf TemporalValidity] [root AnchorTrusted]
