@@ -71,7 +71,11 @@ enum ExplainCauses {
         -67602: [ExplainCause(.hostname, "SSLHostname", "the host matches no subjectAltName entry of the leaf")],
         -67818: [
             ExplainCause(
-                .validity, "TemporalValidity", "a certificate has expired or is not yet valid (check the clock)")
+                .validity, "TemporalValidity", "a certificate has expired or is not yet valid (check the clock)"),
+            ExplainCause(
+                .validity, "TemporalValidity",
+                "in Safari and Apple's other programs only: the root has less than 60 days left, as trustd judges a system root 60 days early for them while apps trust it to its notAfter (check --client safari; Security-61901 enables this on Apple-internal builds only, docs/steps.md#validity)"
+            ),
         ],
         -67901: [
             ExplainCause(
