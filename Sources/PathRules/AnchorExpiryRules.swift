@@ -28,15 +28,10 @@ public enum AnchorExpiryRules {
     /// Apple's own roots (OSX/utilities/SecAppleAnchor.c, `getAnchors`), Apple External EC Root
     /// (OSX/sec/Security/AppleExternalRootCertificates.h) and the Syniverse Private R Root CA whose
     /// DER SecPolicyServer.c embeds; each digest recomputed from the DER Apple publishes.
-    public static let neverExpiring: [String: String] = [
-        "b0b1730ecbc7ff4505142c49f1295e6eda6bcaed7e2c68c5be91b5a11001f024": "Apple Root CA",
-        "c2b9b042dd57830e7d117dac55ac8ae19407d38e41d88f3215bc3a890444a050": "Apple Root CA - G2",
-        "63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179": "Apple Root CA - G3",
-        "fb3f6cf69467b5fa9ffa2b3b392b6e5e775bbb09c77b6e759e9038e26bbf9049": "Apple Platform Backport RSA Root CA - G1",
-        "eda23b3f224f45e0952f20e4d2b33e000d49c8044c1168de47b443cd2b3536dc": "Apple Platform Backport ECC Root CA - G1",
+    public static let neverExpiring: [String: String] = SystemPinning.appleAnchorNames.merging([
         "72566e6f66300cfd24e5e685a2f15a749de04bb03850779196636e07230f911e": "Apple External EC Root",
         "456d01bfa3d4c8642ba1a0be0fdd7f69ed69373fdebb8620814a46a8e1602bcc": "Syniverse Private R Root CA",
-    ]
+    ]) { own, _ in own }
 
     /// `neverExpiring` keyed as certificates are. Seven keys are searched in order rather than
     /// hashed: comparing a certificate's first digest word with each costs less than hashing

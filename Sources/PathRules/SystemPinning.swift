@@ -120,14 +120,18 @@ package enum SystemPinning {
         return regexec(&compiled, label, 0, nil, 0) == 0
     }
 
-    /// SHA-256 fingerprints (lowercase hex) of Apple's own roots: what `AnchorApple` accepts
-    /// (SecAppleAnchor.c, `getAnchors`: Apple Root CA, Apple Root CA - G2 and - G3, Apple
-    /// Platform Backport RSA and ECC Root CA - G1).
-    package static let appleAnchors: Set<String> = [
-        "b0b1730ecbc7ff4505142c49f1295e6eda6bcaed7e2c68c5be91b5a11001f024",
-        "c2b9b042dd57830e7d117dac55ac8ae19407d38e41d88f3215bc3a890444a050",
-        "63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179",
-        "fb3f6cf69467b5fa9ffa2b3b392b6e5e775bbb09c77b6e759e9038e26bbf9049",
-        "eda23b3f224f45e0952f20e4d2b33e000d49c8044c1168de47b443cd2b3536dc",
+    /// Apple's own roots by SHA-256 fingerprint (lowercase hex), with their names: what
+    /// `AnchorApple` accepts (SecAppleAnchor.c, `getAnchors`: Apple Root CA, Apple Root CA - G2
+    /// and - G3, Apple Platform Backport RSA and ECC Root CA - G1). `AnchorExpiryRules` never
+    /// checks their dates.
+    package static let appleAnchorNames: [String: String] = [
+        "b0b1730ecbc7ff4505142c49f1295e6eda6bcaed7e2c68c5be91b5a11001f024": "Apple Root CA",
+        "c2b9b042dd57830e7d117dac55ac8ae19407d38e41d88f3215bc3a890444a050": "Apple Root CA - G2",
+        "63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179": "Apple Root CA - G3",
+        "fb3f6cf69467b5fa9ffa2b3b392b6e5e775bbb09c77b6e759e9038e26bbf9049": "Apple Platform Backport RSA Root CA - G1",
+        "eda23b3f224f45e0952f20e4d2b33e000d49c8044c1168de47b443cd2b3536dc": "Apple Platform Backport ECC Root CA - G1",
     ]
+
+    /// The fingerprints of `appleAnchorNames`.
+    package static let appleAnchors = Set(appleAnchorNames.keys)
 }
