@@ -112,6 +112,7 @@ extension Lab {
             w.string("networkOnly", s.scenario.networkOnly)
             // Only for the lessons about iOS 26's ClientHello (D435).
             if let answer = s.scenario.appleHello { w.string("appleHello", answer.rawValue) }
+            if let device = s.scenario.deviceURLError { w.int("deviceURLError", device) }
             w.beginArray("variations")
             for v in s.scenario.variations {
                 w.beginObject()

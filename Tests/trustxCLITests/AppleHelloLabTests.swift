@@ -37,6 +37,10 @@ final class AppleHelloLabTests {
             try JSONSerialization.jsonObject(with: Data(lab.json().utf8)) as? [String: Any], "lab.json")
         let scenarios = try #require(json["scenarios"] as? [[String: Any]])
         #expect(scenarios.map { $0["appleHello"] as? String } == ["reset", "timed-out", "hello-retry-request"])
+        // What URLSession makes of each on a device (NSURLError.h): a reset mid-load is
+        // NetworkConnectionLost, silence until the timeout TimedOut, an aborted handshake
+        // SecureConnectionFailed.
+        #expect(scenarios.map { $0["deviceURLError"] as? Int } == [-1005, -1001, -1200])
     }
 
     @Test func testIOS26sHelloMeetsWhatEachLessonSays() throws {
