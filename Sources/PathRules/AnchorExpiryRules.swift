@@ -94,6 +94,17 @@ public enum AnchorExpiryRules {
         return Outcome(kind: .early(judgedAt: time.adding(seconds: earlyBy)), notAfter: certificate.notAfter)
     }
 
+    /// When `root` expires for Apple's own programs, as the path's root of an anchor nobody on
+    /// the device trusted by hand: its notAfter less 60 days; nil for one of Apple's
+    /// never-expiring anchors or a root valid for 120 days or less, which the rule leaves alone.
+    public static func earlyExpiry(of root: Certificate) -> Timestamp? {
+        let identity = root.identity
+        guard !neverExpiringKeys.contains(where: { $0.key == identity }),
+            root.notAfter.secondsSinceEpoch - root.notBefore.secondsSinceEpoch > shortLived
+        else { return nil }
+        return root.notAfter.adding(seconds: -earlyBy)
+    }
+
     /// Why the early rule is in doubt, for every text that applies it.
     public static let earlyDoubt =
         "Security-61901 enables this only on Apple-internal builds (_SecTrustEarlyAnchorExpirationEnabled); customer devices may not apply it"

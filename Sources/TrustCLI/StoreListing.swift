@@ -65,6 +65,7 @@ enum StoreListing {
             "  spki-sha256  \(c.spkiPin)",
             "  key          \(ReportFormatting.keyDescription(c.publicKey))",
             "  valid        \(c.notBefore.rfc3339) to \(c.notAfter.rfc3339)",
+            "  for safari   \(safariLine(c))",
             "  file         certificates/roots/\(TerminalSanitizer.sanitize(AppleRootStore.shared.fileName(at: e.index)))",
             "  this machine \(e.onMachine ? "has it" : "does not have it")",
         ]
@@ -90,6 +91,18 @@ enum StoreListing {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// When the root expires for Safari and Apple's other programs (`--client safari`).
+    static func safariLine(_ c: Certificate) -> String {
+        if AnchorExpiryRules.neverExpiring[hexString(c.sha256)] != nil {
+            return "never checked for expiry (trustd exempts this anchor, whoever asks)"
+        }
+        guard let early = AnchorExpiryRules.earlyExpiry(of: c) else {
+            return "expires at its notAfter (valid for 120 days or less)"
+        }
+        return "expires \(early.rfc3339), 60 days before its notAfter (--client safari; "
+            + "on Apple-internal builds only in Security-61901, docs/steps.md#validity)"
+    }
+
     static func root(_ e: StoreCommand.Entry) -> JSONValue {
         let store = AppleRootStore.shared
         let c = e.certificate
@@ -101,6 +114,7 @@ enum StoreListing {
             ("key", .string(ReportFormatting.keyDescription(c.publicKey))),
             ("notBefore", .string(c.notBefore.rfc3339)),
             ("notAfter", .string(c.notAfter.rfc3339)),
+            ("safariNotAfter", AnchorExpiryRules.earlyExpiry(of: c).map { .string($0.rfc3339) } ?? .null),
             ("file", .string(AppleRootStore.shared.fileName(at: e.index))),
             (
                 "constraints",

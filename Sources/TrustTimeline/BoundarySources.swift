@@ -168,11 +168,9 @@ public enum TimelineBoundaries {
     /// anchor, is judged 60 days later, so it fails from one second after notAfter less 60 days.
     static func earlyAnchorExpiry(_ e: Evaluation) -> [TimelineBoundary] {
         guard e.settings.client == .safari, e.path.anchorClass != .device,
-            e.path.isAnchored || e.path.endsSelfSigned, let root = e.path.certificates.last
+            e.path.isAnchored || e.path.endsSelfSigned, let root = e.path.certificates.last,
+            let early = AnchorExpiryRules.earlyExpiry(of: root)
         else { return [] }
-        let lifetime = root.notAfter.secondsSinceEpoch - root.notBefore.secondsSinceEpoch
-        guard lifetime > AnchorExpiryRules.shortLived else { return [] }
-        let early = root.notAfter.adding(seconds: -AnchorExpiryRules.earlyBy)
         return [
             TimelineBoundary(
                 .earlyAnchorExpiry, instant: early, changesAt: early.adding(seconds: 1),

@@ -73,6 +73,29 @@ import TrustX509
         #expect(here == (listed.intersection(Self.machineRoots.map { hexString($0.sha256) })))
     }
 
+    /// Safari's date for every root (trustd, SecPolicyServer.c: `_ShouldApplyEarlyExpirationCheck`
+    /// moves a root valid over 120 days 60 days early, `_ShouldSkipExpirationCheck` never checks
+    /// Apple's own roots, SecAppleAnchor.c's Apple Root CA, - G2 and - G3 among them).
+    @Test func testStoreGivesEachRootsSafariDateSixtyDaysBeforeItsNotAfterButApplesOwn() throws {
+        let r = try CLI.spawn(["store", "list", "--format", "json"], environment: Self.machineEnvironment)
+        let roots = try #require(try r.json()["roots"] as? [[String: Any]])
+        var apple = 0
+        for root in roots {
+            let name = root["name"] as? String ?? ""
+            let notAfter = try #require((root["notAfter"] as? String).flatMap(Timestamp.init(rfc3339:)))
+            if ["Apple Root CA", "Apple Root CA - G2", "Apple Root CA - G3"].contains(name) {
+                apple += 1
+                #expect(root["safariNotAfter"] is NSNull, "\(name)")
+                continue
+            }
+            let safari = try #require((root["safariNotAfter"] as? String).flatMap(Timestamp.init(rfc3339:)), "\(name)")
+            #expect(notAfter.secondsSinceEpoch - safari.secondsSinceEpoch == 60 * 86_400, "\(name)")
+        }
+        #expect(apple == 3)
+        let g3 = try CLI.spawn(["store", "show", "Apple Root CA - G3"], environment: Self.machineEnvironment)
+        #expect(g3.out.contains("  for safari   never checked for expiry"), "\(g3.out)")
+    }
+
     @Test func testAnAppleRootThisMachineLacksIsTrustedByDefaultAndNotWithTheOpenSSLStore() throws {
         let machine = Self.machineDigests
         guard let root = Self.appleRoots.first(where: { !machine.contains($0.sha256) }) else {
