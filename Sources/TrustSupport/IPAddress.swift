@@ -37,18 +37,7 @@ public func formatIPAddress(_ b: [UInt8]) -> String {
 public func parseIPAddress(_ text: String) -> [UInt8]? {
     var s = Substring(text)
     if s.hasPrefix("[") && s.hasSuffix("]") { s = s.dropFirst().dropLast() }
-    if !s.contains(":") {
-        let parts = s.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4 else { return nil }
-        var out: [UInt8] = []
-        for p in parts {
-            guard !p.isEmpty, p.count <= 3, p.allSatisfy({ $0.isASCII && $0.isNumber }),
-                let v = UInt8(p), !(p.count > 1 && p.first == "0")
-            else { return nil }
-            out.append(v)
-        }
-        return out
-    }
+    if !s.utf8.contains(UInt8(ascii: ":")) { return parseIPv4(s.utf8) }
     // IPv6, possibly with an embedded IPv4 tail.
     let halves = String(s).components(separatedBy: "::")
     guard halves.count <= 2 else { return nil }
@@ -75,6 +64,33 @@ public func parseIPAddress(_ text: String) -> [UInt8]? {
         return nil
     }
     return head + Array(repeating: 0, count: 16 - head.count - tail.count) + tail
+}
+
+/// A dotted quad read byte by byte: four parts of one to three ASCII digits, each at most 255,
+/// none with a leading zero (`010` is octal to some parsers, so it is refused). Every certificate
+/// name and host checked goes through here, so it reads bytes rather than characters.
+private func parseIPv4(_ bytes: Substring.UTF8View) -> [UInt8]? {
+    var out: [UInt8] = []
+    out.reserveCapacity(4)
+    var value = 0
+    var digits = 0
+    var leadingZero = false
+    for b in bytes {
+        if b == UInt8(ascii: ".") {
+            guard digits > 0, out.count < 3 else { return nil }
+            out.append(UInt8(value))
+            (value, digits, leadingZero) = (0, 0, false)
+            continue
+        }
+        guard b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9"), digits < 3, !leadingZero else { return nil }
+        leadingZero = digits == 0 && b == UInt8(ascii: "0")
+        value = value * 10 + Int(b - UInt8(ascii: "0"))
+        digits += 1
+        guard value <= 255 else { return nil }
+    }
+    guard digits > 0, out.count == 3 else { return nil }
+    out.append(UInt8(value))
+    return out
 }
 
 extension String {
