@@ -352,54 +352,7 @@ public enum HostnameMatcher {
         }
     }
 
-    /// The octets of an IPv4 or IPv6 literal, exactly as `parseIPAddress(_:)` reads them
-    /// (brackets allowed), or nil. Dotted-quad IPv4 is parsed here without allocating; a DNS
-    /// name is rejected after one byte scan; only text with a colon goes to `parseIPAddress`.
-    package static func ipAddress(_ text: String) -> [UInt8]? {
-        enum Kind { case notIP, v4, v6 }
-        let kind: Kind = withBytes(text) { raw in
-            var b = raw
-            if b.count >= 2 && b.first == 0x5B && b.last == 0x5D {  // "[...]"
-                b = UnsafeBufferPointer(rebasing: b.dropFirst().dropLast())
-            }
-            var digitsAndDotsOnly = !b.isEmpty
-            for i in 0..<b.count {
-                let c = b[i]
-                if c == 0x3A { return .v6 }
-                if c != dot && !(c >= 0x30 && c <= 0x39) { digitsAndDotsOnly = false }
-            }
-            return digitsAndDotsOnly ? .v4 : .notIP
-        }
-        switch kind {
-        case .notIP: return nil
-        case .v6: return parseIPAddress(text)
-        case .v4:
-            return withBytes(text) { raw in
-                var b = raw
-                if b.first == 0x5B { b = UnsafeBufferPointer(rebasing: b.dropFirst().dropLast()) }
-                var octets: [UInt8] = []
-                octets.reserveCapacity(4)
-                var value = 0
-                var digits = 0
-                var leadingZero = false
-                for c in b {
-                    if c == dot {
-                        guard digits > 0, octets.count < 3 else { return nil }
-                        octets.append(UInt8(value))
-                        value = 0
-                        digits = 0
-                        continue
-                    }
-                    // parseIPAddress: 1 to 3 digits, at most 255, no leading zero.
-                    if digits == 0 { leadingZero = c == 0x30 } else if leadingZero { return nil }
-                    digits += 1
-                    value = value * 10 + Int(c - 0x30)
-                    guard digits <= 3, value <= 255 else { return nil }
-                }
-                guard digits > 0, octets.count == 3 else { return nil }
-                octets.append(UInt8(value))
-                return octets
-            }
-        }
-    }
+    /// The octets of an IPv4 or IPv6 literal (brackets allowed), or nil: `parseIPAddress(_:)`,
+    /// which reads a dotted quad byte by byte and refuses a DNS name at its first letter.
+    package static func ipAddress(_ text: String) -> [UInt8]? { parseIPAddress(text) }
 }
