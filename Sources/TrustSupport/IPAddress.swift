@@ -35,8 +35,12 @@ public func formatIPAddress(_ b: [UInt8]) -> String {
 
 /// Parses an IPv4 or IPv6 literal (brackets allowed, no zone) into 4 or 16 octets.
 public func parseIPAddress(_ text: String) -> [UInt8]? {
-    var s = Substring(text)
-    if s.hasPrefix("[") && s.hasSuffix("]") { s = s.dropFirst().dropLast() }
+    // The brackets are looked for as bytes: this runs for every host and name checked.
+    let utf8 = text.utf8
+    var s = text[...]
+    if utf8.count >= 2, utf8.first == UInt8(ascii: "["), utf8.last == UInt8(ascii: "]") {
+        s = text[utf8.index(after: utf8.startIndex)..<utf8.index(before: utf8.endIndex)]
+    }
     if !s.utf8.contains(UInt8(ascii: ":")) { return parseIPv4(s.utf8) }
     // IPv6, possibly with an embedded IPv4 tail.
     let halves = String(s).components(separatedBy: "::")
