@@ -24,6 +24,7 @@ struct Options {
     var onlyCold = false
     var onlyReevaluate = false
     var onlyRender = false
+    var onlyParse = false
     var ctLogs: String?
 }
 
@@ -59,6 +60,9 @@ func parse() -> Options {
         case "--only-reevaluate":
             // Loops re-evaluation (a settings toggle, warm cache) alone, for profilers.
             o.onlyReevaluate = true
+        case "--only-parse-and-evaluate":
+            // Loops PEM in, verdict out, cold, for profilers.
+            o.onlyParse = true
         case "--only-render":
             // Loops the explorer's frame alone, for profilers.
             o.onlyRender = true
@@ -234,6 +238,11 @@ let parseAndEvaluateBody = {
     var s = settings
     s.anchors = a
     sink &+= Evaluator().evaluate(chain: c, settings: s)!.steps.count
+}
+if options.onlyParse {
+    for _ in 0..<n { parseAndEvaluateBody() }
+    print(sink)
+    exit(0)
 }
 
 let ossl = OpenSSLVerifier(
