@@ -216,7 +216,7 @@ let package = Package(
             name: "ExplorerState",
             dependencies: [
                 "TrustCore", "TrustReport", "ATSModel", "TrustX509", "TrustSupport", "TLSProbe", "TrustLab", "TermUI",
-                "TrustExport", "CTModel", "TrustOptions", "TrustExplain", "ServedChain", "TrustTimeline",
+                "TrustExport", "CTModel", "TrustOptions", "TrustExplain", "ServedChain", "TrustTimeline", "PathRules",
             ]),
         // The interactive explorer around that state: views and themes, the effect executor and the
         // watch runner (threads and I/O), the driver and the terminal loop.

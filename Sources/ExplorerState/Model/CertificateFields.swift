@@ -1,3 +1,4 @@
+import PathRules
 import TrustCore
 import TrustSupport
 import TrustX509
@@ -35,6 +36,7 @@ public enum CertificateFields {
         let lifetime = (c.notAfter.secondsSinceEpoch - c.notBefore.secondsSinceEpoch) / 86_400
         field("Lifetime", "\(lifetime) days", indent: 2)
         field("At eval time", validity(c, at: time), indent: 2)
+        if c.isSelfIssued, let safari = safariValidity(c) { field("For Safari", safari, indent: 2) }
 
         out.append(DetailLine(.heading, "Public key"))
         field("Algorithm", algorithm(c.publicKey.algorithm), indent: 2)
@@ -92,6 +94,17 @@ public enum CertificateFields {
             return "expired (\((time.secondsSinceEpoch - c.notAfter.secondsSinceEpoch) / day) days before)"
         }
         return "valid (\((c.notAfter.secondsSinceEpoch - time.secondsSinceEpoch) / day) days left)"
+    }
+
+    /// A root's date for Safari and Apple's other programs, which trustd moves 60 days early
+    /// (docs/steps.md, `validity`), or nil when the rule leaves the root alone.
+    static func safariValidity(_ c: Certificate) -> String? {
+        if AnchorExpiryRules.neverExpiring[hexString(c.sha256)] != nil {
+            return "never checked for expiry (trustd exempts this anchor)"
+        }
+        guard let early = AnchorExpiryRules.earlyExpiry(of: c) else { return nil }
+        return
+            "until \(early.rfc3339), 60 days early, as a system root or an app's anchor (not one the user trusted; docs/steps.md#validity)"
     }
 
     static func generalNames(_ names: [GeneralName]) -> [String] {
