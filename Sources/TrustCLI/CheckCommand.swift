@@ -18,7 +18,7 @@ enum CheckCommand {
         case .success(let p): parsed = p
         case .failure(let exit): return exit.status
         }
-        if parsed.has("write-chain") && (CheckWatch.applies(parsed) || FleetCheck.applies(parsed)) {
+        if parsed.has(CheckWriteChain.option.name) && (CheckWatch.applies(parsed) || FleetCheck.applies(parsed)) {
             return Trustx.usageError(
                 UsageError(
                     message: "--write-chain writes one chain: give one target or --chain files, without --watch"),

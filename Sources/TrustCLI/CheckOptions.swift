@@ -233,7 +233,7 @@ extension CheckCommand {
         request.quiet = p.has("quiet")
         request.includePEM = p.has("include-pem")
         try CheckWriteChain.validate(p)
-        request.writeChain = p.value("write-chain")
+        request.writeChain = p.value(CheckWriteChain.option.name)
         if request.includePEM && request.format != .json {
             throw UsageError(message: "--include-pem adds the certificates' PEM to the JSON report; give --format json")
         }

@@ -14,7 +14,7 @@ enum CheckWriteChain {
 
     /// The usage errors of `--write-chain`, found before anything is read.
     static func validate(_ p: ParsedArguments) throws(UsageError) {
-        guard let path = p.value("write-chain") else { return }
+        guard let path = p.value(option.name) else { return }
         if path.isEmpty { throw UsageError(message: "--write-chain needs a file name, or - for standard output") }
         if p.has("all-addresses") || p.has("quiet") || p.value("format") == "junit" {
             throw UsageError(

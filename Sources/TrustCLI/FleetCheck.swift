@@ -50,7 +50,7 @@ enum FleetCheck {
 
     /// The options only `check` takes, which `explore` and `export` leave out.
     static let optionNames =
-        [targetsOption.name, jobsOption.name, CheckQuiet.option.name, "include-pem", "write-chain"]
+        [targetsOption.name, jobsOption.name, CheckQuiet.option.name, "include-pem", CheckWriteChain.option.name]
         + CheckWatch.optionNames + [CheckTimeline.timelineOption.name, CheckTimeline.expiresWithinOption.name]
 
     /// Whether `option` is one of `optionNames`.

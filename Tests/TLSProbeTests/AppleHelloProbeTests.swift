@@ -63,19 +63,22 @@ import TrustCore
         #expect(report.summary.contains("one more round trip"), "\(report.summary)")
     }
 
+    /// The client's first TLS record as read from `fd`, in at most 64 reads: a hello is one
+    /// record of under 16 KiB.
+    static func firstRecord(_ fd: Int32) -> [UInt8] {
+        var got: [UInt8] = []
+        for _ in 0..<64 {
+            if got.count >= 5, got.count >= 5 + (Int(got[3]) << 8 | Int(got[4])) { break }
+            let chunk = Wire.receive(fd)
+            if chunk.isEmpty { break }
+            got += chunk
+        }
+        return got
+    }
+
     /// A listener that reads the whole first record, then does `act` with its size.
     func responder(_ act: @escaping @Sendable (Int32, Int) -> Void) -> UInt16 {
-        let server = TCPServer { fd in
-            var got: [UInt8] = []
-            // At most 64 reads: a hello is one record of under 16 KiB.
-            for _ in 0..<64 {
-                if got.count >= 5, got.count >= 5 + (Int(got[3]) << 8 | Int(got[4])) { break }
-                let chunk = Wire.receive(fd)
-                if chunk.isEmpty { break }
-                got += chunk
-            }
-            act(fd, got.count)
-        }
+        let server = TCPServer { fd in act(fd, Self.firstRecord(fd).count) }
         tcpServers.append(server)
         return server.port
     }
@@ -83,13 +86,7 @@ import TrustCore
     @Test func theHelloReachesTheServerWithTheHybridShare() throws {
         let seen = Mutex<[UInt8]>([])
         let capture = TCPServer { fd in
-            var got: [UInt8] = []
-            for _ in 0..<64 {
-                if got.count >= 5, got.count >= 5 + (Int(got[3]) << 8 | Int(got[4])) { break }
-                let chunk = Wire.receive(fd)
-                if chunk.isEmpty { break }
-                got += chunk
-            }
+            let got = Self.firstRecord(fd)
             seen.withLock { $0 = got }
         }
         tcpServers.append(capture)
